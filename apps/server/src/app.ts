@@ -1,0 +1,158 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { API_BASE_PATH } from '@tuitiondesk/contract';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from './context';
+import { registerActivityRoutes } from './modules/activities/routes';
+import { registerAttendanceRoutes } from './modules/attendance/routes';
+import { registerAuthRoutes } from './modules/auth/routes';
+import { registerHealthRoutes } from './modules/health/routes';
+import { registerImportRoutes } from './modules/imports/routes';
+import { registerMessageRoutes } from './modules/messages/routes';
+import { registerStudentRoutes } from './modules/students/routes';
+import { registerTeacherAttendanceRoutes } from './modules/teacher-attendance/routes';
+import { registerTeacherRoutes } from './modules/teachers/routes';
+import { registerAuthentication } from './plugins/authentication';
+import { registerErrorHandling } from './plugins/errors';
+import type { ZodApp } from './plugins/zod-app';
+
+const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export interface BuildAppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the whole HTTP application on a context; the server and every API test build it the same way. */
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: ctx.config.trustProxy,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  // Sign-in is an HTML-form style post (spec section 7).
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 16 * 1024 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // MUI (emotion) injects style elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+
+  await app.register(fastifyMultipart, {
+    limits: {
+      fileSize: ctx.config.importMaxBytes,
+      files: 1,
+      fields: 10,
+      parts: 12,
+      fieldSize: 1024,
+      headerPairs: 200,
+    },
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'TuitionDesk API',
+        description:
+          'The staff console API of a tuition centre. Every call except login and health needs `Authorization: Bearer <access_token>`. Every error body is `{"detail": "..."}`.',
+        version: '1.0.0',
+      },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  registerAuthentication(app, ctx);
+
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+  });
+
+  await app.register(
+    async (api) => {
+      const zodApi = api as unknown as ZodApp;
+      registerHealthRoutes(zodApi, ctx);
+      registerAuthRoutes(zodApi, ctx);
+      registerStudentRoutes(zodApi, ctx);
+      registerTeacherRoutes(zodApi, ctx);
+      registerAttendanceRoutes(zodApi, ctx);
+      registerTeacherAttendanceRoutes(zodApi, ctx);
+      registerMessageRoutes(zodApi, ctx);
+      registerImportRoutes(zodApi, ctx);
+      registerActivityRoutes(zodApi, ctx);
+    },
+    { prefix: API_BASE_PATH },
+  );
+
+  await registerWebConsole(app, ctx.config.webDistDir ?? DEFAULT_WEB_DIST);
+  return app;
+}
+
+/** The built console, with every unknown non-API path answered by its index page (client-side routes). */
+async function registerWebConsole(app: FastifyInstance, distDir: string): Promise<void> {
+  const indexFile = path.join(distDir, 'index.html');
+  if (!existsSync(indexFile)) return;
+  await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false, maxAge: '1h' });
+  const sendIndex = (
+    _request: unknown,
+    reply: { header: (k: string, v: string) => unknown; sendFile: (f: string) => unknown },
+  ) => {
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile('index.html');
+  };
+  app.get('/', sendIndex as never);
+  app.get('/*', (request, reply) => {
+    if (request.url.startsWith('/api/') || path.extname(request.url.split('?')[0] ?? '') !== '') {
+      return reply.status(404).send({ detail: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` });
+    }
+    return sendIndex(request, reply);
+  });
+}

@@ -1,0 +1,24 @@
+import type { Queryable } from '../db/database';
+
+export interface Actor {
+  id: number;
+  full_name: string;
+}
+
+/**
+ * Every change staff make leaves one row in the activity feed. Call it with the same transaction as
+ * the change, so the feed never shows a change that was rolled back, nor misses one that was not.
+ */
+export async function recordActivity(tx: Queryable, actor: Actor, action: string, description: string): Promise<void> {
+  await tx.query('INSERT INTO activities (user_id, actor, action, description) VALUES ($1, $2, $3, $4)', [
+    actor.id,
+    actor.full_name,
+    action,
+    description,
+  ]);
+}
+
+/** `1 student`, `3 students`. */
+export function plural(count: number, noun: string, pluralNoun = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : pluralNoun}`;
+}

@@ -1,0 +1,38 @@
+import type { Queryable } from '../../db/database';
+
+export interface ActivityRow {
+  id: number;
+  description: string;
+  action: string;
+  actor: string | null;
+  created_at: string;
+}
+
+/**
+ * Newest first. With `unreadOnly`, only what happened after the user last marked the feed viewed
+ * (everything, if they never have).
+ */
+export async function listRecentActivities(
+  db: Queryable,
+  options: { userId: number; limit: number; unreadOnly: boolean },
+): Promise<ActivityRow[]> {
+  return db.query<ActivityRow>(
+    `SELECT a.id, a.description, a.action, a.actor, a.created_at
+       FROM activities a
+      WHERE NOT $2::boolean
+         OR a.created_at > COALESCE(
+              (SELECT u.activities_viewed_at FROM users u WHERE u.id = $3), '-infinity'::timestamptz)
+      ORDER BY a.created_at DESC, a.id DESC
+      LIMIT $1`,
+    [options.limit, options.unreadOnly, options.userId],
+  );
+}
+
+/** Answers the time stored, or undefined when the user no longer exists. */
+export async function markActivitiesViewed(db: Queryable, userId: number): Promise<string | undefined> {
+  const rows = await db.query<{ activities_viewed_at: string }>(
+    'UPDATE users SET activities_viewed_at = now() WHERE id = $1 RETURNING activities_viewed_at',
+    [userId],
+  );
+  return rows[0]?.activities_viewed_at;
+}

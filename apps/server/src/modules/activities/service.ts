@@ -1,0 +1,26 @@
+import type { RecentActivities } from '@tuitiondesk/contract';
+import type { AppContext } from '../../context';
+import { UnauthorizedError } from '../../lib/errors';
+import { timeAgo } from '../../lib/time';
+import { listRecentActivities, markActivitiesViewed } from './repository';
+
+export async function recentActivities(
+  ctx: AppContext,
+  userId: number,
+  options: { limit: number; unreadOnly: boolean },
+): Promise<RecentActivities> {
+  const rows = await listRecentActivities(ctx.db, { userId, ...options });
+  const now = new Date();
+  const activities = rows.map((row) => ({ ...row, time_ago: timeAgo(new Date(row.created_at), now) }));
+  return { activities, count: activities.length };
+}
+
+/**
+ * Each user has their own unread state: marking the feed viewed moves only the caller's mark. Not a
+ * change to the centre's records, so it leaves no activity row of its own.
+ */
+export async function markViewed(ctx: AppContext, userId: number): Promise<{ message: string; viewed_at: string }> {
+  const viewedAt = await markActivitiesViewed(ctx.db, userId);
+  if (!viewedAt) throw new UnauthorizedError();
+  return { message: 'Activities marked as viewed', viewed_at: viewedAt };
+}

@@ -1,0 +1,163 @@
+import type { AttendanceRecord, AttendanceStatus, RosterEntry } from '@tuitiondesk/contract';
+import type { Queryable } from '../../db/database';
+
+/** Class names are digits ('7' … '10'): shorter first keeps 7, 8, 9 before 10. */
+const CLASS_ORDER = 'length(a.class_name), a.class_name';
+
+const RECORD_COLUMNS = `a.id, a.student_id, s.full_name AS student_name, s.unique_id AS student_unique_id,
+  a.class_name, a.date, a.status, a.remarks, s.parent_phone, a.marked_at, a.marked_by, a.approved_by, a.approved_at`;
+
+export interface StudentRef {
+  id: number;
+  full_name: string;
+  class_name: string;
+}
+
+/**
+ * The students among `ids` that exist. KEY SHARE holds them until the transaction ends, so a
+ * student deleted meanwhile cannot break the attendance rows written for them.
+ */
+export async function findStudentsForMarking(db: Queryable, ids: number[]): Promise<StudentRef[]> {
+  return db.query<StudentRef>(
+    'SELECT id, full_name, class_name FROM students WHERE id = ANY($1::int[]) FOR KEY SHARE',
+    [ids],
+  );
+}
+
+export interface MarkInput {
+  student_id: number;
+  status: AttendanceStatus;
+  remarks: string | undefined;
+}
+
+/**
+ * Creates or updates one row per student and date, with the class the student is in now. Rows
+ * already approved are left alone (and not returned), even when approved by a transaction that
+ * committed while this one waited for the row.
+ */
+export async function upsertAttendance(
+  db: Queryable,
+  date: string,
+  records: MarkInput[],
+  marker: { id: number; full_name: string },
+): Promise<number[]> {
+  const rows = await db.query<{ student_id: number }>(
+    `INSERT INTO attendance AS a (student_id, date, class_name, status, remarks, marked_by, marked_by_user_id, marked_at)
+     SELECT r.student_id, $1::date, s.class_name, r.status, r.remarks, $5, $6, now()
+       FROM unnest($2::int[], $3::text[], $4::text[]) AS r (student_id, status, remarks)
+       JOIN students s ON s.id = r.student_id
+      WHERE true
+     ON CONFLICT (student_id, date) DO UPDATE SET
+       class_name = EXCLUDED.class_name,
+       status = EXCLUDED.status,
+       remarks = COALESCE(EXCLUDED.remarks, a.remarks),
+       marked_by = EXCLUDED.marked_by,
+       marked_by_user_id = EXCLUDED.marked_by_user_id,
+       marked_at = EXCLUDED.marked_at
+     WHERE a.approved_at IS NULL
+     RETURNING a.student_id`,
+    [
+      date,
+      records.map((r) => r.student_id),
+      records.map((r) => r.status),
+      records.map((r) => r.remarks ?? null),
+      marker.full_name,
+      marker.id,
+    ],
+  );
+  return rows.map((row) => row.student_id);
+}
+
+export async function findRoster(db: Queryable, className: string, date: string): Promise<RosterEntry[]> {
+  return db.query<RosterEntry>(
+    `SELECT s.id AS student_id, s.unique_id AS student_unique_id, s.full_name AS student_name, s.parent_phone,
+            a.id AS attendance_id, a.status, a.remarks, a.marked_by, a.marked_at,
+            (a.approved_at IS NOT NULL) AS is_approved
+       FROM students s
+       LEFT JOIN attendance a ON a.student_id = s.id AND a.date = $2::date
+      WHERE s.class_name = $1
+      ORDER BY lower(s.full_name), s.id`,
+    [className, date],
+  );
+}
+
+export async function findPending(db: Queryable, date: string | undefined): Promise<AttendanceRecord[]> {
+  return db.query<AttendanceRecord>(
+    `SELECT ${RECORD_COLUMNS}
+       FROM attendance a JOIN students s ON s.id = a.student_id
+      WHERE a.approved_at IS NULL AND ($1::date IS NULL OR a.date = $1::date)
+      ORDER BY a.date DESC, ${CLASS_ORDER}, lower(s.full_name), a.id`,
+    [date ?? null],
+  );
+}
+
+export async function findInRange(db: Queryable, start: string, end: string): Promise<AttendanceRecord[]> {
+  return db.query<AttendanceRecord>(
+    `SELECT ${RECORD_COLUMNS}
+       FROM attendance a JOIN students s ON s.id = a.student_id
+      WHERE a.date BETWEEN $1::date AND $2::date
+      ORDER BY a.date DESC, ${CLASS_ORDER}, lower(s.full_name), a.id`,
+    [start, end],
+  );
+}
+
+/**
+ * Approves the pending ones among `ids` and answers their ids. A record that another transaction
+ * approves first is skipped here: the row lock makes this statement re-check `approved_at IS NULL`
+ * on the committed row, so each record is approved once.
+ */
+export async function approvePending(
+  db: Queryable,
+  ids: number[],
+  approver: { id: number; full_name: string },
+): Promise<number[]> {
+  const rows = await db.query<{ id: number }>(
+    `UPDATE attendance SET approved_at = now(), approved_by = $2, approved_by_user_id = $3
+      WHERE id = ANY($1::int[]) AND approved_at IS NULL
+      RETURNING id`,
+    [ids, approver.full_name, approver.id],
+  );
+  return rows.map((row) => row.id);
+}
+
+export async function countExisting(db: Queryable, ids: number[]): Promise<number> {
+  const rows = await db.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM attendance WHERE id = ANY($1::int[])',
+    [ids],
+  );
+  return rows[0]?.count ?? 0;
+}
+
+export interface MonthCounts {
+  total_records: number;
+  approved_records: number;
+  present: number;
+  absent: number;
+  late: number;
+  leave: number;
+}
+
+/** Status counts are of approved records only: pending ones may still change. */
+export async function countMonth(db: Queryable, start: string, end: string): Promise<MonthCounts> {
+  const rows = await db.query<MonthCounts>(
+    `SELECT count(*)::int AS total_records,
+            count(*) FILTER (WHERE approved_at IS NOT NULL)::int AS approved_records,
+            count(*) FILTER (WHERE approved_at IS NOT NULL AND status = 'present')::int AS present,
+            count(*) FILTER (WHERE approved_at IS NOT NULL AND status = 'absent')::int AS absent,
+            count(*) FILTER (WHERE approved_at IS NOT NULL AND status = 'late')::int AS late,
+            count(*) FILTER (WHERE approved_at IS NOT NULL AND status = 'leave')::int AS leave
+       FROM attendance
+      WHERE date BETWEEN $1::date AND $2::date`,
+    [start, end],
+  );
+  return rows[0] as MonthCounts;
+}
+
+/** Messages sent in [from, to): instants, so the month follows the centre's clock, not the session's. */
+export async function countMessagesSent(db: Queryable, from: string, to: string): Promise<number> {
+  const rows = await db.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM messages WHERE sent_at >= $1::timestamptz AND sent_at < $2::timestamptz',
+    [from, to],
+  );
+  return rows[0]?.count ?? 0;
+}

@@ -1,0 +1,101 @@
+import {
+  approveAttendanceResultSchema,
+  approveAttendanceSchema,
+  attendanceRecordSchema,
+  attendanceSummarySchema,
+  errorSchema,
+  historyQuerySchema,
+  markAttendanceResultSchema,
+  markAttendanceSchema,
+  pendingQuerySchema,
+  rosterQuerySchema,
+  rosterSchema,
+} from '@tuitiondesk/contract';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { currentUser } from '../../plugins/authentication';
+import type { ZodApp } from '../../plugins/zod-app';
+import { approveAttendance, getRoster, getSummary, listHistory, listPending, markAttendance } from './service';
+
+const tags = ['attendance'];
+
+export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
+  app.get(
+    '/attendance/roster',
+    {
+      schema: {
+        tags,
+        summary: "A class's students with their attendance for a date (default today), for marking",
+        querystring: rosterQuerySchema,
+        response: { 200: rosterSchema, 422: errorSchema },
+      },
+    },
+    async (request) => getRoster(ctx, request.query.class_name, request.query.date),
+  );
+
+  app.post(
+    '/attendance/mark',
+    {
+      schema: {
+        tags,
+        summary: 'Mark (or re-mark, while pending) attendance for students on a date',
+        body: markAttendanceSchema,
+        response: { 200: markAttendanceResultSchema, 404: errorSchema, 409: errorSchema, 422: errorSchema },
+      },
+    },
+    async (request) => markAttendance(ctx, currentUser(request), request.body.date, request.body.records),
+  );
+
+  app.get(
+    '/attendance/pending-approval',
+    {
+      schema: {
+        tags,
+        summary: 'Attendance records awaiting approval, for one date or all dates',
+        querystring: pendingQuerySchema,
+        response: { 200: z.array(attendanceRecordSchema), 422: errorSchema },
+      },
+    },
+    async (request) => listPending(ctx, request.query.attendance_date),
+  );
+
+  app.post(
+    '/attendance/approve',
+    {
+      config: { roles: ['admin'] },
+      schema: {
+        tags,
+        summary: 'Approve the pending records among the given ids',
+        body: approveAttendanceSchema,
+        response: { 200: approveAttendanceResultSchema, 404: errorSchema, 409: errorSchema, 422: errorSchema },
+      },
+    },
+    async (request) => approveAttendance(ctx, currentUser(request), request.body.attendance_ids),
+  );
+
+  app.get(
+    '/attendance/history',
+    {
+      config: { roles: ['admin'] },
+      schema: {
+        tags,
+        summary: 'Every attendance record in an inclusive date range (default the last 7 days), newest first',
+        querystring: historyQuerySchema,
+        response: { 200: z.array(attendanceRecordSchema), 422: errorSchema },
+      },
+    },
+    async (request) => listHistory(ctx, request.query.start_date, request.query.end_date),
+  );
+
+  app.get(
+    '/attendance/summary',
+    {
+      schema: {
+        tags,
+        summary: "This month's attendance rate and record counts, and messages sent",
+        response: { 200: attendanceSummarySchema },
+      },
+    },
+    async () => getSummary(ctx),
+  );
+}

@@ -1,0 +1,153 @@
+import type {
+  ApproveAttendanceResult,
+  AttendanceRecord,
+  AttendanceSummary,
+  ClassName,
+  Roster,
+} from '@tuitiondesk/contract';
+import type { AppContext } from '../../context';
+import { type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
+import { addDays, firstDayOfMonth, lastDayOfMonth, today } from '../../lib/time';
+import {
+  approvePending,
+  countExisting,
+  countMessagesSent,
+  countMonth,
+  findInRange,
+  findPending,
+  findRoster,
+  findStudentsForMarking,
+  type MarkInput,
+  upsertAttendance,
+} from './repository';
+
+/** History defaults to the spec's "last 7 days, ending today"; longer ranges than a year are refused. */
+const HISTORY_DEFAULT_DAYS = 7;
+const HISTORY_MAX_DAYS = 366;
+
+export async function getRoster(ctx: AppContext, className: ClassName, date: string | undefined): Promise<Roster> {
+  const day = date ?? today();
+  return { date: day, class_name: className, students: await findRoster(ctx.db, className, day) };
+}
+
+export async function markAttendance(
+  ctx: AppContext,
+  actor: Actor,
+  date: string,
+  records: MarkInput[],
+): Promise<{ marked_count: number; message: string }> {
+  if (date > today()) throw new ValidationError('date', 'cannot be in the future');
+  const seen = new Set<number>();
+  records.forEach((record, index) => {
+    if (seen.has(record.student_id)) {
+      throw new ValidationError(
+        `records[${index}].student_id`,
+        `student ${record.student_id} is listed more than once`,
+      );
+    }
+    seen.add(record.student_id);
+  });
+  const ids = [...seen];
+
+  await ctx.db.transaction(async (tx) => {
+    const students = await findStudentsForMarking(tx, ids);
+    if (students.length !== ids.length) {
+      const known = new Set(students.map((s) => s.id));
+      const missing = ids.find((id) => !known.has(id));
+      throw new NotFoundError(`Student with id ${missing} was not found`);
+    }
+    const written = new Set(await upsertAttendance(tx, date, records, actor));
+    const approved = ids.find((id) => !written.has(id));
+    if (approved !== undefined) {
+      const name = students.find((s) => s.id === approved)?.full_name ?? `student ${approved}`;
+      throw new ConflictError(`Attendance for ${name} on ${date} is already approved and cannot be changed`);
+    }
+    const classes = [...new Set(students.map((s) => s.class_name))].sort((a, b) => Number(a) - Number(b));
+    await recordActivity(
+      tx,
+      actor,
+      'attendance.marked',
+      `${actor.full_name} marked attendance for ${plural(ids.length, 'student')} of class ${classes.join(', ')} on ${date}`,
+    );
+  });
+  return { marked_count: ids.length, message: `Attendance marked for ${ids.length} student(s)` };
+}
+
+export async function listPending(ctx: AppContext, date: string | undefined): Promise<AttendanceRecord[]> {
+  return findPending(ctx.db, date);
+}
+
+export async function approveAttendance(
+  ctx: AppContext,
+  actor: Actor,
+  attendanceIds: number[],
+): Promise<ApproveAttendanceResult> {
+  const ids = [...new Set(attendanceIds)];
+  const approved = await ctx.db.transaction(async (tx) => {
+    const approvedIds = await approvePending(tx, ids, actor);
+    if (approvedIds.length === 0) {
+      if ((await countExisting(tx, ids)) === 0) {
+        throw new NotFoundError(
+          ids.length === 1 ? 'Attendance record not found' : 'None of these attendance records exist',
+        );
+      }
+      throw new ConflictError('These attendance records are already approved');
+    }
+    await recordActivity(
+      tx,
+      actor,
+      'attendance.approved',
+      `${actor.full_name} approved ${plural(approvedIds.length, 'attendance record')}`,
+    );
+    return approvedIds.length;
+  });
+  return { approved_count: approved, message: `Successfully approved ${approved} attendance record(s).` };
+}
+
+function daysBetween(start: string, end: string): number {
+  return Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000);
+}
+
+export async function listHistory(
+  ctx: AppContext,
+  startDate: string | undefined,
+  endDate: string | undefined,
+): Promise<AttendanceRecord[]> {
+  const end = endDate ?? today();
+  const start = startDate ?? addDays(end, -HISTORY_DEFAULT_DAYS);
+  if (start > end) throw new ValidationError('start_date', 'must not be after end_date');
+  if (daysBetween(start, end) + 1 > HISTORY_MAX_DAYS) {
+    throw new ValidationError('end_date', `the range must not span more than ${HISTORY_MAX_DAYS} days`);
+  }
+  return findInRange(ctx.db, start, end);
+}
+
+export async function getSummary(ctx: AppContext): Promise<AttendanceSummary> {
+  const day = today();
+  const start = firstDayOfMonth(day);
+  const end = lastDayOfMonth(day);
+  // The month's bounds as instants at the centre's local midnight (TZ), for timestamps.
+  const [year, month] = day.split('-').map(Number) as [number, number];
+  const monthStart = new Date(year, month - 1, 1).toISOString();
+  const nextMonthStart = new Date(year, month, 1).toISOString();
+
+  const counts = await countMonth(ctx.db, start, end);
+  const messagesSent = await countMessagesSent(ctx.db, monthStart, nextMonthStart);
+  const attended = counts.present + counts.late;
+  const rate = counts.approved_records === 0 ? 0 : Math.round((attended / counts.approved_records) * 1000) / 10;
+  return {
+    period: { start_date: start, end_date: end },
+    metrics: { attendance_rate: rate },
+    totals: {
+      total_records: counts.total_records,
+      approved_records: counts.approved_records,
+      pending_records: counts.total_records - counts.approved_records,
+      present: counts.present,
+      absent: counts.absent,
+      late: counts.late,
+      leave: counts.leave,
+      messages_sent: messagesSent,
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { Role, User } from '@tuitiondesk/contract';
+import type { Queryable } from '../../db/database';
+
+export interface UserRow extends User {
+  password_hash: string;
+  token_version: number;
+}
+
+const USER_COLUMNS = `u.id, u.username, u.full_name, u.role, u.must_change_password, u.token_version, u.password_hash,
+  (SELECT t.email FROM teachers t WHERE t.user_id = u.id) AS email`;
+
+export async function findUserById(db: Queryable, id: number): Promise<UserRow | undefined> {
+  const rows = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = $1`, [id]);
+  return rows[0];
+}
+
+/** By username (any case), or by the email on a teacher's record. */
+export async function findUserByLogin(db: Queryable, login: string): Promise<UserRow | undefined> {
+  const rows = await db.query<UserRow>(
+    `SELECT ${USER_COLUMNS} FROM users u
+      WHERE lower(u.username) = lower($1)
+         OR u.id = (SELECT t.user_id FROM teachers t WHERE lower(t.email) = lower($1))
+      ORDER BY (lower(u.username) = lower($1)) DESC
+      LIMIT 1`,
+    [login],
+  );
+  return rows[0];
+}
+
+export async function countUsers(db: Queryable): Promise<number> {
+  const rows = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM users');
+  return rows[0]?.count ?? 0;
+}
+
+export async function insertUser(
+  db: Queryable,
+  user: { username: string; full_name: string; role: Role; password_hash: string; must_change_password: boolean },
+): Promise<number> {
+  const rows = await db.query<{ id: number }>(
+    `INSERT INTO users (username, full_name, role, password_hash, must_change_password)
+     VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [user.username, user.full_name, user.role, user.password_hash, user.must_change_password],
+  );
+  return (rows[0] as { id: number }).id;
+}
+
+/** Sets a new password and bumps the token version, which ends every session issued before. */
+export async function updatePassword(db: Queryable, userId: number, passwordHash: string): Promise<number> {
+  const rows = await db.query<{ token_version: number }>(
+    `UPDATE users SET password_hash = $2, must_change_password = false, token_version = token_version + 1,
+            updated_at = now()
+      WHERE id = $1 RETURNING token_version`,
+    [userId, passwordHash],
+  );
+  return rows[0]?.token_version ?? 0;
+}
+
+export async function readSetting(db: Queryable, key: string): Promise<string | undefined> {
+  const rows = await db.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [key]);
+  return rows[0]?.value;
+}
+
+/** Stores the value unless one is there already; answers whichever value is kept. */
+export async function ensureSetting(db: Queryable, key: string, value: string): Promise<string> {
+  await db.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, value]);
+  return (await readSetting(db, key)) ?? value;
+}

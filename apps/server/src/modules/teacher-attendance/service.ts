@@ -1,0 +1,124 @@
+import type { TeacherAttendanceDay } from '@tuitiondesk/contract';
+import type { AppContext } from '../../context';
+import type { Queryable } from '../../db/database';
+import { type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
+import {
+  countMarked,
+  findDayLock,
+  findTeacherDay,
+  findTeachers,
+  holdLocksForLocking,
+  holdLocksForWriting,
+  insertDayLock,
+  type TeacherMarkInput,
+  upsertTeacherAttendance,
+  upsertTeacherRemarks,
+} from './repository';
+
+const LOCKED = 'Attendance for this date is locked and cannot be modified';
+
+export async function getTeacherDay(ctx: AppContext, date: string): Promise<TeacherAttendanceDay> {
+  const [teachers, lock] = await Promise.all([findTeacherDay(ctx.db, date), findDayLock(ctx.db, date)]);
+  const isLocked = lock !== undefined;
+  const marked = teachers.filter((teacher) => teacher.status !== 'not_marked').length;
+  return {
+    date,
+    total_teachers: teachers.length,
+    marked_attendance: marked,
+    pending_count: teachers.length - marked,
+    is_locked: isLocked,
+    locked_at: lock?.locked_at ?? null,
+    locked_by: lock?.locked_by ?? null,
+    teachers: teachers.map((teacher) => ({ ...teacher, is_locked: isLocked })),
+  };
+}
+
+/** Inside the transaction, after the locks table is held: refuses a locked day. */
+async function assertDayOpen(tx: Queryable, date: string): Promise<void> {
+  await holdLocksForWriting(tx);
+  if (await findDayLock(tx, date)) throw new ConflictError(LOCKED);
+}
+
+export async function markTeacherAttendance(
+  ctx: AppContext,
+  actor: Actor,
+  date: string,
+  records: TeacherMarkInput[],
+): Promise<{ marked_count: number; message: string }> {
+  const seen = new Set<number>();
+  records.forEach((record, index) => {
+    if (seen.has(record.teacher_id)) {
+      throw new ValidationError(
+        `teacher_records[${index}].teacher_id`,
+        `teacher ${record.teacher_id} is listed more than once`,
+      );
+    }
+    seen.add(record.teacher_id);
+  });
+  const ids = [...seen];
+
+  await ctx.db.transaction(async (tx) => {
+    await assertDayOpen(tx, date);
+    const teachers = await findTeachers(tx, ids);
+    if (teachers.length !== ids.length) {
+      const known = new Set(teachers.map((teacher) => teacher.id));
+      throw new NotFoundError(`Teacher with id ${ids.find((id) => !known.has(id))} was not found`);
+    }
+    await upsertTeacherAttendance(tx, date, records, actor.id);
+    await recordActivity(
+      tx,
+      actor,
+      'teacher_attendance.marked',
+      `${actor.full_name} saved teacher attendance for ${plural(ids.length, 'teacher')} on ${date}`,
+    );
+  });
+  return { marked_count: ids.length, message: `Attendance saved successfully for ${ids.length} teachers!` };
+}
+
+export async function lockTeacherAttendance(
+  ctx: AppContext,
+  actor: Actor,
+  date: string,
+): Promise<{ date: string; is_locked: true; locked_count: number; message: string }> {
+  const lockedCount = await ctx.db.transaction(async (tx) => {
+    await holdLocksForLocking(tx);
+    if (await findDayLock(tx, date)) throw new ConflictError('Attendance for this date is already locked');
+    const marked = await countMarked(tx, date);
+    if (marked === 0) throw new ConflictError('No attendance has been marked for this date yet');
+    await insertDayLock(tx, date, actor);
+    await recordActivity(
+      tx,
+      actor,
+      'teacher_attendance.locked',
+      `${actor.full_name} locked teacher attendance for ${date} (${plural(marked, 'teacher')} marked)`,
+    );
+    return marked;
+  });
+  return {
+    date,
+    is_locked: true,
+    locked_count: lockedCount,
+    message: 'Attendance locked successfully for the date. No further edits allowed.',
+  };
+}
+
+export async function updateTeacherRemarks(
+  ctx: AppContext,
+  actor: Actor,
+  input: { teacher_id: number; date: string; remarks: string },
+): Promise<{ message: string }> {
+  await ctx.db.transaction(async (tx) => {
+    await assertDayOpen(tx, input.date);
+    const [teacher] = await findTeachers(tx, [input.teacher_id]);
+    if (!teacher) throw new NotFoundError(`Teacher with id ${input.teacher_id} was not found`);
+    await upsertTeacherRemarks(tx, input.teacher_id, input.date, input.remarks);
+    await recordActivity(
+      tx,
+      actor,
+      'teacher_attendance.remarks_updated',
+      `${actor.full_name} updated the remarks of ${teacher.full_name} for ${input.date}`,
+    );
+  });
+  return { message: 'Remarks saved successfully.' };
+}

@@ -1,0 +1,89 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/errors';
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  params?: { issue?: { path?: PropertyKey[]; message?: string } };
+}
+
+/** `/records/0/status` → `records[0].status`; the body itself → `body`. */
+function fieldName(issue: ValidationIssue, context: string | undefined): string {
+  const path = issue.params?.issue?.path ?? issue.instancePath?.split('/').filter(Boolean) ?? [];
+  const name = path
+    .map((part, index) => (/^\d+$/.test(String(part)) ? `[${String(part)}]` : `${index > 0 ? '.' : ''}${String(part)}`))
+    .join('');
+  return name || (context === 'querystring' ? 'query' : (context ?? 'body'));
+}
+
+const CONNECTION_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08006',
+  '08001',
+  '08003',
+]);
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return (
+    (e.code !== undefined && CONNECTION_ERRORS.has(e.code)) ||
+    /Connection terminated|connection timeout|Client has encountered a connection error|PGlite is closed/i.test(
+      e.message ?? '',
+    )
+  );
+}
+
+/** One place maps every failure to its status and `{detail}`; internals never reach the client. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issue = (error.validation as ValidationIssue[])[0] ?? {};
+      const message = issue.params?.issue?.message ?? issue.message ?? 'is invalid';
+      return reply.status(422).send({ detail: `${fieldName(issue, error.validationContext)}: ${message}` });
+    }
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).headers(error.headers).send({ detail: error.message });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.error({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send({ detail: 'The database is unavailable at the moment. Please try again shortly.' });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({ detail: clientErrorDetail(error) });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ detail: 'Internal server error' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ detail: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` });
+  });
+}
+
+/** Fastify's own 4xx (bad JSON, wrong content type, body too large) in words a person can act on. */
+function clientErrorDetail(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'body: is not valid JSON';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request body is too large';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return `Unsupported content type; send ${'application/json'}`;
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return 'The Content-Length header does not match the body';
+    default:
+      return error.message && !/[\n{]/.test(error.message) ? error.message : 'The request is invalid';
+  }
+}

@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { MIN_PASSWORD_LENGTH } from '@tuitiondesk/contract';
+import { buildApp } from './app';
+import { prepareContext } from './bootstrap';
+import { ConfigError, loadConfig } from './config';
+import { DataDirLockedError, lockDataDir } from './db/data-dir-lock';
+import { type Database, openPglite, openPostgres } from './db/database';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (config.adminPassword !== undefined && config.adminPassword.length < MIN_PASSWORD_LENGTH) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ADMIN_PASSWORD: must be at least ${MIN_PASSWORD_LENGTH} characters`,
+    );
+  }
+
+  let releaseLock: () => void = () => {};
+  let db: Database;
+  if (config.database.kind === 'postgres') {
+    db = openPostgres(config.database.url, {
+      onError: (error) => process.stderr.write(`PostgreSQL connection lost: ${error.message}\n`),
+    });
+  } else {
+    const dataDir = config.database.dataDir as string;
+    releaseLock = lockDataDir(dataDir);
+    db = await openPglite(path.join(dataDir, 'pgdata'));
+  }
+
+  const { ctx, generatedAdminPassword } = await prepareContext(config, db);
+  const app = await buildApp(ctx, {
+    logger: {
+      level: config.logLevel,
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          '*.password',
+          '*.new_password',
+          '*.current_password',
+        ],
+        remove: true,
+      },
+    },
+  });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal} received: finishing in-flight requests`);
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    try {
+      await app.close();
+      await db.close();
+    } finally {
+      releaseLock();
+    }
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  if (generatedAdminPassword) {
+    process.stdout.write(
+      [
+        '',
+        '  ┌──────────────────────────────────────────────────────────────┐',
+        '  │ First start: the admin account was created.                  │',
+        `  │   username: admin                                            │`,
+        `  │   password: ${generatedAdminPassword.padEnd(49)}│`,
+        '  │ This password is shown once. You must change it at sign-in.  │',
+        '  └──────────────────────────────────────────────────────────────┘',
+        '',
+      ].join('\n'),
+    );
+  }
+  const address = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  process.stdout.write(`TuitionDesk is running at ${address} (API docs at ${address}/api/docs)\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`TuitionDesk could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auth, createTestApp, detailOf, type TestApp } from './helpers/test-app';
+import { temporaryCreateStudent, temporaryTeacherToken } from './temporary-fallbacks';
+
+let t: TestApp;
+let adminHeaders: Record<string, string>;
+let teacherHeaders: Record<string, string>;
+beforeAll(async () => {
+  t = await createTestApp();
+  adminHeaders = auth(await t.adminToken());
+  teacherHeaders = auth(await temporaryTeacherToken(t));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+interface ActivityItem {
+  id: number;
+  description: string;
+  time_ago: string;
+  action: string;
+  actor: string | null;
+  created_at: string;
+}
+
+async function recent(headers: Record<string, string>, query = '') {
+  const response = await t.app.inject({ method: 'GET', url: `/api/v1/activities/recent${query}`, headers });
+  expect(response.statusCode).toBe(200);
+  return response.json() as { activities: ActivityItem[]; count: number };
+}
+
+function markViewed(headers: Record<string, string>, options: { contentType?: string; payload?: string } = {}) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/activities/mark-viewed',
+    headers: options.contentType ? { ...headers, 'content-type': options.contentType } : headers,
+    ...(options.payload === undefined ? {} : { payload: options.payload }),
+  });
+}
+
+async function activityCount(): Promise<number> {
+  const rows = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM activities');
+  return rows[0]?.count ?? 0;
+}
+
+/** Activity rows as staff actions leave them, dated `minutesAgo` before now. */
+async function insertActivities(entries: { description: string; minutesAgo: number }[]) {
+  for (const entry of entries) {
+    await t.db.query(
+      `INSERT INTO activities (user_id, actor, action, description, created_at)
+       VALUES (NULL, 'Someone', 'test.seeded', $1, now() - make_interval(mins => $2::int))`,
+      [entry.description, entry.minutesAgo],
+    );
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('authentication', () => {
+  it('refuses both calls without a token with 401', async () => {
+    const list = await t.app.inject({ method: 'GET', url: '/api/v1/activities/recent' });
+    expect(list.statusCode).toBe(401);
+    expect(detailOf(list)).toBeTruthy();
+    const mark = await t.app.inject({ method: 'POST', url: '/api/v1/activities/mark-viewed' });
+    expect(mark.statusCode).toBe(401);
+    expect(detailOf(mark)).toBeTruthy();
+  });
+});
+
+describe('GET /activities/recent', () => {
+  beforeAll(async () => {
+    await t.db.query('DELETE FROM activities');
+    await insertActivities([
+      { description: 'oldest, two days ago', minutesAgo: 2 * 24 * 60 },
+      { description: 'three hours ago', minutesAgo: 3 * 60 },
+      { description: 'five minutes ago', minutesAgo: 5 },
+    ]);
+    for (let i = 1; i <= 9; i += 1)
+      await insertActivities([{ description: `older ${i}`, minutesAgo: 3 * 24 * 60 + i }]);
+  });
+
+  it('answers the 10 newest by default, newest first, with time_ago, and count = the number answered', async () => {
+    const body = await recent(adminHeaders);
+    expect(body.count).toBe(10);
+    expect(body.activities).toHaveLength(10);
+    expect(body.activities.slice(0, 3).map((a) => [a.description, a.time_ago])).toEqual([
+      ['five minutes ago', '5 minutes ago'],
+      ['three hours ago', '3 hours ago'],
+      ['oldest, two days ago', '2 days ago'],
+    ]);
+    expect(body.activities[3]?.description).toBe('older 1');
+    expect(body.activities[0]).toEqual({
+      id: expect.any(Number),
+      description: 'five minutes ago',
+      time_ago: '5 minutes ago',
+      action: 'test.seeded',
+      actor: 'Someone',
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/),
+    });
+  });
+
+  it('honours limit', async () => {
+    const two = await recent(adminHeaders, '?limit=2');
+    expect(two.count).toBe(2);
+    expect(two.activities.map((a) => a.description)).toEqual(['five minutes ago', 'three hours ago']);
+    const all = await recent(adminHeaders, '?limit=100');
+    expect(all.count).toBe(12);
+  });
+
+  it('breaks ties in time by the newest id', async () => {
+    await t.db.query(
+      `INSERT INTO activities (actor, action, description, created_at)
+       VALUES ('Someone', 'test.tie', 'tie A', '2000-01-01T00:00:00Z'), ('Someone', 'test.tie', 'tie B', '2000-01-01T00:00:00Z')`,
+    );
+    const all = await recent(adminHeaders, '?limit=100');
+    expect(all.activities.slice(-2).map((a) => a.description)).toEqual(['tie B', 'tie A']);
+    await t.db.query("DELETE FROM activities WHERE action = 'test.tie'");
+  });
+
+  it.each([
+    ['?limit=0', /^limit: must be at least 1$/],
+    ['?limit=101', /^limit: must be at most 100$/],
+    ['?limit=ten', /^limit: must be a number$/],
+    ['?limit=2.5', /^limit: must be a whole number$/],
+    ['?unread_only=maybe', /^unread_only: must be true or false$/],
+  ])('refuses %s with 422', async (query, detail) => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/activities/recent${query}`,
+      headers: adminHeaders,
+    });
+    expect(response.statusCode).toBe(422);
+    expect(detailOf(response)).toMatch(detail);
+  });
+
+  it('is open to teachers, who see the same feed', async () => {
+    const body = await recent(teacherHeaders, '?limit=100');
+    expect(body.count).toBe(12);
+  });
+});
+
+describe('unread state, per user', () => {
+  it('counts everything as unread for someone who has never viewed the feed', async () => {
+    const total = await activityCount();
+    expect((await recent(adminHeaders, '?unread_only=true&limit=100')).count).toBe(total);
+    expect((await recent(teacherHeaders, '?unread_only=true&limit=100')).count).toBe(total);
+  });
+
+  it('marks viewed for the caller only, without writing an activity row', async () => {
+    const before = await activityCount();
+    const response = await markViewed(adminHeaders);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toEqual({
+      message: 'Activities marked as viewed',
+      viewed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/),
+    });
+    expect(Math.abs(new Date(body.viewed_at).getTime() - Date.now())).toBeLessThan(60_000);
+
+    const users = await t.db.query<{ role: string; viewed: boolean }>(
+      'SELECT role, activities_viewed_at IS NOT NULL AS viewed FROM users ORDER BY id',
+    );
+    expect(users).toEqual([
+      { role: 'admin', viewed: true },
+      { role: 'teacher', viewed: false },
+    ]);
+    expect(await activityCount()).toBe(before);
+
+    expect((await recent(adminHeaders, '?unread_only=true&limit=100')).count).toBe(0);
+    expect((await recent(adminHeaders, '?unread_only=false&limit=100')).count).toBe(before);
+    // The admin's mark does not clear the teacher's badge.
+    expect((await recent(teacherHeaders, '?unread_only=true&limit=100')).count).toBe(before);
+  });
+
+  it('counts what happens after the mark as unread again', async () => {
+    await pause(20);
+    // A real change: sending to parents writes one activity row.
+    await temporaryCreateStudent(t, { class_name: '9' });
+    const send = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/messages/send-to-parents',
+      headers: teacherHeaders,
+      payload: { subject: 'Test day', message: 'Bring pencils.', recipients: '9' },
+    });
+    expect(send.statusCode).toBe(200);
+    const unread = await recent(adminHeaders, '?unread_only=true&limit=100');
+    const newRows = await t.db.query<{ id: number }>(
+      `SELECT a.id FROM activities a, users u
+        WHERE u.username = 'admin' AND a.created_at > u.activities_viewed_at ORDER BY a.created_at DESC, a.id DESC`,
+    );
+    expect(unread.count).toBe(newRows.length);
+    expect(unread.activities.map((a) => a.id)).toEqual(newRows.map((row) => row.id));
+    expect(unread.activities[0]?.description).toMatch(/ sent "Test day" to 1 parent of Class 9$/);
+    expect(unread.activities[0]?.time_ago).toBe('just now');
+    // unread_only=1 means the same.
+    expect((await recent(adminHeaders, '?unread_only=1&limit=100')).count).toBe(unread.count);
+
+    // The teacher marks viewed too: now both are clear.
+    await pause(20);
+    expect((await markViewed(teacherHeaders)).statusCode).toBe(200);
+    expect((await recent(teacherHeaders, '?unread_only=true')).count).toBe(0);
+  });
+});
+
+describe('POST /activities/mark-viewed without a body', () => {
+  it.each([
+    ['no content type and no body', {}],
+    ['application/json and an empty body', { contentType: 'application/json', payload: '' }],
+    ['application/json and only whitespace', { contentType: 'application/json', payload: '  ' }],
+    [
+      'application/json with charset and an empty body',
+      { contentType: 'application/json; charset=utf-8', payload: '' },
+    ],
+    ['an empty JSON object', { contentType: 'application/json', payload: '{}' }],
+    ['text/plain and an empty body', { contentType: 'text/plain', payload: '' }],
+  ])('answers 200 for %s', async (_name, options) => {
+    const response = await markViewed(adminHeaders, options);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().message).toBe('Activities marked as viewed');
+  });
+
+  it('still refuses malformed JSON with 400 and a detail', async () => {
+    const response = await markViewed(adminHeaders, { contentType: 'application/json', payload: '{"a":' });
+    expect(response.statusCode).toBe(400);
+    expect(detailOf(response)).toBe('body: is not valid JSON');
+  });
+
+  it('keeps the usual JSON handling on other routes (an empty JSON body elsewhere is still a 400)', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/messages/send-to-parents',
+      headers: { ...adminHeaders, 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(detailOf(response)).toBe('body: is not valid JSON');
+  });
+});

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { classNameSchema, isoDateSchema, optionalText } from './common';
+
+export const ATTENDANCE_STATUSES = ['present', 'absent', 'late', 'leave'] as const;
+export const attendanceStatusSchema = z.enum(ATTENDANCE_STATUSES, {
+  error: 'must be one of present, absent, late or leave',
+});
+export type AttendanceStatus = z.infer<typeof attendanceStatusSchema>;
+
+export const attendanceRecordSchema = z
+  .object({
+    id: z.number().int(),
+    student_id: z.number().int(),
+    student_name: z.string(),
+    student_unique_id: z.string(),
+    class_name: z.string(),
+    date: z.string(),
+    status: attendanceStatusSchema,
+    remarks: z.string().nullable(),
+    parent_phone: z.string(),
+    marked_at: z.string(),
+    marked_by: z.string(),
+    approved_by: z.string().nullable(),
+    approved_at: z.string().nullable(),
+  })
+  .meta({ id: 'AttendanceRecord' });
+export type AttendanceRecord = z.infer<typeof attendanceRecordSchema>;
+
+export const rosterQuerySchema = z.object({
+  class_name: classNameSchema,
+  date: isoDateSchema.optional(),
+});
+
+export const rosterEntrySchema = z.object({
+  student_id: z.number().int(),
+  student_unique_id: z.string(),
+  student_name: z.string(),
+  parent_phone: z.string(),
+  attendance_id: z.number().int().nullable(),
+  status: attendanceStatusSchema.nullable(),
+  remarks: z.string().nullable(),
+  marked_by: z.string().nullable(),
+  marked_at: z.string().nullable(),
+  is_approved: z.boolean(),
+});
+export type RosterEntry = z.infer<typeof rosterEntrySchema>;
+
+export const rosterSchema = z.object({
+  date: z.string(),
+  class_name: z.string(),
+  students: z.array(rosterEntrySchema),
+});
+export type Roster = z.infer<typeof rosterSchema>;
+
+export const markAttendanceSchema = z.object({
+  date: isoDateSchema,
+  records: z
+    .array(
+      z.object({
+        student_id: z
+          .number({ error: 'must be a student id' })
+          .int('must be a whole number')
+          .positive('must be a positive id')
+          .max(2_147_483_647, 'is not a known id'),
+        status: attendanceStatusSchema,
+        remarks: optionalText(500),
+      }),
+      { error: 'must be a list of records' },
+    )
+    .min(1, 'must hold at least one record')
+    .max(5000, 'must hold at most 5000 records'),
+});
+export type MarkAttendanceRequest = z.input<typeof markAttendanceSchema>;
+
+export const markAttendanceResultSchema = z.object({ marked_count: z.number().int(), message: z.string() });
+
+export const pendingQuerySchema = z.object({ attendance_date: isoDateSchema.optional() });
+
+export const approveAttendanceSchema = z.object({
+  attendance_ids: z
+    .array(
+      z
+        .number({ error: 'must be an attendance id' })
+        .int('must be a whole number')
+        .positive('must be a positive id')
+        .max(2_147_483_647, 'is not a known id'),
+      {
+        error: 'must be a list of attendance ids',
+      },
+    )
+    .min(1, 'must list at least one attendance record')
+    .max(10_000, 'must list at most 10000 records'),
+});
+export type ApproveAttendanceRequest = z.infer<typeof approveAttendanceSchema>;
+
+export const approveAttendanceResultSchema = z.object({ approved_count: z.number().int(), message: z.string() });
+export type ApproveAttendanceResult = z.infer<typeof approveAttendanceResultSchema>;
+
+export const historyQuerySchema = z.object({
+  start_date: isoDateSchema.optional(),
+  end_date: isoDateSchema.optional(),
+});
+
+export const attendanceSummarySchema = z.object({
+  period: z.object({ start_date: z.string(), end_date: z.string() }),
+  metrics: z.object({ attendance_rate: z.number() }),
+  totals: z.object({
+    total_records: z.number().int(),
+    approved_records: z.number().int(),
+    pending_records: z.number().int(),
+    present: z.number().int(),
+    absent: z.number().int(),
+    late: z.number().int(),
+    leave: z.number().int(),
+    messages_sent: z.number().int(),
+  }),
+});
+export type AttendanceSummary = z.infer<typeof attendanceSummarySchema>;

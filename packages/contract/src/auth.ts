@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { MIN_PASSWORD_LENGTH } from './common';
+
+export const ROLES = ['admin', 'teacher'] as const;
+export const roleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof roleSchema>;
+
+export const loginFormSchema = z.object({
+  username: z.string({ error: 'is required' }).trim().min(1, 'is required').max(254, 'is too long'),
+  password: z.string({ error: 'is required' }).min(1, 'is required').max(1024, 'is too long'),
+  otp: z.string().trim().max(16).optional(),
+});
+export type LoginForm = z.infer<typeof loginFormSchema>;
+
+export const userSchema = z
+  .object({
+    id: z.number().int(),
+    username: z.string(),
+    full_name: z.string(),
+    role: roleSchema,
+    email: z.string().nullable(),
+    must_change_password: z.boolean(),
+  })
+  .meta({ id: 'User' });
+export type User = z.infer<typeof userSchema>;
+
+export const loginResponseSchema = z.object({
+  access_token: z.string(),
+  token_type: z.literal('bearer'),
+  expires_in: z.number().int().describe('seconds until the token expires'),
+  user: userSchema,
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+export const changePasswordSchema = z.object({
+  current_password: z.string({ error: 'is required' }).min(1, 'is required').max(1024, 'is too long'),
+  new_password: z
+    .string({ error: 'is required' })
+    .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+    .max(1024, 'is too long'),
+});
+export type ChangePasswordRequest = z.infer<typeof changePasswordSchema>;
+
+export const changePasswordResponseSchema = z.object({
+  message: z.string(),
+  access_token: z.string().describe('a new token: tokens issued before the change no longer work'),
+  token_type: z.literal('bearer'),
+  user: userSchema,
+});
+export type ChangePasswordResponse = z.infer<typeof changePasswordResponseSchema>;

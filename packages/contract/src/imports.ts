@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+export const IMPORT_EXTENSIONS = ['.xlsx', '.xls'] as const;
+
+export const importQuerySchema = z.object({
+  dry_run: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .optional()
+    .transform((value) => value === 'true' || value === '1'),
+});
+
+export const importRowErrorSchema = z.object({ row: z.number().int(), error: z.string() });
+export type ImportRowError = z.infer<typeof importRowErrorSchema>;
+
+export const importedStudentSchema = z.object({
+  name: z.string(),
+  phone: z.string(),
+  class_name: z.string(),
+  unique_id: z.string().nullable().describe('null in a dry run'),
+});
+
+export const importedTeacherSchema = z.object({
+  name: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  unique_id: z.string().nullable().describe('null in a dry run'),
+  username: z.string().nullable(),
+  initial_password: z.string().nullable().describe('shown once; null in a dry run'),
+});
+
+export const studentImportResultSchema = z.object({
+  message: z.string(),
+  dry_run: z.boolean(),
+  total_rows: z.number().int(),
+  imported_count: z.number().int(),
+  imported_students: z.array(importedStudentSchema),
+  errors: z.array(importRowErrorSchema),
+});
+export type StudentImportResult = z.infer<typeof studentImportResultSchema>;
+
+export const teacherImportResultSchema = z.object({
+  message: z.string(),
+  dry_run: z.boolean(),
+  total_rows: z.number().int(),
+  imported_count: z.number().int(),
+  imported_teachers: z.array(importedTeacherSchema),
+  errors: z.array(importRowErrorSchema),
+});
+export type TeacherImportResult = z.infer<typeof teacherImportResultSchema>;

@@ -1,0 +1,10 @@
+// Runs the API suite a second time against a PostgreSQL server when TEST_DATABASE_URL names one.
+import { spawnSync } from 'node:child_process';
+
+if (!process.env.TEST_DATABASE_URL) {
+  console.log('TEST_DATABASE_URL is not set: the API suite ran on the embedded database only.');
+  process.exit(0);
+}
+console.log(`API suite on PostgreSQL (${new URL(process.env.TEST_DATABASE_URL).host})`);
+const result = spawnSync('npx', ['vitest', 'run', '--project', 'server'], { stdio: 'inherit' });
+process.exit(result.status ?? 1);
