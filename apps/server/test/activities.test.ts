@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, createTestApp, detailOf, type TestApp } from './helpers/test-app';
-import { temporaryCreateStudent, temporaryTeacherToken } from './temporary-fallbacks';
+import { auth, createStudent, createTestApp, detailOf, type TestApp } from './helpers/test-app';
 
 let t: TestApp;
 let adminHeaders: Record<string, string>;
@@ -8,7 +7,7 @@ let teacherHeaders: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp();
   adminHeaders = auth(await t.adminToken());
-  teacherHeaders = auth(await temporaryTeacherToken(t));
+  teacherHeaders = auth(await t.teacherToken());
 });
 afterAll(async () => {
   await t?.close();
@@ -175,7 +174,7 @@ describe('unread state, per user', () => {
   it('counts what happens after the mark as unread again', async () => {
     await pause(20);
     // A real change: sending to parents writes one activity row.
-    await temporaryCreateStudent(t, { class_name: '9' });
+    await createStudent(t.app, await t.adminToken(), { class_name: '9' });
     const send = await t.app.inject({
       method: 'POST',
       url: '/api/v1/messages/send-to-parents',

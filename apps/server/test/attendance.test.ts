@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, firstDayOfMonth, today } from '../src/lib/time';
-import { auth, type createStudent, createTestApp, detailOf, type TestApp } from './helpers/test-app';
+import { auth, createStudent, createTestApp, detailOf, type TestApp } from './helpers/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,36 +15,10 @@ type Headers = Record<string, string>;
 
 const admin = async (): Promise<Headers> => auth(await t.adminToken());
 
-// TEMP-SHIM-START (students/teachers modules not written yet)
-import { GENERATED_PASSWORD_COST, hashPassword } from '../src/lib/passwords';
-import { login, uniquePhone } from './helpers/test-app';
-
-const shimTokens = new Map<TestApp, Promise<string>>();
-function shimTeacherToken(app: TestApp): Promise<string> {
-  let token = shimTokens.get(app);
-  if (!token) {
-    token = (async () => {
-      const hash = await hashPassword('teacher-pass', GENERATED_PASSWORD_COST);
-      await app.db.query(
-        "INSERT INTO users (username, full_name, role, password_hash) VALUES ('tch0001', 'Tess Teacher', 'teacher', $1)",
-        [hash],
-      );
-      return login(app.app, 'tch0001', 'teacher-pass');
-    })();
-    shimTokens.set(app, token);
-  }
-  return token;
-}
-const teacher = async (): Promise<Headers> => auth(await shimTeacherToken(t));
+const teacher = async (): Promise<Headers> => auth(await t.teacherToken());
 async function addStudent(app: TestApp, fields: Record<string, unknown>): Promise<Student> {
-  const f: Record<string, unknown> = { parent_name: 'P', parent_phone: uniquePhone(), ...fields };
-  const rows = await app.db.query<Student>(
-    'INSERT INTO students (full_name, class_name, parent_name, parent_phone) VALUES ($1, $2, $3, $4) RETURNING id, unique_id, full_name, class_name, parent_phone',
-    [f.full_name, f.class_name, f.parent_name, f.parent_phone],
-  );
-  return rows[0] as Student;
+  return createStudent(app.app, await app.adminToken(), fields);
 }
-// TEMP-SHIM-END
 
 function mark(app: TestApp, headers: Headers, date: string, records: Record<string, unknown>[]) {
   return app.app.inject({ method: 'POST', url: '/api/v1/attendance/mark', headers, payload: { date, records } });
@@ -619,7 +593,7 @@ describe('GET /attendance/summary', () => {
       [monthStart.toISOString(), new Date(monthStart.getTime() - 1000).toISOString()],
     );
 
-    const response = await get(s, auth(await shimTeacherToken(s)), '/attendance/summary');
+    const response = await get(s, auth(await s.teacherToken()), '/attendance/summary');
     expect(response.statusCode).toBe(200);
     expect(response.json().metrics).toEqual({ attendance_rate: 66.7 });
     expect(response.json().totals).toEqual({

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../src/db/database';
-import { auth, createTestApp, detailOf, type TestApp, uniquePhone } from './helpers/test-app';
-import { temporaryCreateStudent, temporaryTeacherToken } from './temporary-fallbacks';
+import { auth, createStudent, createTestApp, detailOf, type TestApp, uniquePhone } from './helpers/test-app';
 
 /** What the delivery was handed, and what the transaction it was handed showed at that moment. */
 const enqueued: { ids: number[]; visibleInTx: number }[] = [];
@@ -38,7 +37,7 @@ async function admin() {
 }
 
 async function addStudent(fields: Record<string, unknown>) {
-  return temporaryCreateStudent(t, fields);
+  return createStudent(t.app, await t.adminToken(), fields);
 }
 
 function send(headers: Record<string, string>, payload: unknown) {
@@ -237,7 +236,7 @@ describe('POST /messages/send-to-parents', () => {
   });
 
   it('lets a teacher send to parents', async () => {
-    const token = await temporaryTeacherToken(t);
+    const token = await t.teacherToken();
     const response = await send(auth(token), { subject: 'From a teacher', message: BODY, recipients: '9' });
     expect(response.statusCode).toBe(200);
     const [row] = await t.db.query<{ sent_by: string; sent_by_user_id: number; role: string }>(
@@ -305,7 +304,7 @@ describe('GET /communications/history', () => {
   });
 
   it('is open to teachers', async () => {
-    const response = await history(auth(await temporaryTeacherToken(t)), '?limit=1');
+    const response = await history(auth(await t.teacherToken()), '?limit=1');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toHaveLength(1);
   });

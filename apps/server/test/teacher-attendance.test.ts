@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, today } from '../src/lib/time';
-import { auth, type createTeacher, createTestApp, detailOf, type TestApp } from './helpers/test-app';
+import { auth, createTeacher, createTestApp, detailOf, type TestApp } from './helpers/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,30 +15,9 @@ type Headers = Record<string, string>;
 
 const admin = async (): Promise<Headers> => auth(await t.adminToken());
 
-// TEMP-SHIM-START
-import { GENERATED_PASSWORD_COST, hashPassword } from '../src/lib/passwords';
-import { login, uniquePhone } from './helpers/test-app';
-
 async function addTeacher(first_name: string, last_name: string): Promise<Teacher> {
-  const rows = await t.db.query<Teacher>(
-    'INSERT INTO teachers (first_name, last_name, full_name, phone_number) VALUES ($1, $2, $3, $4) RETURNING id, unique_id, full_name',
-    [first_name, last_name, `${first_name} ${last_name}`, uniquePhone()],
-  );
-  return rows[0] as Teacher;
+  return createTeacher(t.app, await t.adminToken(), { first_name, last_name });
 }
-let shimToken: Promise<string> | undefined;
-const shimTeacherToken = () => {
-  shimToken ??= (async () => {
-    const hash = await hashPassword('teacher-pass', GENERATED_PASSWORD_COST);
-    await t.db.query(
-      "INSERT INTO users (username, full_name, role, password_hash) VALUES ('tch0001', 'Tess Teacher', 'teacher', $1)",
-      [hash],
-    );
-    return login(t.app, 'tch0001', 'teacher-pass');
-  })();
-  return shimToken;
-};
-// TEMP-SHIM-END
 
 /** Each test works on its own day, so the days' totals and locks do not mix. */
 let dayCounter = 30;
@@ -117,7 +96,7 @@ describe('who may call the teacher-attendance endpoints', () => {
     const response = await t.app.inject({
       method,
       url,
-      headers: auth(await shimTeacherToken()),
+      headers: auth(await t.teacherToken()),
       payload: method === 'POST' ? {} : undefined,
     });
     expect(response.statusCode).toBe(403);
@@ -410,7 +389,12 @@ describe('deleting a teacher', () => {
       { teacher_id: gone.id, status: 'present' },
       { teacher_id: zoya.id, status: 'present' },
     ]);
-    await t.db.query('DELETE FROM teachers WHERE id = $1', [gone.id]); // TEMP-SHIM
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/teachers/${gone.id}`,
+      headers: await admin(),
+    });
+    expect(deleted.statusCode).toBe(200);
     expect((await rowsOf(date)).map((row) => row.teacher_id)).toEqual([zoya.id]);
     const day = (await getDay(date, await admin())).json();
     expect(day.teachers.some((entry: { teacher_id: number }) => entry.teacher_id === gone.id)).toBe(false);

@@ -2,8 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWhatsappSender, WhatsappError } from '../src/modules/messages/whatsapp';
-import { auth, createTestApp, detailOf, type TestApp, uniquePhone } from './helpers/test-app';
-import { temporaryCreateStudent, temporaryTeacherToken } from './temporary-fallbacks';
+import { auth, createStudent, createTestApp, detailOf, type TestApp, uniquePhone } from './helpers/test-app';
 
 const ACCESS_TOKEN = 'test-access-token-7f3a9c';
 const PHONE_NUMBER_ID = '1098765432';
@@ -149,7 +148,7 @@ describe('POST /communications/send-whatsapp', () => {
   });
 
   it('refuses a teacher with 403 and sends nothing', async () => {
-    const response = await sendWhatsapp(auth(await temporaryTeacherToken(t)), { to: '+919876543210', message: 'Hi' });
+    const response = await sendWhatsapp(auth(await t.teacherToken()), { to: '+919876543210', message: 'Hi' });
     expect(response.statusCode).toBe(403);
     expect(detailOf(response)).toBe('You do not have permission to do this');
     expect(fake.requests).toHaveLength(0);
@@ -208,7 +207,10 @@ describe('POST /communications/send-whatsapp', () => {
   });
 
   it('sends to the parent of a student named in `to` by unique id (any case)', async () => {
-    const student = await temporaryCreateStudent(t, { full_name: 'Neha Joshi', parent_name: 'Anil Joshi' });
+    const student = await createStudent(t.app, await t.adminToken(), {
+      full_name: 'Neha Joshi',
+      parent_name: 'Anil Joshi',
+    });
     const response = await sendWhatsapp(await admin(), { to: student.unique_id.toLowerCase(), message: 'Hello' });
     expect(response.statusCode).toBe(200);
     expect(response.json().recipient).toBe(student.parent_phone);
@@ -218,7 +220,10 @@ describe('POST /communications/send-whatsapp', () => {
   });
 
   it('sends to the parent of a student named by student_id, as a number or a unique id', async () => {
-    const student = await temporaryCreateStudent(t, { full_name: 'Kabir Singh', parent_name: 'Harpreet Singh' });
+    const student = await createStudent(t.app, await t.adminToken(), {
+      full_name: 'Kabir Singh',
+      parent_name: 'Harpreet Singh',
+    });
     for (const studentId of [student.id, String(student.id), student.unique_id]) {
       const response = await sendWhatsapp(await admin(), { student_id: studentId, message: 'Fees due' });
       expect(response.statusCode).toBe(200);
@@ -228,7 +233,7 @@ describe('POST /communications/send-whatsapp', () => {
   });
 
   it('sends to an explicit phone when both a phone and a student are given, naming the student’s parent', async () => {
-    const student = await temporaryCreateStudent(t, { full_name: 'Ira Das', parent_name: 'Sima Das' });
+    const student = await createStudent(t.app, await t.adminToken(), { full_name: 'Ira Das', parent_name: 'Sima Das' });
     const phone = uniquePhone();
     const response = await sendWhatsapp(await admin(), { to: phone, student_id: student.id, message: 'Hi' });
     expect(response.statusCode).toBe(200);
@@ -369,7 +374,7 @@ describe('WhatsApp not configured', () => {
 
   it('still refuses a teacher with 403', async () => {
     const response = await sendWhatsapp(
-      auth(await temporaryTeacherToken(unconfigured)),
+      auth(await unconfigured.teacherToken()),
       { to: '+919876543210', message: 'Hi' },
       unconfigured,
     );

@@ -34,3 +34,5 @@ export type UpdateStudentRequest = z.input<typeof updateStudentSchema>;
 
 export const classOptionSchema = z.object({ value: z.string(), label: z.string() }).meta({ id: 'ClassOption' });
 export type ClassOption = z.infer<typeof classOptionSchema>;
+
+export const studentListQuerySchema = z.object({ class_name: classNameSchema.optional() });

@@ -8,13 +8,15 @@ interface ValidationIssue {
   params?: { issue?: { path?: PropertyKey[]; message?: string } };
 }
 
-/** `/records/0/status` → `records[0].status`; the body itself → `body`. */
+/** `/records/0/status` → `records[0].status`; the body itself → `body`; `/1` of an array body → `body[1]`. */
 function fieldName(issue: ValidationIssue, context: string | undefined): string {
   const path = issue.params?.issue?.path ?? issue.instancePath?.split('/').filter(Boolean) ?? [];
   const name = path
     .map((part, index) => (/^\d+$/.test(String(part)) ? `[${String(part)}]` : `${index > 0 ? '.' : ''}${String(part)}`))
     .join('');
-  return name || (context === 'querystring' ? 'query' : (context ?? 'body'));
+  const whole = context === 'querystring' ? 'query' : (context ?? 'body');
+  // An item of a bare array body (`[1, "2"]`) is named after the body: `body[1]`.
+  return name.startsWith('[') ? `${whole}${name}` : name || whole;
 }
 
 const CONNECTION_ERRORS = new Set([

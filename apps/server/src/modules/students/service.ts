@@ -1,0 +1,136 @@
+import {
+  CLASS_NAMES,
+  type ClassOption,
+  type CreateStudentRequest,
+  type createStudentSchema,
+  type Student,
+  type updateStudentSchema,
+} from '@tuitiondesk/contract';
+import type { z } from 'zod';
+import type { AppContext } from '../../context';
+import { type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { NotFoundError } from '../../lib/errors';
+import {
+  deleteAllStudents,
+  deleteStudents,
+  findExistingIds,
+  findStudent,
+  findStudentForUpdate,
+  findStudents,
+  insertStudents,
+  updateStudent,
+} from './repository';
+
+export type NewStudent = z.output<typeof createStudentSchema>;
+export type StudentChanges = z.output<typeof updateStudentSchema>;
+export type { CreateStudentRequest };
+
+export const CLASS_OPTIONS: ClassOption[] = CLASS_NAMES.map((value) => ({ value, label: `Class ${value}` }));
+
+export function listStudents(ctx: AppContext, className?: string): Promise<Student[]> {
+  return findStudents(ctx.db, className);
+}
+
+export async function getStudent(ctx: AppContext, id: number): Promise<Student> {
+  const student = await findStudent(ctx.db, id);
+  if (!student) throw notFound(id);
+  return student;
+}
+
+export async function createStudent(ctx: AppContext, actor: Actor, input: NewStudent): Promise<Student> {
+  return ctx.db.transaction(async (tx) => {
+    const [student] = (await insertStudents(tx, [input])) as [Student];
+    await recordActivity(
+      tx,
+      actor,
+      'student.created',
+      `${actor.full_name} added student ${student.full_name} (${student.unique_id}) to Class ${student.class_name}`,
+    );
+    return student;
+  });
+}
+
+export async function editStudent(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+  changes: StudentChanges,
+): Promise<Student> {
+  return ctx.db.transaction(async (tx) => {
+    const current = await findStudentForUpdate(tx, id);
+    if (!current) throw notFound(id);
+    const student = await updateStudent(tx, id, {
+      full_name: changes.full_name ?? current.full_name,
+      class_name: changes.class_name ?? current.class_name,
+      parent_name: changes.parent_name ?? current.parent_name,
+      parent_phone: changes.parent_phone ?? current.parent_phone,
+    });
+    await recordActivity(
+      tx,
+      actor,
+      'student.updated',
+      `${actor.full_name} updated student ${student.full_name} (${student.unique_id})`,
+    );
+    return student;
+  });
+}
+
+export async function removeStudent(ctx: AppContext, actor: Actor, id: number): Promise<{ message: string }> {
+  return ctx.db.transaction(async (tx) => {
+    const [student] = await deleteStudents(tx, [id]);
+    if (!student) throw notFound(id);
+    await recordActivity(
+      tx,
+      actor,
+      'student.deleted',
+      `${actor.full_name} deleted student ${student.full_name} (${student.unique_id})`,
+    );
+    return { message: 'Student deleted successfully' };
+  });
+}
+
+/** All or nothing: one unknown id refuses the whole request, so a stale selection deletes nobody. */
+export async function removeStudents(
+  ctx: AppContext,
+  actor: Actor,
+  ids: number[],
+): Promise<{ deleted_count: number; message: string }> {
+  const unique = [...new Set(ids)];
+  return ctx.db.transaction(async (tx) => {
+    const existing = new Set(await findExistingIds(tx, unique));
+    const missing = unique.filter((id) => !existing.has(id));
+    if (missing.length > 0) {
+      throw new NotFoundError(
+        `${missing.length === 1 ? 'Student' : 'Students'} not found: id ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}. Nothing was deleted; reload the list and try again`,
+      );
+    }
+    const deleted = await deleteStudents(tx, unique);
+    await recordActivity(
+      tx,
+      actor,
+      'student.deleted',
+      `${actor.full_name} deleted ${plural(deleted.length, 'student')}`,
+    );
+    return { deleted_count: deleted.length, message: `Successfully deleted ${deleted.length} student(s)` };
+  });
+}
+
+export async function clearAllStudents(
+  ctx: AppContext,
+  actor: Actor,
+): Promise<{ deleted_count: number; message: string }> {
+  return ctx.db.transaction(async (tx) => {
+    const count = await deleteAllStudents(tx);
+    await recordActivity(
+      tx,
+      actor,
+      'student.cleared',
+      `${actor.full_name} cleared all students (${plural(count, 'student')} deleted)`,
+    );
+    return { deleted_count: count, message: `Deleted ${plural(count, 'student')}` };
+  });
+}
+
+function notFound(id: number): NotFoundError {
+  return new NotFoundError(`Student with id ${id} was not found`);
+}

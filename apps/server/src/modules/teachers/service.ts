@@ -1,0 +1,244 @@
+import type { CreatedTeacher, createTeacherSchema, Teacher, updateTeacherSchema } from '@tuitiondesk/contract';
+import type { z } from 'zod';
+import type { AppContext } from '../../context';
+import type { Queryable } from '../../db/database';
+import { type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { ConflictError, isUniqueViolation, NotFoundError } from '../../lib/errors';
+import { GENERATED_PASSWORD_COST, generatePassword, hashPassword } from '../../lib/passwords';
+import {
+  deleteTeachers,
+  findEmailsInUse,
+  findExistingTeacherIds,
+  findTeacher,
+  findTeachers,
+  insertTeacherAccounts,
+  insertTeachers,
+  type TeacherFields,
+  updateTeacher,
+} from './repository';
+
+export type NewTeacher = z.output<typeof createTeacherSchema>;
+export type TeacherChanges = z.output<typeof updateTeacherSchema>;
+
+export function listTeachers(ctx: AppContext): Promise<Teacher[]> {
+  return findTeachers(ctx.db);
+}
+
+export async function getTeacher(ctx: AppContext, id: number): Promise<Teacher> {
+  const teacher = await findTeacher(ctx.db, id);
+  if (!teacher) throw notFound(id);
+  return teacher;
+}
+
+function toFields(input: NewTeacher): TeacherFields {
+  return {
+    first_name: input.first_name,
+    last_name: input.last_name,
+    email: input.email ?? null,
+    phone_number: input.phone_number,
+    subjects: [...new Set(input.subjects)],
+    classes_assigned: [...new Set(input.classes_assigned)],
+    qualification: input.qualification ?? '',
+    experience_years: input.experience_years,
+    address: input.address ?? '',
+    emergency_contact: input.emergency_contact ?? '',
+  };
+}
+
+export interface PreparedAccount {
+  password: string;
+  hash: string;
+}
+
+/** Hashing is the slow part: do it before the transaction opens, so no lock waits on it. */
+export async function prepareAccounts(count: number): Promise<PreparedAccount[]> {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const password = generatePassword();
+      return { password, hash: await hashPassword(password, GENERATED_PASSWORD_COST) };
+    }),
+  );
+}
+
+/**
+ * Inserts teachers and a sign-in account for each, inside the caller's transaction. Used by the
+ * Add Teacher dialog and by the import. Answers each teacher with the initial password, once.
+ */
+export async function insertTeachersWithAccounts(
+  tx: Queryable,
+  inputs: NewTeacher[],
+  accounts: PreparedAccount[],
+): Promise<(Teacher & { initial_password: string })[]> {
+  const fields = inputs.map(toFields);
+  const inserted = await insertTeachers(tx, fields);
+  await insertTeacherAccounts(
+    tx,
+    inserted.map((teacher, i) => ({
+      teacher_id: teacher.id,
+      username: teacher.unique_id,
+      full_name: teacher.full_name,
+      password_hash: (accounts[i] as PreparedAccount).hash,
+    })),
+  );
+  const created = await Promise.all(inserted.map((teacher) => findTeacher(tx, teacher.id)));
+  return created.map((teacher, i) => ({
+    ...(teacher as Teacher),
+    initial_password: (accounts[i] as PreparedAccount).password,
+  }));
+}
+
+export async function createTeacher(ctx: AppContext, actor: Actor, input: NewTeacher): Promise<CreatedTeacher> {
+  const accounts = await prepareAccounts(1);
+  return withEmailConflict(input.email, () =>
+    ctx.db.transaction(async (tx) => {
+      await assertEmailFree(tx, input.email);
+      const [teacher] = (await insertTeachersWithAccounts(tx, [input], accounts)) as [
+        Teacher & { initial_password: string },
+      ];
+      await recordActivity(
+        tx,
+        actor,
+        'teacher.created',
+        `${actor.full_name} added teacher ${teacher.full_name} (${teacher.unique_id})`,
+      );
+      return {
+        ...teacher,
+        message: `Teacher added. They sign in as ${teacher.username} with the initial password shown here; it cannot be shown again.`,
+      };
+    }),
+  );
+}
+
+export async function editTeacher(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+  changes: TeacherChanges,
+): Promise<Teacher> {
+  return withEmailConflict(changes.email, () =>
+    ctx.db.transaction(async (tx) => {
+      const current = await findTeacher(tx, id, true);
+      if (!current) throw notFound(id);
+      const [splitFirst, splitLast] = splitFullName(changes.full_name);
+      const email = changes.email === undefined ? current.email : changes.email;
+      if (email !== null && email.toLowerCase() !== current.email?.toLowerCase()) await assertEmailFree(tx, email, id);
+      await updateTeacher(tx, id, {
+        first_name: changes.first_name ?? splitFirst ?? current.first_name,
+        last_name: changes.last_name ?? splitLast ?? current.last_name,
+        email,
+        phone_number: changes.phone_number ?? current.phone_number,
+        subjects: changes.subjects ? [...new Set(changes.subjects)] : current.subjects,
+        classes_assigned: changes.classes_assigned ? [...new Set(changes.classes_assigned)] : current.classes_assigned,
+        qualification: changes.qualification ?? current.qualification,
+        experience_years: changes.experience_years ?? current.experience_years,
+        address: changes.address ?? current.address,
+        emergency_contact: changes.emergency_contact ?? current.emergency_contact,
+      });
+      const teacher = (await findTeacher(tx, id)) as Teacher;
+      await recordActivity(
+        tx,
+        actor,
+        'teacher.updated',
+        `${actor.full_name} updated teacher ${teacher.full_name} (${teacher.unique_id})`,
+      );
+      return teacher;
+    }),
+  );
+}
+
+/** The console splits a full name on its first space; a name without one has no last name to take. */
+function splitFullName(fullName: string | undefined): [string | undefined, string | undefined] {
+  const trimmed = fullName?.trim();
+  if (!trimmed) return [undefined, undefined];
+  const space = trimmed.indexOf(' ');
+  if (space < 0) return [trimmed, undefined];
+  return [trimmed.slice(0, space), trimmed.slice(space + 1).trim()];
+}
+
+export async function removeTeacher(ctx: AppContext, actor: Actor, id: number): Promise<{ message: string }> {
+  return ctx.db.transaction(async (tx) => {
+    const { teachers } = await deleteTeachers(tx, [id]);
+    const [teacher] = teachers;
+    if (!teacher) throw notFound(id);
+    await recordActivity(
+      tx,
+      actor,
+      'teacher.deleted',
+      `${actor.full_name} deleted teacher ${teacher.full_name} (${teacher.unique_id})`,
+    );
+    return { message: 'Teacher deleted successfully' };
+  });
+}
+
+/** All or nothing, as for students. */
+export async function removeTeachers(
+  ctx: AppContext,
+  actor: Actor,
+  ids: number[],
+): Promise<{ deleted_count: number; message: string }> {
+  const unique = [...new Set(ids)];
+  return ctx.db.transaction(async (tx) => {
+    const existing = new Set(await findExistingTeacherIds(tx, unique));
+    const missing = unique.filter((id) => !existing.has(id));
+    if (missing.length > 0) {
+      throw new NotFoundError(
+        `${missing.length === 1 ? 'Teacher' : 'Teachers'} not found: id ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}. Nothing was deleted; reload the list and try again`,
+      );
+    }
+    const { teachers } = await deleteTeachers(tx, unique);
+    await recordActivity(
+      tx,
+      actor,
+      'teacher.deleted',
+      `${actor.full_name} deleted ${plural(teachers.length, 'teacher')}`,
+    );
+    return { deleted_count: teachers.length, message: `Successfully deleted ${teachers.length} teacher(s)` };
+  });
+}
+
+export async function clearAllTeachers(
+  ctx: AppContext,
+  actor: Actor,
+): Promise<{ deleted_count: number; deleted_teachers: number; deleted_users: number; message: string }> {
+  return ctx.db.transaction(async (tx) => {
+    const { teachers, users } = await deleteTeachers(tx);
+    await recordActivity(
+      tx,
+      actor,
+      'teacher.cleared',
+      `${actor.full_name} cleared all teachers (${plural(teachers.length, 'teacher')} and ${plural(users, 'sign-in account')} deleted)`,
+    );
+    return {
+      deleted_count: teachers.length,
+      deleted_teachers: teachers.length,
+      deleted_users: users,
+      message: `Deleted ${plural(teachers.length, 'teacher')} and ${plural(users, 'teacher user account')}`,
+    };
+  });
+}
+
+async function assertEmailFree(tx: Queryable, email: string | null | undefined, exceptId?: number): Promise<void> {
+  if (!email) return;
+  const [taken] = await findEmailsInUse(tx, [email], exceptId);
+  if (taken) throw emailTaken(email, taken.unique_id);
+}
+
+/** Two requests racing for one email both pass the check; the unique index stops the second. */
+async function withEmailConflict<T>(email: string | null | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error, 'teachers_email_key') && email) throw emailTaken(email);
+    throw error;
+  }
+}
+
+function emailTaken(email: string, uniqueId?: string): ConflictError {
+  return new ConflictError(
+    `email: ${email} is already used by ${uniqueId ? `teacher ${uniqueId}` : 'another teacher'}; each teacher needs their own email`,
+  );
+}
+
+function notFound(id: number): NotFoundError {
+  return new NotFoundError(`Teacher with id ${id} was not found`);
+}
