@@ -4,6 +4,6 @@ export default defineConfig({
   test: {
     // Two cores on the CI machines; each server test file holds its own database.
     maxWorkers: 2,
-    projects: ['packages/contract', 'apps/server'],
+    projects: ['packages/contract', 'apps/server', 'apps/web'],
   },
 });

@@ -1,0 +1,48 @@
+import { CssBaseline, createTheme, ThemeProvider } from '@mui/material';
+import { LocalizationProvider } from '@mui/x-date-pickers';
+import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
+import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { BrowserRouter } from 'react-router';
+import { AuthProvider } from '../features/auth/auth-provider';
+import { ToastProvider } from '../lib/toast';
+
+const theme = createTheme({
+  palette: { primary: { main: '#1e5aa8' }, background: { default: '#f6f7fb' } },
+  shape: { borderRadius: 8 },
+  typography: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
+});
+
+export function createQueryClient(): QueryClient {
+  const client: QueryClient = new QueryClient({
+    defaultOptions: {
+      // Spec section 9: data queries retry once and do not refetch on window focus.
+      queries: { retry: 1, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+    // Every change staff make writes an activity row: refresh the bell after any change.
+    mutationCache: new MutationCache({
+      onSuccess: () => client.invalidateQueries({ queryKey: ['activities'] }),
+    }),
+  });
+  return client;
+}
+
+const queryClient = createQueryClient();
+
+export function Providers({ children }: { children: ReactNode }) {
+  return (
+    <ThemeProvider theme={theme}>
+      <CssBaseline />
+      <LocalizationProvider dateAdapter={AdapterDayjs}>
+        <QueryClientProvider client={queryClient}>
+          <BrowserRouter>
+            <ToastProvider>
+              <AuthProvider>{children}</AuthProvider>
+            </ToastProvider>
+          </BrowserRouter>
+        </QueryClientProvider>
+      </LocalizationProvider>
+    </ThemeProvider>
+  );
+}

@@ -1,0 +1,104 @@
+import AssignmentTurnedInIcon from '@mui/icons-material/AssignmentTurnedIn';
+import BadgeIcon from '@mui/icons-material/Badge';
+import ChatIcon from '@mui/icons-material/Chat';
+import DashboardIcon from '@mui/icons-material/Dashboard';
+import EditCalendarIcon from '@mui/icons-material/EditCalendar';
+import HistoryIcon from '@mui/icons-material/History';
+import PeopleIcon from '@mui/icons-material/People';
+import SchoolIcon from '@mui/icons-material/School';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import type { Role } from '@tuitiondesk/contract';
+import { type ComponentType, type LazyExoticComponent, lazy, type ReactElement } from 'react';
+
+export interface ConsoleRoute {
+  path: string;
+  title: string;
+  icon: ReactElement;
+  roles: readonly Role[];
+  page: LazyExoticComponent<ComponentType>;
+  /** Shows the pending-approval count beside the menu item. */
+  pendingBadge?: boolean;
+}
+
+const everyone = ['admin', 'teacher'] as const;
+const adminOnly = ['admin'] as const;
+
+/** Every page of the console, in menu order; each is its own bundle, loaded when first opened. */
+export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
+  {
+    path: '/dashboard',
+    title: 'Dashboard',
+    icon: <DashboardIcon />,
+    roles: everyone,
+    page: lazy(() => import('../features/dashboard/dashboard-page')),
+  },
+  {
+    path: '/students',
+    title: 'Students',
+    icon: <SchoolIcon />,
+    roles: everyone,
+    page: lazy(() => import('../features/students/students-page')),
+  },
+  {
+    path: '/teachers',
+    title: 'Teachers',
+    icon: <PeopleIcon />,
+    roles: adminOnly,
+    page: lazy(() => import('../features/teachers/teachers-page')),
+  },
+  {
+    path: '/mark-attendance',
+    title: 'Mark Attendance',
+    icon: <EditCalendarIcon />,
+    roles: everyone,
+    page: lazy(() => import('../features/attendance/mark-attendance-page')),
+  },
+  {
+    path: '/attendance',
+    title: 'Attendance Approval',
+    icon: <AssignmentTurnedInIcon />,
+    roles: adminOnly,
+    pendingBadge: true,
+    page: lazy(() => import('../features/attendance/approval-page')),
+  },
+  {
+    path: '/attendance-history',
+    title: 'Attendance History',
+    icon: <HistoryIcon />,
+    roles: adminOnly,
+    page: lazy(() => import('../features/attendance/history-page')),
+  },
+  {
+    path: '/teacher-attendance',
+    title: 'Teacher Attendance',
+    icon: <BadgeIcon />,
+    roles: adminOnly,
+    page: lazy(() => import('../features/teacher-attendance/teacher-attendance-page')),
+  },
+  {
+    path: '/communications',
+    title: 'Communications',
+    icon: <ChatIcon />,
+    roles: everyone,
+    page: lazy(() => import('../features/messages/communications-page')),
+  },
+  {
+    path: '/import',
+    title: 'Import Data',
+    icon: <UploadFileIcon />,
+    roles: adminOnly,
+    page: lazy(() => import('../features/imports/import-page')),
+  },
+];
+
+/** The menu a role sees (spec section 6). */
+export function routesFor(role: Role | undefined): ConsoleRoute[] {
+  return CONSOLE_ROUTES.filter((route) => role !== undefined && route.roles.includes(role));
+}
+
+export function titleOf(pathname: string): string {
+  return (
+    CONSOLE_ROUTES.find((route) => pathname === route.path || pathname.startsWith(`${route.path}/`))?.title ??
+    'Dashboard'
+  );
+}

@@ -1,0 +1,175 @@
+import AccountCircleIcon from '@mui/icons-material/AccountCircle';
+import MenuIcon from '@mui/icons-material/Menu';
+import {
+  AppBar,
+  Badge,
+  Box,
+  Divider,
+  Drawer,
+  IconButton,
+  List,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Toolbar,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
+import { Suspense, useState } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { PageSpinner } from '../../components/page-spinner';
+import { ActivityBell } from '../../features/activities/activity-bell';
+import { usePendingCount } from '../../features/attendance/pending-count';
+import { useAuth } from '../../features/auth/auth-provider';
+import { ChangePasswordDialog } from '../../features/auth/change-password-dialog';
+import { routesFor, titleOf } from '../routes';
+
+export const SIDEBAR_WIDTH = 280;
+
+function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
+  const { user } = useAuth();
+  const isAdmin = user?.role === 'admin';
+  const pending = usePendingCount(isAdmin);
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+      <Toolbar>
+        <Typography variant="h6" component="div" sx={{ fontWeight: 700 }} color="primary">
+          TuitionDesk
+        </Typography>
+      </Toolbar>
+      <Divider />
+      <Box component="nav" aria-label="Main menu" sx={{ flexGrow: 1, overflowY: 'auto' }}>
+        <List>
+          {routesFor(user?.role).map((route) => (
+            <ListItemButton
+              key={route.path}
+              component={NavLink}
+              to={route.path}
+              onClick={onNavigate}
+              sx={{ mx: 1, borderRadius: 1, '&.active': { bgcolor: 'action.selected', fontWeight: 600 } }}
+            >
+              <ListItemIcon>{route.icon}</ListItemIcon>
+              <ListItemText primary={route.title} />
+              {route.pendingBadge && pending > 0 && (
+                <Badge
+                  badgeContent={pending}
+                  color="error"
+                  max={999}
+                  sx={{ mr: 1.5 }}
+                  aria-label={`${pending} pending`}
+                />
+              )}
+            </ListItemButton>
+          ))}
+        </List>
+      </Box>
+      <Divider />
+      <Box sx={{ p: 2 }}>
+        <Typography sx={{ fontWeight: 600 }} noWrap>
+          {user?.full_name}
+        </Typography>
+        <Typography variant="caption" color="text.secondary" component="div">
+          {user?.role.toUpperCase()}
+        </Typography>
+        <Typography variant="caption" color="text.secondary" component="div" sx={{ mt: 1 }}>
+          © {new Date().getFullYear()} TuitionDesk
+        </Typography>
+      </Box>
+    </Box>
+  );
+}
+
+/** Sidebar, top bar and the current page; every signed-in screen sits inside it. */
+export function Shell() {
+  const theme = useTheme();
+  const wide = useMediaQuery(theme.breakpoints.up('md'));
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [accountAnchor, setAccountAnchor] = useState<HTMLElement | null>(null);
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const title = titleOf(location.pathname);
+
+  const logout = () => {
+    setAccountAnchor(null);
+    auth.logout();
+    navigate('/login', { replace: true });
+  };
+
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <AppBar
+        position="fixed"
+        color="inherit"
+        elevation={0}
+        sx={{
+          borderBottom: 1,
+          borderColor: 'divider',
+          width: { md: `calc(100% - ${SIDEBAR_WIDTH}px)` },
+          ml: { md: `${SIDEBAR_WIDTH}px` },
+        }}
+      >
+        <Toolbar>
+          {!wide && (
+            <IconButton edge="start" aria-label="Open menu" onClick={() => setDrawerOpen(true)} sx={{ mr: 1 }}>
+              <MenuIcon />
+            </IconButton>
+          )}
+          <Typography variant="h6" component="h1" noWrap sx={{ flexGrow: 1 }}>
+            {title}
+          </Typography>
+          <ActivityBell />
+          <IconButton
+            color="inherit"
+            aria-label="Account"
+            aria-haspopup="menu"
+            onClick={(event) => setAccountAnchor(event.currentTarget)}
+          >
+            <AccountCircleIcon />
+          </IconButton>
+          <Menu
+            anchorEl={accountAnchor}
+            open={Boolean(accountAnchor)}
+            onClose={() => setAccountAnchor(null)}
+            anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+            transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+          >
+            <MenuItem disabled>{auth.user?.full_name}</MenuItem>
+            <MenuItem onClick={logout}>Logout</MenuItem>
+          </Menu>
+        </Toolbar>
+      </AppBar>
+      <Box component="aside" sx={{ width: { md: SIDEBAR_WIDTH }, flexShrink: { md: 0 } }}>
+        {wide ? (
+          <Drawer
+            variant="permanent"
+            open
+            sx={{ '& .MuiDrawer-paper': { width: SIDEBAR_WIDTH, boxSizing: 'border-box' } }}
+          >
+            <Sidebar />
+          </Drawer>
+        ) : (
+          <Drawer
+            variant="temporary"
+            open={drawerOpen}
+            onClose={() => setDrawerOpen(false)}
+            ModalProps={{ keepMounted: true }}
+            sx={{ '& .MuiDrawer-paper': { width: SIDEBAR_WIDTH, boxSizing: 'border-box' } }}
+          >
+            <Sidebar onNavigate={() => setDrawerOpen(false)} />
+          </Drawer>
+        )}
+      </Box>
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
+        <Toolbar />
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </Box>
+      <ChangePasswordDialog open={Boolean(auth.user?.must_change_password)} mode="required" onClose={() => undefined} />
+    </Box>
+  );
+}

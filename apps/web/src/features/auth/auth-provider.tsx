@@ -1,0 +1,102 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { User } from '@tuitiondesk/contract';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useReducer } from 'react';
+import { useNavigate } from 'react-router';
+import { errorText, setUnauthorizedHandler, TOKEN_KEY, USER_KEY } from '../../lib/api-client';
+import { fetchCurrentUser, login as loginCall } from './api';
+import { restoreSession, type SessionState, sessionReducer } from './session';
+
+export interface AuthApi extends SessionState {
+  login: (username: string, password: string) => Promise<boolean>;
+  logout: () => void;
+  refreshUser: () => Promise<void>;
+  setCredentials: (user: User, token: string) => void;
+  clearError: () => void;
+}
+
+const AuthContext = createContext<AuthApi | undefined>(undefined);
+
+function persist(user: User | null, token: string | null): void {
+  if (token && user) {
+    localStorage.setItem(TOKEN_KEY, token);
+    localStorage.setItem(USER_KEY, JSON.stringify(user));
+  } else {
+    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(USER_KEY);
+  }
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [state, dispatch] = useReducer(sessionReducer, undefined, () => restoreSession(localStorage));
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+
+  const login = useCallback(async (username: string, password: string) => {
+    dispatch({ type: 'login/pending' });
+    try {
+      const answer = await loginCall(username, password);
+      persist(answer.user, answer.access_token);
+      dispatch({ type: 'login/success', user: answer.user, token: answer.access_token });
+      return true;
+    } catch (error) {
+      dispatch({ type: 'login/failure', error: errorText(error, 'Login failed') });
+      return false;
+    }
+  }, []);
+
+  const logout = useCallback(() => {
+    persist(null, null);
+    dispatch({ type: 'logout' });
+    queryClient.clear();
+  }, [queryClient]);
+
+  const refreshUser = useCallback(async () => {
+    if (!localStorage.getItem(TOKEN_KEY)) {
+      dispatch({ type: 'me/failure', error: 'No token available' });
+      return;
+    }
+    dispatch({ type: 'me/pending' });
+    try {
+      const user = await fetchCurrentUser();
+      localStorage.setItem(USER_KEY, JSON.stringify(user));
+      dispatch({ type: 'me/success', user });
+    } catch (error) {
+      persist(null, null);
+      dispatch({ type: 'me/failure', error: errorText(error, 'Failed to get user data') });
+    }
+  }, []);
+
+  const setCredentials = useCallback((user: User, token: string) => {
+    persist(user, token);
+    dispatch({ type: 'setCredentials', user, token });
+  }, []);
+
+  const clearError = useCallback(() => dispatch({ type: 'clearError' }), []);
+
+  // Any 401 outside the sign-in screen ends the session and says why.
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      logout();
+      navigate('/login?session_expired=true', { replace: true });
+    });
+    return () => setUnauthorizedHandler(undefined);
+  }, [logout, navigate]);
+
+  // A restored token is checked once at start-up, and the user refreshed from the server.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on start-up
+  useEffect(() => {
+    if (state.token) void refreshUser();
+  }, []);
+
+  const api = useMemo<AuthApi>(
+    () => ({ ...state, login, logout, refreshUser, setCredentials, clearError }),
+    [state, login, logout, refreshUser, setCredentials, clearError],
+  );
+  return <AuthContext.Provider value={api}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthApi {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error('useAuth must be used within an AuthProvider');
+  return context;
+}

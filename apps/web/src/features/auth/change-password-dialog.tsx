@@ -1,0 +1,144 @@
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { errorText } from '../../lib/api-client';
+import { useToast } from '../../lib/toast';
+import { changePassword, login } from './api';
+import { useAuth } from './auth-provider';
+import { checkNewPassword } from './password-rules';
+
+export const SIGN_IN_CLOSE_DELAY_MS = 2000;
+
+type Mode =
+  /** From the sign-in screen: signs in with the given credentials, then changes the password. */
+  | 'sign-in'
+  /** From the dashboard, signed in. */
+  | 'signed-in'
+  /** First sign-in with a password someone else chose: cannot be dismissed. */
+  | 'required';
+
+interface Props {
+  open: boolean;
+  mode: Mode;
+  onClose: () => void;
+  initialUsername?: string;
+}
+
+export function ChangePasswordDialog({ open, mode, onClose, initialUsername = '' }: Props) {
+  const auth = useAuth();
+  const { showToast } = useToast();
+  const [username, setUsername] = useState(initialUsername);
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => {
+    if (open) setUsername(initialUsername);
+  }, [open, initialUsername]);
+  useEffect(() => () => clearTimeout(closeTimer.current), []);
+
+  const reset = () => {
+    setCurrent('');
+    setNext('');
+    setConfirm('');
+    setError(null);
+    setSuccess(null);
+  };
+  const close = () => {
+    clearTimeout(closeTimer.current);
+    reset();
+    onClose();
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    const problem =
+      mode === 'sign-in' && !username.trim() ? 'All fields are required' : checkNewPassword({ current, next, confirm });
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    setPending(true);
+    try {
+      if (mode === 'sign-in') {
+        const session = await login(username.trim(), current);
+        await changePassword({ current_password: current, new_password: next }, session.access_token);
+        setSuccess('Password changed successfully! You can now login with your new password.');
+        closeTimer.current = setTimeout(close, SIGN_IN_CLOSE_DELAY_MS);
+      } else {
+        const answer = await changePassword({ current_password: current, new_password: next });
+        // Older tokens stop working after a change; the answer carries the new one.
+        auth.setCredentials(answer.user, answer.access_token);
+        showToast('Password changed successfully.', 'success');
+        close();
+      }
+    } catch (caught) {
+      setError(errorText(caught, 'Failed to change password'));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const required = mode === 'required';
+  return (
+    <Dialog open={open} onClose={required ? undefined : close} fullWidth maxWidth="xs">
+      <form onSubmit={submit} noValidate>
+        <DialogTitle>{required ? 'Choose a new password' : 'Change Password'}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            {required && (
+              <Alert severity="info">
+                Your password was set by an administrator. Choose your own before you continue.
+              </Alert>
+            )}
+            {error && <Alert severity="error">{error}</Alert>}
+            {success && <Alert severity="success">{success}</Alert>}
+            {mode === 'sign-in' && (
+              <TextField
+                label="Username"
+                value={username}
+                onChange={(e) => setUsername(e.target.value)}
+                autoComplete="username"
+                required
+              />
+            )}
+            <TextField
+              label="Current Password"
+              type="password"
+              value={current}
+              onChange={(e) => setCurrent(e.target.value)}
+              autoComplete="current-password"
+              required
+            />
+            <TextField
+              label="New Password"
+              type="password"
+              value={next}
+              onChange={(e) => setNext(e.target.value)}
+              autoComplete="new-password"
+              required
+            />
+            <TextField
+              label="Confirm New Password"
+              type="password"
+              value={confirm}
+              onChange={(e) => setConfirm(e.target.value)}
+              autoComplete="new-password"
+              required
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          {required ? <Button onClick={auth.logout}>Sign out</Button> : <Button onClick={close}>Cancel</Button>}
+          <Button type="submit" variant="contained" disabled={pending || Boolean(success)}>
+            {pending ? 'Changing...' : 'Change Password'}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

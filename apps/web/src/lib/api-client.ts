@@ -1,0 +1,115 @@
+import { API_BASE_PATH } from '@tuitiondesk/contract';
+
+export const TOKEN_KEY = 'token';
+export const USER_KEY = 'user';
+
+/** A failed call: the HTTP status and the server's `detail`, when it sent one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string | undefined,
+  ) {
+    super(detail ?? `Request failed with status ${status}`);
+    this.name = 'ApiError';
+  }
+}
+
+/** The text to show for a failed call: the server's detail when present, else the screen's fallback. */
+export function errorText(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.detail ? error.detail : fallback;
+}
+
+let onUnauthorized: (() => void) | undefined;
+
+/** The session registers what a 401 does (sign out, go to the sign-in screen). */
+export function setUnauthorizedHandler(handler: (() => void) | undefined): void {
+  onUnauthorized = handler;
+}
+
+export function storedToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as is (form-encoded or multipart). */
+  body?: URLSearchParams | FormData;
+  query?: Record<string, string | number | boolean | undefined | null>;
+  signal?: AbortSignal;
+  /** A token other than the stored one (the sign-in screen's change-password flow). */
+  token?: string;
+}
+
+function urlOf(path: string, query: RequestOptions['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `${API_BASE_PATH}${path}${search ? `?${search}` : ''}`;
+}
+
+async function send(path: string, options: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const token = options.token ?? storedToken();
+  if (token) headers.authorization = `Bearer ${token}`;
+  let body: BodyInit | undefined = options.body;
+  if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  }
+  let response: Response;
+  try {
+    response = await fetch(urlOf(path, options.query), {
+      method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      body,
+      signal: options.signal,
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'Cannot reach the server. Check your connection and try again.');
+  }
+  if (!response.ok) {
+    const detail = await response
+      .json()
+      .then((data: { detail?: unknown }) => (typeof data?.detail === 'string' ? data.detail : undefined))
+      .catch(() => undefined);
+    if (response.status === 401 && window.location.pathname !== '/login') onUnauthorized?.();
+    throw new ApiError(response.status, detail);
+  }
+  return response;
+}
+
+/** Calls the API and answers the parsed JSON body. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(path, options);
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}
+
+/** Calls the API for a file and answers it with the name the server gave it. */
+export async function apiDownload(path: string, fallbackName: string): Promise<{ blob: Blob; filename: string }> {
+  const response = await send(path, {});
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
+  return { blob: await response.blob(), filename: match?.[1] ? decodeURIComponent(match[1]) : fallbackName };
+}
+
+/** Hands a file to the browser as a download. */
+export function saveFile(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
