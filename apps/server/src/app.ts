@@ -18,6 +18,7 @@ import type { AppContext } from './context';
 import { registerActivityRoutes } from './modules/activities/routes';
 import { registerAttendanceRoutes } from './modules/attendance/routes';
 import { registerAuthRoutes } from './modules/auth/routes';
+import { registerDashboardRoutes } from './modules/dashboard/routes';
 import { registerHealthRoutes } from './modules/health/routes';
 import { registerImportRoutes } from './modules/imports/routes';
 import { registerMessageRoutes } from './modules/messages/routes';
@@ -128,6 +129,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       registerMessageRoutes(zodApi, ctx);
       registerImportRoutes(zodApi, ctx);
       registerActivityRoutes(zodApi, ctx);
+      registerDashboardRoutes(zodApi, ctx);
     },
     { prefix: API_BASE_PATH },
   );

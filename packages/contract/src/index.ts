@@ -2,6 +2,7 @@ export * from './activities';
 export * from './attendance';
 export * from './auth';
 export * from './common';
+export * from './dashboard';
 export * from './health';
 export * from './imports';
 export * from './messages';

@@ -1,0 +1,33 @@
+import type { Queryable } from '../../db/database';
+
+export interface CentreCounts {
+  total_students: number;
+  total_teachers: number;
+  active_classes: number;
+  pending_approval: number;
+}
+
+export async function countCentre(db: Queryable): Promise<CentreCounts> {
+  const rows = await db.query<CentreCounts>(
+    `SELECT (SELECT count(*)::int FROM students) AS total_students,
+            (SELECT count(*)::int FROM teachers) AS total_teachers,
+            (SELECT count(DISTINCT class_name)::int FROM students) AS active_classes,
+            (SELECT count(*)::int FROM attendance WHERE approved_at IS NULL) AS pending_approval`,
+  );
+  return rows[0] as CentreCounts;
+}
+
+/** Classes that have students but no attendance record for the date, in class order. */
+export async function findClassesWithoutAttendance(
+  db: Queryable,
+  date: string,
+): Promise<{ class_name: string; students: number }[]> {
+  return db.query(
+    `SELECT s.class_name, count(*)::int AS students
+       FROM students s
+      WHERE NOT EXISTS (SELECT 1 FROM attendance a WHERE a.class_name = s.class_name AND a.date = $1::date)
+      GROUP BY s.class_name
+      ORDER BY s.class_name::int`,
+    [date],
+  );
+}
