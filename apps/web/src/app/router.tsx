@@ -15,7 +15,8 @@ function RequireAuth({ children }: { children: ReactNode }) {
     if (needsLookup) void auth.refreshUser();
   }, [needsLookup, auth.refreshUser]);
   if (auth.isLoading || needsLookup) return <PageSpinner fullScreen />;
-  if (!auth.isAuthenticated) return <Navigate to="/login" replace />;
+  if (!auth.isAuthenticated)
+    return <Navigate to={auth.sessionExpired ? '/login?session_expired=true' : '/login'} replace />;
   return children;
 }
 

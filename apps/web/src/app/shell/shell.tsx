@@ -8,6 +8,7 @@ import {
   Drawer,
   IconButton,
   List,
+  ListItem,
   ListItemButton,
   ListItemIcon,
   ListItemText,
@@ -44,25 +45,26 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
       <Box component="nav" aria-label="Main menu" sx={{ flexGrow: 1, overflowY: 'auto' }}>
         <List>
           {routesFor(user?.role).map((route) => (
-            <ListItemButton
-              key={route.path}
-              component={NavLink}
-              to={route.path}
-              onClick={onNavigate}
-              sx={{ mx: 1, borderRadius: 1, '&.active': { bgcolor: 'action.selected', fontWeight: 600 } }}
-            >
-              <ListItemIcon>{route.icon}</ListItemIcon>
-              <ListItemText primary={route.title} />
-              {route.pendingBadge && pending > 0 && (
-                <Badge
-                  badgeContent={pending}
-                  color="error"
-                  max={999}
-                  sx={{ mr: 1.5 }}
-                  aria-label={`${pending} pending`}
-                />
-              )}
-            </ListItemButton>
+            <ListItem key={route.path} disablePadding>
+              <ListItemButton
+                component={NavLink}
+                to={route.path}
+                onClick={onNavigate}
+                sx={{ mx: 1, borderRadius: 1, '&.active': { bgcolor: 'action.selected', fontWeight: 600 } }}
+              >
+                <ListItemIcon>{route.icon}</ListItemIcon>
+                <ListItemText primary={route.title} />
+                {route.pendingBadge && pending > 0 && (
+                  <Badge
+                    badgeContent={pending}
+                    color="error"
+                    max={999}
+                    sx={{ mr: 1.5 }}
+                    aria-label={`${pending} pending`}
+                  />
+                )}
+              </ListItemButton>
+            </ListItem>
           ))}
         </List>
       </Box>

@@ -1,12 +1,22 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { User } from '@tuitiondesk/contract';
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useReducer } from 'react';
-import { useNavigate } from 'react-router';
-import { errorText, setUnauthorizedHandler, TOKEN_KEY, USER_KEY } from '../../lib/api-client';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useReducer,
+  useState,
+} from 'react';
+import { ApiError, errorText, setUnauthorizedHandler, TOKEN_KEY, USER_KEY } from '../../lib/api-client';
 import { fetchCurrentUser, login as loginCall } from './api';
 import { restoreSession, type SessionState, sessionReducer } from './session';
 
 export interface AuthApi extends SessionState {
+  /** True after a 401 ended the session: the sign-in screen says so. */
+  sessionExpired: boolean;
   login: (username: string, password: string) => Promise<boolean>;
   logout: () => void;
   refreshUser: () => Promise<void>;
@@ -28,7 +38,7 @@ function persist(user: User | null, token: string | null): void {
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, dispatch] = useReducer(sessionReducer, undefined, () => restoreSession(localStorage));
-  const navigate = useNavigate();
+  const [sessionExpired, setSessionExpired] = useState(false);
   const queryClient = useQueryClient();
 
   const login = useCallback(async (username: string, password: string) => {
@@ -36,6 +46,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     try {
       const answer = await loginCall(username, password);
       persist(answer.user, answer.access_token);
+      setSessionExpired(false);
       dispatch({ type: 'login/success', user: answer.user, token: answer.access_token });
       return true;
     } catch (error) {
@@ -62,6 +73,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       dispatch({ type: 'me/success', user });
     } catch (error) {
       persist(null, null);
+      // A 401 has already signed the user out and sent them to the sign-in screen, which says why.
+      if (error instanceof ApiError && error.status === 401) return;
       dispatch({ type: 'me/failure', error: errorText(error, 'Failed to get user data') });
     }
   }, []);
@@ -73,14 +86,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const clearError = useCallback(() => dispatch({ type: 'clearError' }), []);
 
-  // Any 401 outside the sign-in screen ends the session and says why.
+  // Any 401 outside the sign-in screen ends the session; the route guard then sends the user to
+  // /login?session_expired=true, where the sign-in screen says why.
   useEffect(() => {
     setUnauthorizedHandler(() => {
+      setSessionExpired(true);
       logout();
-      navigate('/login?session_expired=true', { replace: true });
     });
     return () => setUnauthorizedHandler(undefined);
-  }, [logout, navigate]);
+  }, [logout]);
 
   // A restored token is checked once at start-up, and the user refreshed from the server.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on start-up
@@ -89,8 +103,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const api = useMemo<AuthApi>(
-    () => ({ ...state, login, logout, refreshUser, setCredentials, clearError }),
-    [state, login, logout, refreshUser, setCredentials, clearError],
+    () => ({ ...state, sessionExpired, login, logout, refreshUser, setCredentials, clearError }),
+    [state, sessionExpired, login, logout, refreshUser, setCredentials, clearError],
   );
   return <AuthContext.Provider value={api}>{children}</AuthContext.Provider>;
 }

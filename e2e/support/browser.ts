@@ -1,0 +1,96 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { ADMIN_NEW_PASSWORD } from './global-setup';
+
+export const baseUrl = (): string => inject('baseUrl');
+export const ADMIN = { username: 'admin', password: ADMIN_NEW_PASSWORD };
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+
+/** One Chromium per spec file; each test takes a fresh context (its own storage) from it. */
+export function useBrowser(): { browser: () => Browser } {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    browser: () => {
+      if (!browser) throw new Error('the browser is not running yet');
+      return browser;
+    },
+  };
+}
+
+export async function newPage(
+  browser: Browser,
+  viewport = { width: 1366, height: 900 },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, baseURL: baseUrl(), acceptDownloads: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { context, page };
+}
+
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel(/^Username/).fill(username);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+/** No serious or critical accessibility violations on the page as it is now. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`),
+    `accessibility on ${page.url()}`,
+  ).toEqual([]);
+}
+
+/** Calls the API directly, as the admin unless a token is given: test data without clicking. */
+export async function api<T>(path: string, init: { method?: string; json?: unknown; token?: string } = {}): Promise<T> {
+  const token = init.token ?? (await adminToken());
+  const response = await fetch(`${baseUrl()}/api/v1${path}`, {
+    method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
+  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+let token: Promise<string> | undefined;
+export function adminToken(): Promise<string> {
+  token ??= fetch(`${baseUrl()}/api/v1/auth/login`, {
+    method: 'POST',
+    body: new URLSearchParams(ADMIN),
+  })
+    .then((response) => response.json() as Promise<{ access_token: string }>)
+    .then((body) => body.access_token);
+  return token;
+}
+
+let phone = 0;
+export function uniquePhone(): string {
+  phone += 1;
+  return `+9197${String(process.pid % 10000).padStart(4, '0')}${String(phone).padStart(4, '0')}`;
+}

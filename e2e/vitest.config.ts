@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// Browser tests: one server (built console + API on a fresh embedded database) for the whole run,
+// started by global-setup.ts; files run one after another because they share it.
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    root: import.meta.dirname,
+    include: ['**/*.spec.ts'],
+    globalSetup: ['./support/global-setup.ts'],
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
