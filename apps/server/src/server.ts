@@ -53,6 +53,9 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 15_000);
     force.unref();
+    // Node closes the keep-alive connections idle when closing starts, not those busy with a request
+    // then: close each once its answer is sent, or a browser's connection holds the process open.
+    setInterval(() => app.server.closeIdleConnections(), 100).unref();
     try {
       await app.close();
       await db.close();
