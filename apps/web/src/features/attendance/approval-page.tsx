@@ -1,6 +1,155 @@
-import { Typography } from '@mui/material';
+import DoneAllIcon from '@mui/icons-material/DoneAll';
+import PendingActionsIcon from '@mui/icons-material/PendingActions';
+import TaskAltIcon from '@mui/icons-material/TaskAlt';
+import { Alert, Box, Button, Chip, CircularProgress, Paper, Stack } from '@mui/material';
+import type { AttendanceRecord } from '@tuitiondesk/contract';
+import { type ReactNode, useCallback, useMemo, useState } from 'react';
+import { EmptyState } from '../../components/empty-state';
+import { PageSpinner } from '../../components/page-spinner';
+import { errorText } from '../../lib/api-client';
+import { formatDay, todayIso } from '../../lib/dates';
+import { useToast } from '../../lib/toast';
+import { useApproveAttendance, usePendingOnDate } from './api';
+import { DateField } from './date-field';
+import { PendingClassPanel } from './pending-class-panel';
+import { groupByClass, keepPending, toggleGroup } from './pending-selection';
+import { RecordFilterFields } from './record-filter-fields';
+import { filterRecords, NO_FILTERS, type RecordFilters } from './record-filters';
 
-// Replaced by the screen itself (issue 3, in progress).
-export default function Page() {
-  return <Typography color="text.secondary">This screen is being built.</Typography>;
+const EMPTY: AttendanceRecord[] = [];
+
+/** Attendance Approval (spec section 2): one date's pending records, by class, approved in bulk. */
+export default function ApprovalPage() {
+  const { showToast } = useToast();
+  const [date, setDate] = useState(todayIso);
+  const [filters, setFilters] = useState<RecordFilters>(NO_FILTERS);
+  const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set());
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
+  const pending = usePendingOnDate(date);
+  const approve = useApproveAttendance();
+
+  const records = pending.data ?? EMPTY;
+  // A record approved elsewhere drops out of the list at the next refresh, and out of the selection with it.
+  const selection = useMemo(() => keepPending(selected, records), [selected, records]);
+  const visible = useMemo(() => filterRecords(records, filters), [records, filters]);
+  const groups = useMemo(() => groupByClass(visible), [visible]);
+  const hiddenSelected = useMemo(
+    () => selection.size - visible.filter((record) => selection.has(record.id)).length,
+    [selection, visible],
+  );
+
+  const changeDate = useCallback((next: string) => {
+    setDate(next);
+    setSelected(new Set());
+  }, []);
+  const toggleRecord = useCallback((id: number) => {
+    setSelected((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  }, []);
+  const toggleClass = useCallback(
+    (group: AttendanceRecord[]) => setSelected((current) => toggleGroup(group, current)),
+    [],
+  );
+  const setExpanded = useCallback((className: string, open: boolean) => {
+    setCollapsed((current) => {
+      const next = new Set(current);
+      if (open) next.delete(className);
+      else next.add(className);
+      return next;
+    });
+  }, []);
+
+  const selectAll = () => setSelected(new Set([...selection, ...visible.map((record) => record.id)]));
+  const deselectAll = () => setSelected(new Set());
+  const approveSelected = () => {
+    approve.mutate([...selection], {
+      onSuccess: (result) => {
+        setSelected(new Set());
+        showToast(`Successfully approved ${result.approved_count} attendance record(s).`, 'success');
+      },
+      onError: (error) => showToast(errorText(error, 'Failed to approve attendance records'), 'error'),
+    });
+  };
+
+  let content: ReactNode;
+  if (pending.isPending) {
+    content = <PageSpinner />;
+  } else if (pending.isError && !pending.data) {
+    content = null;
+  } else if (visible.length === 0) {
+    content = (
+      <Paper variant="outlined">
+        <EmptyState
+          icon={<TaskAltIcon />}
+          title="No Pending Attendance Records"
+          text={
+            records.length > 0
+              ? 'No records match your filters.'
+              : `All attendance for ${formatDay(date)} has been approved.`
+          }
+        />
+      </Paper>
+    );
+  } else {
+    content = (
+      <Stack spacing={1.5}>
+        {[...groups].map(([className, group]) => (
+          <PendingClassPanel
+            key={className}
+            className={className}
+            records={group}
+            selected={selection}
+            expanded={!collapsed.has(className)}
+            onExpandedChange={setExpanded}
+            onToggleRecord={toggleRecord}
+            onToggleGroup={toggleClass}
+          />
+        ))}
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack spacing={2}>
+      <Paper variant="outlined" sx={{ p: 2 }}>
+        <Stack spacing={2}>
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start' }}>
+            <DateField label="Attendance Date" value={date} disableFuture onChange={changeDate} />
+            <RecordFilterFields filters={filters} onChange={setFilters} />
+          </Box>
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
+            <Chip icon={<PendingActionsIcon />} label={`${records.length} Pending`} />
+            <Chip
+              icon={<DoneAllIcon />}
+              color={selection.size > 0 ? 'primary' : 'default'}
+              label={`${selection.size} Selected${hiddenSelected > 0 ? ` (${hiddenSelected} hidden by filters)` : ''}`}
+            />
+            <Box sx={{ flexGrow: 1 }} />
+            <Button onClick={selectAll} disabled={visible.length === 0}>
+              Select All
+            </Button>
+            <Button onClick={deselectAll} disabled={selection.size === 0}>
+              Deselect All
+            </Button>
+            <Button
+              variant="contained"
+              color="success"
+              onClick={approveSelected}
+              disabled={selection.size === 0 || approve.isPending}
+              startIcon={approve.isPending ? <CircularProgress size={16} color="inherit" aria-hidden /> : undefined}
+            >
+              Approve Attendance ({selection.size})
+            </Button>
+          </Box>
+        </Stack>
+      </Paper>
+      {pending.isError && (
+        <Alert severity="error">{errorText(pending.error, 'Failed to fetch pending attendance')}</Alert>
+      )}
+      {content}
+    </Stack>
+  );
 }

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { CSV_BOM } from '../../lib/csv';
+import { record } from './fixtures';
+import { buildHistoryCsv, HISTORY_CSV_COLUMNS, historyCsvFilename, summariseHistory } from './history-rows';
+
+describe('attendance history rows', () => {
+  it('summary counts: total, present, absent, and late plus leave together', () => {
+    const rows = ['present', 'present', 'absent', 'late', 'leave', 'leave'].map((status) =>
+      record({ status: status as 'present' }),
+    );
+    expect(summariseHistory(rows)).toEqual({ total: 6, present: 2, absent: 1, lateOrLeave: 3 });
+    expect(summariseHistory([])).toEqual({ total: 0, present: 0, absent: 0, lateOrLeave: 0 });
+  });
+
+  it('names the export after today', () => {
+    expect(historyCsvFilename('2026-03-09')).toBe('attendance_history_2026-03-09.csv');
+  });
+
+  it("exports the spec's columns in order, one line per row, with BOM and CRLF", () => {
+    const csv = buildHistoryCsv([
+      record({
+        student_name: 'Asha Verma',
+        student_unique_id: 'STU0001',
+        class_name: '8',
+        date: '2026-03-02',
+        status: 'late',
+        marked_by: 'Ravi Kumar',
+        approved_by: 'Administrator',
+        remarks: 'Bus was late, "again"',
+      }),
+      record({ student_name: 'Dev', student_unique_id: 'STU0002', status: 'absent', approved_by: null, remarks: null }),
+    ]);
+    expect(csv.startsWith(CSV_BOM)).toBe(true);
+    const lines = csv.slice(1).split('\r\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[3]).toBe('');
+    expect(HISTORY_CSV_COLUMNS).toEqual([
+      'Student Name',
+      'Student ID',
+      'Class',
+      'Date',
+      'Status',
+      'Marked By',
+      'Approved By',
+      'Remarks',
+    ]);
+    expect(lines[0]).toBe(HISTORY_CSV_COLUMNS.map((name) => `"${name}"`).join(','));
+    expect(lines[1]).toBe(
+      '"Asha Verma","STU0001","8","2026-03-02","Late","Ravi Kumar","Administrator","Bus was late, ""again"""',
+    );
+    expect(lines[2]).toBe('"Dev","STU0002","7","2026-03-02","Absent","Ravi Kumar","",""');
+  });
+
+  it('neutralises formula text that staff typed into names or remarks', () => {
+    const csv = buildHistoryCsv([
+      record({
+        student_name: '=cmd|"/c calc"!A1',
+        student_unique_id: 'STU0009',
+        remarks: '@SUM(1+1)',
+        marked_by: '-Admin',
+        approved_by: '+Boss',
+      }),
+    ]);
+    expect(csv.slice(1).split('\r\n')[1]).toBe(
+      '"\'=cmd|""/c calc""!A1","STU0009","7","2026-03-02","Present","\'-Admin","\'+Boss","\'@SUM(1+1)"',
+    );
+  });
+});

@@ -1,0 +1,170 @@
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import {
+  Accordion,
+  AccordionDetails,
+  AccordionSummary,
+  Box,
+  Checkbox,
+  Chip,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TablePagination,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import type { AttendanceRecord } from '@tuitiondesk/contract';
+import { memo, useEffect, useState } from 'react';
+import { formatClock } from '../../lib/dates';
+import { classLabel, StatusLabel } from './attendance-status';
+import { groupCheckState } from './pending-selection';
+
+const PAGE_SIZES = [25, 50, 100];
+
+interface Props {
+  className: string;
+  records: AttendanceRecord[];
+  selected: ReadonlySet<number>;
+  expanded: boolean;
+  onExpandedChange: (className: string, expanded: boolean) => void;
+  onToggleRecord: (id: number) => void;
+  onToggleGroup: (records: AttendanceRecord[]) => void;
+}
+
+const PendingRow = memo(function PendingRow({
+  record,
+  isSelected,
+  onToggle,
+}: {
+  record: AttendanceRecord;
+  isSelected: boolean;
+  onToggle: (id: number) => void;
+}) {
+  return (
+    <TableRow hover selected={isSelected}>
+      <TableCell padding="checkbox">
+        <Checkbox
+          checked={isSelected}
+          onChange={() => onToggle(record.id)}
+          slotProps={{ input: { 'aria-label': `Select ${record.student_name}` } }}
+        />
+      </TableCell>
+      <TableCell sx={{ fontWeight: 600 }}>{record.student_name}</TableCell>
+      <TableCell>{record.student_unique_id}</TableCell>
+      <TableCell>
+        <StatusLabel status={record.status} />
+      </TableCell>
+      <TableCell sx={{ whiteSpace: 'normal', minWidth: 160, maxWidth: 280, overflowWrap: 'anywhere' }}>
+        {record.remarks || '-'}
+      </TableCell>
+      <TableCell>{record.parent_phone}</TableCell>
+      <TableCell>{formatClock(record.marked_at)}</TableCell>
+    </TableRow>
+  );
+});
+
+/** One class's pending records: a panel with a group checkbox and a count chip, holding the table. */
+export function PendingClassPanel({
+  className,
+  records,
+  selected,
+  expanded,
+  onExpandedChange,
+  onToggleRecord,
+  onToggleGroup,
+}: Props) {
+  const [page, setPage] = useState(0);
+  const [pageSize, setPageSize] = useState(PAGE_SIZES[1] as number);
+  const lastPage = Math.max(0, Math.ceil(records.length / pageSize) - 1);
+  useEffect(() => {
+    if (page > lastPage) setPage(lastPage);
+  }, [page, lastPage]);
+
+  const state = groupCheckState(records, selected);
+  const label = classLabel(className);
+  const summaryId = `pending-class-${className}-summary`;
+  const regionId = `pending-class-${className}-records`;
+  const shown = records.slice(page * pageSize, page * pageSize + pageSize);
+
+  return (
+    <Accordion
+      expanded={expanded}
+      onChange={(_event, open) => onExpandedChange(className, open)}
+      disableGutters
+      variant="outlined"
+      slotProps={{
+        // The page title is the h1: class panels come next.
+        heading: { component: 'h2' },
+        transition: { unmountOnExit: true },
+        region: { 'aria-labelledby': summaryId, id: regionId },
+      }}
+    >
+      <Box sx={{ display: 'flex', alignItems: 'center', pl: 1 }}>
+        <Checkbox
+          checked={state === 'checked'}
+          indeterminate={state === 'indeterminate'}
+          onChange={() => onToggleGroup(records)}
+          slotProps={{ input: { 'aria-label': `Select all in ${label}` } }}
+        />
+        <AccordionSummary
+          id={summaryId}
+          aria-controls={regionId}
+          expandIcon={<ExpandMoreIcon />}
+          sx={{ flexGrow: 1, pl: 0.5 }}
+        >
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+            <Typography sx={{ fontWeight: 600 }}>{label}</Typography>
+            <Chip size="small" color="primary" label={`${records.length} student${records.length === 1 ? '' : 's'}`} />
+          </Box>
+        </AccordionSummary>
+      </Box>
+      <AccordionDetails sx={{ p: 0 }}>
+        <TableContainer sx={{ borderTop: 1, borderColor: 'divider' }}>
+          <Table
+            size="small"
+            aria-label={`Pending attendance, ${label}`}
+            sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}
+          >
+            <TableHead>
+              <TableRow>
+                <TableCell padding="checkbox">Select</TableCell>
+                <TableCell>Student</TableCell>
+                <TableCell>ID</TableCell>
+                <TableCell>Status</TableCell>
+                <TableCell>Remarks</TableCell>
+                <TableCell>Parent Phone</TableCell>
+                <TableCell>Marked At</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {shown.map((record) => (
+                <PendingRow
+                  key={record.id}
+                  record={record}
+                  isSelected={selected.has(record.id)}
+                  onToggle={onToggleRecord}
+                />
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        {records.length > (PAGE_SIZES[0] as number) && (
+          <TablePagination
+            component="div"
+            count={records.length}
+            page={Math.min(page, lastPage)}
+            onPageChange={(_event, next) => setPage(next)}
+            rowsPerPage={pageSize}
+            rowsPerPageOptions={PAGE_SIZES}
+            onRowsPerPageChange={(event) => {
+              setPageSize(Number(event.target.value));
+              setPage(0);
+            }}
+          />
+        )}
+      </AccordionDetails>
+    </Accordion>
+  );
+}

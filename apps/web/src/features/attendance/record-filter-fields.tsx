@@ -1,0 +1,78 @@
+import SearchIcon from '@mui/icons-material/Search';
+import { InputAdornment, MenuItem, TextField } from '@mui/material';
+import {
+  ATTENDANCE_STATUSES,
+  CLASS_NAMES,
+  classLabel,
+  isClassName,
+  isStatus,
+  STATUS_LABELS,
+} from './attendance-status';
+import type { RecordFilters } from './record-filters';
+
+interface Props {
+  filters: RecordFilters;
+  onChange: (filters: RecordFilters) => void;
+  searchLabel?: string;
+}
+
+const fieldWidth = { xs: '100%', sm: 160 };
+
+/** Search by name or ID, Status (All, Present…) and Class (All, Class 7…): approval and history alike. */
+export function RecordFilterFields({ filters, onChange, searchLabel = 'Search by name or ID' }: Props) {
+  return (
+    <>
+      <TextField
+        size="small"
+        type="search"
+        label={searchLabel}
+        value={filters.search}
+        onChange={(event) => onChange({ ...filters, search: event.target.value })}
+        sx={{ width: { xs: '100%', sm: 240 } }}
+        slotProps={{
+          input: {
+            startAdornment: (
+              <InputAdornment position="start">
+                <SearchIcon fontSize="small" />
+              </InputAdornment>
+            ),
+          },
+        }}
+      />
+      <TextField
+        select
+        size="small"
+        label="Status"
+        value={filters.status}
+        onChange={(event) => onChange({ ...filters, status: isStatus(event.target.value) ? event.target.value : '' })}
+        sx={{ width: fieldWidth }}
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+      >
+        <MenuItem value="">All</MenuItem>
+        {ATTENDANCE_STATUSES.map((status) => (
+          <MenuItem key={status} value={status}>
+            {STATUS_LABELS[status]}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField
+        select
+        size="small"
+        label="Class"
+        value={filters.className}
+        onChange={(event) =>
+          onChange({ ...filters, className: isClassName(event.target.value) ? event.target.value : '' })
+        }
+        sx={{ width: fieldWidth }}
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+      >
+        <MenuItem value="">All</MenuItem>
+        {CLASS_NAMES.map((name) => (
+          <MenuItem key={name} value={name}>
+            {classLabel(name)}
+          </MenuItem>
+        ))}
+      </TextField>
+    </>
+  );
+}
