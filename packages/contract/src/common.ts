@@ -141,3 +141,4 @@ export const idListSchema = z
   .max(10_000, 'must list at most 10000 ids');
 
 export const deletedCountSchema = z.object({ deleted_count: z.number().int(), message: z.string() });
+export type DeletedCount = z.infer<typeof deletedCountSchema>;

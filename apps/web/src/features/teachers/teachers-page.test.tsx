@@ -1,0 +1,223 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ClassOption, Teacher } from '@tuitiondesk/contract';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ToastProvider } from '../../lib/toast';
+import TeachersPage from './teachers-page';
+
+const CLASSES: ClassOption[] = ['7', '8', '9', '10'].map((value) => ({ value, label: `Class ${value}` }));
+
+function makeTeachers(count: number): Teacher[] {
+  return Array.from({ length: count }, (_, index) => {
+    const id = index + 1;
+    return {
+      id,
+      unique_id: `TCH${String(id).padStart(4, '0')}`,
+      username: `tch${String(id).padStart(4, '0')}`,
+      full_name: `Teacher ${id}`,
+      first_name: 'Teacher',
+      last_name: String(id),
+      email: null,
+      phone_number: `+9198000${String(id).padStart(5, '0')}`,
+      subjects: ['Mathematics', 'Physics'],
+      classes_assigned: ['9', '10'],
+      qualification: 'B.Ed.',
+      experience_years: 3,
+      address: '',
+      emergency_contact: '',
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-01T00:00:00Z',
+    };
+  });
+}
+
+function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+interface Call {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+function renderPage(teachers: Teacher[], answers: Record<string, () => Response> = {}) {
+  localStorage.setItem('token', 'test-token');
+  const calls: Call[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const path = url.pathname.replace('/api/v1', '');
+    calls.push({ method, path, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    const answer = answers[`${method} ${path}`];
+    if (answer) return answer();
+    if (method === 'GET' && path === '/teachers/') return json(teachers);
+    if (method === 'GET' && path === '/students/classes') return json(CLASSES);
+    return json({ detail: 'Not found' }, 404);
+  });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <ToastProvider>
+        <TeachersPage />
+      </ToastProvider>
+    </QueryClientProvider>,
+  );
+  return calls;
+}
+
+type User = ReturnType<typeof userEvent.setup>;
+
+async function pick(user: User, dialog: HTMLElement, field: RegExp, options: string[]) {
+  await user.click(within(dialog).getByRole('combobox', { name: field }));
+  const listbox = await screen.findByRole('listbox');
+  for (const option of options) await user.click(within(listbox).getByRole('option', { name: option }));
+  await user.keyboard('{Escape}');
+  await waitFor(() => expect(screen.queryByRole('listbox')).not.toBeInTheDocument());
+}
+
+async function fillRequired(user: User, dialog: HTMLElement) {
+  await user.type(within(dialog).getByRole('textbox', { name: /First Name/ }), 'Priya');
+  await user.type(within(dialog).getByRole('textbox', { name: /Last Name/ }), 'Sharma');
+  await user.type(within(dialog).getByRole('textbox', { name: /Phone Number/ }), '+919800000004');
+  await pick(user, dialog, /Subjects/, ['Mathematics']);
+  await pick(user, dialog, /Classes Assigned/, ['Class 9']);
+}
+
+// MUI under jsdom is slow on a busy machine; these walk whole flows.
+vi.setConfig({ testTimeout: 20_000 });
+afterEach(() => vi.restoreAllMocks());
+
+describe('the Teachers screen', () => {
+  it('lists teachers with their subjects and classes', async () => {
+    renderPage(makeTeachers(2));
+    expect(await screen.findByText('Teacher 1')).toBeInTheDocument();
+    for (const header of ['Teacher', 'Teacher ID', 'Contact', 'Subjects', 'Classes Assigned', 'Actions']) {
+      expect(screen.getByRole('columnheader', { name: header })).toBeInTheDocument();
+    }
+    const row = screen.getByRole('row', { name: /Teacher 2/ });
+    expect(within(row).getByText('TCH0002')).toBeInTheDocument();
+    expect(within(row).getByText('Physics')).toBeInTheDocument();
+    expect(within(row).getByText('Class 10')).toBeInTheDocument();
+  });
+
+  it('says No teachers yet', async () => {
+    renderPage([]);
+    expect(await screen.findByText('No teachers yet')).toBeInTheDocument();
+  });
+
+  it('keeps Save disabled until the required fields, a subject and a class are present', async () => {
+    const user = userEvent.setup({ delay: null });
+    renderPage([]);
+    await user.click(await screen.findByRole('button', { name: 'Add Teacher' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add Teacher' });
+    const save = within(dialog).getByRole('button', { name: 'Save' });
+    expect(save).toBeDisabled();
+    await user.type(within(dialog).getByRole('textbox', { name: /First Name/ }), 'Priya');
+    await user.type(within(dialog).getByRole('textbox', { name: /Last Name/ }), 'Sharma');
+    await user.type(within(dialog).getByRole('textbox', { name: /Phone Number/ }), '+919800000004');
+    expect(save).toBeDisabled();
+    await pick(user, dialog, /Subjects/, ['Mathematics']);
+    expect(save).toBeDisabled();
+    await pick(user, dialog, /Classes Assigned/, ['Class 9']);
+    expect(save).toBeEnabled();
+  });
+
+  it('after creating a teacher shows the initial password once', async () => {
+    const user = userEvent.setup({ delay: null });
+    const created = {
+      ...makeTeachers(1)[0],
+      full_name: 'Priya Sharma',
+      initial_password: 'Init-Pass-123',
+      message: 'ok',
+    };
+    const calls = renderPage([], { 'POST /teachers/': () => json(created, 201) });
+    await user.click(await screen.findByRole('button', { name: 'Add Teacher' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add Teacher' });
+    await fillRequired(user, dialog);
+    await user.type(within(dialog).getByRole('spinbutton', { name: 'Experience (years)' }), '4');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    const shown = await screen.findByRole('dialog', { name: 'Teacher sign-in created' });
+    expect(within(shown).getByText('tch0001')).toBeInTheDocument();
+    expect(within(shown).getByText('Init-Pass-123')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Add Teacher' })).not.toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'POST')?.body).toMatchObject({
+      first_name: 'Priya',
+      last_name: 'Sharma',
+      full_name: 'Priya Sharma',
+      email: null,
+      subjects: ['Mathematics'],
+      classes_assigned: ['9'],
+      experience_years: 4,
+    });
+    await user.click(within(shown).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByText('Init-Pass-123')).not.toBeInTheDocument());
+  });
+
+  it('shows a failed save inside the dialog, with the server detail or the fallback', async () => {
+    const user = userEvent.setup({ delay: null });
+    let answer = json({ detail: 'A teacher with this email already exists' }, 409);
+    renderPage([], { 'POST /teachers/': () => answer });
+    await user.click(await screen.findByRole('button', { name: 'Add Teacher' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add Teacher' });
+    await fillRequired(user, dialog);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('A teacher with this email already exists')).toBeInTheDocument();
+
+    answer = new Response('', { status: 500 });
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Failed to save teacher')).toBeInTheDocument();
+  });
+
+  it('edits a teacher: names split back, whole object sent with full_name', async () => {
+    const user = userEvent.setup({ delay: null });
+    const [teacher] = makeTeachers(1);
+    const calls = renderPage([teacher as Teacher], { 'PUT /teachers/1': () => json(teacher) });
+    await user.click(await screen.findByRole('button', { name: 'Edit Teacher 1' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Teacher' });
+    expect(within(dialog).getByRole('textbox', { name: 'Teacher ID' })).toBeDisabled();
+    expect(within(dialog).getByRole('textbox', { name: /First Name/ })).toHaveValue('Teacher');
+    const last = within(dialog).getByRole('textbox', { name: /Last Name/ });
+    expect(last).toHaveValue('1');
+    await user.clear(last);
+    await user.type(last, 'One');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit Teacher' })).not.toBeInTheDocument());
+    expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({
+      id: 1,
+      unique_id: 'TCH0001',
+      full_name: 'Teacher One',
+      last_name: 'One',
+      subjects: ['Mathematics', 'Physics'],
+      experience_years: 3,
+    });
+  });
+
+  it('toasts Failed to load classes when the classes cannot be fetched', async () => {
+    const user = userEvent.setup({ delay: null });
+    renderPage([], { 'GET /students/classes': () => new Response('', { status: 500 }) });
+    await user.click(await screen.findByRole('button', { name: 'Add Teacher' }));
+    expect(await screen.findByText('Failed to load classes')).toBeInTheDocument();
+  });
+
+  it('deletes the selected teachers after the confirmation', async () => {
+    const user = userEvent.setup({ delay: null });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const calls = renderPage(makeTeachers(3), {
+      'POST /teachers/delete-multiple': () => json({ deleted_count: 3, message: 'ok' }),
+      'DELETE /teachers/2': () => json({ message: 'ok' }),
+    });
+    await user.click(await screen.findByRole('checkbox', { name: 'Select all teachers' }));
+    expect(screen.getByRole('status')).toHaveTextContent('All 3 teachers selected');
+    await user.click(screen.getByRole('button', { name: 'Delete Selected (3)' }));
+    expect(confirm).toHaveBeenCalledWith('Are you sure you want to delete 3 teacher(s)?');
+    expect(await screen.findByText('Successfully deleted 3 teacher(s).')).toBeInTheDocument();
+    expect(calls.find((call) => call.path === '/teachers/delete-multiple')?.body).toEqual([1, 2, 3]);
+
+    await user.click(screen.getByRole('button', { name: 'Delete Teacher 2' }));
+    expect(confirm).toHaveBeenLastCalledWith('Are you sure you want to delete Teacher 2?');
+    expect(await screen.findByText('Teacher deleted successfully.')).toBeInTheDocument();
+  });
+});
