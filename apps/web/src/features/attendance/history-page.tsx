@@ -20,13 +20,13 @@ import {
 import type { AttendanceRecord } from '@tuitiondesk/contract';
 import dayjs from 'dayjs';
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { DateField } from '../../components/date-field';
 import { StatCard } from '../../components/stat-card';
 import { saveFile } from '../../lib/api-client';
 import { csvBlob } from '../../lib/csv';
 import { formatDay, isoDaysAgo, todayIso } from '../../lib/dates';
 import { useAttendanceHistory } from './api';
 import { StatusLabel } from './attendance-status';
-import { DateField } from './date-field';
 import { buildHistoryCsv, historyCsvFilename, summariseHistory } from './history-rows';
 import { RecordFilterFields } from './record-filter-fields';
 import { filterRecords, NO_FILTERS, type RecordFilters } from './record-filters';

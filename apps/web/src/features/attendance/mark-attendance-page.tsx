@@ -5,13 +5,13 @@ import { type ClassName, normaliseClassName } from '@tuitiondesk/contract';
 import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
+import { DateField } from '../../components/date-field';
 import { EmptyState } from '../../components/empty-state';
 import { PageSpinner } from '../../components/page-spinner';
 import { errorText } from '../../lib/api-client';
 import { todayIso } from '../../lib/dates';
 import { useRoster } from './api';
 import { CLASS_NAMES, classLabel } from './attendance-status';
-import { DateField } from './date-field';
 import { RosterForm } from './roster-form';
 
 /** `?date=` when it is a real date not after today, else today. */

@@ -1,6 +1,171 @@
-import { Typography } from '@mui/material';
+import ChatIcon from '@mui/icons-material/Chat';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import ClassIcon from '@mui/icons-material/Class';
+import EditCalendarIcon from '@mui/icons-material/EditCalendar';
+import LockResetIcon from '@mui/icons-material/LockReset';
+import PendingActionsIcon from '@mui/icons-material/PendingActions';
+import PeopleIcon from '@mui/icons-material/People';
+import SchoolIcon from '@mui/icons-material/School';
+import TrendingUpIcon from '@mui/icons-material/TrendingUp';
+import {
+  Box,
+  Button,
+  Grid,
+  List,
+  ListItem,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  Paper,
+  Skeleton,
+  Stack,
+  Typography,
+} from '@mui/material';
+import type { DashboardSummary } from '@tuitiondesk/contract';
+import { type ReactNode, useState } from 'react';
+import { Link } from 'react-router';
+import { StatCard } from '../../components/stat-card';
+import { formatDay } from '../../lib/dates';
+import { useAuth } from '../auth/auth-provider';
+import { ChangePasswordDialog } from '../auth/change-password-dialog';
+import { useDashboardSummary } from './api';
 
-// Replaced by the screen itself (issue 3, in progress).
-export default function Page() {
-  return <Typography color="text.secondary">This screen is being built.</Typography>;
+/** Shown when the figure is unknown (the call failed and nothing was loaded before). */
+const UNKNOWN = '—';
+
+interface CardSpec {
+  label: string;
+  caption?: string;
+  icon: ReactNode;
+  value: (summary: DashboardSummary) => ReactNode;
+}
+
+/** Spec section 2, Dashboard: the six cards, in order. */
+const CARDS: readonly CardSpec[] = [
+  {
+    label: 'Total Students',
+    caption: 'Active enrolled',
+    icon: <SchoolIcon />,
+    value: (summary) => summary.total_students,
+  },
+  { label: 'Teachers', caption: 'Active staff', icon: <PeopleIcon />, value: (summary) => summary.total_teachers },
+  {
+    label: 'Pending Approval',
+    caption: 'Attendance records',
+    icon: <PendingActionsIcon />,
+    value: (summary) => summary.pending_approval,
+  },
+  // The spec's approved_records is a slip: this card counts messages (docs/decisions).
+  { label: 'Messages Sent', caption: 'This month', icon: <ChatIcon />, value: (summary) => summary.messages_sent },
+  {
+    label: 'Attendance Rate',
+    caption: 'This month avg',
+    icon: <TrendingUpIcon />,
+    value: (summary) => `${summary.attendance_rate}%`,
+  },
+  { label: 'Active Classes', icon: <ClassIcon />, value: (summary) => summary.active_classes },
+];
+
+function markAttendanceLink(className: string): string {
+  return `/mark-attendance?${new URLSearchParams({ class_name: className }).toString()}`;
+}
+
+function UnmarkedClasses({ summary, loading }: { summary: DashboardSummary | undefined; loading: boolean }) {
+  let body: ReactNode;
+  if (loading) {
+    body = <Skeleton height={48} aria-label="Loading classes" />;
+  } else if (!summary) {
+    body = null;
+  } else if (summary.active_classes === 0) {
+    body = <Typography color="text.secondary">No classes yet: add students to see their attendance here.</Typography>;
+  } else if (summary.classes_without_attendance.length === 0) {
+    body = (
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', color: 'success.main' }}>
+        <CheckCircleIcon />
+        <Typography>Attendance has been marked for every class today.</Typography>
+      </Stack>
+    );
+  } else {
+    body = (
+      <List disablePadding>
+        {summary.classes_without_attendance.map((item) => (
+          <ListItem key={item.class_name} disablePadding>
+            <ListItemButton component={Link} to={markAttendanceLink(item.class_name)} sx={{ borderRadius: 1 }}>
+              <ListItemIcon>
+                <EditCalendarIcon color="warning" />
+              </ListItemIcon>
+              <ListItemText
+                primary={`Class ${item.class_name}`}
+                secondary={`${item.students} student(s) · Mark attendance`}
+              />
+            </ListItemButton>
+          </ListItem>
+        ))}
+      </List>
+    );
+  }
+  return (
+    <Paper variant="outlined" sx={{ p: 2, mt: 3 }}>
+      <Typography variant="h6" component="h3" sx={{ mb: 1 }}>
+        Attendance not marked today
+      </Typography>
+      {summary && (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {formatDay(summary.date)}
+        </Typography>
+      )}
+      {body}
+    </Paper>
+  );
+}
+
+/** Dashboard (spec section 2): the centre's figures for admins and teachers, refreshed every 30 s. */
+export default function DashboardPage() {
+  const { user } = useAuth();
+  const summary = useDashboardSummary();
+  const [changingPassword, setChangingPassword] = useState(false);
+  const loading = summary.isPending;
+  const data = summary.data;
+
+  return (
+    <Box>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ mb: 3, justifyContent: 'space-between', alignItems: { xs: 'stretch', sm: 'center' } }}
+      >
+        <Box>
+          <Typography variant="h5" component="h2" sx={{ fontWeight: 600 }}>
+            Welcome back{user ? `, ${user.full_name}` : ''}!
+          </Typography>
+          <Typography color="text.secondary">Your tutorial management system at a glance.</Typography>
+        </Box>
+        {user?.role === 'teacher' && (
+          <Button variant="outlined" startIcon={<LockResetIcon />} onClick={() => setChangingPassword(true)}>
+            Change Password
+          </Button>
+        )}
+      </Stack>
+
+      <Grid container spacing={2}>
+        {CARDS.map((card) => (
+          <Grid key={card.label} size={{ xs: 12, sm: 6, md: 4 }}>
+            <StatCard
+              label={card.label}
+              caption={card.caption}
+              icon={card.icon}
+              loading={loading}
+              value={data ? card.value(data) : UNKNOWN}
+            />
+          </Grid>
+        ))}
+      </Grid>
+
+      <UnmarkedClasses summary={data} loading={loading} />
+
+      {user?.role === 'teacher' && (
+        <ChangePasswordDialog open={changingPassword} mode="signed-in" onClose={() => setChangingPassword(false)} />
+      )}
+    </Box>
+  );
 }

@@ -1,6 +1,120 @@
-import { Typography } from '@mui/material';
+import DeleteForeverIcon from '@mui/icons-material/DeleteForever';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CardHeader,
+  Grid,
+  List,
+  ListItem,
+  ListItemText,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { errorText } from '../../lib/api-client';
+import { type ClearAllResult, useClearAllData } from './api';
+import { ImportCard } from './import-card';
 
-// Replaced by the screen itself (issue 3, in progress).
-export default function Page() {
-  return <Typography color="text.secondary">This screen is being built.</Typography>;
+export const CLEAR_ALL_CONFIRMATION =
+  'Are you sure you want to clear all data? This deletes ALL students and teachers, with their attendance records and teacher sign-in accounts. This cannot be undone.';
+
+export function clearAllSummary(result: ClearAllResult): string {
+  return `Deleted ${result.students.deleted_count} student(s), ${result.teachers.deleted_teachers} teacher(s) and ${result.teachers.deleted_users} teacher user account(s).`;
+}
+
+const INSTRUCTIONS = [
+  {
+    primary: 'Class names are 7, 8, 9 or 10, without sections.',
+    secondary: 'Write 7, not 7A or 7-B. "Class 7" and "7th" are read as 7.',
+  },
+  {
+    primary: 'Phone numbers include the country code.',
+    secondary: 'For example +919876543210; spaces and dashes are fine.',
+  },
+  {
+    primary: 'Teacher emails must be valid and unique.',
+    secondary: 'A teacher whose email is already on record is reported, not imported twice.',
+  },
+  {
+    primary: 'Required columns',
+    secondary:
+      'Students: first_name, last_name, class_name, parent_phone. Teachers: first_name, last_name, email, phone_number. Start from the template.',
+  },
+  {
+    primary: 'Check the file first',
+    secondary:
+      'Check file shows what would be imported and every row error without writing anything. Rows with errors are skipped on upload and listed with their row number.',
+  },
+];
+
+/** Import Data (spec section 2): students and teachers from Excel files, and clearing all of them. */
+export default function ImportPage() {
+  const clearAll = useClearAllData();
+
+  const runClearAll = () => {
+    if (!window.confirm(CLEAR_ALL_CONFIRMATION)) return;
+    clearAll.mutate();
+  };
+
+  return (
+    <Box>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ mb: 2, justifyContent: 'space-between', alignItems: { xs: 'stretch', sm: 'center' } }}
+      >
+        <Box>
+          <Typography variant="h5" component="h2" sx={{ fontWeight: 600 }}>
+            Import Data
+          </Typography>
+          <Typography color="text.secondary">Add students and teachers in bulk from Excel spreadsheets.</Typography>
+        </Box>
+        <Button
+          variant="outlined"
+          color="error"
+          startIcon={<DeleteForeverIcon />}
+          onClick={runClearAll}
+          disabled={clearAll.isPending}
+        >
+          {clearAll.isPending ? 'Clearing...' : 'Clear All Data'}
+        </Button>
+      </Stack>
+
+      {clearAll.isSuccess && (
+        <Alert severity="success" sx={{ mb: 2 }} onClose={() => clearAll.reset()}>
+          {clearAllSummary(clearAll.data)}
+        </Alert>
+      )}
+      {clearAll.isError && (
+        <Alert severity="error" sx={{ mb: 2 }} onClose={() => clearAll.reset()}>
+          {errorText(clearAll.error, 'Failed to clear data')}
+        </Alert>
+      )}
+
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <ImportCard kind="students" title="Import Students" description="Students with their class and parent." />
+        </Grid>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <ImportCard kind="teachers" title="Import Teachers" description="Teachers, each with a sign-in account." />
+        </Grid>
+        <Grid size={12}>
+          <Card variant="outlined">
+            <CardHeader title="Import Instructions" slotProps={{ title: { component: 'h3', variant: 'h6' } }} />
+            <CardContent sx={{ pt: 0 }}>
+              <List dense disablePadding>
+                {INSTRUCTIONS.map((item) => (
+                  <ListItem key={item.primary} disableGutters>
+                    <ListItemText primary={item.primary} secondary={item.secondary} />
+                  </ListItem>
+                ))}
+              </List>
+            </CardContent>
+          </Card>
+        </Grid>
+      </Grid>
+    </Box>
+  );
 }

@@ -1,0 +1,28 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { DashboardSummary } from '@tuitiondesk/contract';
+import { useEffect } from 'react';
+import { apiRequest } from '../../lib/api-client';
+
+/** Spec section 9: dashboard data reloads every 30 seconds. */
+export const DASHBOARD_REFRESH_MS = 30_000;
+
+const keys = {
+  all: ['dashboard'] as const,
+  summary: () => [...keys.all, 'summary'] as const,
+};
+
+export const dashboardSummaryQuery = () =>
+  queryOptions({
+    queryKey: keys.summary(),
+    queryFn: ({ signal }) => apiRequest<DashboardSummary>('/dashboard/summary', { signal }),
+    refetchInterval: DASHBOARD_REFRESH_MS,
+  });
+
+/** Spec section 8: dashboard fetch errors are only logged; the cards keep what they last showed. */
+export function useDashboardSummary() {
+  const query = useQuery(dashboardSummaryQuery());
+  useEffect(() => {
+    if (query.error) console.error('Failed to load the dashboard', query.error);
+  }, [query.error]);
+  return query;
+}

@@ -1,0 +1,29 @@
+import { IMPORT_EXTENSIONS, type TeacherImportResult } from '@tuitiondesk/contract';
+import { buildCsv } from '../../lib/csv';
+
+export const EXCEL_ONLY = 'Please upload only Excel files (.xlsx or .xls)';
+export const ACCEPT = IMPORT_EXTENSIONS.join(',');
+
+/** Spec section 5: a file name must end in .xlsx or .xls (any case). */
+export function isExcelFileName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return IMPORT_EXTENSIONS.some((extension) => lower.endsWith(extension));
+}
+
+export type ImportedTeacher = TeacherImportResult['imported_teachers'][number];
+
+/** The teachers' first sign-in details, for the admin to hand over: shown once, so offered as a file. */
+export function buildAccountsCsv(teachers: readonly ImportedTeacher[]): string {
+  return buildCsv(
+    ['Name', 'Teacher ID', 'Username', 'Initial Password', 'Email'],
+    teachers
+      .filter((teacher) => teacher.initial_password)
+      .map((teacher) => [teacher.name, teacher.unique_id, teacher.username, teacher.initial_password, teacher.email]),
+  );
+}
+
+export function formatFileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -1,0 +1,267 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { StudentImportResult, TeacherImportResult } from '@tuitiondesk/contract';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ToastProvider } from '../../lib/toast';
+import { buildAccountsCsv, isExcelFileName } from './import-files';
+import ImportPage from './import-page';
+import { ImportResult } from './import-result';
+
+// The suite shares busy machines: give slow renders time before a query gives up.
+configure({ asyncUtilTimeout: 4000 });
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const studentResult: StudentImportResult = {
+  message: 'Successfully imported 2 students. 2 row(s) had errors and were skipped.',
+  dry_run: false,
+  total_rows: 4,
+  imported_count: 2,
+  imported_students: [
+    { name: 'Riya Sen', phone: '+919812345670', class_name: '7', unique_id: 'STU0001' },
+    { name: 'Kabir Jain', phone: '+919812345671', class_name: '9', unique_id: 'STU0002' },
+  ],
+  errors: [
+    { row: 3, error: 'class_name: must be one of 7, 8, 9 or 10' },
+    { row: 5, error: 'parent_phone: must include the country code, e.g. +919876543210' },
+  ],
+};
+
+const asha: TeacherImportResult['imported_teachers'][number] = {
+  name: 'Asha Rao',
+  phone: '+919800000001',
+  email: 'asha@example.org',
+  unique_id: 'TCH0001',
+  username: 'tch0001',
+  initial_password: 'k7QpZr3mWx9aBc2D',
+};
+
+const teacherResult: TeacherImportResult = {
+  message: 'Successfully imported 1 teacher.',
+  dry_run: false,
+  total_rows: 1,
+  imported_count: 1,
+  imported_teachers: [asha],
+  errors: [],
+};
+
+function renderWithClient(element: React.ReactElement) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <ToastProvider>{element}</ToastProvider>
+    </QueryClientProvider>,
+  );
+}
+
+interface Sent {
+  url: string;
+  method: string;
+  file?: File;
+}
+
+function serve(answer: (request: Sent) => Promise<Response>) {
+  const sent: Sent[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = new URL(String(input), 'http://localhost');
+    const body = init?.body instanceof FormData ? init.body : undefined;
+    const request: Sent = {
+      url: url.pathname.replace('/api/v1', '') + url.search,
+      method: init?.method ?? 'GET',
+      file: (body?.get('file') as File | null) ?? undefined,
+    };
+    sent.push(request);
+    return answer(request);
+  });
+  return sent;
+}
+
+const xlsx = (name = 'students.xlsx') => new File(['PK\u0003\u0004'], name, { type: 'application/octet-stream' });
+
+function studentsCard(): HTMLElement {
+  const card = screen.getByText('Import Students').closest('.MuiCard-root');
+  if (!(card instanceof HTMLElement)) throw new Error('no card');
+  return card;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('isExcelFileName', () => {
+  it('takes .xlsx and .xls in any case, nothing else', () => {
+    expect(isExcelFileName('students.xlsx')).toBe(true);
+    expect(isExcelFileName('OLD.XLS')).toBe(true);
+    expect(isExcelFileName('students.csv')).toBe(false);
+    expect(isExcelFileName('students.xlsx.pdf')).toBe(false);
+    expect(isExcelFileName('xlsx')).toBe(false);
+  });
+});
+
+describe('ImportResult', { timeout: 20_000 }, () => {
+  it('shows the message, each imported record, and every row error with its row number', () => {
+    renderWithClient(<ImportResult kind="students" result={studentResult} />);
+    expect(screen.getByText(studentResult.message)).toBeInTheDocument();
+    const imported = screen.getByRole('list', { name: 'Imported records' });
+    expect(within(imported).getByText('Riya Sen')).toBeInTheDocument();
+    expect(within(imported).getByText('+919812345670 · Class 7')).toBeInTheDocument();
+    expect(screen.getByText('2 row(s) had errors and were skipped')).toBeInTheDocument();
+    const errors = within(screen.getByRole('list', { name: 'Row errors' })).getAllByRole('listitem');
+    expect(errors.map((row) => row.textContent)).toEqual([
+      'Row 3: class_name: must be one of 7, 8, 9 or 10',
+      'Row 5: parent_phone: must include the country code, e.g. +919876543210',
+    ]);
+  });
+
+  it('says what a check would do, without accounts', () => {
+    renderWithClient(
+      <ImportResult
+        kind="teachers"
+        result={{
+          ...teacherResult,
+          dry_run: true,
+          message:
+            'Check complete: 1 teacher can be imported. 1 row(s) have errors and would be skipped. Nothing was written.',
+          imported_teachers: [{ ...asha, unique_id: null, username: null, initial_password: null }],
+          errors: [{ row: 4, error: 'email: must be a valid email address' }],
+        }}
+      />,
+    );
+    expect(screen.getByText('Would import 1 teacher(s)')).toBeInTheDocument();
+    expect(screen.getByText('1 row(s) have errors and would be skipped')).toBeInTheDocument();
+    expect(screen.getByText('Row 4: email: must be a valid email address')).toBeInTheDocument();
+    expect(screen.queryByText(/Initial Password/)).toBeNull();
+  });
+
+  it('shows each new teacher account once, with a warning and a CSV download', () => {
+    renderWithClient(<ImportResult kind="teachers" result={teacherResult} />);
+    expect(screen.getByText(/shown only once/)).toBeInTheDocument();
+    const accounts = screen.getByRole('table', { name: 'Teacher sign-in accounts' });
+    expect(within(accounts).getByText('tch0001')).toBeInTheDocument();
+    expect(within(accounts).getByText('k7QpZr3mWx9aBc2D')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Download passwords (CSV)' })).toBeInTheDocument();
+  });
+
+  it('builds the accounts file with one line per teacher', () => {
+    expect(buildAccountsCsv(teacherResult.imported_teachers)).toBe(
+      '\uFEFF"Name","Teacher ID","Username","Initial Password","Email"\r\n' +
+        '"Asha Rao","TCH0001","tch0001","k7QpZr3mWx9aBc2D","asha@example.org"\r\n',
+    );
+  });
+});
+
+describe('Import Data', { timeout: 20_000 }, () => {
+  it('refuses a dropped file that is not Excel', async () => {
+    const sent = serve(async () => json(studentResult));
+    renderWithClient(<ImportPage />);
+    const zone = screen.getByTestId('students-drop-zone');
+    fireEvent.drop(zone, { dataTransfer: { files: [new File(['a,b'], 'students.csv', { type: 'text/csv' })] } });
+    expect(within(studentsCard()).getByText('Please upload only Excel files (.xlsx or .xls)')).toBeInTheDocument();
+    expect(within(studentsCard()).getByRole('button', { name: 'Upload' })).toBeDisabled();
+    fireEvent.drop(zone, { dataTransfer: { files: [xlsx('term.XLSX')] } });
+    expect(within(studentsCard()).queryByText('Please upload only Excel files (.xlsx or .xls)')).toBeNull();
+    expect(within(studentsCard()).getByText('term.XLSX')).toBeInTheDocument();
+    expect(sent).toEqual([]);
+  });
+
+  it('uploads the picked file as the multipart field "file", showing Uploading... meanwhile', async () => {
+    let release: (response: Response) => void = () => undefined;
+    const sent = serve(
+      () =>
+        new Promise((resolve) => {
+          release = resolve;
+        }),
+    );
+    renderWithClient(<ImportPage />);
+    await userEvent.upload(screen.getByLabelText('Student spreadsheet file'), xlsx());
+    expect(within(studentsCard()).getByText('students.xlsx')).toBeInTheDocument();
+    await userEvent.click(within(studentsCard()).getByRole('button', { name: 'Upload' }));
+    expect(within(studentsCard()).getByRole('button', { name: 'Uploading...' })).toBeDisabled();
+    expect(sent[0]?.url).toBe('/import/students/import');
+    expect(sent[0]?.method).toBe('POST');
+    expect(sent[0]?.file?.name).toBe('students.xlsx');
+    release(json(studentResult));
+    expect(await within(studentsCard()).findByText('2 row(s) had errors and were skipped')).toBeInTheDocument();
+    // A finished import lets go of its file, so it is not imported twice by accident.
+    expect(within(studentsCard()).queryByText('students.xlsx')).toBeNull();
+  });
+
+  it('checks a file with dry_run=true and keeps it for the upload', async () => {
+    const sent = serve(async () =>
+      json({ ...studentResult, dry_run: true, message: 'Check complete: 2 students can be imported.' }),
+    );
+    renderWithClient(<ImportPage />);
+    await userEvent.upload(screen.getByLabelText('Student spreadsheet file'), xlsx());
+    await userEvent.click(within(studentsCard()).getByRole('button', { name: 'Check file' }));
+    expect(await within(studentsCard()).findByText('Check complete: 2 students can be imported.')).toBeInTheDocument();
+    expect(sent[0]?.url).toBe('/import/students/import?dry_run=true');
+    expect(within(studentsCard()).getByText('students.xlsx')).toBeInTheDocument();
+    expect(within(studentsCard()).getByRole('button', { name: 'Upload' })).toBeEnabled();
+  });
+
+  it('shows an upload failure inline: the detail, or the fallback', async () => {
+    let answer = json({ detail: 'Missing required column(s): parent_phone' }, 400);
+    serve(async () => answer);
+    renderWithClient(<ImportPage />);
+    await userEvent.upload(screen.getByLabelText('Student spreadsheet file'), xlsx());
+    await userEvent.click(within(studentsCard()).getByRole('button', { name: 'Upload' }));
+    expect(await within(studentsCard()).findByText('Missing required column(s): parent_phone')).toBeInTheDocument();
+    answer = new Response('', { status: 500 });
+    await userEvent.click(within(studentsCard()).getByRole('button', { name: 'Upload' }));
+    expect(await within(studentsCard()).findByText('Failed to upload file')).toBeInTheDocument();
+  });
+
+  it('clears the selected file', async () => {
+    serve(async () => json(studentResult));
+    renderWithClient(<ImportPage />);
+    await userEvent.upload(screen.getByLabelText('Student spreadsheet file'), xlsx());
+    await userEvent.click(within(studentsCard()).getByRole('button', { name: 'Clear' }));
+    expect(within(studentsCard()).queryByText('students.xlsx')).toBeNull();
+    expect(within(studentsCard()).getByRole('button', { name: 'Upload' })).toBeDisabled();
+  });
+
+  it('clears all data after the warning, and sums up what went', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const sent = serve(async (request) =>
+      request.url === '/students/clear-all'
+        ? json({ deleted_count: 120, message: 'ok' })
+        : json({ deleted_count: 9, deleted_teachers: 9, deleted_users: 9, message: 'ok' }),
+    );
+    renderWithClient(<ImportPage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Clear All Data' }));
+    expect(confirm).toHaveBeenCalledWith(expect.stringMatching(/ALL students and teachers.*cannot be undone/));
+    expect(
+      await screen.findByText('Deleted 120 student(s), 9 teacher(s) and 9 teacher user account(s).'),
+    ).toBeInTheDocument();
+    expect(sent.map((request) => `${request.method} ${request.url}`)).toEqual([
+      'DELETE /students/clear-all',
+      'DELETE /teachers/clear-all',
+    ]);
+  });
+
+  it('does nothing when the clear-all warning is declined, and shows the fallback on failure', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const sent = serve(async () => new Response('', { status: 500 }));
+    renderWithClient(<ImportPage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Clear All Data' }));
+    expect(sent).toEqual([]);
+    confirm.mockReturnValue(true);
+    await userEvent.click(screen.getByRole('button', { name: 'Clear All Data' }));
+    expect(await screen.findByText('Failed to clear data')).toBeInTheDocument();
+  });
+
+  it('shows the import instructions', () => {
+    serve(async () => json({}));
+    renderWithClient(<ImportPage />);
+    expect(screen.getByText('Class names are 7, 8, 9 or 10, without sections.')).toBeInTheDocument();
+    expect(screen.getByText('Phone numbers include the country code.')).toBeInTheDocument();
+    expect(screen.getByText('Teacher emails must be valid and unique.')).toBeInTheDocument();
+  });
+
+  it('downloads the template, and says so when it cannot', async () => {
+    serve(async () => new Response('', { status: 500 }));
+    renderWithClient(<ImportPage />);
+    await userEvent.click(within(studentsCard()).getByRole('button', { name: 'Download Template' }));
+    await waitFor(() => expect(screen.getByText('Failed to download template')).toBeInTheDocument());
+  });
+});

@@ -1,0 +1,150 @@
+import DownloadIcon from '@mui/icons-material/Download';
+import {
+  Alert,
+  Box,
+  Button,
+  List,
+  ListItem,
+  ListItemText,
+  Paper,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import type { ImportRowError } from '@tuitiondesk/contract';
+import { saveFile } from '../../lib/api-client';
+import { csvBlob } from '../../lib/csv';
+import { todayIso } from '../../lib/dates';
+import type { AnyImportResult, ImportKind } from './api';
+import { buildAccountsCsv, type ImportedTeacher } from './import-files';
+
+/** Beyond this many, the imported list says how many more there are rather than listing them all. */
+export const SHOWN_RECORDS = 200;
+
+interface ImportedRow {
+  key: string;
+  name: string;
+  detail: string;
+}
+
+function importedRows(result: AnyImportResult): ImportedRow[] {
+  if ('imported_students' in result) {
+    return result.imported_students.map((student, index) => ({
+      key: student.unique_id ?? `row-${index}`,
+      name: student.name,
+      detail: `${student.phone} · Class ${student.class_name}`,
+    }));
+  }
+  return result.imported_teachers.map((teacher, index) => ({
+    key: teacher.unique_id ?? `row-${index}`,
+    name: teacher.name,
+    detail: `${teacher.phone} · ${teacher.email}`,
+  }));
+}
+
+const scrollBox = { maxHeight: 260, overflowY: 'auto' } as const;
+
+export function RowErrors({ kind, errors, dryRun }: { kind: ImportKind; errors: ImportRowError[]; dryRun: boolean }) {
+  if (errors.length === 0) return null;
+  return (
+    <Box sx={{ mt: 2 }}>
+      <Typography variant="subtitle2" component="h4" color="error">
+        {dryRun
+          ? `${errors.length} row(s) have errors and would be skipped`
+          : `${errors.length} row(s) had errors and were skipped`}
+      </Typography>
+      <Paper variant="outlined" sx={scrollBox} tabIndex={0} role="region" aria-label={`Row errors, ${kind}`}>
+        <List dense disablePadding aria-label="Row errors">
+          {errors.map((error) => (
+            <ListItem key={`${error.row}: ${error.error}`} divider>
+              <ListItemText primary={`Row ${error.row}: ${error.error}`} />
+            </ListItem>
+          ))}
+        </List>
+      </Paper>
+    </Box>
+  );
+}
+
+function TeacherAccounts({ teachers }: { teachers: ImportedTeacher[] }) {
+  const withPassword = teachers.filter((teacher) => teacher.initial_password);
+  if (withPassword.length === 0) return null;
+  const download = () => saveFile(csvBlob(buildAccountsCsv(withPassword)), `teacher_accounts_${todayIso()}.csv`);
+  return (
+    <Box sx={{ mt: 2 }}>
+      <Alert severity="warning" sx={{ mb: 1 }}>
+        These initial passwords are shown only once and cannot be read again. Download them or write them down now, and
+        hand each teacher their own. Each teacher must choose a new password at first sign-in.
+      </Alert>
+      <Button size="small" variant="outlined" startIcon={<DownloadIcon />} onClick={download} sx={{ mb: 1 }}>
+        Download passwords (CSV)
+      </Button>
+      <TableContainer
+        component={Paper}
+        variant="outlined"
+        sx={scrollBox}
+        tabIndex={0}
+        role="region"
+        aria-label="Teacher accounts list"
+      >
+        <Table size="small" stickyHeader aria-label="Teacher sign-in accounts">
+          <TableHead>
+            <TableRow>
+              <TableCell>Name</TableCell>
+              <TableCell>Username</TableCell>
+              <TableCell>Initial Password</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {withPassword.map((teacher) => (
+              <TableRow key={teacher.username ?? teacher.email}>
+                <TableCell>{teacher.name}</TableCell>
+                <TableCell>{teacher.username}</TableCell>
+                <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>{teacher.initial_password}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    </Box>
+  );
+}
+
+/** What an import (or a check) answered: the message, the records, every row error, new accounts. */
+export function ImportResult({ kind, result }: { kind: ImportKind; result: AnyImportResult }) {
+  const rows = importedRows(result);
+  const noun = kind === 'students' ? 'student(s)' : 'teacher(s)';
+  const severity = result.dry_run ? 'info' : result.errors.length > 0 ? 'warning' : 'success';
+  return (
+    <Box aria-live="polite">
+      <Alert severity={severity}>{result.message}</Alert>
+      {rows.length > 0 && (
+        <Box sx={{ mt: 2 }}>
+          <Typography variant="subtitle2" component="h4">
+            {result.dry_run ? `Would import ${rows.length} ${noun}` : `Imported ${rows.length} ${noun}`}
+          </Typography>
+          <Paper variant="outlined" sx={scrollBox} tabIndex={0} role="region" aria-label={`Records, ${kind}`}>
+            <List dense disablePadding aria-label={result.dry_run ? 'Records to import' : 'Imported records'}>
+              {rows.slice(0, SHOWN_RECORDS).map((row) => (
+                <ListItem key={row.key} divider>
+                  <ListItemText primary={row.name} secondary={row.detail} />
+                </ListItem>
+              ))}
+              {rows.length > SHOWN_RECORDS && (
+                <ListItem>
+                  <ListItemText secondary={`…and ${rows.length - SHOWN_RECORDS} more`} />
+                </ListItem>
+              )}
+            </List>
+          </Paper>
+        </Box>
+      )}
+      <RowErrors kind={kind} errors={result.errors} dryRun={result.dry_run} />
+      {'imported_teachers' in result && !result.dry_run && <TeacherAccounts teachers={result.imported_teachers} />}
+    </Box>
+  );
+}

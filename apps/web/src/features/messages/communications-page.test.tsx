@@ -1,0 +1,251 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Communication } from '@tuitiondesk/contract';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ToastProvider } from '../../lib/toast';
+import CommunicationsPage from './communications-page';
+import { deliveryStatusColor, messagePreview } from './message-history-table';
+
+// The suite shares busy machines: give slow renders time before a query gives up.
+configure({ asyncUtilTimeout: 4000 });
+
+const LONG = 'Dear parent, the centre is closed on Monday for the festival; classes resume Tuesday.';
+
+function item(id: number, change: Partial<Communication> = {}): Communication {
+  return {
+    id,
+    message_type: 'IN_APP',
+    subject: `Subject ${id}`,
+    message: `Message ${id}`,
+    recipient: '+919876543210',
+    recipient_name: 'Meera Shah',
+    sent_at: '2026-11-22T09:05:00',
+    sent_by: 'Centre Admin',
+    delivery_status: 'sent',
+    delivered_at: null,
+    failure_reason: null,
+    ...change,
+  };
+}
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const CLASSES = [
+  { value: '7', label: 'Class 7' },
+  { value: '8', label: 'Class 8' },
+];
+
+function serve(history: Communication[], send: () => Promise<Response> = async () => json({ message: 'ok' })) {
+  const posts: unknown[] = [];
+  const historyUrls: string[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = new URL(String(input), 'http://localhost');
+    if (url.pathname.endsWith('/communications/history')) {
+      historyUrls.push(url.search);
+      const offset = Number(url.searchParams.get('offset'));
+      const limit = Number(url.searchParams.get('limit'));
+      return json(history.slice(offset, offset + limit));
+    }
+    if (url.pathname.endsWith('/students/classes')) return json(CLASSES);
+    if (url.pathname.endsWith('/messages/send-to-parents')) {
+      posts.push(JSON.parse(String(init?.body)));
+      return send();
+    }
+    return json({ detail: 'Not found' }, 404);
+  });
+  return { posts, historyUrls };
+}
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <ToastProvider>
+        <CommunicationsPage />
+      </ToastProvider>
+    </QueryClientProvider>,
+  );
+}
+
+/** Puts text in a field in one go (typing key by key is slow, and is not what these tests are about). */
+async function fill(field: HTMLElement, text: string) {
+  await userEvent.click(field);
+  await userEvent.paste(text);
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('messagePreview', () => {
+  it('keeps the first 50 characters of a long message', () => {
+    expect(messagePreview(LONG)).toBe(`${LONG.slice(0, 50)}…`);
+    expect(LONG.slice(0, 50)).toHaveLength(50);
+  });
+
+  it('leaves a short message whole', () => {
+    expect(messagePreview('See you Monday')).toBe('See you Monday');
+    expect(messagePreview('x'.repeat(50))).toBe('x'.repeat(50));
+  });
+});
+
+describe('deliveryStatusColor', () => {
+  it('maps delivered, sent and failed, and anything else to default', () => {
+    expect(deliveryStatusColor('delivered')).toBe('success');
+    expect(deliveryStatusColor('sent')).toBe('info');
+    expect(deliveryStatusColor('failed')).toBe('error');
+    expect(deliveryStatusColor('queued')).toBe('default');
+  });
+});
+
+describe('Message History', { timeout: 20_000 }, () => {
+  it('shows type, subject with the preview, recipient, sent time and a coloured status chip', async () => {
+    serve([
+      item(1, { message: LONG, delivery_status: 'delivered' }),
+      item(2, { message_type: 'WHATSAPP', delivery_status: 'failed', failure_reason: 'Number not on WhatsApp' }),
+      item(3, { message_type: 'SMS', delivery_status: 'queued' }),
+    ]);
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Message history' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(within(rows[0] as HTMLElement).getByText(`${LONG.slice(0, 50)}…`)).toBeInTheDocument();
+    expect(within(rows[0] as HTMLElement).getByText('Subject 1')).toBeInTheDocument();
+    expect(within(rows[0] as HTMLElement).getByText('Meera Shah')).toBeInTheDocument();
+    expect(within(rows[0] as HTMLElement).getByText('22 Nov 2026, 09:05')).toBeInTheDocument();
+    expect(within(rows[0] as HTMLElement).getByRole('img', { name: 'In-app message' })).toBeInTheDocument();
+    expect(within(rows[1] as HTMLElement).getByRole('img', { name: 'WhatsApp' })).toBeInTheDocument();
+    expect(within(rows[2] as HTMLElement).getByRole('img', { name: 'Other (SMS)' })).toBeInTheDocument();
+
+    const chip = (row: number, text: string) =>
+      within(rows[row] as HTMLElement)
+        .getByText(text)
+        .closest('.MuiChip-root');
+    expect(chip(0, 'Delivered')).toHaveClass('MuiChip-colorSuccess');
+    expect(chip(1, 'Failed')).toHaveClass('MuiChip-colorError');
+    expect(chip(2, 'Queued')).toHaveClass('MuiChip-colorDefault');
+  });
+
+  it('colours a sent message info', async () => {
+    serve([item(1)]);
+    renderPage();
+    expect((await screen.findByText('Sent')).closest('.MuiChip-root')).toHaveClass('MuiChip-colorInfo');
+  });
+
+  it('pages through the history with limit and offset', async () => {
+    const { historyUrls } = serve(Array.from({ length: 30 }, (_, index) => item(index + 1)));
+    renderPage();
+    expect(await screen.findByText('Subject 25')).toBeInTheDocument();
+    expect(screen.queryByText('Subject 26')).toBeNull();
+    expect(historyUrls[0]).toBe('?limit=26&offset=0');
+    await userEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
+    expect(await screen.findByText('Subject 30')).toBeInTheDocument();
+    expect(screen.getByText('26–30 of 30')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Go to next page' })).toBeDisabled();
+  });
+
+  it('says the other two tabs are coming soon', async () => {
+    serve([]);
+    renderPage();
+    await userEvent.click(screen.getByRole('tab', { name: 'Message Analytics (Coming Soon)' }));
+    expect(screen.getByRole('tabpanel')).toHaveTextContent('Coming Soon');
+    await userEvent.click(screen.getByRole('tab', { name: 'Templates (Coming Soon)' }));
+    expect(screen.getByRole('tabpanel')).toHaveTextContent('Coming Soon');
+  });
+
+  it('only logs a failed history fetch and shows the list empty', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(json({ detail: 'Database unavailable' }, 503));
+    renderPage();
+    expect(await screen.findByText('No messages sent yet')).toBeInTheDocument();
+    expect(log).toHaveBeenCalled();
+    expect(screen.queryByText('Database unavailable')).toBeNull();
+  });
+});
+
+describe('Send Message dialog', { timeout: 20_000 }, () => {
+  async function openDialog() {
+    await userEvent.click(screen.getByRole('button', { name: 'Send Message' }));
+    return screen.findByRole('dialog', { name: 'Send Message' });
+  }
+
+  it('offers the fixed type and All Parents plus the classes', async () => {
+    serve([]);
+    renderPage();
+    const dialog = await openDialog();
+    expect(within(dialog).getByRole('textbox', { name: 'Message Type' })).toHaveValue(
+      'In-App Message + Push Notification',
+    );
+    expect(within(dialog).getByRole('textbox', { name: 'Message' })).toHaveAttribute('rows', '4');
+    await userEvent.click(within(dialog).getByRole('combobox', { name: 'Recipients' }));
+    const options = await screen.findAllByRole('option');
+    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(3));
+    expect(options[0]).toHaveTextContent('All Parents');
+    expect(screen.getByRole('option', { name: 'Class 8' })).toBeInTheDocument();
+  });
+
+  it('refuses a blank subject or message after trimming, with an alert', async () => {
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    const { posts } = serve([]);
+    renderPage();
+    const dialog = await openDialog();
+    await fill(within(dialog).getByRole('textbox', { name: 'Subject' }), '   ');
+    await fill(within(dialog).getByRole('textbox', { name: 'Message' }), 'Hello');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send Message' }));
+    expect(alert).toHaveBeenCalledWith('Please fill in both subject and message');
+    await fill(within(dialog).getByRole('textbox', { name: 'Subject' }), 'Holiday');
+    await userEvent.clear(within(dialog).getByRole('textbox', { name: 'Message' }));
+    await fill(within(dialog).getByRole('textbox', { name: 'Message' }), '  \n ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send Message' }));
+    expect(alert).toHaveBeenCalledTimes(2);
+    expect(posts).toEqual([]);
+  });
+
+  it('sends to a class, shows Sending... meanwhile, then the server message', async () => {
+    let release: (response: Response) => void = () => undefined;
+    const { posts } = serve(
+      [],
+      () =>
+        new Promise<Response>((resolve) => {
+          release = resolve;
+        }),
+    );
+    renderPage();
+    const dialog = await openDialog();
+    await userEvent.click(within(dialog).getByRole('combobox', { name: 'Recipients' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Class 7' }));
+    await fill(within(dialog).getByRole('textbox', { name: 'Subject' }), ' Holiday ');
+    await fill(within(dialog).getByRole('textbox', { name: 'Message' }), 'Closed on Monday.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send Message' }));
+    expect(await within(dialog).findByRole('button', { name: 'Sending...' })).toBeDisabled();
+    expect(posts).toEqual([{ subject: 'Holiday', message: 'Closed on Monday.', recipients: '7' }]);
+    release(json({ message: 'Message sent to 12 parent(s)', recipients_count: 12 }));
+    expect(await screen.findByText('Message sent to 12 parent(s)')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('falls back to the spec text when the answer has no message', async () => {
+    serve([], async () => json({}));
+    renderPage();
+    const dialog = await openDialog();
+    await fill(within(dialog).getByRole('textbox', { name: 'Subject' }), 'Holiday');
+    await fill(within(dialog).getByRole('textbox', { name: 'Message' }), 'Closed.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByText('Messages sent successfully!')).toBeInTheDocument();
+  });
+
+  it('alerts the failure: the detail, or the fallback', async () => {
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    let answer = json({ detail: 'recipients: no parents found for Class 9' }, 422);
+    serve([], async () => answer);
+    renderPage();
+    const dialog = await openDialog();
+    await fill(within(dialog).getByRole('textbox', { name: 'Subject' }), 'Holiday');
+    await fill(within(dialog).getByRole('textbox', { name: 'Message' }), 'Closed.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send Message' }));
+    await waitFor(() => expect(alert).toHaveBeenCalledWith('recipients: no parents found for Class 9'));
+    answer = new Response('', { status: 500 });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send Message' }));
+    await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to send messages. Please try again.'));
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,109 @@
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import { ALL_PARENTS } from '@tuitiondesk/contract';
+import { type FormEvent, useEffect, useState } from 'react';
+import { errorText } from '../../lib/api-client';
+import { useToast } from '../../lib/toast';
+import { useRecipientClasses, useSendToParents } from './api';
+
+export const MESSAGE_TYPE_LABEL = 'In-App Message + Push Notification';
+
+/** Spec section 5: both texts must hold something once trimmed. */
+export function isMessageComplete(subject: string, message: string): boolean {
+  return subject.trim() !== '' && message.trim() !== '';
+}
+
+export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { showToast } = useToast();
+  const classes = useRecipientClasses(open);
+  const send = useSendToParents();
+  const [recipients, setRecipients] = useState<string>(ALL_PARENTS);
+  const [subject, setSubject] = useState('');
+  const [message, setMessage] = useState('');
+
+  useEffect(() => {
+    if (classes.isError) showToast(errorText(classes.error, 'Failed to load classes'), 'error');
+  }, [classes.isError, classes.error, showToast]);
+
+  const close = () => {
+    if (send.isPending) return;
+    onClose();
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!isMessageComplete(subject, message)) {
+      window.alert('Please fill in both subject and message');
+      return;
+    }
+    send.mutate(
+      { subject: subject.trim(), message: message.trim(), recipients },
+      {
+        onSuccess: (result) => {
+          showToast(result?.message || 'Messages sent successfully!', 'success');
+          setSubject('');
+          setMessage('');
+          setRecipients(ALL_PARENTS);
+          onClose();
+        },
+        onError: (error) => window.alert(errorText(error, 'Failed to send messages. Please try again.')),
+      },
+    );
+  };
+
+  return (
+    <Dialog open={open} onClose={close} fullWidth maxWidth="sm" aria-labelledby="send-message-title">
+      <form onSubmit={submit} noValidate>
+        <DialogTitle id="send-message-title">Send Message</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            <TextField
+              label="Message Type"
+              value={MESSAGE_TYPE_LABEL}
+              helperText="Delivered to the parent mobile app with a push notification."
+              slotProps={{ htmlInput: { readOnly: true } }}
+              fullWidth
+            />
+            <TextField
+              select
+              label="Recipients"
+              value={recipients}
+              onChange={(event) => setRecipients(event.target.value)}
+              fullWidth
+            >
+              <MenuItem value={ALL_PARENTS}>All Parents</MenuItem>
+              {(classes.data ?? []).map((option) => (
+                <MenuItem key={option.value} value={option.value}>
+                  {option.label}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              label="Subject"
+              value={subject}
+              onChange={(event) => setSubject(event.target.value)}
+              fullWidth
+              slotProps={{ htmlInput: { maxLength: 200 } }}
+            />
+            <TextField
+              label="Message"
+              value={message}
+              onChange={(event) => setMessage(event.target.value)}
+              multiline
+              rows={4}
+              fullWidth
+              slotProps={{ htmlInput: { maxLength: 5000 } }}
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={close} disabled={send.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" disabled={send.isPending}>
+            {send.isPending ? 'Sending...' : 'Send Message'}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
