@@ -2,8 +2,8 @@ import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import MenuIcon from '@mui/icons-material/Menu';
 import {
   AppBar,
-  Badge,
   Box,
+  Chip,
   Divider,
   Drawer,
   IconButton,
@@ -55,12 +55,12 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                 <ListItemIcon>{route.icon}</ListItemIcon>
                 <ListItemText primary={route.title} />
                 {route.pendingBadge && pending > 0 && (
-                  <Badge
-                    badgeContent={pending}
+                  <Chip
+                    label={pending > 999 ? '999+' : pending}
                     color="error"
-                    max={999}
-                    sx={{ mr: 1.5 }}
+                    size="small"
                     aria-label={`${pending} pending`}
+                    sx={{ ml: 1, height: 20, fontSize: 12 }}
                   />
                 )}
               </ListItemButton>
