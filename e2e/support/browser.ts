@@ -55,6 +55,8 @@ export async function signIn(page: Page, username: string, password: string): Pr
 
 /** No serious or critical accessibility violations on the page as it is now. */
 export async function expectAccessible(page: Page): Promise<void> {
+  // A dialog or menu fading in or out is half transparent: measure contrast once it has settled.
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
@@ -93,4 +95,34 @@ let phone = 0;
 export function uniquePhone(): string {
   phone += 1;
   return `+9197${String(process.pid % 10000).padStart(4, '0')}${String(phone).padStart(4, '0')}`;
+}
+
+/** A teacher account with a password of their own (the first-sign-in change done through the API). */
+export async function createTeacherAccount(
+  fields: Record<string, unknown>,
+  password: string,
+): Promise<{ id: number; username: string; full_name: string; password: string }> {
+  const teacher = await api<{ id: number; username: string; full_name: string; initial_password: string }>(
+    '/teachers/',
+    { json: { phone_number: uniquePhone(), subjects: ['Mathematics'], classes_assigned: ['9'], ...fields } },
+  );
+  const login = await fetch(`${baseUrl()}/api/v1/auth/login`, {
+    method: 'POST',
+    body: new URLSearchParams({ username: teacher.username, password: teacher.initial_password }),
+  }).then((response) => response.json() as Promise<{ access_token: string }>);
+  await api('/auth/change-password', {
+    token: login.access_token,
+    json: { current_password: teacher.initial_password, new_password: password },
+  });
+  return { ...teacher, password };
+}
+
+/** Accepts every browser confirmation and alert on the page, and remembers their texts. */
+export function acceptDialogs(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('dialog', (dialog) => {
+    seen.push(dialog.message());
+    void dialog.accept();
+  });
+  return seen;
 }

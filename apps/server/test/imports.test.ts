@@ -1,47 +1,37 @@
+import { deflateRawSync } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
+import { SUBJECTS } from '@tuitiondesk/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BadRequestError, PayloadTooLargeError } from '../src/lib/errors';
+import { readSheet } from '../src/modules/imports/spreadsheet';
 import { auth, createStudent, createTeacher, createTestApp, detailOf, login, type TestApp } from './helpers/test-app';
+import { buildZip, type Cell, multipartBody, rebuildWorkbook, workbook } from './helpers/workbooks';
 
 let t: TestApp;
+/** An app with tiny limits, for the size and row caps. */
 let small: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  small = await createTestApp({ config: { importMaxBytes: 20_000, importMaxRows: 5 } });
+  [t, small] = await Promise.all([
+    createTestApp(),
+    createTestApp({ config: { importMaxBytes: 20_000, importMaxRows: 5 } }),
+  ]);
 });
 afterAll(async () => {
-  await t?.close();
-  await small?.close();
+  await Promise.all([t?.close(), small?.close()]);
 });
 
-type Cell = string | number | null;
+type Kind = 'students' | 'teachers';
 
-function workbook(rows: Cell[][], bookType: 'xlsx' | 'biff8' = 'xlsx', extraSheetFirst?: string): Buffer {
-  const book = XLSX.utils.book_new();
-  if (extraSheetFirst) XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['help']]), extraSheetFirst);
-  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), 'Data');
-  return XLSX.write(book, { type: 'buffer', bookType }) as Buffer;
+interface UploadOptions {
+  app?: TestApp;
+  query?: string;
+  token?: string;
+  field?: string;
 }
 
-function multipart(file: Buffer, filename: string, field = 'file') {
-  const boundary = '----tuitiondesk-test-boundary';
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n` +
-      'Content-Type: application/octet-stream\r\n\r\n',
-  );
-  return {
-    payload: Buffer.concat([head, file, Buffer.from(`\r\n--${boundary}--\r\n`)]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
-async function upload(
-  kind: 'students' | 'teachers',
-  file: Buffer,
-  filename = `${kind}.xlsx`,
-  options: { app?: TestApp; query?: string; token?: string; field?: string } = {},
-) {
+async function upload(kind: Kind, file: Buffer, filename = `${kind}.xlsx`, options: UploadOptions = {}) {
   const app = options.app ?? t;
-  const body = multipart(file, filename, options.field);
+  const body = multipartBody([{ field: options.field ?? 'file', filename, content: file }]);
   return app.app.inject({
     method: 'POST',
     url: `/api/v1/import/${kind}/import${options.query ?? ''}`,
@@ -55,17 +45,50 @@ async function count(table: 'students' | 'teachers' | 'users' | 'activities', ap
   return rows[0]?.n ?? 0;
 }
 
-describe('templates', () => {
+async function counts(app = t) {
+  return {
+    students: await count('students', app),
+    teachers: await count('teachers', app),
+    users: await count('users', app),
+    activities: await count('activities', app),
+  };
+}
+
+async function lastActivity(app = t) {
+  const [row] = await app.db.query<{ action: string; description: string }>(
+    'SELECT action, description FROM activities ORDER BY id DESC LIMIT 1',
+  );
+  return row;
+}
+
+const STUDENT_HEADER = ['first_name', 'last_name', 'class_name', 'parent_phone'];
+const TEACHER_HEADER = ['first_name', 'last_name', 'email', 'phone_number'];
+
+let phone = 0;
+/** A distinct valid phone for each call, within this file. */
+function nextPhone(): string {
+  phone += 1;
+  return `+9197${String(phone).padStart(8, '0')}`;
+}
+
+function sheetRows(file: Buffer, sheet: string): unknown[][] {
+  const book = XLSX.read(file, { type: 'buffer' });
+  return XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[sheet] as XLSX.WorkSheet, { header: 1 });
+}
+
+describe('GET /import/{kind}/template', () => {
   it.each([
-    [
-      'students',
-      'student_import_template.xlsx',
-      ['first_name', 'last_name', 'class_name', 'parent_phone', 'parent_name'],
-    ],
-    [
-      'teachers',
-      'teacher_import_template.xlsx',
-      [
+    {
+      kind: 'students',
+      filename: 'student_import_template.xlsx',
+      sheet: 'Students',
+      columns: ['first_name', 'last_name', 'class_name', 'parent_phone', 'parent_name'],
+    },
+    {
+      kind: 'teachers',
+      filename: 'teacher_import_template.xlsx',
+      sheet: 'Teachers',
+      columns: [
         'first_name',
         'last_name',
         'email',
@@ -77,78 +100,88 @@ describe('templates', () => {
         'address',
         'emergency_contact',
       ],
-    ],
-  ])(
-    'serves the %s template as a named .xlsx with an example row and instructions',
-    async (kind, filename, columns) => {
-      const response = await t.app.inject({
+    },
+  ])('serves the $kind template: required columns first, one example row, an Instructions sheet', async (expected) => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/import/${expected.kind}/template`,
+      headers: auth(await t.adminToken()),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(response.headers['content-disposition']).toBe(`attachment; filename="${expected.filename}"`);
+    const book = XLSX.read(response.rawPayload, { type: 'buffer' });
+    expect(book.SheetNames).toEqual([expected.sheet, 'Instructions']);
+    const rows = sheetRows(response.rawPayload, expected.sheet);
+    expect(rows[0]).toEqual(expected.columns);
+    expect(rows).toHaveLength(2);
+    const instructions = sheetRows(response.rawPayload, 'Instructions').flat().join('\n');
+    expect(instructions).toMatch(/country code/);
+    expect(instructions).toMatch(/7, 8, 9 or 10/);
+    if (expected.kind === 'teachers') {
+      for (const subject of SUBJECTS) expect(instructions).toContain(subject);
+      expect(instructions).toMatch(/comma-separated/);
+      expect(instructions).toMatch(/valid email address, different for every teacher/);
+    }
+  });
+
+  it.each(['students', 'teachers'] as const)(
+    'the %s template, uploaded as it comes, reports its example row; filled in, it imports',
+    async (kind) => {
+      const template = await t.app.inject({
         method: 'GET',
         url: `/api/v1/import/${kind}/template`,
         headers: auth(await t.adminToken()),
       });
+      const response = await upload(kind, template.rawPayload, `${kind}_template.xlsx`, { query: '?dry_run=true' });
       expect(response.statusCode).toBe(200);
-      expect(response.headers['content-type']).toBe(
-        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      );
-      expect(response.headers['content-disposition']).toBe(`attachment; filename="${filename}"`);
-      const book = XLSX.read(response.rawPayload, { type: 'buffer' });
-      expect(book.SheetNames).toHaveLength(2);
-      expect(book.SheetNames[1]).toBe('Instructions');
-      const rows = XLSX.utils.sheet_to_json<string[]>(book.Sheets[book.SheetNames[0] as string] as XLSX.WorkSheet, {
-        header: 1,
+      expect(response.json()).toMatchObject({
+        dry_run: true,
+        total_rows: 1,
+        imported_count: 0,
+        errors: [{ row: 2, error: "This is the template's example row; delete it, or replace it with a real record" }],
       });
-      expect(rows[0]).toEqual(columns);
-      expect(rows).toHaveLength(2);
-      const instructions = JSON.stringify(
-        XLSX.utils.sheet_to_json(book.Sheets.Instructions as XLSX.WorkSheet, { header: 1 }),
-      );
-      expect(instructions).toMatch(/country code/);
+      const book = XLSX.read(template.rawPayload, { type: 'buffer' });
+      const sheet = book.Sheets[book.SheetNames[0] as string] as XLSX.WorkSheet;
+      XLSX.utils.sheet_add_aoa(sheet, [['Real', 'Person']], { origin: 'A2' });
+      const filled = XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
+      const real = await upload(kind, filled, `${kind}_template.xlsx`, { query: '?dry_run=true' });
+      expect(real.json()).toMatchObject({ imported_count: 1, errors: [] });
     },
   );
 
-  it('the students template, filled in as it comes, imports its example row', async () => {
-    const template = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/import/students/template',
-      headers: auth(await t.adminToken()),
-    });
-    const response = await upload('students', template.rawPayload, 'student_import_template.xlsx', {
-      query: '?dry_run=true',
-    });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ imported_count: 1, errors: [] });
-  });
-
-  it('refuses a teacher with 403', async () => {
-    const response = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/import/students/template',
-      headers: auth(await t.teacherToken()),
-    });
-    expect(response.statusCode).toBe(403);
+  it('needs a token, and refuses a teacher with 403', async () => {
+    for (const kind of ['students', 'teachers']) {
+      const url = `/api/v1/import/${kind}/template`;
+      expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+      const teacher = await t.app.inject({ method: 'GET', url, headers: auth(await t.teacherToken()) });
+      expect(teacher.statusCode).toBe(403);
+      expect(detailOf(teacher)).toBe('You do not have permission to do this');
+    }
   });
 });
 
 describe('POST /import/students/import', () => {
-  it('imports valid rows, reports invalid ones with their sheet row numbers, and writes one activity row', async () => {
-    const before = await count('activities');
+  it('imports the valid rows in one go, reports the others by sheet row, and writes one activity row', async () => {
+    const before = await counts();
     const file = workbook([
       ['First Name', 'Last Name', 'Class', 'Parent Mobile', 'Parent Name'],
-      ['Aarav', 'Sharma', 'Class 7', '+91 98765-11111', 'Rohit Sharma'],
-      ['Diya', 'Patel', 8, 919876522222, ''],
-      ['', '', '', '', ''],
+      ['  Aarav ', 'Sharma', 'Class 7', '+91 98765-11111', 'Rohit Sharma'],
+      ['Diya', 'Patel', 8, 919876522222, null],
+      [null, null, null, null, null],
       ['Kabir', 'Singh', '11', '+919876533333', 'Harpreet Singh'],
       ['Ira', 'Das', '9th', '98765', 'Sima Das'],
-      ['Zoya', 'Khan', 'X', '+919876544444', null],
+      ['Zoya', 'Khan', 'X', '0091 98765 44444', ''],
+      ['Om', '', '', '+919876555555', ''],
     ]);
-    const response = await upload('students', file);
+    const response = await upload('students', file, 'term 1.xlsx');
     expect(response.statusCode).toBe(200);
     const result = response.json();
     expect(result).toMatchObject({
+      message: 'Imported 3 students. 3 row(s) had errors and were skipped.',
       dry_run: false,
-      total_rows: 5,
+      total_rows: 6,
       imported_count: 3,
-      message: 'Successfully imported 3 students. 2 row(s) had errors and were skipped.',
     });
     expect(result.imported_students).toEqual([
       { name: 'Aarav Sharma', phone: '+919876511111', class_name: '7', unique_id: expect.stringMatching(/^STU\d{4}$/) },
@@ -156,261 +189,539 @@ describe('POST /import/students/import', () => {
       { name: 'Zoya Khan', phone: '+919876544444', class_name: '10', unique_id: expect.stringMatching(/^STU\d{4}$/) },
     ]);
     expect(result.errors).toEqual([
-      { row: 5, error: 'class_name: must be one of 7, 8, 9 or 10' },
-      { row: 6, error: 'parent_phone: must include the country code, e.g. +919876543210' },
+      { row: 5, error: 'Class: must be one of 7, 8, 9 or 10' },
+      { row: 6, error: 'Parent Mobile: must include the country code, e.g. +919876543210' },
+      { row: 8, error: 'Last Name: is required; Class: is required' },
     ]);
-    const stored = await t.db.query(
-      'SELECT full_name, class_name, parent_name, parent_phone FROM students ORDER BY id',
+    const stored = await t.db.query<{ unique_id: string }>(
+      'SELECT unique_id, full_name, class_name, parent_name, parent_phone FROM students WHERE unique_id = ANY($1) ORDER BY id',
+      [result.imported_students.map((s: { unique_id: string }) => s.unique_id)],
     );
     expect(stored).toEqual([
-      { full_name: 'Aarav Sharma', class_name: '7', parent_name: 'Rohit Sharma', parent_phone: '+919876511111' },
-      { full_name: 'Diya Patel', class_name: '8', parent_name: '', parent_phone: '+919876522222' },
-      { full_name: 'Zoya Khan', class_name: '10', parent_name: '', parent_phone: '+919876544444' },
+      expect.objectContaining({ full_name: 'Aarav Sharma', class_name: '7', parent_name: 'Rohit Sharma' }),
+      expect.objectContaining({
+        full_name: 'Diya Patel',
+        class_name: '8',
+        parent_name: '',
+        parent_phone: '+919876522222',
+      }),
+      expect.objectContaining({ full_name: 'Zoya Khan', class_name: '10', parent_name: '' }),
     ]);
-    expect(await count('activities')).toBe(before + 1);
-    const [activity] = await t.db.query<{ description: string }>(
-      'SELECT description FROM activities ORDER BY id DESC LIMIT 1',
-    );
-    expect(activity?.description).toBe('Administrator imported 3 students from students.xlsx');
-  });
-
-  it('reports rows that duplicate a student on record or an earlier row, and imports the rest once', async () => {
-    const existing = await createStudent(t.app, await t.adminToken(), {
-      full_name: 'Meera Iyer',
-      parent_phone: '+919800000001',
+    // The codes are consecutive: one set-based insert.
+    const codes = stored.map((s) => Number(s.unique_id.slice(3)));
+    expect(codes).toEqual([codes[0], (codes[0] ?? 0) + 1, (codes[0] ?? 0) + 2]);
+    expect(await counts()).toMatchObject({ students: before.students + 3, activities: before.activities + 1 });
+    expect(await lastActivity()).toEqual({
+      action: 'student.imported',
+      description: 'Administrator imported 3 students from term 1.xlsx',
     });
-    const file = workbook([
-      ['first_name', 'last_name', 'class_name', 'parent_phone'],
-      ['meera', 'iyer', '7', '+919800000001'],
-      ['Rahul', 'Verma', '8', '+919800000002'],
-      ['Rahul', 'Verma', '8', '+91 98000 00002'],
-    ]);
-    const response = await upload('students', file, 'students.xls');
-    expect(response.json().errors).toEqual([
-      { row: 2, error: `meera iyer is already on record as ${existing.unique_id} (same parent phone)` },
-      { row: 4, error: 'duplicate of row 3 (same name and parent phone)' },
-    ]);
-    expect(response.json().imported_count).toBe(1);
-    // Importing the same file again adds nobody.
-    const again = await upload('students', file);
-    expect(again.json().imported_count).toBe(0);
-    expect(again.json().message).toBe('No students were imported. 3 row(s) had errors and were skipped.');
   });
 
-  it('reads a legacy .xls workbook and a single Name column', async () => {
+  it('reads a legacy .xls (BIFF8) workbook, numeric cells as their text, and a single Name column', async () => {
     const file = workbook(
       [
         ['Student Name', 'Grade', 'Phone', 'Guardian'],
-        ['Neha Joshi', 'VIII', '0091 98111 22333', 'Anil Joshi'],
+        ['Neha  Joshi', 'VIII', '0091 98111 22333', 'Anil Joshi'],
+        ['Arjun Mehta Rao', 7, 919811122444, null],
+        ['Madonna', 9, 919811122555, null],
       ],
-      'biff8',
+      { bookType: 'biff8' },
     );
-    const response = await upload('students', file, 'old.xls');
+    expect(file.subarray(0, 4).toString('hex')).toBe('d0cf11e0');
+    const response = await upload('students', file, 'OLD LIST.XLS');
     expect(response.statusCode).toBe(200);
     expect(response.json().imported_students).toEqual([
       expect.objectContaining({ name: 'Neha Joshi', class_name: '8', phone: '+919811122333' }),
+      expect.objectContaining({ name: 'Arjun Mehta Rao', class_name: '7', phone: '+919811122444' }),
     ]);
+    expect(response.json().errors).toEqual([
+      { row: 4, error: 'Student Name: must hold a first and a last name, separated by a space' },
+    ]);
+    const [arjun] = await t.db.query<{ full_name: string }>(
+      "SELECT full_name FROM students WHERE parent_phone = '+919811122444'",
+    );
+    expect(arjun?.full_name).toBe('Arjun Mehta Rao');
+  });
+
+  it('matches headers forgivingly and prefers Parent Phone over a plain Phone column', async () => {
+    const file = workbook([
+      ['SURNAME', 'given-name', 'Std.', 'Phone', 'Parent_Phone', "Father's Name", 'Notes'],
+      ['Kapoor', 'Riya', ' 10th ', '+919800000001', '+91 (98) 0000-0002', 'Raj Kapoor', 'left early'],
+    ]);
+    const response = await upload('students', file, 'x.xlsx', { query: '?dry_run=true' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().imported_students).toEqual([
+      { name: 'Riya Kapoor', phone: '+919800000002', class_name: '10', unique_id: null },
+    ]);
+  });
+
+  it('takes the header from the first row that holds anything, and numbers rows as the sheet does', async () => {
+    const file = workbook([
+      [],
+      [],
+      STUDENT_HEADER,
+      ['Late', 'Header', '7', nextPhone()],
+      [],
+      ['Bad', 'Class', '12', nextPhone()],
+    ]);
+    const response = await upload('students', file, 'x.xlsx', { query: '?dry_run=true' });
+    expect(response.json()).toMatchObject({
+      total_rows: 2,
+      imported_count: 1,
+      errors: [{ row: 6, error: 'class_name: must be one of 7, 8, 9 or 10' }],
+    });
+  });
+
+  it('reports a row that duplicates a student on record or an earlier row, and never imports one twice', async () => {
+    const existing = await createStudent(t.app, await t.adminToken(), {
+      full_name: 'Meera Iyer',
+      parent_phone: '+919800000101',
+    });
+    const file = workbook([
+      STUDENT_HEADER,
+      ['MEERA', 'iyer', '7', '+91 98000 00101'],
+      ['Rahul', 'Verma', '8', '+919800000102'],
+      ['rahul', 'VERMA', '9', '919800000102'],
+      ['Rahul', 'Verma', '8', '+919800000103'],
+    ]);
+    const first = await upload('students', file);
+    expect(first.json()).toMatchObject({
+      imported_count: 2,
+      errors: [
+        { row: 2, error: `MEERA iyer is already on record as ${existing.unique_id} (same parent phone)` },
+        { row: 4, error: 'Same student as row 3 (same name and parent phone)' },
+      ],
+    });
+    const before = await counts();
+    const again = await upload('students', file);
+    expect(again.json()).toMatchObject({
+      message: 'No students were imported: 4 row(s) had errors.',
+      imported_count: 0,
+      imported_students: [],
+    });
+    expect(again.json().errors.map((e: { row: number }) => e.row)).toEqual([2, 3, 4, 5]);
+    // Nothing imported: no activity row either.
+    expect(await counts()).toEqual(before);
+  });
+
+  it('two uploads of one file at the same moment import its students once', async () => {
+    const file = workbook([STUDENT_HEADER, ['Twin', 'One', '7', nextPhone()], ['Twin', 'Two', '8', nextPhone()]]);
+    const before = await count('students');
+    const [a, b] = await Promise.all([upload('students', file), upload('students', file)]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect(a.json().imported_count + b.json().imported_count).toBe(2);
+    expect(await count('students')).toBe(before + 2);
   });
 
   it('checks a file without writing anything on ?dry_run=true', async () => {
-    const [students, activities] = [await count('students'), await count('activities')];
-    const file = workbook([
-      ['first_name', 'last_name', 'class_name', 'parent_phone'],
-      ['Dry', 'Run', '7', '+919811100001'],
-      ['Bad', 'Row', '6', '+919811100002'],
-    ]);
+    const before = await counts();
+    const file = workbook([STUDENT_HEADER, ['Dry', 'Run', '7', nextPhone()], ['Bad', 'Row', '6', nextPhone()]]);
     const response = await upload('students', file, 'check.xlsx', { query: '?dry_run=true' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({
+    expect(response.json()).toEqual({
+      message:
+        'Check complete: 1 student can be imported. 1 row(s) have errors and would be skipped. Nothing was saved.',
       dry_run: true,
+      total_rows: 2,
       imported_count: 1,
-      imported_students: [{ name: 'Dry Run', unique_id: null }],
+      imported_students: [{ name: 'Dry Run', phone: expect.any(String), class_name: '7', unique_id: null }],
       errors: [{ row: 3, error: 'class_name: must be one of 7, 8, 9 or 10' }],
     });
-    expect(response.json().message).toMatch(/Nothing was written/);
-    expect([await count('students'), await count('activities')]).toEqual([students, activities]);
+    expect(await counts()).toEqual(before);
+    const bad = await upload('students', file, 'check.xlsx', { query: '?dry_run=maybe' });
+    expect(bad.statusCode).toBe(422);
+    expect(detailOf(bad)).toBe('dry_run: must be true or false');
   });
+
+  it('reads the data sheet when an Instructions sheet or a hidden sheet comes first', async () => {
+    for (const sheetBefore of [
+      { name: 'Instructions', rows: [['Fill in the Students sheet']] },
+      { name: 'Old', rows: [['first_name'], ['x']], hidden: true },
+    ]) {
+      const file = workbook([STUDENT_HEADER, ['Sheet', 'Order', '7', nextPhone()]], { sheetBefore });
+      const response = await upload('students', file, 'x.xlsx', { query: '?dry_run=1' });
+      expect(response.json()).toMatchObject({ imported_count: 1, errors: [] });
+    }
+  });
+
+  const damagedDeflate = rebuildWorkbook(workbook([STUDENT_HEADER, ['A', 'B', '7', '+919800000009']]), (name) =>
+    name === 'xl/worksheets/sheet1.xml' ? { raw: Buffer.alloc(400, 0xff) } : {},
+  );
+  const truncatedDeflate = rebuildWorkbook(
+    workbook([STUDENT_HEADER, ['A', 'B', '7', '+919800000009']]),
+    (name, content) =>
+      // The stream stops after 20 bytes, long before its end.
+      name === 'xl/worksheets/sheet1.xml' ? { raw: deflateRawSync(content).subarray(0, 20) } : {},
+  );
 
   it.each([
-    ['a text file named .xlsx', Buffer.from('first_name,last_name\nA,B\n'), 'data.xlsx', 400, /not an Excel workbook/],
+    [
+      'a text file named .xlsx',
+      Buffer.from('first_name,last_name\nA,B\n'),
+      'data.xlsx',
+      /^The file is not an Excel workbook \(\.xlsx or \.xls\)/,
+    ],
     [
       'a PNG named .xls',
-      Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
+      Buffer.from('89504e470d0a1a0a0000000d4948445200000001', 'hex'),
       'photo.xls',
-      400,
-      /not an Excel workbook/,
+      /^The file is not an Excel workbook/,
     ],
-    ['a CSV file', Buffer.from('a,b\n'), 'data.csv', 400, /^Please upload only Excel files \(\.xlsx or \.xls\)$/],
-    ['an empty file', Buffer.alloc(0), 'empty.xlsx', 400, /The file is empty/],
     [
-      'a damaged workbook',
-      Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]),
-      'broken.xlsx',
-      400,
-      /not an Excel workbook/,
+      'an HTML page named .xls',
+      Buffer.from('<html><table><tr><td>a</td></tr></table></html>'),
+      'export.xls',
+      /^The file is not an Excel workbook/,
     ],
-  ])('refuses %s with a clear detail and imports nothing', async (_name, file, filename, status, detail) => {
-    const before = await count('students');
+    ['a CSV file', Buffer.from('a,b\n'), 'data.csv', /^Please upload only Excel files \(\.xlsx or \.xls\)$/],
+    [
+      'a file with no extension',
+      Buffer.from('a,b\n'),
+      'students',
+      /^Please upload only Excel files \(\.xlsx or \.xls\)$/,
+    ],
+    ['a program named .xlsx.exe', Buffer.from('MZ'), 'list.xlsx.exe', /^Please upload only Excel files/],
+    ['an empty file', Buffer.alloc(0), 'empty.xlsx', /^The file is empty/],
+    [
+      'a zip header and junk',
+      Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(300, 7)]),
+      'broken.xlsx',
+      /damaged/,
+    ],
+    ['a workbook cut in half', workbook([STUDENT_HEADER]).subarray(0, 3000), 'half.xlsx', /damaged/],
+    [
+      'a zip that is not a workbook',
+      buildZip([{ name: 'notes.txt', content: Buffer.from('hello') }]),
+      'notes.xlsx',
+      /could not be read/,
+    ],
+    [
+      'an OLE2 header and junk',
+      Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(2000, 1)]),
+      'old.xls',
+      /could not be read/,
+    ],
+    ['a damaged compressed sheet', damagedDeflate, 'bad.xlsx', /the part xl\/worksheets\/sheet1\.xml is damaged/],
+    ['a compressed sheet cut short', truncatedDeflate, 'bad.xlsx', /the part xl\/worksheets\/sheet1\.xml is damaged/],
+    [
+      'a password-protected zip',
+      rebuildWorkbook(workbook([STUDENT_HEADER]), () => ({ flags: 1 })),
+      'secret.xlsx',
+      /^The workbook is password-protected/,
+    ],
+  ])('refuses %s with 400 and a detail that says why, importing nothing', async (_name, file, filename, detail) => {
+    const before = await counts();
+    const started = Date.now();
     const response = await upload('students', file, filename);
-    expect(response.statusCode).toBe(status);
+    expect(response.statusCode).toBe(400);
     expect(detailOf(response)).toMatch(detail);
-    expect(await count('students')).toBe(before);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await counts()).toEqual(before);
   });
 
-  it('refuses a file missing required columns, naming them', async () => {
-    const file = workbook([
-      ['first_name', 'last_name', 'Notes'],
-      ['A', 'B', 'x'],
-    ]);
-    const response = await upload('students', file);
+  it('refuses a file missing required columns, naming them and what the first row holds', async () => {
+    const response = await upload(
+      'students',
+      workbook([
+        ['First Name', 'Last Name', 'Notes'],
+        ['A', 'B', 'x'],
+      ]),
+    );
     expect(response.statusCode).toBe(400);
     expect(detailOf(response)).toBe(
-      'Missing required columns: class_name, parent_phone. The first row must hold the column names; download the template to see them',
+      "Missing required columns: class_name, parent_phone. The first row must hold the column names (this file's has: First Name, Last Name, Notes); download the template to see them",
     );
+    const one = await upload(
+      'students',
+      workbook([
+        ['first_name', 'last_name', 'class_name'],
+        ['A', 'B', '7'],
+      ]),
+    );
+    expect(detailOf(one)).toMatch(/^Missing required column: parent_phone\./);
   });
 
-  it('refuses a file with a header and no data rows', async () => {
-    const response = await upload('students', workbook([['first_name', 'last_name', 'class_name', 'parent_phone']]));
-    expect(response.statusCode).toBe(400);
-    expect(detailOf(response)).toMatch(/no data rows under the header/);
+  it('refuses a file with a header and no data rows, and a workbook with nothing in it', async () => {
+    const header = await upload('students', workbook([STUDENT_HEADER, [], [null, null, null, null]]));
+    expect(header.statusCode).toBe(400);
+    expect(detailOf(header)).toBe(
+      'The file has no data rows under the header (row 1); add one row per record under the column names and try again',
+    );
+    const empty = await upload('students', workbook([]));
+    expect(empty.statusCode).toBe(400);
+    expect(detailOf(empty)).toMatch(/^The workbook has no data/);
   });
 
-  it('refuses a request without a file, or with the file in another field', async () => {
-    const none = await t.app.inject({
+  it('refuses a request without a file, or with the file in another field, or a broken multipart body', async () => {
+    const admin = auth(await t.adminToken());
+    const url = '/api/v1/import/students/import';
+    const json = await t.app.inject({ method: 'POST', url, headers: admin, payload: {} });
+    expect(json.statusCode).toBe(400);
+    expect(detailOf(json)).toMatch(/multipart\/form-data, in a field named "file"/);
+
+    const fieldOnly = multipartBody([{ field: 'file', content: 'not a file' }]);
+    const noFile = await t.app.inject({
       method: 'POST',
-      url: '/api/v1/import/students/import',
-      headers: { ...auth(await t.adminToken()), 'content-type': 'application/json' },
-      payload: {},
+      url,
+      headers: { ...admin, ...fieldOnly.headers },
+      payload: fieldOnly.payload,
     });
-    expect(none.statusCode).toBe(400);
-    expect(detailOf(none)).toMatch(/multipart\/form-data/);
-    const other = await upload('students', workbook([['a'], ['b']]), 'x.xlsx', { field: 'upload' });
+    expect(noFile.statusCode).toBe(400);
+    expect(detailOf(noFile)).toBe('No file was sent: choose a spreadsheet for the field named "file"');
+
+    const other = await upload('students', workbook([STUDENT_HEADER]), 'x.xlsx', { field: 'upload' });
     expect(other.statusCode).toBe(400);
     expect(detailOf(other)).toBe('The file must be sent in the field named "file", not "upload"');
+
+    const cut = multipartBody([{ field: 'file', filename: 'x.xlsx', content: workbook([STUDENT_HEADER]) }]);
+    for (const [headers, payload] of [
+      [{ 'content-type': 'multipart/form-data' }, cut.payload],
+      [cut.headers, cut.payload.subarray(0, 200)],
+      [cut.headers, Buffer.from('garbage without any boundary')],
+    ] as const) {
+      const response = await t.app.inject({ method: 'POST', url, headers: { ...admin, ...headers }, payload });
+      expect(response.statusCode).toBe(400);
+      expect(detailOf(response)).toBeTruthy();
+    }
   });
 
-  it('refuses a file over the size limit with 413', async () => {
-    const rows: Cell[][] = [['first_name', 'last_name', 'class_name', 'parent_phone']];
+  it('refuses a file over the size limit with 413, from the multipart limit as well as after it', async () => {
+    const rows: Cell[][] = [STUDENT_HEADER];
     for (let i = 0; i < 3000; i += 1) rows.push([`Name${i}`, `Surname${i}`, '7', `+9198${String(i).padStart(8, '0')}`]);
-    const file = workbook(rows, 'biff8');
+    const file = workbook(rows, { bookType: 'biff8' });
     expect(file.length).toBeGreaterThan(20_000);
     const response = await upload('students', file, 'big.xls', { app: small });
     expect(response.statusCode).toBe(413);
-    expect(detailOf(response)).toMatch(/larger than/);
+    expect(detailOf(response)).toBe(
+      'The file is larger than 20 KB, the most that can be imported at once; split it into smaller files and import them one by one',
+    );
     expect(await count('students', small)).toBe(0);
+    // The reader checks the size again itself, whoever calls it.
+    const direct = await readSheet(file, { maxBytes: 20_000, maxRows: 5 }).catch((e: unknown) => e);
+    expect(direct).toBeInstanceOf(PayloadTooLargeError);
   });
 
-  it('refuses more rows than the limit with 413 and imports none of them', async () => {
-    const rows: Cell[][] = [['first_name', 'last_name', 'class_name', 'parent_phone']];
+  it('refuses more data rows than the limit with 413, counting only rows that hold something', async () => {
+    const rows: Cell[][] = [STUDENT_HEADER];
     for (let i = 0; i < 6; i += 1) rows.push([`N${i}`, `S${i}`, '7', `+91987000000${i}`]);
     const response = await upload('students', workbook(rows), 'rows.xlsx', { app: small });
     expect(response.statusCode).toBe(413);
     expect(detailOf(response)).toBe(
-      'The file has 6 rows under the header; at most 5 can be imported at once. Split it into smaller files',
+      'The file has 6 rows under the header; at most 5 can be imported at once. Split it into smaller files and import them one by one',
     );
     expect(await count('students', small)).toBe(0);
+
+    // Five rows with blank rows between them are within the limit.
+    const spaced: Cell[][] = [STUDENT_HEADER];
+    for (let i = 0; i < 5; i += 1) spaced.push([`N${i}`, `S${i}`, '7', `+91987000001${i}`], []);
+    const ok = await upload('students', workbook(spaced), 'rows.xlsx', { app: small });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ total_rows: 5, imported_count: 5 });
+    expect(ok.json().errors).toEqual([]);
   });
 
-  it('refuses a zip that declares a huge unpacked size, without unpacking it', async () => {
-    const file = workbook([
-      ['first_name', 'last_name', 'class_name', 'parent_phone'],
-      ['A', 'B', '7', '+919800000009'],
-    ]);
-    // Rewrite the first central-directory entry's uncompressed size to 4 GB - 2.
-    const directory = file.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
-    file.writeUInt32LE(0xfffffffe, directory + 24);
-    const response = await upload('students', file, 'bomb.xlsx');
-    expect(response.statusCode).toBe(413);
-    expect(detailOf(response)).toMatch(/unpacks to more than/);
+  it('refuses a zip bomb without unpacking it: by its declared size, by its real size, by its part count', async () => {
+    const good = workbook([STUDENT_HEADER, ['A', 'B', '7', '+919800000009']]);
+    // The directory says 4 GB.
+    const declared = rebuildWorkbook(good, (name) => (name === 'xl/styles.xml' ? { declaredSize: 0xfffffffe } : {}));
+    // The headers say 100 bytes; the stream unpacks to 60 MB of spaces.
+    const bomb = rebuildWorkbook(good, (name) =>
+      name === 'xl/worksheets/sheet1.xml' ? { content: Buffer.alloc(60 * 1024 * 1024, 0x20), declaredSize: 100 } : {},
+    );
+    expect(bomb.length).toBeLessThan(200_000);
+    for (const file of [declared, bomb]) {
+      const started = Date.now();
+      const response = await upload('students', file, 'bomb.xlsx');
+      expect(response.statusCode).toBe(413);
+      expect(detailOf(response)).toMatch(/^The workbook unpacks to more than 50 MB/);
+      expect(Date.now() - started).toBeLessThan(5000);
+    }
+    const many = buildZip(Array.from({ length: 1001 }, (_, i) => ({ name: `p${i}.xml`, content: Buffer.from('x') })));
+    const parts = await upload('students', many, 'many.xlsx');
+    expect(parts.statusCode).toBe(400);
+    expect(detailOf(parts)).toMatch(/it holds 1001 parts/);
   });
 
-  it('needs a token, and refuses a teacher with 403', async () => {
-    const file = workbook([['first_name'], ['A']]);
-    const body = multipart(file, 'a.xlsx');
-    const anonymous = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/import/students/import',
-      headers: body.headers,
-      payload: body.payload,
-    });
-    expect(anonymous.statusCode).toBe(401);
-    const teacher = await upload('students', file, 'a.xlsx', { token: await t.teacherToken() });
-    expect(teacher.statusCode).toBe(403);
+  it('gives up on a reader that overruns its time, with a 400 that says so', async () => {
+    const file = workbook([STUDENT_HEADER, ['A', 'B', '7', '+919800000009']]);
+    const error = await readSheet(file, { maxBytes: 1_000_000, maxRows: 10, timeoutMs: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as Error).message).toMatch(/^The workbook could not be read within 1 second; it may be damaged/);
+  });
+
+  it('needs a token, and refuses a teacher with 403 before reading the file', async () => {
+    const file = workbook([STUDENT_HEADER, ['A', 'B', '7', nextPhone()]]);
+    for (const kind of ['students', 'teachers'] as const) {
+      const body = multipartBody([{ field: 'file', filename: 'a.xlsx', content: file }]);
+      const anonymous = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/import/${kind}/import`,
+        headers: body.headers,
+        payload: body.payload,
+      });
+      expect(anonymous.statusCode).toBe(401);
+      const teacher = await upload(kind, file, 'a.xlsx', { token: await t.teacherToken() });
+      expect(teacher.statusCode).toBe(403);
+    }
   });
 });
 
 describe('POST /import/teachers/import', () => {
   it('imports teachers with sign-in accounts whose initial passwords are answered once', async () => {
-    const users = await count('users');
+    const before = await counts();
     const file = workbook([
-      ['First Name', 'Surname', 'Email Address', 'Phone', 'Subjects', 'Classes', 'Experience', 'Qualification'],
-      ['Priya', 'Nair', 'Priya.Nair@Example.com', '+91 98123 45678', 'maths, Physics', '9, 10th', 6, 'M.Sc.'],
-      ['Ravi', 'Kumar', 'ravi@example.com', '+919812300002', 'English', '7', '', ''],
-      ['Bad', 'Email', 'not-an-email', '+919812300003', '', '', '', ''],
-      ['Bad', 'Subject', 'subject@example.com', '+919812300004', 'Art', '', '', ''],
-      ['Same', 'Email', 'RAVI@example.com', '+919812300005', '', '', '', ''],
+      [
+        'First Name',
+        'Surname',
+        'E-mail',
+        'Mobile',
+        'Subject',
+        'Classes',
+        'Years of experience',
+        'Qualification',
+        'Address',
+      ],
+      [
+        'Priya',
+        'Nair',
+        'Priya.Nair@Example.com',
+        '+91 98123 45678',
+        'maths, Physics',
+        '9, 10th',
+        6,
+        'M.Sc.',
+        '12 MG Road\nKochi',
+      ],
+      ['Ravi', 'Kumar', 'ravi@example.com', 919812300002, 'English', '7', '', '', ''],
+      ['Bad', 'Email', 'not-an-email', '+919812300003', '', '', '', '', ''],
+      ['Bad', 'Subject', 'subject@example.com', '+919812300004', 'Art, Science', '11', 'five', '', ''],
+      ['Same', 'Email', 'RAVI@example.com', '+919812300005', '', '', '', '', ''],
+      ['No', 'Phone', 'nophone@example.com', null, '', '', '', '', ''],
     ]);
     const response = await upload('teachers', file);
     expect(response.statusCode).toBe(200);
     const result = response.json();
     expect(result).toMatchObject({
+      message: 'Imported 2 teachers. 4 row(s) had errors and were skipped.',
+      total_rows: 6,
       imported_count: 2,
-      total_rows: 5,
-      message: 'Successfully imported 2 teachers. 3 row(s) had errors and were skipped.',
     });
     expect(result.errors).toEqual([
-      { row: 4, error: 'email: must be a valid email address' },
-      { row: 5, error: expect.stringMatching(/^subjects\.0: "Art" is not one of Mathematics/) },
-      { row: 6, error: 'email: ravi@example.com is already used in row 3' },
+      { row: 4, error: 'E-mail: must be a valid email address' },
+      {
+        row: 5,
+        error: `Subject: "Art" is not a subject; use ${SUBJECTS.join(', ')}; Classes: "11" is not a class: each must be one of 7, 8, 9 or 10`,
+      },
+      { row: 6, error: 'E-mail: ravi@example.com is already used in row 3; each teacher needs their own email' },
+      { row: 7, error: 'Mobile: is required' },
     ]);
-    const [priya] = result.imported_teachers;
+    const [priya, ravi] = result.imported_teachers;
     expect(priya).toMatchObject({ name: 'Priya Nair', email: 'priya.nair@example.com', phone: '+919812345678' });
+    expect(priya.unique_id).toMatch(/^TCH\d{4}$/);
     expect(priya.username).toBe(priya.unique_id);
+    expect(priya.initial_password).toEqual(expect.any(String));
+    expect(ravi).toMatchObject({ name: 'Ravi Kumar', phone: '+919812300002' });
     const stored = await t.db.query(
-      'SELECT subjects, classes_assigned, experience_years FROM teachers WHERE unique_id = $1',
-      [priya.unique_id],
+      'SELECT subjects, classes_assigned, experience_years, qualification, address FROM teachers WHERE unique_id = ANY($1) ORDER BY id',
+      [[priya.unique_id, ravi.unique_id]],
     );
     expect(stored).toEqual([
-      { subjects: ['Mathematics', 'Physics'], classes_assigned: ['9', '10'], experience_years: 6 },
+      {
+        subjects: ['Mathematics', 'Physics'],
+        classes_assigned: ['9', '10'],
+        experience_years: 6,
+        qualification: 'M.Sc.',
+        address: '12 MG Road\nKochi',
+      },
+      { subjects: ['English'], classes_assigned: ['7'], experience_years: 0, qualification: '', address: '' },
     ]);
-    expect(await count('users')).toBe(users + 2);
-    const token = await login(t.app, 'priya.nair@example.com', priya.initial_password);
-    const me = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: auth(token) });
-    expect(me.json()).toMatchObject({ role: 'teacher', must_change_password: true });
+    expect(await counts()).toMatchObject({
+      teachers: before.teachers + 2,
+      users: before.users + 2,
+      activities: before.activities + 1,
+    });
+    expect(await lastActivity()).toEqual({
+      action: 'teacher.imported',
+      description: 'Administrator imported 2 teachers from teachers.xlsx',
+    });
+    // The accounts work: by username (any case) and by email; the first sign-in must change the password.
+    for (const username of [priya.username.toLowerCase(), 'priya.nair@example.com']) {
+      const token = await login(t.app, username, priya.initial_password);
+      const me = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: auth(token) });
+      expect(me.json()).toMatchObject({ role: 'teacher', full_name: 'Priya Nair', must_change_password: true });
+    }
+    // Nobody can read the password again.
+    const list = await t.app.inject({ method: 'GET', url: '/api/v1/teachers/', headers: auth(await t.adminToken()) });
+    expect(list.body).not.toContain(priya.initial_password);
   });
 
-  it('reports a teacher whose email is already on record', async () => {
-    const existing = await createTeacher(t.app, await t.adminToken(), { email: 'taken.import@example.com' });
-    const response = await upload(
-      'teachers',
-      workbook([
-        ['first_name', 'last_name', 'email', 'phone_number'],
-        ['Other', 'Person', 'TAKEN.IMPORT@example.com', '+919812300009'],
-      ]),
+  it('reads a legacy .xls file with a single Teacher Name column', async () => {
+    const file = workbook(
+      [
+        ['Teacher Name', 'Email Address', 'Phone Number', 'Experience'],
+        ['Lakshmi Devi Iyer', 'lakshmi@example.com', 919812300020, '4 years'],
+        ['Mononym', 'mono@example.com', 919812300021, 1],
+      ],
+      { bookType: 'biff8' },
     );
-    expect(response.json().errors).toEqual([
-      { row: 2, error: `email: taken.import@example.com is already used by teacher ${existing.unique_id}` },
+    const response = await upload('teachers', file, 'staff.xls');
+    expect(response.statusCode).toBe(200);
+    expect(response.json().imported_teachers).toEqual([
+      expect.objectContaining({ name: 'Lakshmi Devi Iyer', email: 'lakshmi@example.com', phone: '+919812300020' }),
     ]);
-    expect(response.json().imported_count).toBe(0);
+    expect(response.json().errors).toEqual([
+      { row: 3, error: 'Teacher Name: must hold a first and a last name, separated by a space' },
+    ]);
+    const [stored] = await t.db.query('SELECT first_name, last_name, experience_years FROM teachers WHERE email = $1', [
+      'lakshmi@example.com',
+    ]);
+    expect(stored).toEqual({ first_name: 'Lakshmi', last_name: 'Devi Iyer', experience_years: 4 });
   });
 
-  it('checks without creating teachers or accounts on ?dry_run=true', async () => {
-    const [teachers, users] = [await count('teachers'), await count('users')];
+  it('reports a teacher whose email is already on record, and imports nobody twice', async () => {
+    const existing = await createTeacher(t.app, await t.adminToken(), { email: 'taken.import@example.com' });
+    const before = await counts();
     const response = await upload(
       'teachers',
-      workbook([
-        ['first_name', 'last_name', 'email', 'phone_number'],
-        ['Dry', 'Teacher', 'dry.teacher@example.com', '+919812300010'],
-      ]),
+      workbook([TEACHER_HEADER, ['Other', 'Person', 'TAKEN.IMPORT@example.com', nextPhone()]]),
+    );
+    expect(response.json()).toMatchObject({
+      message: 'No teachers were imported: 1 row(s) had errors.',
+      imported_count: 0,
+      imported_teachers: [],
+      errors: [
+        {
+          row: 2,
+          error: `email: taken.import@example.com is already used by teacher ${existing.unique_id}; each teacher needs their own email`,
+        },
+      ],
+    });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('checks without creating teachers, accounts or activity on ?dry_run=true', async () => {
+    const before = await counts();
+    const response = await upload(
+      'teachers',
+      workbook([TEACHER_HEADER, ['Dry', 'Teacher', 'dry.teacher@example.com', nextPhone()]]),
       'teachers.xlsx',
       { query: '?dry_run=true' },
     );
     expect(response.json()).toMatchObject({
+      message: 'Check complete: 1 teacher can be imported. Nothing was saved.',
       dry_run: true,
       imported_count: 1,
-      imported_teachers: [{ name: 'Dry Teacher', unique_id: null, username: null, initial_password: null }],
+      imported_teachers: [
+        {
+          name: 'Dry Teacher',
+          email: 'dry.teacher@example.com',
+          unique_id: null,
+          username: null,
+          initial_password: null,
+        },
+      ],
     });
-    expect([await count('teachers'), await count('users')]).toEqual([teachers, users]);
+    expect(await counts()).toEqual(before);
   });
 
   it('refuses a file missing the email column', async () => {
@@ -418,27 +729,10 @@ describe('POST /import/teachers/import', () => {
       'teachers',
       workbook([
         ['first_name', 'last_name', 'phone_number'],
-        ['A', 'B', '+919812300011'],
+        ['A', 'B', nextPhone()],
       ]),
     );
     expect(response.statusCode).toBe(400);
-    expect(detailOf(response)).toMatch(/^Missing required column: email\./);
-  });
-
-  it('reads the data sheet even when an Instructions sheet comes first', async () => {
-    const response = await upload(
-      'teachers',
-      workbook(
-        [
-          ['first_name', 'last_name', 'email', 'phone_number'],
-          ['Sheet', 'Order', 'sheet.order@example.com', '+919812300012'],
-        ],
-        'xlsx',
-        'Instructions',
-      ),
-      'teachers.xlsx',
-      { query: '?dry_run=1' },
-    );
-    expect(response.json().imported_count).toBe(1);
+    expect(detailOf(response)).toMatch(/^Missing required column: email\. The first row must hold the column names/);
   });
 });

@@ -9,7 +9,10 @@ export const importQuerySchema = z.object({
     .transform((value) => value === 'true' || value === '1'),
 });
 
-export const importRowErrorSchema = z.object({ row: z.number().int(), error: z.string() });
+export const importRowErrorSchema = z.object({
+  row: z.number().int().describe("the row's number in the sheet (the header is row 1)"),
+  error: z.string().describe('what is wrong, naming the column as the file names it'),
+});
 export type ImportRowError = z.infer<typeof importRowErrorSchema>;
 
 export const importedStudentSchema = z.object({
@@ -31,7 +34,7 @@ export const importedTeacherSchema = z.object({
 export const studentImportResultSchema = z.object({
   message: z.string(),
   dry_run: z.boolean(),
-  total_rows: z.number().int(),
+  total_rows: z.number().int().describe('rows under the header that hold anything; blank rows are not counted'),
   imported_count: z.number().int(),
   imported_students: z.array(importedStudentSchema),
   errors: z.array(importRowErrorSchema),
@@ -41,7 +44,7 @@ export type StudentImportResult = z.infer<typeof studentImportResultSchema>;
 export const teacherImportResultSchema = z.object({
   message: z.string(),
   dry_run: z.boolean(),
-  total_rows: z.number().int(),
+  total_rows: z.number().int().describe('rows under the header that hold anything; blank rows are not counted'),
   imported_count: z.number().int(),
   imported_teachers: z.array(importedTeacherSchema),
   errors: z.array(importRowErrorSchema),

@@ -1,86 +1,74 @@
 import {
   errorSchema,
   importQuerySchema,
-  SUBJECTS,
   studentImportResultSchema,
   teacherImportResultSchema,
 } from '@tuitiondesk/contract';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { BadRequestError } from '../../lib/errors';
+import { AppError, BadRequestError, PayloadTooLargeError } from '../../lib/errors';
 import { currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
-import { STUDENT_COLUMNS, TEACHER_COLUMNS, templateTable } from './columns';
 import { importStudents, importTeachers, type Upload } from './service';
-import { assertExcelName, fileTooLarge, writeWorkbook } from './spreadsheet';
+import { assertExcelName, fileTooLarge } from './spreadsheet';
+import { buildTemplate, type ImportKind, XLSX_CONTENT_TYPE } from './templates';
 
 const tags = ['import'];
 const config = { roles: ['admin'] as const };
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const KINDS: ImportKind[] = ['students', 'teachers'];
 
-const COMMON_INSTRUCTIONS = [
-  'Fill in one row per record under the column names of the first sheet; keep the first row as it is.',
-  'Required columns come first. Optional columns may be left empty or removed.',
-  'Phone numbers include the country code, e.g. +919876543210 (spaces and dashes are fine).',
-  'Delete the example row before you import. Rows with errors are skipped and listed with their row number; the rest are imported.',
-  'Use "Check file" first to see what would be imported without writing anything.',
-];
-
-const TEMPLATES = {
-  students: {
-    filename: 'student_import_template.xlsx',
-    sheet: 'Students',
-    table: templateTable(STUDENT_COLUMNS),
-    instructions: [
-      'Student import',
-      'Required: first_name, last_name, class_name, parent_phone. Optional: parent_name.',
-      'Class names are 7, 8, 9 or 10, without sections ("Class 7" and "7th" are read as 7).',
-      'A student with the same name and parent phone as one already on record is reported, not imported twice.',
-      ...COMMON_INSTRUCTIONS,
-    ],
-  },
-  teachers: {
-    filename: 'teacher_import_template.xlsx',
-    sheet: 'Teachers',
-    table: templateTable(TEACHER_COLUMNS),
-    instructions: [
-      'Teacher import',
-      'Required: first_name, last_name, email, phone_number. Optional: subjects, classes_assigned, qualification, experience_years, address, emergency_contact.',
-      'Teacher emails must be valid and unique; a teacher whose email is already on record is reported, not imported twice.',
-      `subjects: a comma-separated list from ${SUBJECTS.join(', ')}.`,
-      'classes_assigned: a comma-separated list of 7, 8, 9 or 10. experience_years: a whole number.',
-      'Each imported teacher gets a sign-in account; the result shows each initial password once.',
-      ...COMMON_INSTRUCTIONS,
-    ],
-  },
-};
-
-async function readUpload(request: FastifyRequest, maxBytes: number): Promise<Upload> {
+/**
+ * The one file part, read into memory (at most the configured size: the multipart limit stops the
+ * stream there). Every way a multipart body can be wrong ends as a 400 or 413 that says so.
+ */
+async function readFilePart(request: FastifyRequest, maxBytes: number): Promise<Upload> {
   if (!request.isMultipart()) {
-    throw new BadRequestError('Send the spreadsheet as multipart/form-data in a field named "file"');
+    throw new BadRequestError(
+      'Send the spreadsheet as multipart/form-data, in a field named "file" (the file picker does this)',
+    );
   }
-  const part = await request.file();
-  if (!part) throw new BadRequestError('No file was sent: choose a spreadsheet in the field named "file"');
-  if (part.fieldname !== 'file') {
-    part.file.resume();
-    throw new BadRequestError(`The file must be sent in the field named "file", not "${part.fieldname}"`);
-  }
-  assertExcelName(part.filename);
-  let buffer: Buffer;
   try {
-    buffer = await part.toBuffer();
+    const part = await request.file();
+    if (!part) throw new BadRequestError('No file was sent: choose a spreadsheet for the field named "file"');
+    if (part.fieldname !== 'file') {
+      part.file.resume();
+      throw new BadRequestError(
+        `The file must be sent in the field named "file", not "${part.fieldname.slice(0, 40)}"`,
+      );
+    }
+    try {
+      assertExcelName(part.filename);
+    } catch (error) {
+      part.file.resume();
+      throw error;
+    }
+    const buffer = await part.toBuffer();
+    if (part.file.truncated) throw fileTooLarge(maxBytes);
+    return { filename: part.filename, buffer };
   } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(maxBytes);
-    throw error;
+    if (error instanceof AppError) throw error;
+    switch ((error as { code?: string }).code) {
+      case 'FST_REQ_FILE_TOO_LARGE':
+        throw fileTooLarge(maxBytes);
+      case 'FST_FILES_LIMIT':
+      case 'FST_PARTS_LIMIT':
+      case 'FST_FIELDS_LIMIT':
+        throw new PayloadTooLargeError(
+          'The upload holds too many parts; send one file only, in the field named "file"',
+        );
+      default:
+        // Busboy's own complaints (no boundary, a part cut short) and a client that went away.
+        throw new BadRequestError('The upload is not valid multipart/form-data; choose the file again and retry');
+    }
   }
-  if (part.file.truncated) throw fileTooLarge(maxBytes);
-  return { filename: part.filename, buffer };
 }
 
 export function registerImportRoutes(app: ZodApp, ctx: AppContext): void {
-  for (const [kind, template] of Object.entries(TEMPLATES)) {
-    const workbook = writeWorkbook(template.sheet, template.table, template.instructions);
+  const limits = { maxRows: ctx.config.importMaxRows, maxBytes: ctx.config.importMaxBytes };
+
+  for (const kind of KINDS) {
+    const template = buildTemplate(kind, limits);
     app.get(
       `/import/${kind}/template`,
       {
@@ -88,35 +76,40 @@ export function registerImportRoutes(app: ZodApp, ctx: AppContext): void {
         schema: {
           tags,
           summary: `Download the ${kind} import template (.xlsx with an Instructions sheet)`,
-          produces: [XLSX_TYPE],
+          produces: [XLSX_CONTENT_TYPE],
           response: { 200: z.any().meta({ type: 'string', format: 'binary' }) },
         },
       },
       async (_request, reply) =>
         reply
-          .header('content-type', XLSX_TYPE)
+          .header('content-type', XLSX_CONTENT_TYPE)
           .header('content-disposition', `attachment; filename="${template.filename}"`)
-          .send(workbook),
+          .send(template.content),
     );
   }
 
+  const importSchema = (
+    summary: string,
+    result: typeof studentImportResultSchema | typeof teacherImportResultSchema,
+  ) => ({
+    tags,
+    summary,
+    description:
+      'multipart/form-data with the workbook in the field `file` (.xlsx or .xls). Valid rows are imported in one transaction; ' +
+      'invalid and duplicate rows are listed in `errors` with their row number in the sheet. `?dry_run=true` checks the file and writes nothing.',
+    consumes: ['multipart/form-data'],
+    querystring: importQuerySchema,
+    response: { 200: result, 400: errorSchema, 409: errorSchema, 413: errorSchema, 422: errorSchema },
+  });
+
   app.post(
     '/import/students/import',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Import students from an .xlsx or .xls file (multipart field "file"); ?dry_run=true writes nothing',
-        consumes: ['multipart/form-data'],
-        querystring: importQuerySchema,
-        response: { 200: studentImportResultSchema, 400: errorSchema, 413: errorSchema, 422: errorSchema },
-      },
-    },
+    { config, schema: importSchema('Import students from an Excel file', studentImportResultSchema) },
     async (request) =>
       importStudents(
         ctx,
         currentUser(request),
-        await readUpload(request, ctx.config.importMaxBytes),
+        await readFilePart(request, ctx.config.importMaxBytes),
         request.query.dry_run,
       ),
   );
@@ -125,26 +118,16 @@ export function registerImportRoutes(app: ZodApp, ctx: AppContext): void {
     '/import/teachers/import',
     {
       config,
-      schema: {
-        tags,
-        summary:
-          'Import teachers (each with a sign-in account) from an .xlsx or .xls file; ?dry_run=true writes nothing',
-        consumes: ['multipart/form-data'],
-        querystring: importQuerySchema,
-        response: {
-          200: teacherImportResultSchema,
-          400: errorSchema,
-          409: errorSchema,
-          413: errorSchema,
-          422: errorSchema,
-        },
-      },
+      schema: importSchema(
+        'Import teachers from an Excel file; each gets a sign-in account, its initial password answered once',
+        teacherImportResultSchema,
+      ),
     },
     async (request) =>
       importTeachers(
         ctx,
         currentUser(request),
-        await readUpload(request, ctx.config.importMaxBytes),
+        await readFilePart(request, ctx.config.importMaxBytes),
         request.query.dry_run,
       ),
   );

@@ -1,170 +1,167 @@
+import { Worker } from 'node:worker_threads';
 import * as XLSX from '@e965/xlsx';
+import { plural } from '../../lib/activity-log';
 import { BadRequestError, PayloadTooLargeError } from '../../lib/errors';
+import { assertSafeZip, DEFAULT_ZIP_LIMITS, passwordProtected, type ZipLimits } from './zip-guard';
 
 /**
- * Uploaded workbooks are untrusted. In order: the name, the size, the magic bytes, a walk of a
- * zip's central directory (no zip bomb reaches the reader), then the reader itself limited to
- * the allowed rows plus the header, so a sheet that claims a million rows costs nothing.
+ * Uploaded workbooks are untrusted. In order: the name, the size, the magic bytes, the zip walk
+ * with a cap on what the parts really unpack to (zip-guard.ts), then the reader itself in a worker
+ * thread with a time limit and a memory limit (read-workbook.worker.cjs). Every failure is a 400 or
+ * 413 that says what is wrong; none reaches the client as a 500, and none can hold the event loop.
  */
 
 export const EXCEL_EXTENSIONS = ['.xlsx', '.xls'] as const;
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const OLE2_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-const MAX_ZIP_ENTRIES = 2000;
-const MAX_UNCOMPRESSED_BYTES = 100 * 1024 * 1024;
+/** Columns beyond this are not looked at; the widest import has ten. */
+const MAX_COLUMNS = 100;
+const WORKER_URL = new URL('./read-workbook.worker.cjs', import.meta.url);
 
 export interface SheetRow {
-  /** The row's number in the spreadsheet (the header is row 1). */
+  /** The row's number in the spreadsheet (the header row is usually row 1). */
   row: number;
+  /** The cell texts, one per header column, trimmed; numbers as written (7, 919876543210). */
   cells: string[];
 }
 
 export interface Sheet {
+  name: string;
+  headerRow: number;
   headers: string[];
+  /** Rows with anything in them under the header; blank rows are left out. */
   rows: SheetRow[];
 }
 
 export interface ReadLimits {
   maxBytes: number;
   maxRows: number;
+  zip?: ZipLimits;
+  /** How long the reader may take before the file is given up on. */
+  timeoutMs?: number;
+  /** The reader's heap, in MB. */
+  memoryMb?: number;
 }
 
+const DEFAULT_TIMEOUT_MS = 20_000;
+const DEFAULT_MEMORY_MB = 384;
+
 export function assertExcelName(filename: string | undefined): void {
-  const name = (filename ?? '').toLowerCase();
+  const name = (filename ?? '').trim().toLowerCase();
   if (!EXCEL_EXTENSIONS.some((extension) => name.endsWith(extension))) {
     throw new BadRequestError('Please upload only Excel files (.xlsx or .xls)');
   }
 }
 
-function megabytes(bytes: number): string {
+/** `5 MB`, `1.5 MB`, `20 KB`. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
   return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }
 
 export function fileTooLarge(maxBytes: number): PayloadTooLargeError {
   return new PayloadTooLargeError(
-    `The file is larger than ${megabytes(maxBytes)}; split it into smaller files and import them one by one`,
+    `The file is larger than ${formatSize(maxBytes)}, the most that can be imported at once; split it into smaller files and import them one by one`,
   );
 }
 
 const NOT_EXCEL =
-  'The file is not an Excel workbook (.xlsx or .xls): it may be damaged, or another kind of file saved with an Excel name';
+  'The file is not an Excel workbook (.xlsx or .xls): it may be another kind of file (CSV, PDF, an image, a web page) saved with an Excel name. Open it in Excel and save it as an Excel Workbook';
 
-/** Refuses a zip whose central directory declares too many entries or too many bytes unpacked. */
-export function assertSafeZip(buffer: Buffer): void {
-  // The end-of-central-directory record is in the last 22 + 65535 bytes.
-  const from = Math.max(0, buffer.length - 22 - 0xffff);
-  let end = -1;
-  for (let i = buffer.length - 22; i >= from; i -= 1) {
-    if (buffer.readUInt32LE(i) === 0x06054b50) {
-      end = i;
-      break;
-    }
-  }
-  if (end < 0) throw new BadRequestError(`${NOT_EXCEL} (the zip directory is missing)`);
-  const entries = buffer.readUInt16LE(end + 10);
-  const directorySize = buffer.readUInt32LE(end + 12);
-  const directoryOffset = buffer.readUInt32LE(end + 16);
-  if (entries === 0xffff || directoryOffset === 0xffffffff) {
-    throw new BadRequestError(`${NOT_EXCEL} (zip64 archives are not accepted)`);
-  }
-  if (entries > MAX_ZIP_ENTRIES) throw new BadRequestError(`${NOT_EXCEL} (it holds ${entries} parts)`);
-  if (directoryOffset + directorySize > end) throw new BadRequestError(`${NOT_EXCEL} (the zip directory is damaged)`);
-  let offset = directoryOffset;
-  let total = 0;
-  for (let n = 0; n < entries; n += 1) {
-    if (offset + 46 > end || buffer.readUInt32LE(offset) !== 0x02014b50) {
-      throw new BadRequestError(`${NOT_EXCEL} (the zip directory is damaged)`);
-    }
-    const uncompressed = buffer.readUInt32LE(offset + 24);
-    if (uncompressed === 0xffffffff) throw new BadRequestError(`${NOT_EXCEL} (zip64 archives are not accepted)`);
-    total += uncompressed;
-    if (total > MAX_UNCOMPRESSED_BYTES) {
-      throw new PayloadTooLargeError(
-        `The workbook unpacks to more than ${megabytes(MAX_UNCOMPRESSED_BYTES)}; it cannot be imported`,
-      );
-    }
-    offset +=
-      46 + buffer.readUInt16LE(offset + 28) + buffer.readUInt16LE(offset + 30) + buffer.readUInt16LE(offset + 32);
-  }
+type WorkerAnswer =
+  | { ok: true; sheet: Sheet }
+  | { ok: false; problem: 'password' | 'unreadable' | 'no-data' | 'too-many-rows'; message: string; count?: number };
+
+/** Runs the reader in its own thread; a reader that overruns its time or memory is stopped, and the file refused. */
+function readInWorker(buffer: Buffer, maxRows: number, timeoutMs: number, memoryMb: number): Promise<WorkerAnswer> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_URL, {
+      workerData: { bytes: buffer, maxRows, maxColumns: MAX_COLUMNS },
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+    });
+    let settled = false;
+    const finish = (settle: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      settle();
+      void worker.terminate();
+    };
+    const timer = setTimeout(
+      () =>
+        finish(() =>
+          reject(
+            new BadRequestError(
+              `The workbook could not be read within ${plural(Math.ceil(timeoutMs / 1000), 'second')}; it may be damaged. Open it in Excel, save it again, or split it into smaller files`,
+            ),
+          ),
+        ),
+      timeoutMs,
+    );
+    worker.once('message', (answer: WorkerAnswer) => finish(() => resolve(answer)));
+    worker.once('error', (error: Error & { code?: string }) =>
+      finish(() =>
+        reject(
+          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new PayloadTooLargeError(
+                'The workbook needs too much memory to read; it holds far more than a sheet of students or teachers. Split it into smaller files',
+              )
+            : new BadRequestError(`${NOT_EXCEL} (it could not be read)`),
+        ),
+      ),
+    );
+    worker.once('exit', () => finish(() => reject(new BadRequestError(`${NOT_EXCEL} (it could not be read)`))));
+  });
 }
 
-function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  // Numeric cells are read as their text: 7 is class "7", 919876543210 a phone, never 9.19E+11.
-  if (typeof value === 'number') return Number.isInteger(value) ? value.toFixed(0) : String(value);
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  return String(value).trim();
-}
-
-/** The first sheet that is not the template's Instructions sheet. */
-function dataSheet(workbook: XLSX.WorkBook): XLSX.WorkSheet | undefined {
-  const name = workbook.SheetNames.find((sheet) => sheet.trim().toLowerCase() !== 'instructions');
-  return name === undefined ? undefined : workbook.Sheets[name];
-}
-
-export function readSheet(buffer: Buffer, limits: ReadLimits): Sheet {
+export async function readSheet(buffer: Buffer, limits: ReadLimits): Promise<Sheet> {
   if (buffer.length > limits.maxBytes) throw fileTooLarge(limits.maxBytes);
-  if (buffer.length === 0) throw new BadRequestError('The file is empty');
+  if (buffer.length === 0)
+    throw new BadRequestError('The file is empty (0 bytes); choose the saved workbook and try again');
   const isZip = buffer.subarray(0, 4).equals(ZIP_MAGIC);
   const isOle = buffer.subarray(0, 8).equals(OLE2_MAGIC);
   if (!isZip && !isOle) throw new BadRequestError(NOT_EXCEL);
-  if (isZip) assertSafeZip(buffer);
+  if (isZip) await assertSafeZip(buffer, limits.zip ?? DEFAULT_ZIP_LIMITS);
 
-  let workbook: XLSX.WorkBook;
-  try {
-    workbook = XLSX.read(buffer, {
-      type: 'buffer',
-      dense: true,
-      cellFormula: false,
-      cellHTML: false,
-      cellText: false,
-      cellStyles: false,
-      bookVBA: false,
-      sheetRows: limits.maxRows + 1,
-      WTF: false,
-    });
-  } catch {
-    throw new BadRequestError(`${NOT_EXCEL} (it could not be read)`);
+  const answer = await readInWorker(
+    buffer,
+    limits.maxRows,
+    limits.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    limits.memoryMb ?? DEFAULT_MEMORY_MB,
+  );
+  if (!answer.ok) {
+    switch (answer.problem) {
+      case 'password':
+        throw passwordProtected();
+      case 'no-data':
+        throw new BadRequestError(
+          'The workbook has no data: its sheets are empty. Put the column names in the first row and one record per row under them',
+        );
+      case 'too-many-rows':
+        throw new PayloadTooLargeError(
+          `The file has ${answer.count} rows under the header; at most ${limits.maxRows} can be imported at once. Split it into smaller files and import them one by one`,
+        );
+      default:
+        throw new BadRequestError(`${NOT_EXCEL} (it could not be read)`);
+    }
   }
-  const sheet = dataSheet(workbook);
-  if (!sheet?.['!ref']) throw new BadRequestError('The workbook has no sheet with data');
-
-  // With sheetRows the reader stops early and keeps the sheet's real size in !fullref.
-  const full = XLSX.utils.decode_range(sheet['!fullref'] ?? sheet['!ref']);
-  const dataRows = full.e.r - full.s.r;
-  if (dataRows > limits.maxRows) {
-    throw new PayloadTooLargeError(
-      `The file has ${dataRows} rows under the header; at most ${limits.maxRows} can be imported at once. Split it into smaller files`,
-    );
-  }
-
-  const grid = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: true });
-  const firstRow = XLSX.utils.decode_range(sheet['!ref']).s.r;
-  const [header = [], ...body] = grid;
-  const headers = header.map(cellText);
-  if (headers.every((name) => name === '')) {
-    throw new BadRequestError('The first row must hold the column names, and it is empty');
-  }
-  const rows: SheetRow[] = [];
-  body.forEach((cells, index) => {
-    const texts = headers.map((_, column) => cellText(cells?.[column]));
-    if (texts.every((text) => text === '')) return; // blank rows are skipped, not reported
-    rows.push({ row: firstRow + index + 2, cells: texts });
-  });
-  if (rows.length === 0) {
-    throw new BadRequestError('The file has no data rows under the header; add one row per record and try again');
-  }
-  return { headers, rows };
+  return answer.sheet;
 }
 
 /** A workbook of one data sheet and an Instructions sheet, as an .xlsx file. */
-export function writeWorkbook(name: string, table: string[][], instructions: string[]): Buffer {
+export function writeWorkbook(
+  name: string,
+  table: string[][],
+  instructions: string[],
+  widths: number[] = (table[0] ?? []).map((heading) => Math.max(14, heading.length + 4)),
+): Buffer {
   const workbook = XLSX.utils.book_new();
   const sheet = XLSX.utils.aoa_to_sheet(table);
-  sheet['!cols'] = (table[0] ?? []).map((heading) => ({ wch: Math.max(14, heading.length + 4) }));
+  sheet['!cols'] = widths.map((wch) => ({ wch }));
   XLSX.utils.book_append_sheet(workbook, sheet, name);
   const help = XLSX.utils.aoa_to_sheet(instructions.map((line) => [line]));
-  help['!cols'] = [{ wch: 110 }];
+  help['!cols'] = [{ wch: 120 }];
   XLSX.utils.book_append_sheet(workbook, help, 'Instructions');
   return XLSX.write(workbook, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
 }

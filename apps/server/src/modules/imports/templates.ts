@@ -1,0 +1,94 @@
+import { CLASS_NAMES, SUBJECTS } from '@tuitiondesk/contract';
+import { STUDENT_COLUMNS, TEACHER_COLUMNS, templateTable } from './columns';
+import { formatSize, writeWorkbook } from './spreadsheet';
+
+export type ImportKind = 'students' | 'teachers';
+
+export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+const CLASSES = `${CLASS_NAMES.slice(0, -1).join(', ')} or ${CLASS_NAMES.at(-1)}`;
+
+const common = (limits: TemplateLimits) => [
+  '',
+  'How to fill it in',
+  '- Keep the first row of the first sheet as it is: it holds the column names. Put one record per row under it.',
+  '- Required columns come first. Optional columns may be left empty or deleted.',
+  '- Phone numbers include the country code, e.g. +919876543210 (spaces and dashes are fine).',
+  '- Delete the example row before you import.',
+  '- Rows with errors are skipped and listed with their row number; the other rows are imported.',
+  '- "Check file" shows what would be imported, and every row error, without saving anything.',
+  `- Up to ${limits.maxRows.toLocaleString('en-US')} rows and ${formatSize(limits.maxBytes)} per file; split longer lists into several files.`,
+];
+
+export interface TemplateLimits {
+  maxRows: number;
+  maxBytes: number;
+}
+
+interface Template {
+  filename: string;
+  sheet: string;
+  table: string[][];
+  widths: number[];
+  instructions: (limits: TemplateLimits) => string[];
+}
+
+const TEMPLATES: Record<ImportKind, Template> = {
+  students: {
+    filename: 'student_import_template.xlsx',
+    sheet: 'Students',
+    table: templateTable(STUDENT_COLUMNS),
+    widths: [16, 16, 12, 18, 22],
+    instructions: (limits) => [
+      'Student import',
+      '',
+      'Columns',
+      '- first_name (required)',
+      '- last_name (required)',
+      `- class_name (required): ${CLASSES}, without sections. "Class 7", "7th" and "VII" are read as 7.`,
+      '- parent_phone (required): with the country code, e.g. +919876543210.',
+      '- parent_name (optional)',
+      '',
+      'A student with the same name and parent phone as a student already on record, or as an earlier row, is reported and not imported twice.',
+      ...common(limits),
+    ],
+  },
+  teachers: {
+    filename: 'teacher_import_template.xlsx',
+    sheet: 'Teachers',
+    table: templateTable(TEACHER_COLUMNS),
+    widths: [16, 16, 28, 18, 26, 18, 16, 18, 28, 20],
+    instructions: (limits) => [
+      'Teacher import',
+      '',
+      'Columns',
+      '- first_name (required)',
+      '- last_name (required)',
+      '- email (required): a valid email address, different for every teacher. A teacher whose email is already on record is reported and not imported twice.',
+      '- phone_number (required): with the country code, e.g. +919812345678.',
+      `- subjects (optional): a comma-separated list from: ${SUBJECTS.join(', ')}.`,
+      `- classes_assigned (optional): a comma-separated list of ${CLASSES}.`,
+      '- qualification (optional)',
+      '- experience_years (optional): a whole number of years; empty means 0.',
+      '- address (optional)',
+      '- emergency_contact (optional)',
+      '',
+      'Each imported teacher gets a sign-in account (username = their teacher ID). The import result shows each initial password once; hand it over, and the teacher chooses a new one at first sign-in.',
+      ...common(limits),
+    ],
+  },
+};
+
+export interface TemplateFile {
+  filename: string;
+  content: Buffer;
+}
+
+/** The template workbook; the routes build each once, at start-up, with the configured limits. */
+export function buildTemplate(kind: ImportKind, limits: TemplateLimits): TemplateFile {
+  const template = TEMPLATES[kind];
+  return {
+    filename: template.filename,
+    content: writeWorkbook(template.sheet, template.table, template.instructions(limits), template.widths),
+  };
+}

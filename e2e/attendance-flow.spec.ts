@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import {
+  ADMIN,
+  api,
+  createTeacherAccount,
+  expectAccessible,
+  newPage,
+  signIn,
+  uniquePhone,
+  useBrowser,
+} from './support/browser';
+
+const { browser } = useBrowser();
+
+describe('a day of attendance: the teacher marks, the admin approves, history exports it', () => {
+  it('goes from marking to an exported CSV', async () => {
+    const names = ['Aditi Rao', 'Bilal Shaikh', '=cmd Injection'];
+    for (const full_name of names) {
+      await api('/students/', {
+        json: { full_name, class_name: '9', parent_name: 'Parent', parent_phone: uniquePhone() },
+      });
+    }
+    const teacher = await createTeacherAccount({ first_name: 'Kiran', last_name: 'Mehta' }, 'kiran-password');
+
+    // The teacher marks class 9: all present by default, one absent.
+    const marking = await newPage(browser(), { width: 390, height: 844 });
+    await signIn(marking.page, teacher.username, teacher.password);
+    await marking.page.goto('/mark-attendance?class_name=9');
+    const bilal = marking.page.getByRole('group', { name: 'Attendance of Bilal Shaikh' });
+    await bilal.getByRole('button', { name: 'Absent' }).click();
+    await expectAccessible(marking.page);
+    await marking.page.getByRole('button', { name: 'Submit Attendance' }).click();
+    await marking.page.getByRole('alert').filter({ hasText: /3/ }).waitFor();
+    await marking.context.close();
+
+    // The admin sees them pending, approves them all.
+    const { context, page } = await newPage(browser());
+    await signIn(page, ADMIN.username, ADMIN.password);
+    await page.goto('/attendance');
+    await page.getByText('Bilal Shaikh').waitFor();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Select All', exact: true }).click();
+    await page.getByRole('button', { name: 'Approve Attendance (3)' }).click();
+    await page.getByText('Successfully approved 3 attendance record(s).').waitFor();
+    await page.getByText('No Pending Attendance Records').waitFor();
+
+    // History shows them; the export carries them, neutralised where a cell could be a formula.
+    await page.goto('/attendance-history');
+    await page.getByText('Bilal Shaikh').waitFor();
+    await expectAccessible(page);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^attendance_history_\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = await readFile((await download.path()) as string, 'utf8');
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    const lines = csv.slice(1).trim().split('\r\n');
+    expect(lines[0]).toBe('"Student Name","Student ID","Class","Date","Status","Marked By","Approved By","Remarks"');
+    const bilalLine = lines.find((line) => line.includes('Bilal Shaikh')) as string;
+    expect(bilalLine).toMatch(/"Absent","Kiran Mehta","Administrator"/);
+    expect(csv).toContain(`"'=cmd Injection"`);
+    await context.close();
+  });
+});

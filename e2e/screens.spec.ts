@@ -1,0 +1,59 @@
+import { describe, it } from 'vitest';
+import { ADMIN, createTeacherAccount, expectAccessible, newPage, signIn, useBrowser } from './support/browser';
+
+const { browser } = useBrowser();
+
+const ADMIN_SCREENS = [
+  ['/dashboard', 'Dashboard'],
+  ['/students', 'Students'],
+  ['/teachers', 'Teachers'],
+  ['/mark-attendance', 'Mark Attendance'],
+  ['/attendance', 'Attendance Approval'],
+  ['/attendance-history', 'Attendance History'],
+  ['/teacher-attendance', 'Teacher Attendance'],
+  ['/communications', 'Communications'],
+  ['/import', 'Import Data'],
+] as const;
+
+describe('every screen opens with its title and passes axe, on a laptop and on a phone', () => {
+  for (const viewport of [
+    { width: 1366, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    it(`as an admin at ${viewport.width} px`, async () => {
+      const { context, page } = await newPage(browser(), viewport);
+      await signIn(page, ADMIN.username, ADMIN.password);
+      for (const [path, title] of ADMIN_SCREENS) {
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1, name: title }).waitFor();
+        await page.waitForLoadState('networkidle');
+        await expectAccessible(page);
+      }
+      await context.close();
+    });
+  }
+
+  it('as a teacher, who is told which pages are for administrators', async () => {
+    const teacher = await createTeacherAccount({ first_name: 'Neel', last_name: 'Joshi' }, 'neel-password');
+    const { context, page } = await newPage(browser());
+    await signIn(page, teacher.username, teacher.password);
+    for (const [path, title] of [
+      ['/dashboard', 'Dashboard'],
+      ['/students', 'Students'],
+      ['/mark-attendance', 'Mark Attendance'],
+      ['/communications', 'Communications'],
+    ] as const) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await expectAccessible(page);
+    }
+    await page.goto('/dashboard');
+    await page.getByRole('button', { name: 'Change Password' }).waitFor();
+    await page.goto('/teachers');
+    await page.getByText('Teachers is available to administrators only.').waitFor();
+    await page.goto('/no-such-page');
+    await page.waitForURL('**/dashboard');
+    await context.close();
+  });
+});
