@@ -31,6 +31,10 @@ export async function findTeacher(db: Queryable, id: number, forUpdate = false):
   return rows[0];
 }
 
+export async function findTeachersByIds(db: Queryable, ids: number[]): Promise<Teacher[]> {
+  return db.query<Teacher>(`SELECT ${COLUMNS} FROM ${FROM} WHERE t.id = ANY($1::int[]) ORDER BY t.id`, [ids]);
+}
+
 /** The teachers (other than `exceptId`) that already use one of these emails, compared without case. */
 export async function findEmailsInUse(
   db: Queryable,

@@ -11,6 +11,7 @@ import {
   findExistingTeacherIds,
   findTeacher,
   findTeachers,
+  findTeachersByIds,
   insertTeacherAccounts,
   insertTeachers,
   type TeacherFields,
@@ -80,9 +81,16 @@ export async function insertTeachersWithAccounts(
       password_hash: (accounts[i] as PreparedAccount).hash,
     })),
   );
-  const created = await Promise.all(inserted.map((teacher) => findTeacher(tx, teacher.id)));
-  return created.map((teacher, i) => ({
-    ...(teacher as Teacher),
+  const byId = new Map(
+    (
+      await findTeachersByIds(
+        tx,
+        inserted.map((t) => t.id),
+      )
+    ).map((t) => [t.id, t]),
+  );
+  return inserted.map((teacher, i) => ({
+    ...(byId.get(teacher.id) as Teacher),
     initial_password: (accounts[i] as PreparedAccount).password,
   }));
 }
