@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, apiRequest, errorText, setUnauthorizedHandler } from './api-client';
+
+function answer(status: number, body: unknown) {
+  return vi
+    .spyOn(globalThis, 'fetch')
+    .mockResolvedValue(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  setUnauthorizedHandler(undefined);
+});
+
+describe('errorText: the server detail, else the screen fallback (spec section 8)', () => {
+  it('prefers the detail', () => {
+    expect(errorText(new ApiError(409, 'email: taken'), 'Failed to save teacher')).toBe('email: taken');
+  });
+  it('falls back without a detail, or for other errors', () => {
+    expect(errorText(new ApiError(500, undefined), 'Failed to fetch students')).toBe('Failed to fetch students');
+    expect(errorText(new Error('boom'), 'Failed to delete student')).toBe('Failed to delete student');
+  });
+});
+
+describe('apiRequest', () => {
+  it('sends the stored token and JSON, and reads the answer', async () => {
+    localStorage.setItem('token', 'abc');
+    const fetch = answer(200, { ok: true });
+    expect(await apiRequest('/students/', { method: 'POST', json: { a: 1 } })).toEqual({ ok: true });
+    const [url, init] = fetch.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe('/api/v1/students/');
+    expect((init.headers as Record<string, string>).authorization).toBe('Bearer abc');
+    expect(init.body).toBe('{"a":1}');
+  });
+
+  it('turns a failure into an ApiError carrying the detail', async () => {
+    answer(422, { detail: 'parent_phone: must include the country code' });
+    await expect(apiRequest('/students/')).rejects.toMatchObject({
+      status: 422,
+      detail: 'parent_phone: must include the country code',
+    });
+  });
+
+  it('calls the 401 handler outside the sign-in screen', async () => {
+    const handler = vi.fn();
+    setUnauthorizedHandler(handler);
+    answer(401, { detail: 'Not authenticated' });
+    await expect(apiRequest('/auth/me')).rejects.toBeInstanceOf(ApiError);
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it('says the server cannot be reached when the network fails', async () => {
+    vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'));
+    await expect(apiRequest('/students/')).rejects.toMatchObject({ status: 0 });
+  });
+});
