@@ -4,9 +4,9 @@ import { Link, Navigate, Route, Routes } from 'react-router';
 import { PageSpinner } from '../components/page-spinner';
 import { useAuth } from '../features/auth/auth-provider';
 import { CONSOLE_ROUTES, type ConsoleRoute } from './routes';
-import { Shell } from './shell/shell';
 
 const LoginPage = lazy(() => import('../features/auth/login-page'));
+const Shell = lazy(() => import('./shell/shell'));
 
 function RequireAuth({ children }: { children: ReactNode }) {
   const auth = useAuth();

@@ -19,6 +19,8 @@ import {
   useMediaQuery,
   useTheme,
 } from '@mui/material';
+import { LocalizationProvider } from '@mui/x-date-pickers';
+import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { Suspense, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { PageSpinner } from '../../components/page-spinner';
@@ -84,8 +86,11 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
-/** Sidebar, top bar and the current page; every signed-in screen sits inside it. */
-export function Shell() {
+/**
+ * Sidebar, top bar and the current page; every signed-in screen sits inside it. Loaded after sign-in,
+ * with the date pickers' localisation, so the sign-in screen stays small.
+ */
+export default function Shell() {
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('md'));
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -167,9 +172,11 @@ export function Shell() {
       </Box>
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
         <Toolbar />
-        <Suspense fallback={<PageSpinner />}>
-          <Outlet />
-        </Suspense>
+        <LocalizationProvider dateAdapter={AdapterDayjs}>
+          <Suspense fallback={<PageSpinner />}>
+            <Outlet />
+          </Suspense>
+        </LocalizationProvider>
       </Box>
       <ChangePasswordDialog open={Boolean(auth.user?.must_change_password)} mode="required" onClose={() => undefined} />
     </Box>
