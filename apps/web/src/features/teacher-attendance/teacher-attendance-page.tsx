@@ -244,7 +244,7 @@ export default function TeacherAttendancePage() {
         sx={{ mb: 2, alignItems: { xs: 'stretch', sm: 'center' }, justifyContent: 'space-between' }}
       >
         <Typography variant="h5" component="h2" sx={{ fontWeight: 600 }}>
-          Teacher attendance
+          Teacher Attendance
         </Typography>
         <DateField label="Date" value={date} onChange={setDate} />
       </Stack>
