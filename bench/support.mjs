@@ -9,7 +9,7 @@ import { chromium } from 'playwright-core';
 export const root = path.resolve(import.meta.dirname, '..');
 export const ADMIN_PASSWORD = 'bench-admin-password';
 
-function freePort() {
+export function freePort() {
   return new Promise((resolve) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
@@ -19,9 +19,13 @@ function freePort() {
   });
 }
 
-/** Starts the server (built console included) and answers its address, an admin token and stop(). */
-export async function startServer() {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'tuitiondesk-bench-'));
+/**
+ * Starts the server (built console included) and answers its address, an admin token, its process
+ * and stop(). A fresh embedded database by default; `dataDir` (already seeded) or `databaseUrl`
+ * to run on another.
+ */
+export async function startServer({ dataDir: givenDataDir, databaseUrl = '', env = {} } = {}) {
+  const dataDir = givenDataDir ?? mkdtempSync(path.join(tmpdir(), 'tuitiondesk-bench-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/server.ts'], {
@@ -30,10 +34,11 @@ export async function startServer() {
       ...process.env,
       PORT: String(port),
       DATA_DIR: dataDir,
-      DATABASE_URL: '',
+      DATABASE_URL: databaseUrl,
       ADMIN_PASSWORD: 'bench-initial-password',
       WEB_DIST_DIR: path.join(root, 'apps/web/dist'),
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: 'inherit',
   });
@@ -59,10 +64,11 @@ export async function startServer() {
   return {
     base,
     token: changed.access_token,
+    pid: server.pid,
     stop: async () => {
       server.kill('SIGTERM');
       await new Promise((resolve) => server.once('exit', resolve));
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!givenDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

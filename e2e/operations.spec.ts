@@ -56,6 +56,29 @@ describe('running the centre as an admin', () => {
     await context.close();
   });
 
+  it('issues a parent access code from the Students screen, with its link and QR code', async () => {
+    const phone = uniquePhone();
+    const name = `Ishaan Menon ${phone.slice(-5)}`;
+    await api('/students/', {
+      json: { full_name: name, class_name: '11', parent_name: 'Latha Menon', parent_phone: phone },
+    });
+    const { context, page } = await newPage(browser());
+    await signIn(page, ADMIN.username, ADMIN.password);
+    await page.goto('/students');
+    await page.getByLabel(/^Search students/).fill(name);
+    await page.getByRole('button', { name: `Parent access for ${name}` }).click();
+    const dialog = page.getByRole('dialog', { name: /Parent Access/ });
+    await dialog.getByText('Not issued yet').waitFor();
+    await dialog.getByRole('button', { name: 'Issue access code' }).click();
+    await dialog.getByTestId('access-code').waitFor();
+    expect(await dialog.getByTestId('access-code').textContent()).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    await dialog.getByRole('img', { name: 'QR code of the parent sign-in link' }).waitFor();
+    await dialog.getByText(/cannot be shown again/).waitFor();
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await context.close();
+  });
+
   it('adds a teacher and shows the initial password once, which then signs in', async () => {
     const { context, page } = await newPage(browser());
     await signIn(page, ADMIN.username, ADMIN.password);

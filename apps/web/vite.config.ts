@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
@@ -7,7 +8,18 @@ const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8000';
 export default defineConfig({
   plugins: [react()],
   server: { proxy: { '/api': apiTarget } },
-  build: { outDir: 'dist', sourcemap: false },
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    // Two pages, two bundles: the staff console (index.html) and the parent app (parent/index.html →
+    // dist/parent/index.html). They share only what both import (React), never the console's code.
+    rollupOptions: {
+      input: {
+        console: resolve(import.meta.dirname, 'index.html'),
+        parent: resolve(import.meta.dirname, 'parent/index.html'),
+      },
+    },
+  },
   test: {
     name: 'web',
     environment: 'jsdom',

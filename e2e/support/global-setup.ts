@@ -41,7 +41,12 @@ async function waitForHealth(url: string, server: ChildProcess, output: () => st
 export default async function setup(project: TestProject) {
   const dist = path.join(root, 'apps/web/dist');
   if (process.env.E2E_SKIP_BUILD !== 'true' || !existsSync(path.join(dist, 'index.html'))) {
-    const build = spawn('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+    const build = spawn('npm', ['run', 'build', '--silent'], {
+      cwd: root,
+      stdio: 'inherit',
+      // Vitest sets NODE_ENV=test, which would give React's development build.
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     const code = await new Promise<number | null>((resolve) => build.on('exit', resolve));
     if (code !== 0) throw new Error('building the web console failed');
   }

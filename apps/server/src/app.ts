@@ -7,7 +7,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { API_BASE_PATH } from '@tuitiondesk/contract';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -22,6 +22,9 @@ import { registerDashboardRoutes } from './modules/dashboard/routes';
 import { registerHealthRoutes } from './modules/health/routes';
 import { registerImportRoutes } from './modules/imports/routes';
 import { registerMessageRoutes } from './modules/messages/routes';
+import { registerParentRoutes } from './modules/parents/routes';
+import { registerPushRoutes } from './modules/push/routes';
+import { registerSettingsRoutes } from './modules/settings/routes';
 import { registerStudentRoutes } from './modules/students/routes';
 import { registerTeacherAttendanceRoutes } from './modules/teacher-attendance/routes';
 import { registerTeacherRoutes } from './modules/teachers/routes';
@@ -130,6 +133,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       registerImportRoutes(zodApi, ctx);
       registerActivityRoutes(zodApi, ctx);
       registerDashboardRoutes(zodApi, ctx);
+      registerParentRoutes(zodApi, ctx);
+      registerPushRoutes(zodApi, ctx);
+      registerSettingsRoutes(zodApi, ctx);
     },
     { prefix: API_BASE_PATH },
   );
@@ -142,7 +148,18 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 async function registerWebConsole(app: FastifyInstance, distDir: string): Promise<void> {
   const indexFile = path.join(distDir, 'index.html');
   if (!existsSync(indexFile)) return;
-  await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false, maxAge: '1h' });
+  await app.register(fastifyStatic, {
+    root: distDir,
+    wildcard: false,
+    index: false,
+    maxAge: '1h',
+    // Pages and the parent app's service worker and manifest are checked on every load; the hashed
+    // /assets/ files keep the hour.
+    setHeaders: (reply, file) => {
+      if (/\.html$|[\\/]parent[\\/](sw\.js|manifest\.webmanifest)$/.test(file))
+        reply.header('cache-control', 'no-cache');
+    },
+  });
   const sendIndex = (
     _request: unknown,
     reply: { header: (k: string, v: string) => unknown; sendFile: (f: string) => unknown },
@@ -151,6 +168,21 @@ async function registerWebConsole(app: FastifyInstance, distDir: string): Promis
     return reply.sendFile('index.html');
   };
   app.get('/', sendIndex as never);
+  // The parent app (its own page and bundle): /parent and every non-file path under it.
+  if (existsSync(path.join(distDir, 'parent', 'index.html'))) {
+    const sendParent = (request: { url: string }, reply: FastifyReply) => {
+      const [pathname = '', query] = request.url.split('?');
+      // /parent → /parent/, inside the service worker's and the manifest's scope (a fragment carries over).
+      if (pathname === '/parent') return reply.redirect(`/parent/${query === undefined ? '' : `?${query}`}`);
+      if (path.extname(pathname) !== '') {
+        return reply.status(404).send({ detail: `No such file: ${pathname}` });
+      }
+      reply.header('cache-control', 'no-cache');
+      return reply.sendFile('parent/index.html');
+    };
+    app.get('/parent', sendParent);
+    app.get('/parent/*', sendParent);
+  }
   app.get('/*', (request, reply) => {
     if (request.url.startsWith('/api/') || path.extname(request.url.split('?')[0] ?? '') !== '') {
       return reply.status(404).send({ detail: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` });

@@ -6,8 +6,10 @@ import { migrate } from './db/migrate';
 import { generatePassword, hashPassword } from './lib/passwords';
 import { TokenService } from './lib/tokens';
 import { countUsers, ensureSetting, insertUser } from './modules/auth/repository';
-import { inAppOnlyDelivery } from './modules/messages/delivery';
 import { createWhatsappSender } from './modules/messages/whatsapp';
+import { PushDelivery } from './modules/push/delivery';
+import { resolveVapidDetails } from './modules/push/vapid';
+import { PushWorker } from './modules/push/worker';
 
 export interface PreparedContext {
   ctx: AppContext;
@@ -17,20 +19,24 @@ export interface PreparedContext {
 
 /**
  * Brings a database up to date and builds the context the app runs on: migrations, the signing
- * secret (kept with the data so restarts keep everyone signed in), and on an empty database the
- * first admin account.
+ * secret and the VAPID keys (kept with the data so restarts keep everyone signed in and subscribed),
+ * and on an empty database the first admin account.
  */
 export async function prepareContext(config: AppConfig, db: Database): Promise<PreparedContext> {
   await migrate(db);
   const secret = config.jwtSecret ?? (await ensureSetting(db, 'jwt_secret', randomBytes(32).toString('base64url')));
   const generatedAdminPassword = await ensureAdmin(db, config.adminPassword);
+  const tokens = new TokenService(secret, config.tokenTtlSeconds);
+  // Not started here: the server starts it once listening (tests start theirs when they need it).
+  const push = new PushWorker({ db, tokens, vapid: await resolveVapidDetails(config.push, db), config: config.push });
   return {
     ctx: {
       config,
       db,
-      tokens: new TokenService(secret, config.tokenTtlSeconds),
-      delivery: inAppOnlyDelivery,
+      tokens,
+      delivery: new PushDelivery(() => push.wake()),
       whatsapp: config.whatsapp ? createWhatsappSender(config.whatsapp) : undefined,
+      push,
     },
     generatedAdminPassword,
   };

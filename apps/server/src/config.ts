@@ -37,7 +37,38 @@ const envSchema = z.object({
     .enum(['true', 'false', '1', '0'])
     .optional()
     .transform((value) => value === 'true' || value === '1'),
+  VAPID_PUBLIC_KEY: optionalString.pipe(
+    z
+      .string()
+      .refine((value) => base64urlBytes(value) === 65, 'must be a base64url uncompressed P-256 public key (65 bytes)')
+      .optional(),
+  ),
+  VAPID_PRIVATE_KEY: optionalString.pipe(
+    z
+      .string()
+      .refine((value) => base64urlBytes(value) === 32, 'must be a base64url P-256 private key (32 bytes)')
+      .optional(),
+  ),
+  VAPID_SUBJECT: optionalString.pipe(
+    z
+      .string()
+      .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: address or an https: URL')
+      .optional(),
+  ),
+  PUSH_ALLOW_HTTP_ENDPOINTS: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((value) => value === 'true' || value === '1'),
+  PUSH_POLL_MS: integer(2000, 10, 600_000),
 });
+
+/** Decoded length of a base64url string, or -1 when it is not base64url. */
+function base64urlBytes(value: string): number {
+  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(value)) return -1;
+  return Buffer.from(value, 'base64url').length;
+}
+
+export const DEFAULT_VAPID_SUBJECT = 'mailto:office@tuitiondesk.invalid';
 
 export type DatabaseConfig = { kind: 'pglite'; dataDir: string | undefined } | { kind: 'postgres'; url: string };
 
@@ -60,6 +91,30 @@ export interface AppConfig {
   webDistDir: string | undefined;
   logLevel: string;
   trustProxy: boolean;
+  push: PushConfig;
+}
+
+/** Web Push delivery (modules/push). Keys unset: generated once and kept in the database. */
+export interface PushConfig {
+  vapidKeys: { publicKey: string; privateKey: string } | undefined;
+  vapidSubject: string;
+  /** Tests only: accept http:// subscription endpoints (a fake push service on loopback). */
+  allowHttpEndpoints: boolean;
+  /** How often the worker looks for work queued by other instances, or retries that fell due. */
+  pollMs: number;
+  /** First retry after this long, doubling per attempt up to retryMaxMs. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** Attempts per device before the push is given up. */
+  maxAttempts: number;
+  /** How long one request to a push service may take. */
+  requestTimeoutMs: number;
+  /** Requests in flight at once, per instance. */
+  concurrency: number;
+  /** Outbox rows claimed per round. */
+  batchSize: number;
+  /** Seconds a push service keeps an undelivered push (the TTL header). */
+  ttlSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -77,6 +132,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(
       'Invalid configuration:\n  WHATSAPP_ACCESS_TOKEN and WHATSAPP_PHONE_NUMBER_ID must be set together',
     );
+  }
+  if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together');
   }
   return {
     port: e.PORT,
@@ -100,5 +158,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webDistDir: e.WEB_DIST_DIR,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    push: {
+      vapidKeys:
+        e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
+          ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
+          : undefined,
+      vapidSubject: e.VAPID_SUBJECT ?? DEFAULT_VAPID_SUBJECT,
+      allowHttpEndpoints: e.PUSH_ALLOW_HTTP_ENDPOINTS,
+      pollMs: e.PUSH_POLL_MS,
+      retryBaseMs: 30_000,
+      retryMaxMs: 6 * 3600_000,
+      maxAttempts: 6,
+      requestTimeoutMs: 10_000,
+      concurrency: 8,
+      batchSize: 50,
+      ttlSeconds: 7 * 24 * 3600,
+    },
   };
 }

@@ -3,6 +3,7 @@ import type { Database } from './db/database';
 import type { TokenService } from './lib/tokens';
 import type { MessageDelivery } from './modules/messages/delivery';
 import type { WhatsappSender } from './modules/messages/whatsapp';
+import type { PushWorker } from './modules/push/worker';
 
 /** What every module is given: built once at start-up (or per test file), never global. */
 export interface AppContext {
@@ -11,4 +12,6 @@ export interface AppContext {
   tokens: TokenService;
   delivery: MessageDelivery;
   whatsapp: WhatsappSender | undefined;
+  /** Web Push: the VAPID public key and the outbox worker (started by server.ts, or by a test). */
+  push: PushWorker;
 }

@@ -57,7 +57,8 @@ async function main(): Promise<void> {
     // then: close each once its answer is sent, or a browser's connection holds the process open.
     setInterval(() => app.server.closeIdleConnections(), 100).unref();
     try {
-      await app.close();
+      // The pushes in flight finish (or are cut off and retried later) before the database closes.
+      await Promise.all([app.close(), ctx.push.stop(5000)]);
       await db.close();
     } finally {
       releaseLock();
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  ctx.push.start(app.log.child({ module: 'push' }));
   if (generatedAdminPassword) {
     process.stdout.write(
       [

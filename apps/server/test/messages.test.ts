@@ -5,6 +5,7 @@ import { auth, createStudent, createTestApp, detailOf, type TestApp, uniquePhone
 /** What the delivery was handed, and what the transaction it was handed showed at that moment. */
 const enqueued: { ids: number[]; visibleInTx: number }[] = [];
 let failNextEnqueue = false;
+let notified = 0;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -23,6 +24,9 @@ beforeAll(async () => {
             [[...ids]],
           );
           enqueued.push({ ids: [...ids], visibleInTx: rows[0]?.count ?? 0 });
+        },
+        notify() {
+          notified += 1;
         },
       },
     }),
@@ -147,6 +151,7 @@ describe('POST /messages/send-to-parents', () => {
 
   it('sends one message per distinct parent phone in a class, and queues them in the same transaction', async () => {
     enqueued.length = 0;
+    const notifiedBefore = notified;
     const response = await send(await admin(), { subject: ` ${SUBJECT} `, message: BODY, recipients: '7' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: 'Message sent to 1 parent(s)', recipients_count: 1 });
@@ -169,6 +174,7 @@ describe('POST /messages/send-to-parents', () => {
       failure_reason: null,
     });
     expect(enqueued).toEqual([{ ids: [rows[0]?.id], visibleInTx: 1 }]);
+    expect(notified).toBe(notifiedBefore + 1);
 
     const activity = await activitiesOf('messages.sent_to_parents');
     expect(activity).toHaveLength(1);

@@ -6,6 +6,7 @@ export * from './dashboard';
 export * from './health';
 export * from './imports';
 export * from './messages';
+export * from './parents';
 export * from './students';
 export * from './teacher-attendance';
 export * from './teachers';

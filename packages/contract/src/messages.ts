@@ -3,7 +3,7 @@ import { normaliseClassName, requiredText } from './common';
 
 export const DELIVERY_STATUSES = ['sent', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-export const MESSAGE_TYPES = ['IN_APP', 'WHATSAPP'] as const;
+export const MESSAGE_TYPES = ['IN_APP', 'WHATSAPP', 'ABSENCE_ALERT'] as const;
 
 export const ALL_PARENTS = 'all_parents';
 

@@ -12,9 +12,13 @@ const MIGRATION_LOCK_KEY = 741_852_963;
 export async function migrate(db: Database, dir: string = MIGRATIONS_DIR): Promise<string[]> {
   const files = (await readdir(dir)).filter((name) => name.endsWith('.sql')).sort();
   const applied: string[] = [];
-  await db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-  );
+  // Under the lock too: two instances creating it at once on a new database would collide.
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await tx.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+  });
   for (const name of files) {
     const sql = await readFile(path.join(dir, name), 'utf8');
     const didApply = await db.transaction(async (tx) => {

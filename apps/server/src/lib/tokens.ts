@@ -1,9 +1,28 @@
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 
 export interface TokenClaims {
   userId: number;
   tokenVersion: number;
 }
+
+/** A parent's token: the phone it speaks for, and that phone's access-code generation. */
+export interface ParentTokenClaims {
+  phone: string;
+  tokenVersion: number;
+}
+
+/**
+ * Each kind of token has its own audience, so one can never stand in for another: a parent token
+ * is not a staff token, and a delivery receipt (inside a push) is neither.
+ */
+export const AUDIENCES = {
+  staff: 'tuitiondesk-staff',
+  parent: 'tuitiondesk-parent',
+  receipt: 'tuitiondesk-receipt',
+} as const;
+
+const PARENT_TTL_SECONDS = 180 * 24 * 3600;
+const RECEIPT_TTL_SECONDS = 30 * 24 * 3600;
 
 /** HS256 only: the algorithm is pinned on both signing and verifying. */
 export class TokenService {
@@ -20,28 +39,66 @@ export class TokenService {
     return this.ttlSeconds;
   }
 
+  /** Parents sign in once on their phone; the token lasts until the code is regenerated or 180 days pass. */
+  get parentExpiresInSeconds(): number {
+    return PARENT_TTL_SECONDS;
+  }
+
   sign(claims: TokenClaims): Promise<string> {
-    return new SignJWT({ ver: claims.tokenVersion })
+    return this.signFor(AUDIENCES.staff, String(claims.userId), { ver: claims.tokenVersion }, this.ttlSeconds);
+  }
+
+  /** The claims of a valid staff token, or undefined for any token that is not (bad, expired, other alg or audience). */
+  async verify(token: string): Promise<TokenClaims | undefined> {
+    const payload = await this.verifyFor(token, AUDIENCES.staff, ['ver']);
+    if (!payload) return undefined;
+    const userId = Number(payload.sub);
+    const tokenVersion = Number(payload.ver);
+    if (!Number.isSafeInteger(userId) || !Number.isSafeInteger(tokenVersion)) return undefined;
+    return { userId, tokenVersion };
+  }
+
+  signParent(claims: ParentTokenClaims): Promise<string> {
+    return this.signFor(AUDIENCES.parent, claims.phone, { ver: claims.tokenVersion }, PARENT_TTL_SECONDS);
+  }
+
+  async verifyParent(token: string): Promise<ParentTokenClaims | undefined> {
+    const payload = await this.verifyFor(token, AUDIENCES.parent, ['ver']);
+    if (!payload || typeof payload.sub !== 'string') return undefined;
+    const tokenVersion = Number(payload.ver);
+    if (!Number.isSafeInteger(tokenVersion)) return undefined;
+    return { phone: payload.sub, tokenVersion };
+  }
+
+  /** A receipt confirms delivery of one message and nothing else. */
+  signReceipt(messageId: number): Promise<string> {
+    return this.signFor(AUDIENCES.receipt, String(messageId), {}, RECEIPT_TTL_SECONDS);
+  }
+
+  async verifyReceipt(token: string): Promise<number | undefined> {
+    const payload = await this.verifyFor(token, AUDIENCES.receipt, []);
+    const messageId = Number(payload?.sub);
+    return payload && Number.isSafeInteger(messageId) && messageId > 0 ? messageId : undefined;
+  }
+
+  private signFor(audience: string, subject: string, claims: JWTPayload, ttlSeconds: number): Promise<string> {
+    return new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(String(claims.userId))
+      .setSubject(subject)
       .setIssuedAt()
-      .setExpirationTime(`${this.ttlSeconds}s`)
-      .setAudience('tuitiondesk-staff')
+      .setExpirationTime(`${ttlSeconds}s`)
+      .setAudience(audience)
       .sign(this.key);
   }
 
-  /** The claims of a valid token, or undefined for any token that is not (bad, expired, other alg). */
-  async verify(token: string): Promise<TokenClaims | undefined> {
+  private async verifyFor(token: string, audience: string, required: string[]): Promise<JWTPayload | undefined> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
-        audience: 'tuitiondesk-staff',
-        requiredClaims: ['sub', 'exp', 'ver'],
+        audience,
+        requiredClaims: ['sub', 'exp', ...required],
       });
-      const userId = Number(payload.sub);
-      const tokenVersion = Number(payload.ver);
-      if (!Number.isSafeInteger(userId) || !Number.isSafeInteger(tokenVersion)) return undefined;
-      return { userId, tokenVersion };
+      return payload;
     } catch (error) {
       if (error instanceof errors.JOSEError || error instanceof TypeError) return undefined;
       throw error;

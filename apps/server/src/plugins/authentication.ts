@@ -3,8 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors';
 import { findUserById } from '../modules/auth/repository';
+import { findParentAccess } from '../modules/parents/repository';
 
 export type AuthenticatedUser = User;
+
+/** A signed-in parent: the phone whose children and messages the token reaches. */
+export interface AuthenticatedParent {
+  phone: string;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -12,9 +18,12 @@ declare module 'fastify' {
     isPublic?: boolean;
     /** Roles allowed; every staff role when absent. */
     roles?: readonly Role[];
+    /** Who may call: staff (the default) or parents with a parent token. */
+    audience?: 'staff' | 'parent';
   }
   interface FastifyRequest {
     user: AuthenticatedUser | null;
+    parent: AuthenticatedParent | null;
   }
 }
 
@@ -26,6 +35,14 @@ export function currentUser(request: { user: AuthenticatedUser | null }): Authen
   return request.user;
 }
 
+/** The signed-in parent of a parent route. */
+export function currentParent(request: { parent: AuthenticatedParent | null }): AuthenticatedParent {
+  if (!request.parent) throw new UnauthorizedError();
+  return request.parent;
+}
+
+const SESSION_ENDED = 'Your session is invalid or has expired. Please sign in again.';
+
 /**
  * Default deny: every API route needs a valid token, and the route's roles, unless it says it is
  * public. Runs at onRequest, before the body is read or validated, so a caller without the right
@@ -33,20 +50,39 @@ export function currentUser(request: { user: AuthenticatedUser | null }): Authen
  */
 export function registerAuthentication(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('user', null);
+  app.decorateRequest('parent', null);
   app.addHook('onRequest', async (request) => {
     const routeUrl = request.routeOptions.url;
-    if (!routeUrl?.startsWith('/api/v1/') || request.routeOptions.config.isPublic) return;
+    const config = request.routeOptions.config;
+    if (!routeUrl?.startsWith('/api/v1/') || config.isPublic) return;
 
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match?.[1]) throw new UnauthorizedError('Not authenticated');
-    const claims = await ctx.tokens.verify(match[1]);
-    if (!claims) throw new UnauthorizedError('Your session is invalid or has expired. Please sign in again.');
-    const user = await findUserById(ctx.db, claims.userId);
-    if (!user || user.token_version !== claims.tokenVersion) {
-      throw new UnauthorizedError('Your session is invalid or has expired. Please sign in again.');
+    const token = match[1];
+
+    if (config.audience === 'parent') {
+      const parentClaims = await ctx.tokens.verifyParent(token);
+      if (!parentClaims) {
+        if (await ctx.tokens.verify(token)) throw new ForbiddenError('This is for parents: staff use the console');
+        throw new UnauthorizedError(SESSION_ENDED);
+      }
+      const access = await findParentAccess(ctx.db, parentClaims.phone);
+      if (!access || access.token_version !== parentClaims.tokenVersion) throw new UnauthorizedError(SESSION_ENDED);
+      request.parent = { phone: access.phone };
+      return;
     }
-    const roles = request.routeOptions.config.roles ?? STAFF_ROLES;
+
+    const claims = await ctx.tokens.verify(token);
+    if (!claims) {
+      if (await ctx.tokens.verifyParent(token)) {
+        throw new ForbiddenError('A parent sign-in cannot use the staff console');
+      }
+      throw new UnauthorizedError(SESSION_ENDED);
+    }
+    const user = await findUserById(ctx.db, claims.userId);
+    if (!user || user.token_version !== claims.tokenVersion) throw new UnauthorizedError(SESSION_ENDED);
+    const roles = config.roles ?? STAFF_ROLES;
     if (!roles.includes(user.role)) throw new ForbiddenError('You do not have permission to do this');
     request.user = {
       id: user.id,

@@ -9,6 +9,7 @@ import type { AppContext } from '../../context';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, firstDayOfMonth, lastDayOfMonth, today } from '../../lib/time';
+import { readAbsenceAlerts } from '../settings/repository';
 import {
   approvePending,
   countExisting,
@@ -18,6 +19,7 @@ import {
   findPending,
   findRoster,
   findStudentsForMarking,
+  insertAbsenceAlerts,
   type MarkInput,
   upsertAttendance,
 } from './repository';
@@ -94,15 +96,24 @@ export async function approveAttendance(
       }
       throw new ConflictError('These attendance records are already approved');
     }
+    // Only the records this call approved: one approved before never alerts twice.
+    const alertIds = (await readAbsenceAlerts(tx)) ? await insertAbsenceAlerts(tx, approvedIds, actor) : [];
+    if (alertIds.length > 0) await ctx.delivery.enqueue(tx, alertIds);
     await recordActivity(
       tx,
       actor,
       'attendance.approved',
-      `${actor.full_name} approved ${plural(approvedIds.length, 'attendance record')}`,
+      `${actor.full_name} approved ${plural(approvedIds.length, 'attendance record')}${
+        alertIds.length > 0 ? ` and sent ${plural(alertIds.length, 'absence alert')} to parents` : ''
+      }`,
     );
-    return approvedIds.length;
+    return { count: approvedIds.length, alerts: alertIds.length };
   });
-  return { approved_count: approved, message: `Successfully approved ${approved} attendance record(s).` };
+  if (approved.alerts > 0) ctx.delivery.notify();
+  return {
+    approved_count: approved.count,
+    message: `Successfully approved ${approved.count} attendance record(s).`,
+  };
 }
 
 function daysBetween(start: string, end: string): number {

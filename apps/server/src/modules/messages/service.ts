@@ -56,6 +56,7 @@ export async function sendToParents(
     );
     return ids.length;
   });
+  ctx.delivery.notify();
   return { message: `Message sent to ${count} parent(s)`, recipients_count: count };
 }
 

@@ -35,7 +35,8 @@ describe('Attendance Approval screen', { timeout: 30_000 }, () => {
     const api = fakeApi({ 'GET /api/v1/attendance/pending-approval': () => [200, pending] });
     renderPage(<ApprovalPage />);
     expect(await screen.findByText('Asha Verma')).toBeInTheDocument();
-    expect(api.calls[0]?.url.searchParams.get('attendance_date')).toBe(today);
+    const pendingCall = api.calls.find((call) => call.url.pathname === '/api/v1/attendance/pending-approval');
+    expect(pendingCall?.url.searchParams.get('attendance_date')).toBe(today);
 
     const classes = screen.getAllByRole('button', { name: /^Class \d+/ }).map((b) => b.textContent);
     expect(classes).toEqual(['Class 72 students', 'Class 81 student', 'Class 101 student']);
@@ -149,6 +150,28 @@ describe('Attendance Approval screen', { timeout: 30_000 }, () => {
     answer = [500, {}];
     await user.click(screen.getByRole('button', { name: 'Approve Attendance (1)' }));
     expect(await screen.findByText('Failed to approve attendance records')).toBeInTheDocument();
+  });
+
+  it('has the absence alerts switch, bound to the centre settings', async () => {
+    let alerts = true;
+    const api = fakeApi({
+      'GET /api/v1/attendance/pending-approval': () => [200, pending],
+      'GET /api/v1/settings': () => [200, { absence_alerts: alerts }],
+      'PUT /api/v1/settings': ({ body }) => {
+        alerts = (body as { absence_alerts: boolean }).absence_alerts;
+        return [200, { absence_alerts: alerts }];
+      },
+    });
+    const user = userEvent.setup();
+    renderPage(<ApprovalPage />);
+    const toggle = await screen.findByRole('switch', {
+      name: 'Send absence alerts to parents when approving absent or late',
+    });
+    await waitFor(() => expect(toggle).toBeChecked());
+    await user.click(toggle);
+    expect(await screen.findByText('Absence alerts turned off')).toBeInTheDocument();
+    expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ absence_alerts: false });
+    expect(toggle).not.toBeChecked();
   });
 
   it('says everything is approved when nothing is pending, and shows fetch errors', async () => {

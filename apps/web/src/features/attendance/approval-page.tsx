@@ -10,6 +10,7 @@ import { PageSpinner } from '../../components/page-spinner';
 import { errorText } from '../../lib/api-client';
 import { formatDay, todayIso } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
+import { AbsenceAlertsSwitch } from '../parents/absence-alerts-switch';
 import { useApproveAttendance, usePendingOnDate } from './api';
 import { PendingClassPanel } from './pending-class-panel';
 import { groupByClass, keepPending, toggleGroup } from './pending-selection';
@@ -143,6 +144,9 @@ export default function ApprovalPage() {
             >
               Approve Attendance ({selection.size})
             </Button>
+          </Box>
+          <Box sx={{ borderTop: 1, borderColor: 'divider', pt: 1.5 }}>
+            <AbsenceAlertsSwitch />
           </Box>
         </Stack>
       </Paper>

@@ -104,6 +104,7 @@ describe('Message History', { timeout: 20_000 }, () => {
       item(1, { message: LONG, delivery_status: 'delivered' }),
       item(2, { message_type: 'WHATSAPP', delivery_status: 'failed', failure_reason: 'Number not on WhatsApp' }),
       item(3, { message_type: 'SMS', delivery_status: 'queued' }),
+      item(4, { message_type: 'ABSENCE_ALERT', delivery_status: 'sent' }),
     ]);
     renderPage();
     const table = await screen.findByRole('table', { name: 'Message history' });
@@ -115,6 +116,7 @@ describe('Message History', { timeout: 20_000 }, () => {
     expect(within(rows[0] as HTMLElement).getByRole('img', { name: 'In-app message' })).toBeInTheDocument();
     expect(within(rows[1] as HTMLElement).getByRole('img', { name: 'WhatsApp' })).toBeInTheDocument();
     expect(within(rows[2] as HTMLElement).getByRole('img', { name: 'Other (SMS)' })).toBeInTheDocument();
+    expect(within(rows[3] as HTMLElement).getByRole('img', { name: 'Absence alert' })).toBeInTheDocument();
 
     const chip = (row: number, text: string) =>
       within(rows[row] as HTMLElement)

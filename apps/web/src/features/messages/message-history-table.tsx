@@ -1,4 +1,5 @@
 import ChatBubbleOutlineIcon from '@mui/icons-material/ChatBubbleOutlineOutlined';
+import EventBusyIcon from '@mui/icons-material/EventBusy';
 import MailOutlineIcon from '@mui/icons-material/MailOutlined';
 import PhoneIphoneIcon from '@mui/icons-material/PhoneIphone';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
@@ -18,7 +19,7 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import type { Communication } from '@tuitiondesk/contract';
+import { ABSENCE_ALERT_TYPE, type Communication } from '@tuitiondesk/contract';
 import { EmptyState } from '../../components/empty-state';
 import { formatDayTime } from '../../lib/dates';
 
@@ -54,6 +55,8 @@ export function MessageTypeIcon({ type }: { type: string }) {
       return <WhatsAppIcon titleAccess="WhatsApp" sx={{ color: '#25d366' }} />;
     case 'IN_APP':
       return <PhoneIphoneIcon titleAccess="In-app message" color="primary" />;
+    case ABSENCE_ALERT_TYPE:
+      return <EventBusyIcon titleAccess="Absence alert" color="warning" />;
     default:
       return <MailOutlineIcon titleAccess={type ? `Other (${type})` : 'Other'} color="action" />;
   }

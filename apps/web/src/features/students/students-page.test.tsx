@@ -156,6 +156,32 @@ describe('the Students screen', () => {
     expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
   });
 
+  it('gives teachers and admins a Parent Access action that opens the dialog for that student', async () => {
+    const user = userEvent.setup({ delay: null });
+    const [, second] = makeStudents(2);
+    const calls = renderPage('teacher', makeStudents(2), {
+      'GET /students/2/parent-access': () =>
+        json({
+          phone: second?.parent_phone,
+          parent_name: 'Parent 2',
+          children: [{ id: 2, unique_id: 'STU0002', full_name: 'Student 2', class_name: '7' }],
+          has_code: false,
+          issued_at: null,
+          issued_by: null,
+          last_sign_in_at: null,
+          devices_with_notifications: 0,
+        }),
+    });
+    await screen.findByText('Student 1');
+    expect(screen.getByRole('button', { name: 'Parent access for Student 1' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Parent access for Student 2' }));
+    const dialog = await screen.findByRole('dialog', { name: /Parent Access/ });
+    expect(await within(dialog).findByText('Not issued yet')).toBeInTheDocument();
+    expect(calls.some((call) => call.path === '/students/2/parent-access')).toBe(true);
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
   it('says No students yet when there are none', async () => {
     renderPage('admin', []);
     expect(await screen.findByText('No students yet')).toBeInTheDocument();

@@ -22,6 +22,7 @@ import { errorText } from '../../lib/api-client';
 import { type RowSelection, useRowSelection } from '../../lib/row-selection';
 import { useToast } from '../../lib/toast';
 import { useAuth } from '../auth/auth-provider';
+import { ParentAccessDialog } from '../parents/parent-access-dialog';
 import { useCreateStudent, useDeleteStudent, useDeleteStudents, useStudents, useUpdateStudent } from './api';
 import { StudentDialog } from './student-dialog';
 import type { StudentForm } from './student-form';
@@ -73,6 +74,7 @@ export default function StudentsPage() {
   const [rowsPerPage, setRowsPerPage] = useState(ROWS_PER_PAGE_OPTIONS[0] ?? 25);
   const [dialog, setDialog] = useState<DialogState>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
+  const [parentAccessFor, setParentAccessFor] = useState<Student | null>(null);
   const openDialog = useCallback((next: DialogState) => {
     setSaveError(null);
     setDialog(next);
@@ -193,6 +195,7 @@ export default function StudentsPage() {
           onToggleAll={onToggleAll}
           onEdit={onEdit}
           onDelete={onDelete}
+          onParentAccess={setParentAccessFor}
         />
         <TablePagination
           component="div"
@@ -285,6 +288,13 @@ export default function StudentsPage() {
         {body}
       </Paper>
 
+      {parentAccessFor && (
+        <ParentAccessDialog
+          key={parentAccessFor.id}
+          student={parentAccessFor}
+          onClose={() => setParentAccessFor(null)}
+        />
+      )}
       {dialog && (
         <StudentDialog
           open

@@ -1,5 +1,6 @@
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
+import KeyIcon from '@mui/icons-material/Key';
 import {
   Avatar,
   Box,
@@ -33,6 +34,7 @@ interface RowProps {
   onToggle: (id: number) => void;
   onEdit: (student: Student) => void;
   onDelete: (student: Student) => void;
+  onParentAccess: (student: Student) => void;
 }
 
 // Rows re-render only when their own student or selection changes: paging and selecting stay quick.
@@ -44,6 +46,7 @@ const StudentRow = memo(function StudentRow({
   onToggle,
   onEdit,
   onDelete,
+  onParentAccess,
 }: RowProps) {
   return (
     <TableRow hover selected={selected}>
@@ -78,6 +81,15 @@ const StudentRow = memo(function StudentRow({
         </Typography>
       </TableCell>
       <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+        <Tooltip title="Parent Access">
+          <IconButton
+            aria-label={`Parent access for ${student.full_name}`}
+            onClick={() => onParentAccess(student)}
+            size="small"
+          >
+            <KeyIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
         <Tooltip title="Edit">
           <IconButton aria-label={`Edit ${student.full_name}`} onClick={() => onEdit(student)} size="small">
             <EditIcon fontSize="small" />
@@ -110,6 +122,7 @@ export function StudentsTable({
   onToggleAll,
   onEdit,
   onDelete,
+  onParentAccess,
 }: {
   rows: readonly Student[];
   canDelete: boolean;
@@ -119,6 +132,7 @@ export function StudentsTable({
   onToggleAll: () => void;
   onEdit: (student: Student) => void;
   onDelete: (student: Student) => void;
+  onParentAccess: (student: Student) => void;
 }) {
   return (
     <TableContainer sx={{ overflowX: 'auto' }}>
@@ -161,6 +175,7 @@ export function StudentsTable({
               onToggle={onToggle}
               onEdit={onEdit}
               onDelete={onDelete}
+              onParentAccess={onParentAccess}
             />
           ))}
         </TableBody>

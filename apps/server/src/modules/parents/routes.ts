@@ -1,0 +1,171 @@
+import {
+  childAttendanceSchema,
+  DELIVERY_STATUSES,
+  deliveryReceiptSchema,
+  errorSchema,
+  idParamsSchema,
+  parentAccessIssuedSchema,
+  parentAccessStatusSchema,
+  parentInboxQuerySchema,
+  parentInboxSchema,
+  parentLoginResponseSchema,
+  parentLoginSchema,
+  parentMessageSchema,
+  parentProfileSchema,
+} from '@tuitiondesk/contract';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { currentParent, currentUser } from '../../plugins/authentication';
+import type { ZodApp } from '../../plugins/zod-app';
+import {
+  CHILD_ATTENDANCE_DEFAULT_DAYS,
+  CHILD_ATTENDANCE_MAX_DAYS,
+  confirmReceipt,
+  getChildAttendance,
+  getInbox,
+  getParentAccess,
+  getParentProfile,
+  issueParentAccess,
+  parentLogin,
+  readMessage,
+} from './service';
+
+const staffTags = ['parent access'];
+const parentTags = ['parent'];
+const parentOnly = { audience: 'parent' as const };
+
+const childAttendanceQuerySchema = z.object({
+  days: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(CHILD_ATTENDANCE_MAX_DAYS, `must be at most ${CHILD_ATTENDANCE_MAX_DAYS}`)
+    .default(CHILD_ATTENDANCE_DEFAULT_DAYS),
+});
+
+const deliveryReceiptResultSchema = z.object({
+  message_id: z.number().int(),
+  delivery_status: z.enum(DELIVERY_STATUSES),
+});
+
+export function registerParentRoutes(app: ZodApp, ctx: AppContext): void {
+  // ---- Staff (both roles: teachers hand codes to parents at the door) ----
+
+  app.get(
+    '/students/:id/parent-access',
+    {
+      schema: {
+        tags: staffTags,
+        summary: "The state of this student's parent's app access (never the code)",
+        params: idParamsSchema,
+        response: { 200: parentAccessStatusSchema, 404: errorSchema, 422: errorSchema },
+      },
+    },
+    async (request) => getParentAccess(ctx, request.params.id),
+  );
+
+  app.post(
+    '/students/:id/parent-access',
+    {
+      schema: {
+        tags: staffTags,
+        summary:
+          "Issue a new access code for this student's parent phone (shown once); issuing again signs out that parent's devices",
+        params: idParamsSchema,
+        response: { 201: parentAccessIssuedSchema, 404: errorSchema, 422: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const issued = await issueParentAccess(ctx, currentUser(request), request.params.id);
+      return reply.status(201).send(issued);
+    },
+  );
+
+  // ---- Parents ----
+
+  app.post(
+    '/parent/login',
+    {
+      config: { isPublic: true },
+      schema: {
+        tags: parentTags,
+        summary: 'Parent sign-in with the phone on record and the access code from the centre',
+        security: [],
+        body: parentLoginSchema,
+        response: { 200: parentLoginResponseSchema, 401: errorSchema, 422: errorSchema, 429: errorSchema },
+      },
+    },
+    async (request) => parentLogin(ctx, request.body.phone, request.body.code, request.ip),
+  );
+
+  app.get(
+    '/parent/me',
+    {
+      config: parentOnly,
+      schema: {
+        tags: parentTags,
+        summary: 'The signed-in parent and their children',
+        response: { 200: parentProfileSchema },
+      },
+    },
+    async (request) => getParentProfile(ctx, currentParent(request).phone),
+  );
+
+  app.get(
+    '/parent/messages',
+    {
+      config: parentOnly,
+      schema: {
+        tags: parentTags,
+        summary: "The parent's messages, newest first, with the number unread",
+        querystring: parentInboxQuerySchema,
+        response: { 200: parentInboxSchema, 422: errorSchema },
+      },
+    },
+    async (request) => getInbox(ctx, currentParent(request).phone, request.query.limit, request.query.offset),
+  );
+
+  app.post(
+    '/parent/messages/:id/read',
+    {
+      config: parentOnly,
+      schema: {
+        tags: parentTags,
+        summary: 'Mark one of your messages read (and so delivered)',
+        params: idParamsSchema,
+        response: { 200: parentMessageSchema, 404: errorSchema, 422: errorSchema },
+      },
+    },
+    async (request) => readMessage(ctx, currentParent(request).phone, request.params.id),
+  );
+
+  app.get(
+    '/parent/children/:id/attendance',
+    {
+      config: parentOnly,
+      schema: {
+        tags: parentTags,
+        summary: "One of your children's approved attendance for the last `days` days (default 30)",
+        params: idParamsSchema,
+        querystring: childAttendanceQuerySchema,
+        response: { 200: childAttendanceSchema, 404: errorSchema, 422: errorSchema },
+      },
+    },
+    async (request) => getChildAttendance(ctx, currentParent(request).phone, request.params.id, request.query.days),
+  );
+
+  app.post(
+    '/parent/receipts',
+    {
+      config: { isPublic: true },
+      schema: {
+        tags: parentTags,
+        summary: "The parent app's service worker confirms that a push arrived (receipt from the push payload)",
+        security: [],
+        body: deliveryReceiptSchema,
+        response: { 200: deliveryReceiptResultSchema, 400: errorSchema, 404: errorSchema, 422: errorSchema },
+      },
+    },
+    async (request) => confirmReceipt(ctx, request.body.receipt),
+  );
+}

@@ -1,0 +1,173 @@
+import type { Queryable } from '../../db/database';
+
+// ---- Subscriptions ----
+
+export interface SubscriptionInput {
+  phone: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  userAgent: string | null;
+}
+
+/**
+ * Stores a device's subscription, keyed by endpoint: a device that subscribes again (new keys) or
+ * is now signed in as another parent updates its row. When the row moves to another phone, the
+ * pushes still queued for the previous parent are dropped: that device is no longer theirs.
+ */
+export async function upsertSubscription(tx: Queryable, input: SubscriptionInput): Promise<void> {
+  const previous = await tx.query<{ id: number; phone: string }>(
+    'SELECT id, phone FROM push_subscriptions WHERE endpoint = $1 FOR UPDATE',
+    [input.endpoint],
+  );
+  const existing = previous[0];
+  if (existing && existing.phone !== input.phone) {
+    await tx.query('DELETE FROM push_outbox WHERE subscription_id = $1', [existing.id]);
+  }
+  await tx.query(
+    `INSERT INTO push_subscriptions AS s (phone, endpoint, p256dh, auth, user_agent)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (endpoint) DO UPDATE SET
+       phone = EXCLUDED.phone,
+       p256dh = EXCLUDED.p256dh,
+       auth = EXCLUDED.auth,
+       user_agent = EXCLUDED.user_agent,
+       created_at = CASE WHEN s.phone = EXCLUDED.phone THEN s.created_at ELSE now() END,
+       last_success_at = CASE WHEN s.phone = EXCLUDED.phone THEN s.last_success_at ELSE NULL END`,
+    [input.phone, input.endpoint, input.p256dh, input.auth, input.userAgent],
+  );
+  // A family has a few devices; a phone that keeps the newest few cannot make one send fan out without end.
+  await tx.query(
+    `DELETE FROM push_subscriptions
+      WHERE phone = $1
+        AND id NOT IN (SELECT id FROM push_subscriptions WHERE phone = $1 ORDER BY created_at DESC, id DESC LIMIT $2)`,
+    [input.phone, MAX_DEVICES_PER_PHONE],
+  );
+}
+
+/** Devices kept per parent phone; subscribing one more forgets the one subscribed longest ago. */
+export const MAX_DEVICES_PER_PHONE = 10;
+
+/** Removes the phone's own subscription with that endpoint (its queued pushes go with it). */
+export async function deleteSubscription(db: Queryable, phone: string, endpoint: string): Promise<boolean> {
+  const rows = await db.query('DELETE FROM push_subscriptions WHERE phone = $1 AND endpoint = $2 RETURNING id', [
+    phone,
+    endpoint,
+  ]);
+  return rows.length > 0;
+}
+
+// ---- Outbox ----
+
+/**
+ * One outbox row per (message, device of the message's recipient), in one statement. WhatsApp
+ * texts went to WhatsApp, not to the parent app, so they get no push.
+ */
+export async function enqueuePushes(tx: Queryable, messageIds: readonly number[]): Promise<number> {
+  if (messageIds.length === 0) return 0;
+  const rows = await tx.query<{ id: number }>(
+    `INSERT INTO push_outbox (message_id, subscription_id)
+     SELECT m.id, s.id
+       FROM messages m
+       JOIN push_subscriptions s ON s.phone = m.recipient
+      WHERE m.id = ANY($1::int[]) AND m.message_type <> 'WHATSAPP'
+      ORDER BY m.id, s.id
+     ON CONFLICT (message_id, subscription_id) DO NOTHING
+     RETURNING id`,
+    [[...messageIds]],
+  );
+  return rows.length;
+}
+
+/** A claimed outbox row with everything needed to send it, read in the claiming statement. */
+export interface ClaimedPush {
+  id: number;
+  attempts: number;
+  message_id: number;
+  subject: string;
+  message: string;
+  sent_at: string;
+  subscription_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}
+
+/**
+ * Claims up to `limit` due rows for this worker: their next_attempt_at moves `leaseMs` ahead, so no
+ * other worker (here or on another instance) takes them meanwhile, and attempts counts this try.
+ * SKIP LOCKED lets concurrent claimers pass over each other's rows instead of waiting. The statement
+ * commits at once: no transaction stays open while the pushes are sent. A worker that dies holding
+ * a lease only delays those rows until it runs out.
+ */
+export async function claimDuePushes(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedPush[]> {
+  return db.query<ClaimedPush>(
+    `WITH claimed AS (
+       UPDATE push_outbox
+          SET attempts = attempts + 1,
+              next_attempt_at = now() + $2::int * interval '1 millisecond'
+        WHERE id IN (
+          SELECT id FROM push_outbox
+           WHERE next_attempt_at <= now()
+           ORDER BY next_attempt_at, id
+           LIMIT $1
+           FOR UPDATE SKIP LOCKED
+        )
+        RETURNING id, attempts, message_id, subscription_id
+     )
+     SELECT c.id, c.attempts, c.message_id, m.subject, m.message, m.sent_at,
+            c.subscription_id, s.endpoint, s.p256dh, s.auth
+       FROM claimed c
+       JOIN messages m ON m.id = c.message_id
+       JOIN push_subscriptions s ON s.id = c.subscription_id
+      ORDER BY c.id`,
+    [limit, leaseMs],
+  );
+}
+
+/**
+ * The push service took it: the message reached a device, the device works, and the row is done.
+ *
+ * Lock order, everywhere rows of these tables are written in one transaction: message, then
+ * subscription, then outbox row (reading a message marks it delivered and drops its outbox rows;
+ * deleting a subscription cascades to its outbox rows; giving up locks the message first). Taking
+ * them in another order here would let two such transactions deadlock.
+ */
+export async function recordPushed(tx: Queryable, push: ClaimedPush): Promise<void> {
+  await tx.query('UPDATE messages SET pushed_at = COALESCE(pushed_at, now()) WHERE id = $1', [push.message_id]);
+  await tx.query('UPDATE push_subscriptions SET last_success_at = now() WHERE id = $1', [push.subscription_id]);
+  await tx.query('DELETE FROM push_outbox WHERE id = $1', [push.id]);
+}
+
+/** The push service says this subscription no longer exists: forget the device and its queued pushes. */
+export async function deleteSubscriptionById(db: Queryable, subscriptionId: number): Promise<void> {
+  await db.query('DELETE FROM push_subscriptions WHERE id = $1', [subscriptionId]);
+}
+
+/** Try again later. */
+export async function reschedulePush(db: Queryable, outboxId: number, delayMs: number, error: string): Promise<void> {
+  await db.query(
+    `UPDATE push_outbox SET next_attempt_at = now() + $2::int * interval '1 millisecond', last_error = $3
+      WHERE id = $1`,
+    [outboxId, delayMs, error],
+  );
+}
+
+/**
+ * Gives the push up. When it was the message's last pending push, no device ever got the message and
+ * nobody confirmed it, the message becomes `failed` with the reason. The message row is locked first,
+ * so two workers giving up the message's last two rows at once cannot both see the other's row still
+ * pending (the second one reads after the first one's commit). Answers whether the message failed.
+ */
+export async function giveUpPush(tx: Queryable, push: ClaimedPush, reason: string): Promise<boolean> {
+  await tx.query('SELECT id FROM messages WHERE id = $1 FOR UPDATE', [push.message_id]);
+  await tx.query('DELETE FROM push_outbox WHERE id = $1', [push.id]);
+  const failed = await tx.query(
+    `UPDATE messages m SET delivery_status = 'failed', failure_reason = $2
+      WHERE m.id = $1 AND m.delivery_status = 'sent' AND m.pushed_at IS NULL
+        AND NOT EXISTS (SELECT 1 FROM push_outbox o WHERE o.message_id = m.id)
+      RETURNING m.id`,
+    [push.message_id, reason],
+  );
+  return failed.length > 0;
+}

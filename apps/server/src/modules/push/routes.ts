@@ -1,0 +1,57 @@
+import { errorSchema, pushPublicKeySchema, pushSubscriptionSchema, pushUnsubscribeSchema } from '@tuitiondesk/contract';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { currentParent } from '../../plugins/authentication';
+import type { ZodApp } from '../../plugins/zod-app';
+import { subscribe, unsubscribe } from './service';
+
+const okSchema = z.object({ ok: z.literal(true) });
+
+export function registerPushRoutes(app: ZodApp, ctx: AppContext): void {
+  app.get(
+    '/parent/push/public-key',
+    {
+      config: { audience: 'parent' },
+      schema: {
+        tags: ['parent'],
+        summary: "The server's VAPID public key: the applicationServerKey of PushManager.subscribe()",
+        response: { 200: pushPublicKeySchema },
+      },
+    },
+    async () => ({ public_key: ctx.push.publicKey }),
+  );
+
+  app.post(
+    '/parent/push/subscriptions',
+    {
+      config: { audience: 'parent' },
+      schema: {
+        tags: ['parent'],
+        summary: "Register this device's push subscription (PushSubscription.toJSON()); again updates it",
+        body: pushSubscriptionSchema,
+        response: { 201: okSchema, 422: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      await subscribe(ctx, currentParent(request).phone, request.body, request.headers['user-agent']);
+      return reply.status(201).send({ ok: true });
+    },
+  );
+
+  app.delete(
+    '/parent/push/subscriptions',
+    {
+      config: { audience: 'parent' },
+      schema: {
+        tags: ['parent'],
+        summary: "Stop pushes to this device (only the parent's own subscription; an unknown endpoint is fine)",
+        body: pushUnsubscribeSchema,
+        response: { 200: okSchema, 422: errorSchema },
+      },
+    },
+    async (request) => {
+      await unsubscribe(ctx, currentParent(request).phone, request.body.endpoint);
+      return { ok: true as const };
+    },
+  );
+}

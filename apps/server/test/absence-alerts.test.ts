@@ -1,0 +1,328 @@
+import { ABSENCE_ALERT_TYPE } from '@tuitiondesk/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queryable } from '../src/db/database';
+import { addDays, today } from '../src/lib/time';
+import type { MessageDelivery } from '../src/modules/messages/delivery';
+import { auth, createStudent, createTestApp, detailOf, type TestApp, uniquePhone } from './helpers/test-app';
+
+/** Records what the approval hands to delivery, passing it on to the real one. */
+const enqueued: number[][] = [];
+let notifications = 0;
+function recording(inner: MessageDelivery): MessageDelivery {
+  return {
+    async enqueue(tx: Queryable, ids: readonly number[]) {
+      enqueued.push([...ids]);
+      await inner.enqueue(tx, ids);
+    },
+    notify() {
+      notifications += 1;
+      inner.notify();
+    },
+  };
+}
+
+let t: TestApp;
+let admin: string;
+let teacher: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ prepare: (ctx) => ({ ...ctx, delivery: recording(ctx.delivery) }) });
+  admin = await t.adminToken();
+  teacher = await t.teacherToken();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+function spoken(isoDate: string): string {
+  const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number];
+  return `${d} ${MONTHS[m - 1]} ${y}`;
+}
+
+let dayOffset = 3;
+/** Each test marks its own past day, so pending lists never mix. */
+function nextDay(): string {
+  dayOffset += 1;
+  return addDays(today(), -dayOffset);
+}
+
+async function mark(date: string, records: { student_id: number; status: string; remarks?: string }[]) {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/attendance/mark',
+    headers: auth(teacher),
+    payload: { date, records },
+  });
+  expect(response.statusCode).toBe(200);
+  const pending = await t.app.inject({
+    method: 'GET',
+    url: `/api/v1/attendance/pending-approval?attendance_date=${date}`,
+    headers: auth(admin),
+  });
+  const ids = new Map<number, number>();
+  for (const record of pending.json() as { id: number; student_id: number }[]) ids.set(record.student_id, record.id);
+  return ids;
+}
+
+function approve(ids: number[], token = admin) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/attendance/approve',
+    headers: auth(token),
+    payload: { attendance_ids: ids },
+  });
+}
+
+function putSettings(payload: unknown, token = admin) {
+  return t.app.inject({ method: 'PUT', url: '/api/v1/settings', headers: auth(token), payload: payload as object });
+}
+
+interface AlertRow {
+  id: number;
+  message_type: string;
+  subject: string;
+  message: string;
+  recipient: string;
+  recipient_name: string;
+  student_id: number;
+  sent_by: string;
+  sent_by_user_id: number;
+  delivery_status: string;
+}
+
+function alertsFor(studentIds: number[]): Promise<AlertRow[]> {
+  return t.db.query<AlertRow>(
+    `SELECT id, message_type, subject, message, recipient, recipient_name, student_id, sent_by, sent_by_user_id,
+            delivery_status
+       FROM messages WHERE message_type = $1 AND student_id = ANY($2::int[]) ORDER BY id`,
+    [ABSENCE_ALERT_TYPE, studentIds],
+  );
+}
+
+describe('absence alerts on approval', () => {
+  it('alerts the parents of absent and late records, not present or leave, in the approval transaction', async () => {
+    const date = nextDay();
+    const absent = await createStudent(t.app, admin, { full_name: 'Asha Verma', parent_name: 'Ramesh Verma' });
+    const late = await createStudent(t.app, admin, { full_name: 'Bilal Sheikh', parent_name: 'Nadia Sheikh' });
+    const present = await createStudent(t.app, admin, { full_name: 'Chetan Gowda' });
+    const leave = await createStudent(t.app, admin, { full_name: 'Divya Reddy' });
+    const noName = await createStudent(t.app, admin, { full_name: 'Eshan Paul' });
+    await t.db.query("UPDATE students SET parent_name = '' WHERE id = $1", [noName.id]);
+    const ids = await mark(date, [
+      { student_id: absent.id, status: 'absent', remarks: 'Fever' },
+      { student_id: late.id, status: 'late' },
+      { student_id: present.id, status: 'present' },
+      { student_id: leave.id, status: 'leave', remarks: 'Wedding' },
+      { student_id: noName.id, status: 'absent' },
+    ]);
+    enqueued.length = 0;
+    notifications = 0;
+
+    const response = await approve([...ids.values()]);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ approved_count: 5, message: 'Successfully approved 5 attendance record(s).' });
+
+    const [user] = await t.db.query<{ id: number; full_name: string }>(
+      "SELECT id, full_name FROM users WHERE username = 'admin'",
+    );
+    const alerts = await alertsFor([absent.id, late.id, present.id, leave.id, noName.id]);
+    const byStudent = new Map(alerts.map((a) => [a.student_id, a]));
+    expect(alerts).toHaveLength(3);
+    expect(byStudent.get(absent.id)).toMatchObject({
+      message_type: 'ABSENCE_ALERT',
+      subject: 'Absence alert',
+      message: `Asha Verma was marked absent on ${spoken(date)}. Remarks: Fever`,
+      recipient: absent.parent_phone,
+      recipient_name: 'Ramesh Verma',
+      sent_by: user?.full_name,
+      sent_by_user_id: user?.id,
+      delivery_status: 'sent',
+    });
+    expect(byStudent.get(late.id)).toMatchObject({
+      subject: 'Late arrival',
+      message: `Bilal Sheikh was marked late on ${spoken(date)}.`,
+      recipient: late.parent_phone,
+      recipient_name: 'Nadia Sheikh',
+    });
+    expect(byStudent.get(noName.id)).toMatchObject({
+      subject: 'Absence alert',
+      message: `Eshan Paul was marked absent on ${spoken(date)}.`,
+      recipient_name: 'Parent of Eshan Paul',
+    });
+
+    // Handed to delivery inside the transaction, then delivery told once it committed.
+    expect(enqueued).toEqual([alerts.map((a) => a.id).sort((a, b) => a - b)]);
+    expect(notifications).toBe(1);
+
+    const [activity] = await t.db.query<{ description: string }>(
+      "SELECT description FROM activities WHERE action = 'attendance.approved' ORDER BY id DESC LIMIT 1",
+    );
+    expect(activity?.description).toBe(
+      `${user?.full_name} approved 5 attendance records and sent 3 absence alerts to parents`,
+    );
+  });
+
+  it('never alerts twice for a record approved before', async () => {
+    const date = nextDay();
+    const first = await createStudent(t.app, admin, { full_name: 'Farhan Mirza' });
+    const second = await createStudent(t.app, admin, { full_name: 'Gauri Patil' });
+    const ids = await mark(date, [{ student_id: first.id, status: 'absent' }]);
+    const firstId = ids.get(first.id) as number;
+    expect((await approve([firstId])).statusCode).toBe(200);
+    expect(await alertsFor([first.id])).toHaveLength(1);
+
+    const conflict = await approve([firstId]);
+    expect(conflict.statusCode).toBe(409);
+    expect(await alertsFor([first.id])).toHaveLength(1);
+
+    const secondId = (await mark(date, [{ student_id: second.id, status: 'late' }])).get(second.id) as number;
+    const mixed = await approve([firstId, secondId]);
+    expect(mixed.json()).toEqual({ approved_count: 1, message: 'Successfully approved 1 attendance record(s).' });
+    expect(await alertsFor([first.id])).toHaveLength(1);
+    expect(await alertsFor([second.id])).toHaveLength(1);
+  });
+
+  it('sends nothing for present-only approvals and does not mention alerts in the activity', async () => {
+    const date = nextDay();
+    const student = await createStudent(t.app, admin, { full_name: 'Hari Prasad' });
+    const ids = await mark(date, [{ student_id: student.id, status: 'present' }]);
+    enqueued.length = 0;
+    notifications = 0;
+    expect((await approve([...ids.values()])).statusCode).toBe(200);
+    expect(await alertsFor([student.id])).toEqual([]);
+    expect(enqueued).toEqual([]);
+    const [activity] = await t.db.query<{ description: string }>(
+      "SELECT description FROM activities WHERE action = 'attendance.approved' ORDER BY id DESC LIMIT 1",
+    );
+    expect(activity?.description).toMatch(/approved 1 attendance record$/);
+  });
+
+  it('shows the alerts in the staff history and in the parent inbox', async () => {
+    const date = nextDay();
+    const phone = uniquePhone();
+    const student = await createStudent(t.app, admin, {
+      full_name: 'Indu Nair',
+      parent_phone: phone,
+      parent_name: 'Latha Nair',
+    });
+    const issued = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/students/${student.id}/parent-access`,
+      headers: auth(teacher),
+    });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/parent/login',
+      payload: { phone, code: issued.json().code },
+    });
+    const parentToken = login.json().access_token as string;
+
+    const ids = await mark(date, [{ student_id: student.id, status: 'absent', remarks: 'No word from home' }]);
+    expect((await approve([...ids.values()])).statusCode).toBe(200);
+    const text = `Indu Nair was marked absent on ${spoken(date)}. Remarks: No word from home`;
+
+    const history = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/communications/history',
+      headers: auth(teacher),
+    });
+    expect(history.json()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          message_type: 'ABSENCE_ALERT',
+          subject: 'Absence alert',
+          message: text,
+          recipient: phone,
+          recipient_name: 'Latha Nair',
+          delivery_status: 'sent',
+        }),
+      ]),
+    );
+    const inbox = await t.app.inject({ method: 'GET', url: '/api/v1/parent/messages', headers: auth(parentToken) });
+    expect(inbox.statusCode).toBe(200);
+    expect(inbox.json().unread_count).toBe(1);
+    expect(inbox.json().messages[0]).toMatchObject({
+      message_type: 'ABSENCE_ALERT',
+      subject: 'Absence alert',
+      message: text,
+      student_id: student.id,
+      read_at: null,
+    });
+  });
+
+  it('approves 200 records with their alerts in one go, quickly', async () => {
+    const date = nextDay();
+    const students = await t.db.query<{ id: number }>(
+      `INSERT INTO students (full_name, class_name, parent_name, parent_phone)
+       SELECT 'Bulk Student ' || n, '8', 'Bulk Parent ' || n, '+91700000' || lpad(n::text, 4, '0')
+         FROM generate_series(1, 200) AS n
+       RETURNING id`,
+    );
+    const studentIds = students.map((s) => s.id);
+    const ids = await mark(
+      date,
+      studentIds.map((id, index) => ({ student_id: id, status: index % 2 === 0 ? 'absent' : 'present' })),
+    );
+    const started = performance.now();
+    const response = await approve([...ids.values()]);
+    const elapsed = performance.now() - started;
+    expect(response.json()).toEqual({
+      approved_count: 200,
+      message: 'Successfully approved 200 attendance record(s).',
+    });
+    expect(await alertsFor(studentIds)).toHaveLength(100);
+    expect(elapsed).toBeLessThan(3000);
+  });
+});
+
+describe('centre settings', () => {
+  it('answers the settings to both roles; alerts are on by default', async () => {
+    for (const token of [admin, teacher]) {
+      const response = await t.app.inject({ method: 'GET', url: '/api/v1/settings', headers: auth(token) });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ absence_alerts: true });
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/settings' })).statusCode).toBe(401);
+  });
+
+  it('lets only an admin change them: 401, 403 and 422 change nothing', async () => {
+    expect(
+      (await t.app.inject({ method: 'PUT', url: '/api/v1/settings', payload: { absence_alerts: false } })).statusCode,
+    ).toBe(401);
+    const forbidden = await putSettings({ absence_alerts: false }, teacher);
+    expect(forbidden.statusCode).toBe(403);
+    for (const payload of [{}, { absence_alerts: 'no' }, { absence_alerts: null }]) {
+      const invalid = await putSettings(payload);
+      expect(invalid.statusCode).toBe(422);
+      expect(detailOf(invalid)).toBe('absence_alerts: must be true or false');
+    }
+    const [row] = await t.db.query<{ value: string }>("SELECT value FROM settings WHERE key = 'absence_alerts'");
+    expect(row?.value).toBe('true');
+  });
+
+  it('with alerts turned off, approving sends none; turned on again, it does', async () => {
+    const off = await putSettings({ absence_alerts: false });
+    expect(off.statusCode).toBe(200);
+    expect(off.json()).toEqual({ absence_alerts: false });
+    const [activity] = await t.db.query<{ action: string; description: string }>(
+      'SELECT action, description FROM activities ORDER BY id DESC LIMIT 1',
+    );
+    expect(activity?.action).toBe('settings.updated');
+    expect(activity?.description).toMatch(/turned absence alerts to parents off$/);
+    const seen = await t.app.inject({ method: 'GET', url: '/api/v1/settings', headers: auth(teacher) });
+    expect(seen.json()).toEqual({ absence_alerts: false });
+
+    const date = nextDay();
+    const student = await createStudent(t.app, admin, { full_name: 'Jaya Kumar' });
+    const ids = await mark(date, [{ student_id: student.id, status: 'absent' }]);
+    expect((await approve([...ids.values()])).statusCode).toBe(200);
+    expect(await alertsFor([student.id])).toEqual([]);
+
+    expect((await putSettings({ absence_alerts: true })).json()).toEqual({ absence_alerts: true });
+    const later = await createStudent(t.app, admin, { full_name: 'Kavya Kumar' });
+    const laterIds = await mark(date, [{ student_id: later.id, status: 'late' }]);
+    expect((await approve([...laterIds.values()])).statusCode).toBe(200);
+    expect(await alertsFor([later.id])).toHaveLength(1);
+  });
+});

@@ -1,0 +1,683 @@
+import { normaliseAccessCode } from '@tuitiondesk/contract';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, today } from '../src/lib/time';
+import { TokenService } from '../src/lib/tokens';
+import { hashAccessCode } from '../src/modules/parents/access-codes';
+import { auth, createStudent, createTestApp, detailOf, type TestApp, uniquePhone } from './helpers/test-app';
+
+let t: TestApp;
+let admin: string;
+let teacher: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+  teacher = await t.teacherToken();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+let addressCounter = 0;
+/** Each sign-in from its own address unless a test says otherwise, so the per-address throttle stays out of the way. */
+function freshAddress(): string {
+  addressCounter += 1;
+  return `10.40.${Math.floor(addressCounter / 250)}.${(addressCounter % 250) + 1}`;
+}
+
+function issue(studentId: number | string, token = admin) {
+  return t.app.inject({ method: 'POST', url: `/api/v1/students/${studentId}/parent-access`, headers: auth(token) });
+}
+
+function status(studentId: number | string, token = admin) {
+  return t.app.inject({ method: 'GET', url: `/api/v1/students/${studentId}/parent-access`, headers: auth(token) });
+}
+
+function parentLogin(phone: string, code: string, address = freshAddress()) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/parent/login',
+    payload: { phone, code },
+    remoteAddress: address,
+  });
+}
+
+async function signIn(phone: string, code: string): Promise<string> {
+  const response = await parentLogin(phone, code);
+  if (response.statusCode !== 200) throw new Error(`parent login failed: ${response.statusCode} ${response.body}`);
+  return response.json().access_token as string;
+}
+
+/**
+ * A family of one or more children on one phone, with access set up directly (a known code's hash and
+ * a token signed for it): a code costs a full scrypt hash, and most tests here are about other things.
+ * The tests of issuing and signing in go through the API.
+ */
+const KNOWN_CODE = 'K7M2-Q9XR';
+let knownHash: Promise<string> | undefined;
+async function family(names: string[] = ['Kiran Das'], parentName = 'Meera Das') {
+  const phone = uniquePhone();
+  const children = [];
+  for (const name of names) {
+    children.push(await createStudent(t.app, admin, { full_name: name, parent_phone: phone, parent_name: parentName }));
+  }
+  knownHash ??= hashAccessCode('K7M2Q9XR');
+  await t.db.query("INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, $2, 'Admin')", [
+    phone,
+    await knownHash,
+  ]);
+  const token = await t.ctx.tokens.signParent({ phone, tokenVersion: 0 });
+  return { phone, children, code: KNOWN_CODE, token };
+}
+
+function parentGet(url: string, token: string) {
+  return t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: auth(token) });
+}
+
+async function insertMessage(phone: string, fields: { subject?: string; type?: string; sentAt?: string } = {}) {
+  const rows = await t.db.query<{ id: number }>(
+    `INSERT INTO messages (message_type, subject, message, recipient, sent_by, sent_at)
+     VALUES ($1, $2, 'Body text', $3, 'Admin', COALESCE($4::timestamptz, now())) RETURNING id`,
+    [fields.type ?? 'IN_APP', fields.subject ?? 'Hello', phone, fields.sentAt ?? null],
+  );
+  return (rows[0] as { id: number }).id;
+}
+
+async function addSubscription(phone: string): Promise<number> {
+  const rows = await t.db.query<{ id: number }>(
+    `INSERT INTO push_subscriptions (phone, endpoint, p256dh, auth) VALUES ($1, $2, 'key', 'secret') RETURNING id`,
+    [phone, `https://push.example.test/${Math.random().toString(36).slice(2)}`],
+  );
+  return (rows[0] as { id: number }).id;
+}
+
+describe('staff: parent access', () => {
+  it('shows the state before any code, with every child on the phone by name', async () => {
+    const phone = uniquePhone();
+    const zara = await createStudent(t.app, admin, { full_name: 'Zara Khan', parent_phone: phone });
+    // An import may leave the parent name empty: the name on a sibling's record is used.
+    await t.db.query("UPDATE students SET parent_name = '' WHERE id = $1", [zara.id]);
+    const aman = await createStudent(t.app, admin, {
+      full_name: 'Aman Khan',
+      class_name: '9',
+      parent_phone: phone,
+      parent_name: 'Farah Khan',
+    });
+    const response = await status(zara.id, teacher);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      phone,
+      parent_name: 'Farah Khan',
+      children: [
+        { id: aman.id, unique_id: aman.unique_id, full_name: 'Aman Khan', class_name: '9' },
+        { id: zara.id, unique_id: zara.unique_id, full_name: 'Zara Khan', class_name: '7' },
+      ],
+      has_code: false,
+      issued_at: null,
+      issued_by: null,
+      last_sign_in_at: null,
+      devices_with_notifications: 0,
+    });
+  });
+
+  it('lets a teacher issue a code: shown once as XXXX-XXXX, only its hash stored, an activity row without it', async () => {
+    const phone = uniquePhone();
+    const student = await createStudent(t.app, admin, {
+      full_name: 'Nila Rao',
+      parent_phone: phone,
+      parent_name: 'Hari Rao',
+    });
+    const response = await issue(student.id, teacher);
+    expect(response.statusCode).toBe(201);
+    const body = response.json();
+    expect(body.code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    expect(body.message).toBe('Access code issued. Give it to the parent now: it cannot be shown again.');
+    expect(body).toMatchObject({ phone, parent_name: 'Hari Rao', has_code: true, issued_by: 'Tess Teacher' });
+    expect(body.issued_at).toEqual(expect.any(String));
+
+    const compact = body.code.replace('-', '');
+    const [stored] = await t.db.query<{ code_hash: string; token_version: number; issued_by_user_id: number }>(
+      'SELECT code_hash, token_version, issued_by_user_id FROM parent_access WHERE phone = $1',
+      [phone],
+    );
+    expect(stored?.code_hash).toMatch(/^scrypt\$/);
+    expect(stored?.code_hash).not.toContain(compact);
+    expect(stored?.token_version).toBe(0);
+
+    const [activity] = await t.db.query<{ action: string; description: string; actor: string }>(
+      "SELECT action, description, actor FROM activities WHERE action LIKE 'parents.%' ORDER BY id DESC LIMIT 1",
+    );
+    expect(activity?.actor).toBe('Tess Teacher');
+    expect(activity?.description).toContain('Tess Teacher');
+    expect(activity?.description).toContain('Hari Rao');
+    expect(activity?.description).toContain(phone);
+    expect(activity?.description).not.toContain(compact);
+    expect(activity?.description).not.toContain(body.code);
+
+    // The status never reveals the code, whoever asks.
+    for (const token of [admin, teacher]) {
+      const after = await status(student.id, token);
+      expect(after.statusCode).toBe(200);
+      expect(after.json()).not.toHaveProperty('code');
+      expect(after.body).not.toContain(compact);
+      expect(after.body).not.toContain(body.code.slice(5));
+      expect(after.json()).toMatchObject({ has_code: true, issued_by: 'Tess Teacher', last_sign_in_at: null });
+    }
+  });
+
+  it('answers 401 without a token and 404 for an unknown student, 422 for a bad id', async () => {
+    for (const method of ['GET', 'POST'] as const) {
+      const anonymous = await t.app.inject({ method, url: '/api/v1/students/1/parent-access' });
+      expect(anonymous.statusCode).toBe(401);
+      const missing = await t.app.inject({
+        method,
+        url: '/api/v1/students/999999/parent-access',
+        headers: auth(admin),
+      });
+      expect(missing.statusCode).toBe(404);
+      expect(detailOf(missing)).toBe('Student not found');
+      const bad = await t.app.inject({ method, url: '/api/v1/students/abc/parent-access', headers: auth(admin) });
+      expect(bad.statusCode).toBe(422);
+      expect(detailOf(bad)).toMatch(/^id: /);
+    }
+    expect(
+      await t.db.query('SELECT 1 FROM parent_access WHERE phone NOT IN (SELECT parent_phone FROM students)'),
+    ).toEqual([]);
+  });
+
+  it('counts the devices with notifications', async () => {
+    const { phone, children } = await family(['Devi Iyer']);
+    await addSubscription(phone);
+    await addSubscription(phone);
+    const response = await status(children[0]?.id as number);
+    expect(response.json()).toMatchObject({ has_code: true, devices_with_notifications: 2 });
+  });
+});
+
+describe('POST /parent/login', () => {
+  it('signs a parent in with the code as issued, and records the sign-in', async () => {
+    const phone = uniquePhone();
+    const student = await createStudent(t.app, admin, {
+      full_name: 'Omar Ali',
+      parent_phone: phone,
+      parent_name: 'Sara Ali',
+    });
+    const { code } = (await issue(student.id)).json();
+    const response = await parentLogin(phone, code);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({
+      token_type: 'bearer',
+      expires_in: 180 * 24 * 3600,
+      parent: {
+        phone,
+        parent_name: 'Sara Ali',
+        children: [{ id: student.id, unique_id: student.unique_id, full_name: 'Omar Ali', class_name: '7' }],
+      },
+    });
+    const me = await parentGet('/parent/me', body.access_token);
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toEqual(body.parent);
+    const [row] = await t.db.query<{ last_sign_in_at: string | null }>(
+      'SELECT last_sign_in_at FROM parent_access WHERE phone = $1',
+      [phone],
+    );
+    expect(row?.last_sign_in_at).toEqual(expect.any(String));
+  });
+
+  it('accepts the code typed lower-case, without the dash, with spaces, and the phone in another format', async () => {
+    const phone = uniquePhone();
+    const student = await createStudent(t.app, admin, { parent_phone: phone });
+    const { code } = (await issue(student.id)).json() as { code: string };
+    expect((await parentLogin(phone, code.toLowerCase())).statusCode).toBe(200);
+    expect((await parentLogin(phone, code.replace('-', ''))).statusCode).toBe(200);
+    expect((await parentLogin(phone, ` ${code.slice(0, 4)} ${code.slice(5)} `)).statusCode).toBe(200);
+    expect((await parentLogin(`00${phone.slice(1)}`, code)).statusCode).toBe(200);
+  });
+
+  it('reads O as 0 and I or L as 1', async () => {
+    const phone = uniquePhone();
+    await createStudent(t.app, admin, { parent_phone: phone });
+    // A known code, so the look-alikes are certain to be in it.
+    await t.db.query(`INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, $2, 'Admin')`, [
+      phone,
+      await hashAccessCode('10AB0C1D'),
+    ]);
+    expect((await parentLogin(phone, 'lOAB-oCiD')).statusCode).toBe(200);
+    expect((await parentLogin(phone, 'IOABOC1D')).statusCode).toBe(200);
+  });
+
+  it('answers the same 401 for a wrong code, an unknown phone, a phone without a code and text that is no code', async () => {
+    const { phone, code } = await family(['Rhea Sen']);
+    const wrongCode = code.startsWith('A') ? `B${code.slice(1)}` : `A${code.slice(1)}`;
+    const noCodePhone = uniquePhone();
+    await createStudent(t.app, admin, { parent_phone: noCodePhone });
+    const address = freshAddress();
+    for (const [p, c] of [
+      [phone, wrongCode],
+      [uniquePhone(), code],
+      [noCodePhone, code],
+      [phone, 'not a code'],
+    ] as const) {
+      const response = await parentLogin(p, c, address);
+      expect(response.statusCode).toBe(401);
+      expect(detailOf(response)).toBe('Phone number or access code is incorrect');
+    }
+  });
+
+  it('names the field of a malformed request in a 422', async () => {
+    const noPhone = await t.app.inject({ method: 'POST', url: '/api/v1/parent/login', payload: { code: 'ABCD-EFGH' } });
+    expect(noPhone.statusCode).toBe(422);
+    expect(detailOf(noPhone)).toMatch(/^phone: /);
+    const noCode = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/parent/login',
+      payload: { phone: uniquePhone() },
+    });
+    expect(noCode.statusCode).toBe(422);
+    expect(detailOf(noCode)).toMatch(/^code: /);
+  });
+
+  it('throttles repeated failures for one phone with 429, whatever the address, and the block ends', async () => {
+    const { phone, code } = await family(['Tara Pillai']);
+    const wrongCode = code.startsWith('A') ? `B${code.slice(1)}` : `A${code.slice(1)}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) statuses.push((await parentLogin(phone, wrongCode)).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    const blocked = await parentLogin(phone, code);
+    expect(blocked.statusCode).toBe(429);
+    expect(detailOf(blocked)).toMatch(/^Too many sign-in attempts\. Try again in \d+ minutes?\.$/);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // Another family is not held back by this phone's block.
+    const other = await family(['Uma Pillai']);
+    expect((await parentLogin(other.phone, other.code)).statusCode).toBe(200);
+    await t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second' WHERE key = $1", [
+      `parent:${phone}`,
+    ]);
+    expect((await parentLogin(phone, code)).statusCode).toBe(200);
+    expect(await t.db.query('SELECT 1 FROM login_throttle WHERE key = $1', [`parent:${phone}`])).toEqual([]);
+  });
+
+  it('throttles one address trying many phones', async () => {
+    const address = freshAddress();
+    const statuses: number[] = [];
+    // Text that cannot be a code fails without a hash (nothing about the phone to hide), so this is quick.
+    for (let i = 0; i < 21; i += 1) statuses.push((await parentLogin(uniquePhone(), 'nope', address)).statusCode);
+    expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+    expect(statuses[20]).toBe(429);
+  });
+});
+
+describe('issuing a code again', () => {
+  it('replaces the code, signs out the devices and drops their push subscriptions', async () => {
+    const { phone, children, code, token } = await family(['Vikram Shah', 'Anya Shah'], 'Rita Shah');
+    expect((await parentGet('/parent/me', token)).statusCode).toBe(200);
+    await addSubscription(phone);
+    const messageId = await insertMessage(phone);
+    const subscription = await addSubscription(phone);
+    await t.db.query('INSERT INTO push_outbox (message_id, subscription_id) VALUES ($1, $2)', [
+      messageId,
+      subscription,
+    ]);
+
+    const again = await issue(children[1]?.id as number, teacher);
+    expect(again.statusCode).toBe(201);
+    const body = again.json();
+    expect(body.message).toBe(
+      "New access code issued. The parent's devices have been signed out. Give them the new code: it cannot be shown again.",
+    );
+    expect(body.code).not.toBe(code);
+    expect(body).toMatchObject({ devices_with_notifications: 0, last_sign_in_at: null, issued_by: 'Tess Teacher' });
+
+    const old = await parentGet('/parent/me', token);
+    expect(old.statusCode).toBe(401);
+    expect(await t.db.query('SELECT 1 FROM push_subscriptions WHERE phone = $1', [phone])).toEqual([]);
+    expect(await t.db.query('SELECT 1 FROM push_outbox WHERE message_id = $1', [messageId])).toEqual([]);
+    const [row] = await t.db.query<{ token_version: number }>(
+      'SELECT token_version FROM parent_access WHERE phone = $1',
+      [phone],
+    );
+    expect(row?.token_version).toBe(1);
+
+    expect((await parentLogin(phone, code)).statusCode).toBe(401);
+    const fresh = await signIn(phone, body.code);
+    expect((await parentGet('/parent/me', fresh)).statusCode).toBe(200);
+    const [activity] = await t.db.query<{ action: string; description: string }>(
+      "SELECT action, description FROM activities WHERE action LIKE 'parents.%' ORDER BY id DESC LIMIT 1",
+    );
+    expect(activity?.action).toBe('parents.access_reissued');
+    expect(activity?.description).not.toContain(body.code.replace('-', ''));
+  });
+});
+
+describe('audiences', () => {
+  async function apiOperations(): Promise<{ method: string; path: string }[]> {
+    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const operations: { method: string; path: string }[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      if (!path.startsWith('/api/v1/')) continue;
+      for (const method of Object.keys(item)) {
+        if (['get', 'post', 'put', 'patch', 'delete'].includes(method)) {
+          operations.push({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, '1') });
+        }
+      }
+    }
+    return operations;
+  }
+
+  function call(operation: { method: string; path: string }, token?: string): Promise<LightMyRequestResponse> {
+    return t.app.inject({
+      method: operation.method as 'GET',
+      url: operation.path,
+      headers: token ? auth(token) : {},
+      ...(operation.method === 'GET' || operation.method === 'DELETE' ? {} : { payload: {} }),
+    });
+  }
+
+  it('refuses a parent token with 403 on every staff call, and a staff token with 403 on every parent call', async () => {
+    const { token: parentToken } = await family(['Wasim Akhtar']);
+    const operations = await apiOperations();
+    const publicOperations: string[] = [];
+    const staffChecked: string[] = [];
+    const parentChecked: string[] = [];
+    for (const operation of operations) {
+      const name = `${operation.method} ${operation.path}`;
+      if ((await call(operation)).statusCode !== 401) {
+        publicOperations.push(name);
+        continue;
+      }
+      const isParentCall = operation.path.startsWith('/api/v1/parent/');
+      const response = await call(operation, isParentCall ? admin : parentToken);
+      expect({ name, status: response.statusCode }).toEqual({ name, status: 403 });
+      (isParentCall ? parentChecked : staffChecked).push(name);
+      if (isParentCall) expect((await call(operation, teacher)).statusCode).toBe(403);
+    }
+    expect(publicOperations.filter((name) => !name.includes('/parent/')).sort()).toEqual([
+      'GET /api/v1/health',
+      'POST /api/v1/auth/login',
+    ]);
+    expect(publicOperations).toEqual(
+      expect.arrayContaining(['POST /api/v1/parent/login', 'POST /api/v1/parent/receipts']),
+    );
+    expect(staffChecked).toEqual(
+      expect.arrayContaining([
+        'GET /api/v1/students/',
+        'GET /api/v1/students/1/parent-access',
+        'POST /api/v1/students/1/parent-access',
+        'GET /api/v1/settings',
+        'PUT /api/v1/settings',
+        'POST /api/v1/attendance/approve',
+        'GET /api/v1/communications/history',
+        'GET /api/v1/auth/me',
+      ]),
+    );
+    expect(staffChecked.length).toBeGreaterThan(30);
+    expect(parentChecked).toEqual(
+      expect.arrayContaining([
+        'GET /api/v1/parent/me',
+        'GET /api/v1/parent/messages',
+        'POST /api/v1/parent/messages/1/read',
+        'GET /api/v1/parent/children/1/attendance',
+      ]),
+    );
+  });
+
+  it('refuses parent calls without a token, and with a token that is no token', async () => {
+    for (const url of ['/api/v1/parent/me', '/api/v1/parent/messages']) {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+      expect((await t.app.inject({ method: 'GET', url, headers: auth('nonsense') })).statusCode).toBe(401);
+    }
+  });
+});
+
+describe('the inbox', () => {
+  it('lists only the parent’s in-app messages, newest first, with the unread count; paging works', async () => {
+    const { phone, token } = await family(['Yash Menon']);
+    const other = await family(['Zoya Menon']);
+    const older = await insertMessage(phone, { subject: 'Older', sentAt: '2026-01-01T10:00:00Z' });
+    const newer = await insertMessage(phone, { subject: 'Newer', sentAt: '2026-02-01T10:00:00Z' });
+    await insertMessage(phone, { subject: 'WhatsApp', type: 'WHATSAPP' });
+    await insertMessage(other.phone, { subject: 'Not yours' });
+
+    const response = await parentGet('/parent/messages', token);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.unread_count).toBe(2);
+    expect(body.messages.map((m: { id: number }) => m.id)).toEqual([newer, older]);
+    expect(body.messages[0]).toMatchObject({
+      id: newer,
+      message_type: 'IN_APP',
+      subject: 'Newer',
+      message: 'Body text',
+      sent_by: 'Admin',
+      student_id: null,
+      read_at: null,
+    });
+    const page = await parentGet('/parent/messages?limit=1&offset=1', token);
+    expect(page.json().messages.map((m: { id: number }) => m.id)).toEqual([older]);
+    expect(page.json().unread_count).toBe(2);
+    const bad = await parentGet('/parent/messages?limit=0', token);
+    expect(bad.statusCode).toBe(422);
+    expect(detailOf(bad)).toMatch(/^limit: /);
+  });
+
+  it('receives what staff send to parents', async () => {
+    const { token } = await family(['Arjun Nair']);
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/messages/send-to-parents',
+      headers: auth(teacher),
+      payload: { subject: 'Holiday', message: 'The centre is closed on Friday.', recipients: 'all_parents' },
+    });
+    expect(sent.statusCode).toBe(200);
+    const inbox = (await parentGet('/parent/messages', token)).json();
+    expect(inbox.messages[0]).toMatchObject({ subject: 'Holiday', message: 'The centre is closed on Friday.' });
+  });
+
+  it('reading a message marks it read once and delivered, the staff history shows it, and its pushes are dropped', async () => {
+    const { phone, token } = await family(['Bela Roy']);
+    const id = await insertMessage(phone, { subject: 'Fees' });
+    const subscription = await addSubscription(phone);
+    await t.db.query('INSERT INTO push_outbox (message_id, subscription_id) VALUES ($1, $2)', [id, subscription]);
+    await t.db.query(
+      "UPDATE messages SET delivery_status = 'failed', failure_reason = 'push service said no' WHERE id = $1",
+      [id],
+    );
+
+    const read = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/parent/messages/${id}/read`,
+      headers: auth(token),
+    });
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toMatchObject({ id, subject: 'Fees', read_at: expect.any(String) });
+    const firstReadAt = read.json().read_at;
+    expect(await t.db.query('SELECT 1 FROM push_outbox WHERE message_id = $1', [id])).toEqual([]);
+
+    const history = await t.app.inject({ method: 'GET', url: '/api/v1/communications/history', headers: auth(admin) });
+    const entry = history.json().find((m: { id: number }) => m.id === id);
+    expect(entry).toMatchObject({
+      delivery_status: 'delivered',
+      failure_reason: null,
+      delivered_at: expect.any(String),
+    });
+
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/parent/messages/${id}/read`,
+      headers: auth(token),
+    });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().read_at).toBe(firstReadAt);
+    const history2 = await t.app.inject({ method: 'GET', url: '/api/v1/communications/history', headers: auth(admin) });
+    expect(history2.json().find((m: { id: number }) => m.id === id).delivered_at).toBe(entry.delivered_at);
+    expect((await parentGet('/parent/messages', token)).json().unread_count).toBe(0);
+  });
+
+  it("answers 404 for another phone's message and leaves it as it was", async () => {
+    const mine = await family(['Chitra Bose']);
+    const theirs = await family(['Dev Bose']);
+    const id = await insertMessage(theirs.phone);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/parent/messages/${id}/read`,
+      headers: auth(mine.token),
+    });
+    expect(response.statusCode).toBe(404);
+    expect(detailOf(response)).toBe('Message not found');
+    const [row] = await t.db.query<{ read_at: string | null; delivery_status: string }>(
+      'SELECT read_at, delivery_status FROM messages WHERE id = $1',
+      [id],
+    );
+    expect(row).toEqual({ read_at: null, delivery_status: 'sent' });
+    const whatsapp = await insertMessage(mine.phone, { type: 'WHATSAPP' });
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/parent/messages/${whatsapp}/read`,
+          headers: auth(mine.token),
+        })
+      ).statusCode,
+    ).toBe(404);
+  });
+});
+
+describe('POST /parent/receipts', () => {
+  function postReceipt(receipt: unknown) {
+    return t.app.inject({ method: 'POST', url: '/api/v1/parent/receipts', payload: { receipt } });
+  }
+
+  it('marks a sent or failed message delivered, idempotently, without a parent token', async () => {
+    const { phone } = await family(['Esha Gill']);
+    const id = await insertMessage(phone);
+    const receipt = await t.ctx.tokens.signReceipt(id);
+    const first = await postReceipt(receipt);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ message_id: id, delivery_status: 'delivered' });
+    const [row] = await t.db.query<{ delivered_at: string; read_at: string | null }>(
+      'SELECT delivered_at, read_at FROM messages WHERE id = $1',
+      [id],
+    );
+    expect(row?.read_at).toBeNull();
+    const second = await postReceipt(receipt);
+    expect(second.json()).toEqual({ message_id: id, delivery_status: 'delivered' });
+    const [after] = await t.db.query<{ delivered_at: string }>('SELECT delivered_at FROM messages WHERE id = $1', [id]);
+    expect(after?.delivered_at).toBe(row?.delivered_at);
+
+    const failed = await insertMessage(phone);
+    await t.db.query("UPDATE messages SET delivery_status = 'failed', failure_reason = 'gone' WHERE id = $1", [failed]);
+    expect((await postReceipt(await t.ctx.tokens.signReceipt(failed))).json().delivery_status).toBe('delivered');
+    const [cleared] = await t.db.query<{ failure_reason: string | null }>(
+      'SELECT failure_reason FROM messages WHERE id = $1',
+      [failed],
+    );
+    expect(cleared?.failure_reason).toBeNull();
+  });
+
+  it('refuses a forged receipt, a parent or staff token, and nonsense with 400; a vanished message is 404', async () => {
+    const { phone, token } = await family(['Farid Qureshi']);
+    const id = await insertMessage(phone);
+    const forged = await new TokenService('another-secret-that-is-long-enough-0123456789', 3600).signReceipt(id);
+    for (const receipt of [forged, token, admin, 'nonsense']) {
+      const response = await postReceipt(receipt);
+      expect(response.statusCode).toBe(400);
+      expect(detailOf(response)).toBe('This delivery receipt is not valid');
+    }
+    const [row] = await t.db.query<{ delivery_status: string }>('SELECT delivery_status FROM messages WHERE id = $1', [
+      id,
+    ]);
+    expect(row?.delivery_status).toBe('sent');
+    expect((await postReceipt(await t.ctx.tokens.signReceipt(2_000_000_000))).statusCode).toBe(404);
+    expect((await postReceipt('')).statusCode).toBe(422);
+  });
+});
+
+describe("a child's attendance", () => {
+  async function markAndApprove(studentId: number, date: string, statusText: string, remarks?: string) {
+    const marked = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/attendance/mark',
+      headers: auth(teacher),
+      payload: { date, records: [{ student_id: studentId, status: statusText, remarks }] },
+    });
+    expect(marked.statusCode).toBe(200);
+    const pending = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/attendance/pending-approval?attendance_date=${date}`,
+      headers: auth(admin),
+    });
+    const record = pending.json().find((r: { student_id: number }) => r.student_id === studentId);
+    const approved = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/attendance/approve',
+      headers: auth(admin),
+      payload: { attendance_ids: [record.id] },
+    });
+    expect(approved.statusCode).toBe(200);
+  }
+
+  it('shows approved records of the last 30 days (or `days`), newest first, with totals', async () => {
+    const { children, token } = await family(['Gita Joshi', 'Hemant Joshi']);
+    const child = children[0] as { id: number; unique_id: string };
+    const day = today();
+    await markAndApprove(child.id, day, 'present');
+    await markAndApprove(child.id, addDays(day, -1), 'late', 'Bus was late');
+    await markAndApprove(child.id, addDays(day, -29), 'absent');
+    await markAndApprove(child.id, addDays(day, -30), 'absent');
+    // Pending: not shown.
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/attendance/mark',
+      headers: auth(teacher),
+      payload: { date: addDays(day, -2), records: [{ student_id: child.id, status: 'leave' }] },
+    });
+
+    const response = await parentGet(`/parent/children/${child.id}/attendance`, token);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      child: { id: child.id, unique_id: child.unique_id, full_name: 'Gita Joshi', class_name: '7' },
+      from_date: addDays(day, -29),
+      to_date: day,
+      days: [
+        { date: day, status: 'present', remarks: null },
+        { date: addDays(day, -1), status: 'late', remarks: 'Bus was late' },
+        { date: addDays(day, -29), status: 'absent', remarks: null },
+      ],
+      totals: { present: 1, absent: 1, late: 1, leave: 0 },
+    });
+    const two = await parentGet(`/parent/children/${child.id}/attendance?days=2`, token);
+    expect(two.json().from_date).toBe(addDays(day, -1));
+    expect(two.json().days).toHaveLength(2);
+    const sibling = await parentGet(`/parent/children/${children[1]?.id}/attendance?days=90`, token);
+    expect(sibling.statusCode).toBe(200);
+    expect(sibling.json().days).toEqual([]);
+    for (const days of ['0', '91', 'x']) {
+      const bad = await parentGet(`/parent/children/${child.id}/attendance?days=${days}`, token);
+      expect(bad.statusCode).toBe(422);
+      expect(detailOf(bad)).toMatch(/^days: /);
+    }
+  });
+
+  it("answers 404 for another family's child and for no child at all", async () => {
+    const mine = await family(['Isha Kapoor']);
+    const theirs = await family(['Jai Kapoor']);
+    for (const id of [theirs.children[0]?.id, 999999]) {
+      const response = await parentGet(`/parent/children/${id}/attendance`, mine.token);
+      expect(response.statusCode).toBe(404);
+      expect(detailOf(response)).toBe('Student not found');
+    }
+  });
+});
+
+describe('access code normalisation (contract helper)', () => {
+  it('maps what people type to the code', () => {
+    expect(normaliseAccessCode('abcd-efgh')).toBe('ABCDEFGH');
+    expect(normaliseAccessCode('OOOO IIII')).toBe('00001111');
+    expect(normaliseAccessCode('ABCD-EFG')).toBeUndefined();
+    expect(normaliseAccessCode('ABCD-EFGU')).toBeUndefined();
+  });
+});

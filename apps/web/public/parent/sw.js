@@ -1,0 +1,203 @@
+// The parent app's service worker (scope /parent/). Plain JavaScript, served as is: no build step.
+//   - offline start: the app shell (/parent/, its hashed /assets/ files, manifest, icons) is cached;
+//     pages are network-first (a new deploy shows at once), hashed assets cache-first;
+//   - the parent API: network-first, the last good GET answers kept for offline reading
+//     (the app deletes that cache when the parent signs out);
+//   - push: shows the message as a notification (tag = message id, so a repeat replaces it), confirms
+//     delivery with the payload's receipt, and tells open windows to refresh their inbox;
+//   - a notification tap focuses the app (or opens it) on that message.
+
+const SHELL_CACHE = 'parent-shell-v1';
+const API_CACHE = 'parent-api-v1';
+const SHELL_URL = '/parent/';
+const STATIC_FILES = [
+  '/parent/manifest.webmanifest',
+  '/parent/icons/icon-192.png',
+  '/parent/icons/icon-512.png',
+  '/parent/icons/badge-96.png',
+];
+const NOTIFICATION_ICON = '/parent/icons/icon-192.png';
+const NOTIFICATION_BADGE = '/parent/icons/badge-96.png';
+
+/** The hashed files an index page loads (`/assets/...`). */
+function assetsOf(html) {
+  return [...new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]))];
+}
+
+/** Caches the page and the files it names; drops assets of earlier builds. */
+async function cacheShell(response) {
+  const cache = await caches.open(SHELL_CACHE);
+  const html = await response.clone().text();
+  const assets = assetsOf(html);
+  await cache.put(SHELL_URL, response);
+  const cached = await cache.keys();
+  await Promise.all(
+    cached
+      .filter((request) => new URL(request.url).pathname.startsWith('/assets/'))
+      .filter((request) => !assets.includes(new URL(request.url).pathname))
+      .map((request) => cache.delete(request)),
+  );
+  const missing = [];
+  for (const asset of assets) if (!(await cache.match(asset))) missing.push(asset);
+  await cache.addAll(missing);
+}
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const response = await fetch(SHELL_URL, { cache: 'no-cache' });
+      if (response.ok) await cacheShell(response);
+      const cache = await caches.open(SHELL_CACHE);
+      await cache.addAll(STATIC_FILES).catch(() => undefined);
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      const keep = [SHELL_CACHE, API_CACHE];
+      for (const name of await caches.keys()) if (!keep.includes(name)) await caches.delete(name);
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+
+  if (request.mode === 'navigate' && url.pathname.startsWith('/parent')) {
+    event.respondWith(page(request));
+  } else if (url.pathname.startsWith('/api/v1/parent/')) {
+    event.respondWith(api(request));
+  } else if (url.pathname.startsWith('/assets/') || STATIC_FILES.includes(url.pathname)) {
+    event.respondWith(cacheFirst(request));
+  }
+});
+
+async function page(request) {
+  try {
+    const response = await fetch(request);
+    if (response.ok) {
+      const copy = response.clone();
+      // Keep the newest shell for the next offline start (ignore failures: it is only a cache).
+      cacheShell(copy).catch(() => undefined);
+    }
+    return response;
+  } catch {
+    const cached = await caches.match(SHELL_URL);
+    return cached ?? new Response('You are offline.', { status: 503, headers: { 'content-type': 'text/plain' } });
+  }
+}
+
+async function api(request) {
+  try {
+    const response = await fetch(request);
+    if (response.ok) {
+      const copy = response.clone();
+      caches
+        .open(API_CACHE)
+        .then((cache) => cache.put(request, copy))
+        .catch(() => undefined);
+    }
+    return response;
+  } catch (error) {
+    const cached = await caches.match(request, { cacheName: API_CACHE });
+    if (cached) return cached;
+    throw error;
+  }
+}
+
+async function cacheFirst(request) {
+  const cached = await caches.match(request);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) {
+    const copy = response.clone();
+    caches
+      .open(SHELL_CACHE)
+      .then((cache) => cache.put(request, copy))
+      .catch(() => undefined);
+  }
+  return response;
+}
+
+/** The push payload (contract: PushPayload), or undefined when it is not one. */
+function payloadOf(data) {
+  try {
+    const value = data?.json();
+    if (value && Number.isInteger(value.message_id) && typeof value.title === 'string') return value;
+  } catch {
+    // not JSON
+  }
+  return undefined;
+}
+
+self.addEventListener('push', (event) => {
+  const payload = payloadOf(event.data);
+  event.waitUntil(
+    (async () => {
+      if (!payload) {
+        // A push must show something; a malformed one shows a generic notice.
+        await self.registration.showNotification('TuitionDesk', {
+          body: 'You have a new message from the centre.',
+          icon: NOTIFICATION_ICON,
+          badge: NOTIFICATION_BADGE,
+        });
+        return;
+      }
+      await Promise.all([
+        self.registration.showNotification(payload.title, {
+          body: payload.body,
+          tag: String(payload.message_id),
+          icon: NOTIFICATION_ICON,
+          badge: NOTIFICATION_BADGE,
+          timestamp: Date.parse(payload.sent_at) || Date.now(),
+          data: { message_id: payload.message_id },
+        }),
+        confirmDelivery(payload.receipt),
+        tellWindows({ type: 'push-received', message_id: payload.message_id }),
+      ]);
+    })(),
+  );
+});
+
+async function confirmDelivery(receipt) {
+  if (typeof receipt !== 'string' || !receipt) return;
+  try {
+    await fetch('/api/v1/parent/receipts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ receipt }),
+    });
+  } catch {
+    // Offline: opening the message in the app reports it delivered as well.
+  }
+}
+
+async function tellWindows(message) {
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  for (const client of windows) client.postMessage(message);
+}
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const id = event.notification.data?.message_id;
+  const target = id ? `${SHELL_URL}#message=${id}` : SHELL_URL;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const open = windows.find((client) => new URL(client.url).pathname.startsWith(SHELL_URL));
+      if (open) {
+        await open.focus();
+        if (id) open.postMessage({ type: 'open-message', message_id: id });
+        return;
+      }
+      await self.clients.openWindow(target);
+    })(),
+  );
+});

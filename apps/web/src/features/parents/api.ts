@@ -1,0 +1,54 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CentreSettings, ParentAccessIssued, ParentAccessStatus } from '@tuitiondesk/contract';
+import { apiRequest } from '../../lib/api-client';
+
+const keys = {
+  access: (studentId: number) => ['parents', 'access', studentId] as const,
+  accessAll: ['parents', 'access'] as const,
+  settings: ['settings'] as const,
+};
+
+export const parentAccessQuery = (studentId: number) =>
+  queryOptions({
+    queryKey: keys.access(studentId),
+    queryFn: ({ signal }) => apiRequest<ParentAccessStatus>(`/students/${studentId}/parent-access`, { signal }),
+  });
+
+export function useParentAccess(studentId: number, enabled = true) {
+  return useQuery({ ...parentAccessQuery(studentId), enabled });
+}
+
+/**
+ * Issues a new code (replacing any earlier one). The answer carries the code once; the cache keeps only
+ * the status, and every sibling's status goes stale (they share the parent's phone).
+ */
+export function useIssueParentAccess(studentId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      apiRequest<ParentAccessIssued>(`/students/${studentId}/parent-access`, { method: 'POST', json: {} }),
+    onSuccess: ({ code: _code, message: _message, ...status }) => {
+      client.setQueryData(keys.access(studentId), status);
+      void client.invalidateQueries({ queryKey: keys.accessAll, refetchType: 'none' });
+    },
+  });
+}
+
+export const settingsQuery = () =>
+  queryOptions({
+    queryKey: keys.settings,
+    queryFn: ({ signal }) => apiRequest<CentreSettings>('/settings', { signal }),
+  });
+
+export function useCentreSettings() {
+  return useQuery(settingsQuery());
+}
+
+export function useUpdateCentreSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: CentreSettings) =>
+      apiRequest<CentreSettings>('/settings', { method: 'PUT', json: settings }),
+    onSuccess: (settings) => client.setQueryData(keys.settings, settings),
+  });
+}

@@ -1,0 +1,325 @@
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import KeyIcon from '@mui/icons-material/Key';
+import LinkIcon from '@mui/icons-material/Link';
+import PrintIcon from '@mui/icons-material/Print';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  GlobalStyles,
+  Skeleton,
+  Stack,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
+import {
+  normaliseAccessCode,
+  type ParentAccessIssued,
+  type ParentAccessStatus,
+  parentSignInLink,
+} from '@tuitiondesk/contract';
+import { type ReactNode, useEffect, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { errorText } from '../../lib/api-client';
+import { formatDayTime } from '../../lib/dates';
+import { useToast } from '../../lib/toast';
+import { useIssueParentAccess, useParentAccess } from './api';
+
+export const PRINT_INSTRUCTIONS = 'Open the link or scan the code on your phone, then add it to your home screen.';
+const MONOSPACE = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+const PRINT_CLASS = 'parent-access-print-card';
+
+/** The parent app's link for this phone and code (the server sends the code as XXXX-XXXX). */
+export function signInLinkFor(origin: string, phone: string, code: string): string {
+  return parentSignInLink(origin, phone, normaliseAccessCode(code) ?? code);
+}
+
+export function regenerateConfirmText(status: ParentAccessStatus): string {
+  const parent = status.parent_name || status.phone;
+  return `Regenerate the access code for ${parent}? The parent's devices will be signed out and the current code will stop working.`;
+}
+
+function notificationsText(count: number): string {
+  if (count === 0) return 'No device';
+  return `${count} device${count === 1 ? '' : 's'}`;
+}
+
+/** The QR code of the link as an SVG data URL; the encoder is loaded only when a code is shown. */
+function useQrCode(link: string | undefined): string | undefined {
+  const [qr, setQr] = useState<{ link: string; url: string }>();
+  useEffect(() => {
+    if (!link) return;
+    let current = true;
+    import('qrcode')
+      .then((QRCode) => QRCode.toString(link, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }))
+      .then((svg) => {
+        if (current) setQr({ link, url: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` });
+      })
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [link]);
+  return qr && qr.link === link ? qr.url : undefined;
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box
+      sx={{ display: 'grid', gridTemplateColumns: { xs: '112px 1fr', sm: '150px 1fr' }, columnGap: 2, rowGap: 0.25 }}
+    >
+      <Typography component="dt" variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+        {children}
+      </Typography>
+    </Box>
+  );
+}
+
+function StatusDetails({ status }: { status: ParentAccessStatus }) {
+  return (
+    <Stack component="dl" spacing={1} sx={{ m: 0 }}>
+      <Field label="Parent">{status.parent_name || '-'}</Field>
+      <Field label="Phone">{status.phone}</Field>
+      <Field label="Children">
+        <Box component="span" sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+          {status.children.map((child) => (
+            <Chip key={child.id} size="small" label={`${child.full_name} · Class ${child.class_name}`} />
+          ))}
+        </Box>
+      </Field>
+      <Field label="Access code">
+        {status.has_code
+          ? `Issued ${formatDayTime(status.issued_at)}${status.issued_by ? ` by ${status.issued_by}` : ''}`
+          : 'Not issued yet'}
+      </Field>
+      <Field label="Last sign-in">{status.last_sign_in_at ? formatDayTime(status.last_sign_in_at) : 'Never'}</Field>
+      <Field label="Notifications on">{notificationsText(status.devices_with_notifications)}</Field>
+    </Stack>
+  );
+}
+
+/** What a parent takes home: printed alone (the rest of the page is hidden while printing). */
+function PrintCard({ issued, link, qr }: { issued: ParentAccessIssued; link: string; qr: string | undefined }) {
+  return createPortal(
+    <div className={PRINT_CLASS}>
+      <GlobalStyles
+        styles={{
+          '@media screen': { [`.${PRINT_CLASS}`]: { display: 'none' } },
+          '@media print': {
+            [`body > *:not(.${PRINT_CLASS})`]: { display: 'none !important' },
+            [`.${PRINT_CLASS}`]: { display: 'block' },
+          },
+        }}
+      />
+      <div
+        style={{
+          fontFamily: 'Arial, Helvetica, sans-serif',
+          color: '#000',
+          maxWidth: '120mm',
+          margin: '0 auto',
+          border: '1px solid #000',
+          borderRadius: 8,
+          padding: '8mm',
+          textAlign: 'center',
+        }}
+      >
+        <div style={{ fontSize: 24, fontWeight: 700 }}>TuitionDesk</div>
+        <div style={{ fontSize: 14, marginBottom: 12 }}>Parent access</div>
+        <div style={{ fontSize: 16, fontWeight: 600 }}>
+          {issued.children.map((child) => `${child.full_name} (Class ${child.class_name})`).join(', ')}
+        </div>
+        <div style={{ fontSize: 14, margin: '8px 0' }}>Phone: {issued.phone}</div>
+        <div style={{ fontSize: 12 }}>Access code</div>
+        <div style={{ fontFamily: MONOSPACE, fontSize: 32, fontWeight: 700, letterSpacing: 4 }}>{issued.code}</div>
+        {qr && <img src={qr} alt="" style={{ width: '50mm', height: '50mm', margin: '8px auto', display: 'block' }} />}
+        <div style={{ fontSize: 14, marginTop: 8 }}>{PRINT_INSTRUCTIONS}</div>
+        <div style={{ fontSize: 10, marginTop: 8, wordBreak: 'break-all' }}>{link}</div>
+      </div>
+    </div>,
+    document.body,
+  );
+}
+
+function IssuedCode({ issued, link, qr }: { issued: ParentAccessIssued; link: string; qr: string | undefined }) {
+  const { showToast } = useToast();
+  const copy = async (text: string) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      showToast('Copied', 'success');
+    } catch {
+      // Refused outside secure origins and without permission; the text stays selectable.
+      showToast('Could not copy: select the text and copy it', 'error');
+    }
+  };
+  const [block, setBlock] = useState<HTMLDivElement | null>(null);
+  // On a phone the status fills the screen: bring the new code into view.
+  useEffect(() => {
+    block?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+  }, [block]);
+  return (
+    <Stack spacing={2} ref={setBlock}>
+      <Alert severity="warning">{issued.message}</Alert>
+      <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={2} sx={{ alignItems: 'center' }}>
+        <Box
+          sx={{
+            width: 168,
+            height: 168,
+            flexShrink: 0,
+            display: 'grid',
+            placeItems: 'center',
+            bgcolor: '#fff',
+            border: 1,
+            borderColor: 'divider',
+            borderRadius: 1,
+          }}
+        >
+          {qr ? (
+            <img src={qr} alt="QR code of the parent sign-in link" width={160} height={160} />
+          ) : (
+            <Skeleton variant="rectangular" width={160} height={160} />
+          )}
+        </Box>
+        <Stack spacing={1} sx={{ minWidth: 0, width: '100%' }}>
+          <Typography variant="caption" color="text.secondary" component="div">
+            Access code
+          </Typography>
+          <Typography
+            component="div"
+            data-testid="access-code"
+            sx={{
+              fontFamily: MONOSPACE,
+              fontSize: { xs: 30, sm: 36 },
+              fontWeight: 700,
+              letterSpacing: 3,
+              lineHeight: 1.2,
+              userSelect: 'all',
+            }}
+          >
+            {issued.code}
+          </Typography>
+          <Typography variant="caption" color="text.secondary" component="div">
+            Sign-in link
+          </Typography>
+          <Typography
+            component="div"
+            variant="body2"
+            sx={{ fontFamily: MONOSPACE, overflowWrap: 'anywhere', userSelect: 'all' }}
+          >
+            {link}
+          </Typography>
+        </Stack>
+      </Stack>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+        <Button variant="outlined" size="small" startIcon={<LinkIcon />} onClick={() => void copy(link)}>
+          Copy link
+        </Button>
+        <Button variant="outlined" size="small" startIcon={<ContentCopyIcon />} onClick={() => void copy(issued.code)}>
+          Copy code
+        </Button>
+        <Button variant="outlined" size="small" startIcon={<PrintIcon />} onClick={() => window.print()}>
+          Print
+        </Button>
+      </Box>
+      <PrintCard issued={issued} link={link} qr={qr} />
+    </Stack>
+  );
+}
+
+/**
+ * Parent Access (issue 4): the state of a student's parent's access, and a code to hand over. A code is
+ * shown once; while it is on screen only the Close button closes the dialog.
+ */
+export function ParentAccessDialog({
+  student,
+  onClose,
+}: {
+  student: { id: number; full_name: string };
+  onClose: () => void;
+}) {
+  const theme = useTheme();
+  const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
+  const access = useParentAccess(student.id);
+  const issue = useIssueParentAccess(student.id);
+  const [issued, setIssued] = useState<ParentAccessIssued>();
+  const [issueError, setIssueError] = useState<string>();
+  const link = issued ? signInLinkFor(window.location.origin, issued.phone, issued.code) : undefined;
+  const qr = useQrCode(link);
+  const status = access.data;
+
+  const issueCode = () => {
+    if (!status) return;
+    if (status.has_code && !window.confirm(regenerateConfirmText(status))) return;
+    setIssueError(undefined);
+    issue.mutate(undefined, {
+      onSuccess: (answer) => setIssued(answer),
+      onError: (error) => setIssueError(errorText(error, 'Failed to issue access code')),
+    });
+  };
+
+  let body: ReactNode;
+  if (access.isPending) {
+    body = (
+      <Box sx={{ display: 'grid', placeItems: 'center', py: 4 }}>
+        <CircularProgress aria-label="Loading parent access" />
+      </Box>
+    );
+  } else if (access.isError) {
+    body = <Alert severity="error">{errorText(access.error, 'Failed to load parent access')}</Alert>;
+  } else {
+    body = (
+      <Stack spacing={2.5}>
+        <StatusDetails status={access.data} />
+        {issued && link && <IssuedCode issued={issued} link={link} qr={qr} />}
+      </Stack>
+    );
+  }
+
+  return (
+    <Dialog
+      open
+      onClose={() => {
+        if (!issued && !issue.isPending) onClose();
+      }}
+      fullWidth
+      maxWidth="sm"
+      fullScreen={fullScreen}
+      aria-labelledby="parent-access-title"
+    >
+      <DialogTitle id="parent-access-title">
+        Parent Access
+        <Typography variant="body2" color="text.secondary" component="span" sx={{ display: 'block' }}>
+          {student.full_name}
+        </Typography>
+      </DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={2}>
+          {issueError && <Alert severity="error">{issueError}</Alert>}
+          {body}
+        </Stack>
+      </DialogContent>
+      <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
+        <Button onClick={onClose} disabled={issue.isPending}>
+          Close
+        </Button>
+        <Button
+          variant="contained"
+          startIcon={issue.isPending ? <CircularProgress size={16} color="inherit" aria-hidden /> : <KeyIcon />}
+          onClick={issueCode}
+          disabled={!status || issue.isPending}
+        >
+          {status?.has_code ? 'Regenerate code' : 'Issue access code'}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

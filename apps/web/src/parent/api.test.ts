@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  clearSession,
+  EXPIRES_KEY,
+  loadSession,
+  OFFLINE,
+  ParentApiError,
+  PROFILE_KEY,
+  parentRequest,
+  saveSession,
+  setUnauthorizedHandler,
+  TOKEN_KEY,
+} from './api';
+
+const profile = { phone: '+919812345678', parent_name: 'Priya Sharma', children: [] };
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  setUnauthorizedHandler(undefined);
+});
+
+describe('parentRequest', () => {
+  it('sends the stored parent token, never the console’s', async () => {
+    localStorage.setItem('token', 'staff-token');
+    saveSession({ token: 'parent-token', profile });
+    const fetchMock = vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(200, { unread_count: 0, messages: [] }));
+    await parentRequest('/parent/messages');
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe('/api/v1/parent/messages');
+    expect((init?.headers as Record<string, string> | undefined)?.authorization).toBe('Bearer parent-token');
+  });
+
+  it('signs out on a 401 of a signed-in call, with the server’s detail in the error', async () => {
+    saveSession({ token: 'old', profile });
+    const handler = vi.fn();
+    setUnauthorizedHandler(handler);
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(401, { detail: 'Session expired' }));
+    await expect(parentRequest('/parent/me')).rejects.toEqual(new ParentApiError(401, 'Session expired'));
+    expect(handler).toHaveBeenCalledOnce();
+  });
+
+  it('does not sign out on a 401 of sign-in itself (a wrong code)', async () => {
+    const handler = vi.fn();
+    setUnauthorizedHandler(handler);
+    const fetchMock = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValue(json(401, { detail: 'Phone number or access code is incorrect' }));
+    await expect(
+      parentRequest('/parent/login', { token: null, json: { phone: '+919812345678', code: 'X' } }),
+    ).rejects.toMatchObject({ status: 401, detail: 'Phone number or access code is incorrect' });
+    expect(handler).not.toHaveBeenCalled();
+    const init = fetchMock.mock.calls[0]?.[1];
+    expect((init?.headers as Record<string, string> | undefined)?.authorization).toBeUndefined();
+    expect(init?.method).toBe('POST');
+    expect(init?.body).toBe('{"phone":"+919812345678","code":"X"}');
+  });
+
+  it('says the centre cannot be reached when the network fails', async () => {
+    vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'));
+    await expect(parentRequest('/parent/me', { token: 't' })).rejects.toMatchObject({ status: 0, detail: OFFLINE });
+  });
+});
+
+describe('the stored session', () => {
+  it('keeps token and profile under parent_ keys, and forgets them on sign-out', () => {
+    saveSession({ token: 'parent-token', profile }, 3600, 1_000);
+    expect(localStorage.getItem(TOKEN_KEY)).toBe('parent-token');
+    expect(TOKEN_KEY.startsWith('parent_') && PROFILE_KEY.startsWith('parent_')).toBe(true);
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(loadSession(2_000)).toEqual({ token: 'parent-token', profile });
+    clearSession();
+    expect(loadSession()).toBeNull();
+  });
+
+  it('drops an expired session', () => {
+    saveSession({ token: 'parent-token', profile }, 60, 0);
+    expect(loadSession(61_000)).toBeNull();
+    expect(localStorage.getItem(EXPIRES_KEY)).toBeNull();
+  });
+});

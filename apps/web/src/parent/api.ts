@@ -1,0 +1,124 @@
+import type { ParentProfile } from '@tuitiondesk/contract';
+
+/**
+ * The parent app's own small fetch wrapper and session storage. Contract imports are type-only: the
+ * contract's runtime (zod) never reaches the parent bundle.
+ */
+
+export const API_BASE = '/api/v1';
+export const TOKEN_KEY = 'parent_token';
+export const PROFILE_KEY = 'parent_profile';
+export const EXPIRES_KEY = 'parent_expires_at';
+
+export const SESSION_ENDED =
+  'You have been signed out: the access code was changed or your session ended. Please sign in again.';
+export const OFFLINE = 'Cannot reach the centre. Check your connection and try again.';
+
+/** A failed call: the HTTP status and the server's `detail`, when it sent one. */
+export class ParentApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string | undefined,
+  ) {
+    super(detail ?? `Request failed with status ${status}`);
+    this.name = 'ParentApiError';
+  }
+}
+
+/** The server's detail when it gave one, else the screen's fallback. */
+export function errorText(error: unknown, fallback: string): string {
+  return error instanceof ParentApiError && error.detail ? error.detail : fallback;
+}
+
+export interface ParentSession {
+  token: string;
+  profile: ParentProfile;
+}
+
+export function loadSession(now = Date.now()): ParentSession | null {
+  try {
+    const token = localStorage.getItem(TOKEN_KEY);
+    const profile = localStorage.getItem(PROFILE_KEY);
+    const expires = Number(localStorage.getItem(EXPIRES_KEY) ?? 'NaN');
+    if (!token || !profile) return null;
+    if (Number.isFinite(expires) && expires <= now) {
+      clearSession();
+      return null;
+    }
+    return { token, profile: JSON.parse(profile) as ParentProfile };
+  } catch {
+    return null;
+  }
+}
+
+export function saveSession(session: ParentSession, expiresInSeconds?: number, now = Date.now()): void {
+  try {
+    localStorage.setItem(TOKEN_KEY, session.token);
+    localStorage.setItem(PROFILE_KEY, JSON.stringify(session.profile));
+    if (expiresInSeconds !== undefined) localStorage.setItem(EXPIRES_KEY, String(now + expiresInSeconds * 1000));
+  } catch {
+    // Private mode without storage: the session lasts as long as the page.
+  }
+}
+
+export function clearSession(): void {
+  try {
+    for (const key of [TOKEN_KEY, PROFILE_KEY, EXPIRES_KEY]) localStorage.removeItem(key);
+  } catch {
+    // nothing stored
+  }
+}
+
+let onUnauthorized: (() => void) | undefined;
+
+/** What a 401 on a signed-in call does (sign out, back to sign-in with a message). */
+export function setUnauthorizedHandler(handler: (() => void) | undefined): void {
+  onUnauthorized = handler;
+}
+
+export interface ParentRequestOptions {
+  method?: 'GET' | 'POST' | 'DELETE';
+  json?: unknown;
+  signal?: AbortSignal;
+  /** Sign-in sends none; every other call sends the stored parent token. */
+  token?: string | null;
+}
+
+/** Calls the parent API and answers the parsed JSON body. */
+export async function parentRequest<T>(path: string, options: ParentRequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const token = options.token === undefined ? localStorageToken() : options.token;
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (options.json !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, {
+      method: options.method ?? (options.json === undefined ? 'GET' : 'POST'),
+      headers,
+      body: options.json === undefined ? undefined : JSON.stringify(options.json),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ParentApiError(0, OFFLINE);
+  }
+  if (!response.ok) {
+    const detail = await response
+      .json()
+      .then((data: { detail?: unknown }) => (typeof data?.detail === 'string' ? data.detail : undefined))
+      .catch(() => undefined);
+    // A 401 on sign-in is a wrong code; on any other call the session is over.
+    if (response.status === 401 && token) onUnauthorized?.();
+    throw new ParentApiError(response.status, detail);
+  }
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}
+
+function localStorageToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,319 @@
+import type { ParentInbox, ParentMessage, ParentProfile } from '@tuitiondesk/contract';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import {
+  clearSession,
+  errorText,
+  loadSession,
+  type ParentSession,
+  parentRequest,
+  SESSION_ENDED,
+  saveSession,
+  setUnauthorizedHandler,
+} from './api';
+import { MyChildren } from './children';
+import { clearFragment, type Fragment, parseFragment } from './fragment';
+import { Inbox, MessageView } from './inbox';
+import { withMessageRead } from './inbox-state';
+import { resubscribeQuietly, turnOffNotifications } from './push';
+import { NotificationsPanel, Settings, usePushState } from './settings';
+import { SignIn } from './sign-in';
+
+export const POLL_MS = 30_000;
+export const API_CACHE = 'parent-api-v1';
+const PROMPT_DISMISSED_KEY = 'parent_push_prompt_dismissed';
+
+type View = 'inbox' | 'children' | 'settings';
+
+/** A fragment that arrived while the app runs, read and then wiped from the address bar. */
+function takeFragment(): Fragment {
+  const fragment = parseFragment(window.location.hash);
+  clearFragment();
+  return fragment;
+}
+
+export function ParentApp() {
+  // Read at start (a pure read: StrictMode may run this twice), wiped from the address bar just after.
+  const [initial] = useState(() => parseFragment(window.location.hash));
+  const [session, setSession] = useState<ParentSession | null>(() => (initial.phone ? null : loadSession()));
+  const [notice, setNotice] = useState<string>();
+  const [link, setLink] = useState(
+    initial.phone && initial.code ? { phone: initial.phone, code: initial.code } : undefined,
+  );
+  const [openId, setOpenId] = useState(initial.messageId);
+
+  useEffect(() => {
+    clearFragment();
+    setUnauthorizedHandler(() => {
+      clearSession();
+      void clearApiCache();
+      setSession(null);
+      setNotice(SESSION_ENDED);
+    });
+    return () => setUnauthorizedHandler(undefined);
+  }, []);
+
+  // Later fragments: a notification tap (`#message=`) or a new sign-in link opened in this tab.
+  useEffect(() => {
+    const onHash = () => {
+      const fragment = takeFragment();
+      if (fragment.phone && fragment.code) {
+        setLink({ phone: fragment.phone, code: fragment.code });
+        setSession(null);
+      }
+      if (fragment.messageId) setOpenId(fragment.messageId);
+    };
+    const onWorkerMessage = (event: MessageEvent<{ type?: string; message_id?: number }>) => {
+      if (event.data?.type === 'open-message' && event.data.message_id) setOpenId(event.data.message_id);
+    };
+    window.addEventListener('hashchange', onHash);
+    navigator.serviceWorker?.addEventListener('message', onWorkerMessage);
+    return () => {
+      window.removeEventListener('hashchange', onHash);
+      navigator.serviceWorker?.removeEventListener('message', onWorkerMessage);
+    };
+  }, []);
+
+  if (!session) {
+    return (
+      <SignIn
+        key={link ? `${link.phone}|${link.code}` : 'form'}
+        link={link}
+        notice={notice}
+        onSignedIn={(signedIn) => {
+          setLink(undefined);
+          setNotice(undefined);
+          setSession(signedIn);
+          void resubscribeQuietly();
+        }}
+      />
+    );
+  }
+  return (
+    <SignedIn
+      session={session}
+      openId={openId}
+      onOpened={() => setOpenId(undefined)}
+      onProfile={(profile) => {
+        const next = { ...session, profile };
+        saveSession(next);
+        setSession(next);
+      }}
+      onSignedOut={() => {
+        clearSession();
+        void clearApiCache();
+        setNotice('You have signed out.');
+        setSession(null);
+      }}
+    />
+  );
+}
+
+interface SignedInProps {
+  session: ParentSession;
+  openId: number | undefined;
+  onOpened: () => void;
+  onProfile: (profile: ParentProfile) => void;
+  onSignedOut: () => void;
+}
+
+function SignedIn({ session, openId, onOpened, onProfile, onSignedOut }: SignedInProps) {
+  const [view, setView] = useState<View>('inbox');
+  const [open, setOpen] = useState<ParentMessage>();
+  const [signingOut, setSigningOut] = useState(false);
+  const { inbox, error, refresh, setInbox } = useInbox();
+  const push = usePushState();
+  const [promptDismissed, setPromptDismissed] = useState(() => localStorage.getItem(PROMPT_DISMISSED_KEY) === '1');
+  const main = useRef<HTMLElement>(null);
+
+  // The profile (children) as the server has it now, once per sign-in.
+  const profileHandler = useRef(onProfile);
+  profileHandler.current = onProfile;
+  useEffect(() => {
+    parentRequest<ParentProfile>('/parent/me')
+      .then((profile) => profileHandler.current(profile))
+      .catch(() => undefined);
+  }, []);
+
+  const openMessage = useCallback(
+    (message: ParentMessage) => {
+      setOpen(message);
+      setView('inbox');
+      window.scrollTo(0, 0);
+      if (message.read_at === null) {
+        parentRequest<ParentMessage>(`/parent/messages/${message.id}/read`, { method: 'POST' })
+          .then((read) => {
+            setOpen((current) => (current?.id === read.id ? read : current));
+            setInbox((current) => (current ? withMessageRead(current, read) : current));
+          })
+          .catch(() => undefined);
+      }
+    },
+    [setInbox],
+  );
+
+  // A notification tap asks for one message: open it once the inbox has it.
+  useEffect(() => {
+    if (openId === undefined || !inbox) return;
+    const message = inbox.messages.find((candidate) => candidate.id === openId);
+    if (message) {
+      onOpened();
+      openMessage(message);
+    } else {
+      void refresh().then((fresh) => {
+        const found = fresh?.messages.find((candidate) => candidate.id === openId);
+        onOpened();
+        if (found) openMessage(found);
+      });
+    }
+  }, [openId, inbox, onOpened, openMessage, refresh]);
+
+  function go(next: View) {
+    setView(next);
+    setOpen(undefined);
+    if (next === 'inbox') void refresh();
+    main.current?.focus();
+  }
+
+  async function signOut() {
+    setSigningOut(true);
+    await turnOffNotifications().catch(() => undefined);
+    onSignedOut();
+  }
+
+  const unread = inbox?.unread_count ?? 0;
+  const showPrompt = view === 'inbox' && !open && push.state === 'off' && !promptDismissed;
+
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <span className="brand">TuitionDesk</span>
+        <span className="who">{session.profile.parent_name}</span>
+      </header>
+      <nav className="tabs" aria-label="Sections">
+        <TabButton current={view} view="inbox" onSelect={go} label={unread > 0 ? `Inbox, ${unread} unread` : undefined}>
+          Inbox
+          {unread > 0 && (
+            <span className="badge" aria-hidden="true">
+              {unread}
+            </span>
+          )}
+        </TabButton>
+        <TabButton current={view} view="children" onSelect={go}>
+          My children
+        </TabButton>
+        <TabButton current={view} view="settings" onSelect={go}>
+          Settings
+        </TabButton>
+      </nav>
+      <main ref={main} tabIndex={-1}>
+        {view === 'inbox' && open && <MessageView message={open} onBack={() => setOpen(undefined)} />}
+        {view === 'inbox' && !open && (
+          <Inbox inbox={inbox} error={error} onOpen={openMessage} onRefresh={() => void refresh()}>
+            {showPrompt && (
+              <div className="prompt">
+                <NotificationsPanel push={push} />
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => {
+                    localStorage.setItem(PROMPT_DISMISSED_KEY, '1');
+                    setPromptDismissed(true);
+                  }}
+                >
+                  Not now
+                </button>
+              </div>
+            )}
+          </Inbox>
+        )}
+        {view === 'children' && <MyChildren list={session.profile.children} />}
+        {view === 'settings' && (
+          <Settings
+            parentName={session.profile.parent_name}
+            phone={session.profile.phone}
+            push={push}
+            onSignOut={() => void signOut()}
+            signingOut={signingOut}
+          />
+        )}
+      </main>
+    </div>
+  );
+}
+
+function TabButton({
+  current,
+  view,
+  onSelect,
+  label,
+  children,
+}: {
+  current: View;
+  view: View;
+  onSelect: (view: View) => void;
+  label?: string | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className="tab"
+      aria-label={label}
+      aria-current={current === view ? 'page' : undefined}
+      onClick={() => onSelect(view)}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** The inbox, fetched now, every 30 s while the page is visible, on return to it and on a push. */
+function useInbox() {
+  const [inbox, setInbox] = useState<ParentInbox>();
+  const [error, setError] = useState<string>();
+
+  const refresh = useCallback(async (): Promise<ParentInbox | undefined> => {
+    try {
+      const fresh = await parentRequest<ParentInbox>('/parent/messages?limit=100');
+      setInbox(fresh);
+      setError(undefined);
+      return fresh;
+    } catch (caught) {
+      setError(errorText(caught, 'Failed to load messages.'));
+      return undefined;
+    }
+  }, []);
+
+  useEffect(() => {
+    void refresh();
+    const poll = window.setInterval(() => {
+      if (document.visibilityState === 'visible') void refresh();
+    }, POLL_MS);
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void refresh();
+    };
+    const onWorkerMessage = (event: MessageEvent<{ type?: string }>) => {
+      if (event.data?.type === 'push-received') void refresh();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    window.addEventListener('online', onVisible);
+    navigator.serviceWorker?.addEventListener('message', onWorkerMessage);
+    return () => {
+      window.clearInterval(poll);
+      document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener('online', onVisible);
+      navigator.serviceWorker?.removeEventListener('message', onWorkerMessage);
+    };
+  }, [refresh]);
+
+  return { inbox, error, refresh, setInbox };
+}
+
+/** The service worker keeps the last parent API answers for offline start; none survive a sign-out. */
+async function clearApiCache(): Promise<void> {
+  try {
+    if ('caches' in window) await caches.delete(API_CACHE);
+  } catch {
+    // no cache storage
+  }
+}

@@ -1,0 +1,124 @@
+import { useEffect, useState } from 'react';
+import { errorText } from './api';
+import { needsHomeScreen, type PushState, pushState, turnOffNotifications, turnOnNotifications } from './push';
+
+const STATE_TEXT: Record<PushState, string> = {
+  on: 'Notifications are on for this device.',
+  off: 'Notifications are off. Turn them on to hear about new messages even when the app is closed.',
+  blocked:
+    'Notifications are blocked by the browser. To get them, allow notifications for this site in your browser settings.',
+  unsupported: 'Notifications are not supported on this device or browser. New messages still appear in the inbox.',
+};
+
+/** The Notifications switch as a hook, for the settings screen and the inbox's prompt. */
+export function usePushState() {
+  const [state, setState] = useState<PushState>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  useEffect(() => {
+    let live = true;
+    pushState()
+      .then((value) => live && setState(value))
+      .catch(() => live && setState('unsupported'));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  async function turnOn() {
+    setBusy(true);
+    setError(undefined);
+    try {
+      setState(await turnOnNotifications());
+    } catch (caught) {
+      // A DOMException is the browser's own push service failing to register this device.
+      const fallback =
+        caught instanceof DOMException
+          ? 'The browser could not set up notifications. Check your connection and try again.'
+          : 'Could not turn on notifications. Please try again.';
+      setError(errorText(caught, fallback));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function turnOff() {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await turnOffNotifications();
+      setState(await pushState());
+    } catch (caught) {
+      setError(errorText(caught, 'Could not turn off notifications. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return { state, busy, error, turnOn, turnOff };
+}
+
+export function NotificationsPanel({ push }: { push: ReturnType<typeof usePushState> }) {
+  const { state, busy, error, turnOn, turnOff } = push;
+  return (
+    <section className="card" aria-labelledby="notifications-title">
+      <h2 id="notifications-title">Notifications</h2>
+      <p role="status" className={state === 'on' ? 'state on' : 'state'}>
+        {state ? STATE_TEXT[state] : 'Checking…'}
+      </p>
+      {state === 'unsupported' && needsHomeScreen() && (
+        <p className="muted">
+          On an iPhone or iPad: tap Share, then Add to Home Screen, and open TuitionDesk from the Home Screen to turn
+          notifications on.
+        </p>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {state === 'off' && (
+        <button type="button" className="primary" onClick={turnOn} disabled={busy}>
+          {busy ? 'Turning on…' : 'Turn on notifications'}
+        </button>
+      )}
+      {state === 'on' && (
+        <button type="button" className="secondary" onClick={turnOff} disabled={busy}>
+          {busy ? 'Turning off…' : 'Turn off notifications'}
+        </button>
+      )}
+    </section>
+  );
+}
+
+interface SettingsProps {
+  parentName: string;
+  phone: string;
+  push: ReturnType<typeof usePushState>;
+  onSignOut: () => void;
+  signingOut: boolean;
+}
+
+export function Settings({ parentName, phone, push, onSignOut, signingOut }: SettingsProps) {
+  return (
+    <section aria-labelledby="settings-title">
+      <div className="section-head">
+        <h1 id="settings-title">Settings</h1>
+      </div>
+      <NotificationsPanel push={push} />
+      <div className="card">
+        <h2>Signed in</h2>
+        <p>
+          {parentName}
+          <br />
+          <span className="muted">{phone}</span>
+        </p>
+        <p className="muted">Signing out also stops notifications on this device.</p>
+        <button type="button" className="secondary" onClick={onSignOut} disabled={signingOut}>
+          {signingOut ? 'Signing out…' : 'Sign out'}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+import type { ParentLoginResponse } from '@tuitiondesk/contract';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { errorText, type ParentSession, parentRequest, saveSession } from './api';
+
+interface SignInProps {
+  /** Phone and code from a sign-in link: filled in and submitted at once. */
+  link?: { phone: string; code: string } | undefined;
+  /** Why the parent is here again (the session ended). */
+  notice?: string | undefined;
+  onSignedIn: (session: ParentSession) => void;
+}
+
+export function SignIn({ link, notice, onSignedIn }: SignInProps) {
+  const [phone, setPhone] = useState(link?.phone ?? '');
+  const [code, setCode] = useState(link?.code ?? '');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submitted = useRef(false);
+
+  async function signIn(phoneValue: string, codeValue: string) {
+    setError(undefined);
+    if (!phoneValue.trim() || !codeValue.trim()) {
+      setError('Enter your phone number and the access code from the centre.');
+      return;
+    }
+    setBusy(true);
+    try {
+      const response = await parentRequest<ParentLoginResponse>('/parent/login', {
+        token: null,
+        json: { phone: phoneValue.trim(), code: codeValue.trim() },
+      });
+      const session = { token: response.access_token, profile: response.parent };
+      saveSession(session, response.expires_in);
+      onSignedIn(session);
+    } catch (caught) {
+      setError(errorText(caught, 'Sign-in failed. Please try again.'));
+      setBusy(false);
+    }
+  }
+
+  // A sign-in link submits itself once.
+  useEffect(() => {
+    if (link && !submitted.current) {
+      submitted.current = true;
+      void signIn(link.phone, link.code);
+    }
+  });
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    void signIn(phone, code);
+  }
+
+  return (
+    <main className="signin">
+      <div className="signin-brand">
+        <img src="/parent/icons/icon-192.png" alt="" width="64" height="64" />
+        <h1>TuitionDesk for parents</h1>
+        <p>Messages from the centre and your children's attendance, on your phone.</p>
+      </div>
+      <form className="card" onSubmit={onSubmit} noValidate>
+        <h2>Sign in</h2>
+        {notice && !error && (
+          <p className="notice" role="status">
+            {notice}
+          </p>
+        )}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <label htmlFor="parent-phone">Phone number</label>
+        <input
+          id="parent-phone"
+          name="phone"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          placeholder="+91 98765 43210"
+          value={phone}
+          onChange={(event) => setPhone(event.target.value)}
+          aria-describedby="parent-phone-help"
+          required
+        />
+        <p id="parent-phone-help" className="help">
+          The number the centre has for you.
+        </p>
+        <label htmlFor="parent-code">Access code</label>
+        <input
+          id="parent-code"
+          name="code"
+          type="text"
+          inputMode="text"
+          autoComplete="one-time-code"
+          autoCapitalize="characters"
+          autoCorrect="off"
+          spellCheck={false}
+          placeholder="XXXX-XXXX"
+          value={code}
+          onChange={(event) => setCode(event.target.value)}
+          aria-describedby="parent-code-help"
+          required
+        />
+        <p id="parent-code-help" className="help">
+          8 letters and digits from the centre. Ask at the front desk if you do not have one.
+        </p>
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import { attendanceStatusSchema } from './attendance';
+import { phoneSchema } from './common';
+
+/**
+ * The parent side (issue 4). Parents sign in with their phone and an access code that staff issue
+ * from the Students screen; a parent token reaches only the `/parent/...` calls below, scoped to the
+ * children whose `parent_phone` is that phone.
+ */
+
+/** Absence alerts go out for these statuses when an admin approves a record. */
+export const ALERT_STATUSES = ['absent', 'late'] as const;
+export const ABSENCE_ALERT_TYPE = 'ABSENCE_ALERT';
+
+/** Access codes: 8 characters of Crockford base 32 (no I, L, O, U), shown as XXXX-XXXX. */
+export const ACCESS_CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const ACCESS_CODE_LENGTH = 8;
+
+/** What people type: any case, spaces or dashes, O for 0 and I/L for 1. Undefined when it cannot be a code. */
+export function normaliseAccessCode(value: string): string | undefined {
+  const compact = value.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+  if (compact.length !== ACCESS_CODE_LENGTH) return undefined;
+  for (const char of compact) if (!ACCESS_CODE_ALPHABET.includes(char)) return undefined;
+  return compact;
+}
+
+/** XXXX-XXXX, for reading aloud and printing (an already formatted code stays as it is). */
+export function formatAccessCode(code: string): string {
+  const compact = code.replace(/[\s-]/g, '');
+  return `${compact.slice(0, 4)}-${compact.slice(4)}`;
+}
+
+/** The parent app's sign-in link; the fragment keeps phone and code out of every server log. */
+export function parentSignInLink(origin: string, phone: string, code: string): string {
+  const params = new URLSearchParams({ phone, code: formatAccessCode(code) });
+  return `${origin.replace(/\/$/, '')}/parent/#${params.toString()}`;
+}
+
+// ---- Staff: parent access (from the Students screen) ----
+
+export const parentChildSchema = z
+  .object({
+    id: z.number().int(),
+    unique_id: z.string(),
+    full_name: z.string(),
+    class_name: z.string(),
+  })
+  .meta({ id: 'ParentChild' });
+export type ParentChild = z.infer<typeof parentChildSchema>;
+
+/** GET /students/{id}/parent-access: the state of that student's parent's access, never the code. */
+export const parentAccessStatusSchema = z
+  .object({
+    phone: z.string(),
+    parent_name: z.string(),
+    children: z.array(parentChildSchema),
+    has_code: z.boolean(),
+    issued_at: z.string().nullable(),
+    issued_by: z.string().nullable(),
+    last_sign_in_at: z.string().nullable(),
+    devices_with_notifications: z.number().int(),
+  })
+  .meta({ id: 'ParentAccessStatus' });
+export type ParentAccessStatus = z.infer<typeof parentAccessStatusSchema>;
+
+/** POST /students/{id}/parent-access: issues a new code (replacing any earlier one). Shown once. */
+export const parentAccessIssuedSchema = parentAccessStatusSchema
+  .extend({
+    code: z.string().describe('the new access code, XXXX-XXXX; it is not stored and cannot be shown again'),
+    message: z.string(),
+  })
+  .meta({ id: 'ParentAccessIssued' });
+export type ParentAccessIssued = z.infer<typeof parentAccessIssuedSchema>;
+
+// ---- Centre settings ----
+
+export const centreSettingsSchema = z
+  .object({
+    absence_alerts: z.boolean().describe('send parents a message when an absent or late record is approved'),
+  })
+  .meta({ id: 'CentreSettings' });
+export type CentreSettings = z.infer<typeof centreSettingsSchema>;
+export const updateCentreSettingsSchema = z.object({
+  absence_alerts: z.boolean({ error: 'must be true or false' }),
+});
+
+// ---- Parent API ----
+
+export const parentLoginSchema = z.object({
+  phone: phoneSchema,
+  code: z.string({ error: 'is required' }).trim().min(1, 'is required').max(32, 'is too long'),
+});
+export type ParentLoginRequest = z.input<typeof parentLoginSchema>;
+
+export const parentProfileSchema = z
+  .object({
+    phone: z.string(),
+    parent_name: z.string(),
+    children: z.array(parentChildSchema),
+  })
+  .meta({ id: 'ParentProfile' });
+export type ParentProfile = z.infer<typeof parentProfileSchema>;
+
+export const parentLoginResponseSchema = z.object({
+  access_token: z.string(),
+  token_type: z.literal('bearer'),
+  expires_in: z.number().int(),
+  parent: parentProfileSchema,
+});
+export type ParentLoginResponse = z.infer<typeof parentLoginResponseSchema>;
+
+export const parentMessageSchema = z
+  .object({
+    id: z.number().int(),
+    message_type: z.string(),
+    subject: z.string(),
+    message: z.string(),
+    sent_at: z.string(),
+    sent_by: z.string().nullable(),
+    student_id: z.number().int().nullable(),
+    read_at: z.string().nullable(),
+  })
+  .meta({ id: 'ParentMessage' });
+export type ParentMessage = z.infer<typeof parentMessageSchema>;
+export const parentInboxSchema = z.object({
+  messages: z.array(parentMessageSchema),
+  unread_count: z.number().int(),
+});
+export type ParentInbox = z.infer<typeof parentInboxSchema>;
+
+export const parentInboxQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(200, 'must be at most 200')
+    .default(50),
+  offset: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must not be negative')
+    .default(0),
+});
+
+export const childAttendanceDaySchema = z.object({
+  date: z.string(),
+  status: attendanceStatusSchema,
+  remarks: z.string().nullable(),
+});
+export const childAttendanceSchema = z
+  .object({
+    child: parentChildSchema,
+    from_date: z.string(),
+    to_date: z.string(),
+    days: z.array(childAttendanceDaySchema).describe('approved records only, newest first'),
+    totals: z.object({
+      present: z.number().int(),
+      absent: z.number().int(),
+      late: z.number().int(),
+      leave: z.number().int(),
+    }),
+  })
+  .meta({ id: 'ChildAttendance' });
+export type ChildAttendance = z.infer<typeof childAttendanceSchema>;
+
+/** Web Push: the VAPID public key, and a browser's PushSubscription.toJSON(). */
+export const pushPublicKeySchema = z.object({ public_key: z.string() });
+export const pushSubscriptionSchema = z.object({
+  endpoint: z
+    .string({ error: 'is required' })
+    .max(2048, 'is too long')
+    .refine((value) => /^https?:\/\//.test(value) && URL.canParse(value), 'must be an https URL'),
+  expirationTime: z.number().nullable().optional(),
+  keys: z.object({
+    p256dh: z
+      .string({ error: 'is required' })
+      .regex(/^[A-Za-z0-9_-]{80,100}={0,2}$/, 'must be a base64url P-256 public key'),
+    auth: z
+      .string({ error: 'is required' })
+      .regex(/^[A-Za-z0-9_-]{16,24}={0,2}$/, 'must be a base64url 16-byte secret'),
+  }),
+});
+export type PushSubscriptionBody = z.infer<typeof pushSubscriptionSchema>;
+export const pushUnsubscribeSchema = z.object({ endpoint: z.string({ error: 'is required' }).max(2048) });
+
+/**
+ * What the service worker receives in a push (encrypted end to end). `receipt` lets it confirm
+ * delivery of that one message without the parent token: POST /parent/receipts {receipt}.
+ */
+export const pushPayloadSchema = z.object({
+  message_id: z.number().int(),
+  title: z.string(),
+  body: z.string(),
+  sent_at: z.string(),
+  receipt: z.string(),
+});
+export type PushPayload = z.infer<typeof pushPayloadSchema>;
+export const deliveryReceiptSchema = z.object({ receipt: z.string({ error: 'is required' }).min(1).max(2048) });
