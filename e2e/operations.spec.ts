@@ -60,7 +60,7 @@ describe('running the centre as an admin', () => {
     const phone = uniquePhone();
     const name = `Ishaan Menon ${phone.slice(-5)}`;
     await api('/students/', {
-      json: { full_name: name, class_name: '11', parent_name: 'Latha Menon', parent_phone: phone },
+      json: { full_name: name, class_name: '10', parent_name: 'Latha Menon', parent_phone: phone },
     });
     const { context, page } = await newPage(browser());
     await signIn(page, ADMIN.username, ADMIN.password);
