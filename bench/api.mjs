@@ -5,13 +5,14 @@
 //   BENCH_DATABASE_URL=postgres://… node bench/api.mjs   a fresh database on that PostgreSQL server
 // BENCH_SECONDS (default 5) per measurement. Prints a table and writes bench/results/api-<db>.json.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { freePort, median, root, startServer } from './support.mjs';
+import { deviceKeys, startFakePushService } from './fake-push.mjs';
+import { ADMIN_PASSWORD, freePort, launchChromium, median, resultsDir, root, startServer } from './support.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const serverUrl = process.env.BENCH_DATABASE_URL ?? '';
@@ -47,7 +48,7 @@ async function freshDatabase() {
   };
 }
 
-function seed(database) {
+function seed(database, push) {
   const started = performance.now();
   const result = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['src/scripts/seed-large.ts'], {
     cwd: path.join(root, 'apps/server'),
@@ -57,6 +58,9 @@ function seed(database) {
       DATABASE_URL: database.databaseUrl,
       ADMIN_PASSWORD: 'bench-initial-password',
       LOG_LEVEL: 'silent',
+      SEED_PUSH_ENDPOINT: push.base,
+      SEED_PUSH_P256DH: push.keys.p256dh,
+      SEED_PUSH_AUTH: push.keys.auth,
     },
     encoding: 'utf8',
   });
@@ -119,14 +123,62 @@ function figure(result) {
   };
 }
 
+/** From clicking Sign In to the dashboard, then from the Students menu item to the table's first row. */
+async function consoleTimings(base) {
+  const browser = await launchChromium();
+  try {
+    const runs = [];
+    for (let i = 0; i < 3; i += 1) {
+      const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${base}/login`);
+      await page.getByLabel(/^Username/).fill('admin');
+      await page.getByLabel(/^Password/).fill(ADMIN_PASSWORD);
+      const signInStarted = performance.now();
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.waitForURL('**/dashboard', { timeout: 60_000 });
+      const signedIn = performance.now();
+      await page.getByRole('link', { name: 'Students' }).first().click();
+      await page.getByRole('row').nth(1).waitFor({ timeout: 60_000 });
+      const tableShown = performance.now();
+      runs.push({ sign_in_ms: signedIn - signInStarted, students_table_ms: tableShown - signedIn });
+      await context.close();
+    }
+    return {
+      runs,
+      sign_in_ms: median(runs.map((run) => run.sign_in_ms)),
+      students_table_ms: median(runs.map((run) => run.students_table_ms)),
+      sign_in_to_table_ms: median(runs.map((run) => run.sign_in_ms + run.students_table_ms)),
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
 const database = await freshDatabase();
-log('seeding 5,000 students, 200 teachers, a year of attendance…');
-const seeded = seed(database);
+const push = await startFakePushService();
+push.keys = deviceKeys();
+log('seeding 5,000 students, 200 teachers, a year of attendance, a push device per parent…');
+const seeded = seed(database, push);
 log(`seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.counts)}`);
 
-const server = await startServer({ dataDir: database.dataDir, databaseUrl: database.databaseUrl });
+const server = await startServer({
+  dataDir: database.dataDir,
+  databaseUrl: database.databaseUrl,
+  env: { PUSH_ALLOW_HTTP_ENDPOINTS: 'true' },
+});
 const auth = { authorization: `Bearer ${server.token}` };
-const results = { kind, seconds: SECONDS, seeded, calls: [], approve: null, imports: [], memory: {} };
+const results = {
+  kind,
+  seconds: SECONDS,
+  seeded,
+  calls: [],
+  approve: null,
+  send: null,
+  console: null,
+  imports: [],
+  memory: {},
+};
 let bare;
 try {
   // The seed leaves its last school day pending approval: that is "a day".
@@ -156,6 +208,21 @@ try {
       name: 'history (31 days)',
       method: 'GET',
       path: `${API}/attendance/history?start_date=${shift(30)}&end_date=${day}`,
+    },
+    {
+      name: 'history page (7 days)',
+      method: 'GET',
+      path: `${API}/attendance/history/page?start_date=${shift(6)}&end_date=${day}&limit=25`,
+    },
+    {
+      name: 'history page (31 days)',
+      method: 'GET',
+      path: `${API}/attendance/history/page?start_date=${shift(30)}&end_date=${day}&limit=25&offset=100`,
+    },
+    {
+      name: 'history page (31 d, search)',
+      method: 'GET',
+      path: `${API}/attendance/history/page?start_date=${shift(30)}&end_date=${day}&search=kabir&status=absent`,
     },
     { name: 'summary', method: 'GET', path: `${API}/attendance/summary` },
     { name: 'teacher attendance (a day)', method: 'GET', path: `${API}/teacher-attendance/date/${day}` },
@@ -229,6 +296,36 @@ try {
     results.calls.push(entry);
   }
   results.memory.load_peak_mb = memory.stop();
+  await settle(server.base);
+
+  // The console in Chromium, on this data.
+  results.console = await consoleTimings(server.base);
+  log(
+    `console: sign-in ${results.console.sign_in_ms.toFixed(0)} ms, then students table ${results.console.students_table_ms.toFixed(0)} ms`,
+  );
+
+  // Send to all parents: one device each on the fake push service.
+  const devices = seeded.counts.push_subscriptions;
+  const sendStarted = performance.now();
+  const sent = await fetch(`${server.base}${API}/messages/send-to-parents`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ subject: 'Holiday', message: 'The centre is closed on Friday.', recipients: 'all_parents' }),
+  });
+  const sentBody = await sent.json();
+  const answered = performance.now();
+  if (!sent.ok) throw new Error(`send answered ${sent.status}: ${JSON.stringify(sentBody)}`);
+  const lastPush = await push.waitFor(devices, 300_000);
+  results.send = {
+    recipients: sentBody.recipients_count,
+    devices,
+    answer_ms: answered - sendStarted,
+    drained_s: (lastPush - sendStarted) / 1000,
+    malformed: push.state.malformed,
+  };
+  log(
+    `send to ${sentBody.recipients_count} parents: answered in ${results.send.answer_ms.toFixed(0)} ms, ${devices} pushes delivered in ${results.send.drained_s.toFixed(1)} s`,
+  );
 
   // Approving 200 pending records, one call at a time, 20 times.
   const pending = await fetch(`${server.base}${API}/attendance/pending-approval?attendance_date=${day}`, {
@@ -299,11 +396,11 @@ try {
 } finally {
   bare?.kill('SIGTERM');
   await server.stop();
+  await push.close();
   await database.drop();
 }
 
-mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-writeFileSync(path.join(root, `bench/results/api-${kind}.json`), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(path.join(resultsDir(), `api-${kind}.json`), `${JSON.stringify(results, null, 2)}\n`);
 
 const pad = (text, width) => String(text).padEnd(width);
 console.log(`\nAPI at 5,000 students / 1.5 M attendance records, ${kind}, ${SECONDS} s per figure`);
@@ -315,4 +412,12 @@ for (const call of results.calls) {
     `${pad(call.name, 28)}${pad((call.bytes / 1024).toFixed(1), 8)}${pad(`${call.c1.ours.p50}/${call.c1.ours.p99}`, 20)}${pad(call.c1.bare.p99, 10)}${pad(`${call.c32.ours.p50}/${call.c32.ours.p99}`, 21)}${pad(Math.round(call.c32.ours.rps), 8)}${pad(Math.round(call.c32.bare.rps), 11)}`,
   );
 }
-console.log(JSON.stringify({ approve: results.approve, imports: results.imports, memory: results.memory }));
+console.log(
+  JSON.stringify({
+    approve: results.approve,
+    send: results.send,
+    console: results.console,
+    imports: results.imports,
+    memory: results.memory,
+  }),
+);

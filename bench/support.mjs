@@ -1,6 +1,6 @@
 // Shared by the bench scripts: a real server on a fresh embedded database, and Chromium.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,13 @@ import { chromium } from 'playwright-core';
 
 export const root = path.resolve(import.meta.dirname, '..');
 export const ADMIN_PASSWORD = 'bench-admin-password';
+
+/** Where each script writes its figures as JSON (bench/report.mjs turns them into a page). */
+export function resultsDir() {
+  const dir = process.env.BENCH_RESULTS_DIR ?? path.join(root, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
 
 export function freePort() {
   return new Promise((resolve) => {
@@ -28,7 +35,8 @@ export async function startServer({ dataDir: givenDataDir, databaseUrl = '', env
   const dataDir = givenDataDir ?? mkdtempSync(path.join(tmpdir(), 'tuitiondesk-bench-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/server.ts'], {
+  // Node itself runs the server (tsx as a loader, not a wrapper process), so `pid` is the server's.
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: path.join(root, 'apps/server'),
     env: {
       ...process.env,

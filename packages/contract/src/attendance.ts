@@ -101,6 +101,48 @@ export const historyQuerySchema = z.object({
   end_date: isoDateSchema.optional(),
 });
 
+/** The history page's size choices (spec section 9: 25, 50 or 100 rows); the server allows up to 500. */
+export const HISTORY_PAGE_MAX = 500;
+export const HISTORY_SEARCH_MAX = 100;
+
+/**
+ * One page of the history, filtered on the server: what the console's History screen shows when a
+ * range holds tens of thousands of records. The spec's `/attendance/history` (the whole range) stays.
+ */
+export const attendanceHistoryPageQuerySchema = historyQuerySchema.extend({
+  class_name: classNameSchema.optional(),
+  status: attendanceStatusSchema.optional(),
+  search: z.string().trim().max(HISTORY_SEARCH_MAX, `must be at most ${HISTORY_SEARCH_MAX} characters`).optional(),
+  limit: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(HISTORY_PAGE_MAX, `must be at most ${HISTORY_PAGE_MAX}`)
+    .default(25),
+  offset: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0, 'must not be negative')
+    .default(0),
+});
+export type AttendanceHistoryPageQuery = z.infer<typeof attendanceHistoryPageQuerySchema>;
+
+export const attendanceHistoryPageSchema = z
+  .object({
+    period: z.object({ start_date: z.string(), end_date: z.string() }),
+    /** Records matching the filters in the whole range, and how many of them have each status. */
+    total: z.number().int(),
+    counts: z.object({
+      present: z.number().int(),
+      absent: z.number().int(),
+      late: z.number().int(),
+      leave: z.number().int(),
+    }),
+    records: z.array(attendanceRecordSchema),
+  })
+  .meta({ id: 'AttendanceHistoryPage' });
+export type AttendanceHistoryPage = z.infer<typeof attendanceHistoryPageSchema>;
+
 export const attendanceSummarySchema = z.object({
   period: z.object({ start_date: z.string(), end_date: z.string() }),
   metrics: z.object({ attendance_rate: z.number() }),

@@ -1,10 +1,22 @@
-import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import { PGlite, types as pgliteTypes, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
 import { formatTimestamp, parsePostgresTimestamp } from '../lib/time';
+import { isRead, isRowWrite, ReadCache } from './read-cache';
 
 /** Something SQL can be sent to: the database itself, or one transaction on it. */
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+  /**
+   * The rows of `sql` as one JSON array, built by the database (`json_agg`): a list of thousands of
+   * rows crosses the driver as one text value instead of thousands of decoded rows, and goes to the
+   * client as it is. Timestamps in the select list must go through `jsonTimestamp()`.
+   */
+  queryJson(sql: string, params?: unknown[]): Promise<string>;
+  /**
+   * `query` for reads that the embedded database may answer from its read cache (outside a
+   * transaction): the rows are shared between callers, so they are frozen.
+   */
+  queryCached<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<readonly Readonly<Row>[]>;
   /** Several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
 }
@@ -19,6 +31,26 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
+/**
+ * The IANA zone of this process (`TZ`): sessions use it so that timestamps the database prints itself
+ * (`jsonTimestamp`) carry the same offset as those formatted here. No SQL depends on it otherwise.
+ */
+export function sessionTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** ISO 8601 with milliseconds and the zone's offset, exactly as `formatTimestamp` prints it. */
+export function jsonTimestamp(column: string): string {
+  return `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS') || to_char(${column}, 'TZH:TZM')`;
+}
+
+const wrapJson = (sql: string) => `SELECT COALESCE(json_agg(j), '[]')::text AS json FROM (${sql}) j`;
+
+async function jsonOf(db: Pick<Queryable, 'query'>, sql: string, params?: unknown[]): Promise<string> {
+  const rows = await db.query<{ json: string }>(wrapJson(sql), params);
+  return rows[0]?.json ?? '[]';
+}
+
 const OID = { int8: 20, numeric: 1700, date: 1082, timestamp: 1114, timestamptz: 1184 } as const;
 
 /** Dates stay yyyy-MM-dd text; timestamps become ISO 8601 with the centre's offset; counts become numbers. */
@@ -29,37 +61,92 @@ const parsers: Record<number, (text: string) => unknown> = {
   [OID.timestamptz]: (text) => formatTimestamp(parsePostgresTimestamp(text)),
 };
 
+/** Enough for the longest history a screen asks for at a large centre (31 days: about 45 MB). */
+const READ_CACHE_BYTES = 128 * 1024 * 1024;
+
+const cacheKey = (kind: string, sql: string, params?: unknown[]) =>
+  `${kind}\u0000${sql}\u0000${JSON.stringify(params ?? [])}`;
+
 export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
   const client = await PGlite.create(dataDir, {
     parsers,
     ...(loadDataDir ? { loadDataDir } : {}),
   });
-  await client.exec("SET TIME ZONE 'UTC'");
+  await setTimeZone(client);
   return wrapPglite(client);
 }
 
+/** The process's zone, or UTC (with a warning) if the database does not know its name. */
+async function setTimeZone(client: PGlite): Promise<void> {
+  const zone = sessionTimeZone();
+  try {
+    await client.query('SELECT set_config($1, $2, false)', ['TimeZone', zone]);
+  } catch {
+    process.emitWarning(`The database does not know the time zone ${zone}; timestamps are printed in UTC`);
+    await client.exec("SET TIME ZONE 'UTC'");
+  }
+}
+
 export function wrapPglite(client: PGlite): Database {
-  return {
-    kind: 'pglite',
-    async query(sql, params) {
+  const cache = new ReadCache(READ_CACHE_BYTES);
+  const run = async <Row>(sql: string, params?: unknown[]): Promise<Row[]> => {
+    if (isRead(sql)) return (await client.query(sql, params)).rows as Row[];
+    try {
       const result = await client.query(sql, params);
-      return result.rows as never;
+      // The delivery worker's poll and similar statements often change nothing: keep the answers then.
+      if (!(isRowWrite(sql) && result.affectedRows === 0)) cache.invalidate();
+      return result.rows as Row[];
+    } catch (error) {
+      cache.invalidate();
+      throw error;
+    }
+  };
+  // Inside a transaction nothing is cached: its reads may see its own uncommitted writes.
+  const inTransaction = (tx: Transaction): Queryable => ({
+    async query(sql, params) {
+      return (await tx.query(sql, params)).rows as never;
+    },
+    queryJson(sql, params) {
+      return jsonOf(this, sql, params);
+    },
+    async queryCached(sql, params) {
+      return (await tx.query(sql, params)).rows as never;
     },
     async exec(sql) {
-      await client.exec(sql);
+      await tx.exec(sql);
     },
-    transaction(work) {
-      return client.transaction((tx) =>
-        work({
-          async query(sql, params) {
-            const result = await tx.query(sql, params);
-            return result.rows as never;
-          },
-          async exec(sql) {
-            await tx.exec(sql);
-          },
-        }),
+  });
+  return {
+    kind: 'pglite',
+    query: run,
+    queryJson(sql, params) {
+      return cache.get(
+        cacheKey('json', sql, params),
+        () => jsonOf(this, sql, params),
+        // V8 keeps text of Latin-1 characters at one byte each (names in other scripts take two).
+        (text) => text.length,
       );
+    },
+    queryCached<Row>(sql: string, params?: unknown[]) {
+      return cache.get(
+        cacheKey('rows', sql, params),
+        async () => (await run<Row>(sql, params)).map((row) => Object.freeze(row)),
+        (rows) => JSON.stringify(rows).length * 2,
+      );
+    },
+    async exec(sql) {
+      try {
+        await client.exec(sql);
+      } finally {
+        cache.invalidate();
+      }
+    },
+    async transaction(work) {
+      try {
+        return await client.transaction((tx) => work(inTransaction(tx)));
+      } finally {
+        cache.invalidate();
+      }
     },
     async close() {
       if (!client.closed) await client.close();
@@ -79,7 +166,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
-    options: '-c TimeZone=UTC',
+    options: `-c TimeZone=${sessionTimeZone()}`,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
     types: {
@@ -96,6 +183,12 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       const result = await pool.query(sql, params as unknown[]);
       return result.rows;
     },
+    queryJson(sql, params) {
+      return jsonOf(this, sql, params);
+    },
+    queryCached(sql, params) {
+      return this.query(sql, params);
+    },
     async exec(sql) {
       await pool.query(sql);
     },
@@ -108,6 +201,12 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
           async query(sql, params) {
             const result = await client.query(sql, params as unknown[]);
             return result.rows;
+          },
+          queryJson(sql, params) {
+            return jsonOf(this, sql, params);
+          },
+          queryCached(sql, params) {
+            return this.query(sql, params);
           },
           async exec(sql) {
             await client.query(sql);

@@ -5,6 +5,9 @@
  * (Monday to Saturday) of student and teacher attendance, 100,000 message rows and 20,000 activities.
  * The last school day is left pending approval. Refuses a database that already holds students.
  *   SEED_STUDENTS, SEED_TEACHERS, SEED_DAYS change the size.
+ *   SEED_PUSH_ENDPOINT (a base URL) also gives every parent an access code and one device subscribed
+ *   to Web Push at `<base>/<n>`, with the keys SEED_PUSH_P256DH and SEED_PUSH_AUTH (a bench's fake
+ *   push service decrypts with them).
  */
 import path from 'node:path';
 import { prepareContext } from '../bootstrap';
@@ -17,6 +20,7 @@ import { today } from '../lib/time';
 const STUDENTS = Number(process.env.SEED_STUDENTS ?? 5000);
 const TEACHERS = Number(process.env.SEED_TEACHERS ?? 200);
 const CALENDAR_DAYS = Number(process.env.SEED_DAYS ?? 365);
+const PUSH_ENDPOINT = process.env.SEED_PUSH_ENDPOINT ?? '';
 /** Every seeded teacher signs in with this password (bench only). */
 export const SEED_TEACHER_PASSWORD = 'bench-teacher-password';
 
@@ -124,12 +128,29 @@ async function seed(db: Database): Promise<Record<string, number>> {
          FROM generate_series(1, 20000) AS i`,
       [last, admin?.id, admin?.full_name],
     );
+    if (PUSH_ENDPOINT) {
+      // Parents who signed in once and allowed notifications (the code hash is of no code anyone knows).
+      await step(
+        'parent access',
+        `INSERT INTO parent_access (phone, code_hash, issued_by, issued_by_user_id)
+         SELECT DISTINCT parent_phone, $1, $2, $3::int FROM students`,
+        [teacherHash, admin?.full_name, admin?.id],
+      );
+      await step(
+        'push subscriptions',
+        `INSERT INTO push_subscriptions (phone, endpoint, p256dh, auth, user_agent)
+         SELECT phone, $1 || '/' || row_number() OVER (ORDER BY phone), $2, $3, 'bench'
+           FROM parent_access`,
+        [PUSH_ENDPOINT.replace(/\/$/, ''), process.env.SEED_PUSH_P256DH, process.env.SEED_PUSH_AUTH],
+      );
+    }
     const [counts] = await tx.query<Record<string, number>>(
       `SELECT (SELECT count(*)::int FROM students) AS students, (SELECT count(*)::int FROM teachers) AS teachers,
               (SELECT count(*)::int FROM attendance) AS attendance,
               (SELECT count(*)::int FROM attendance WHERE approved_at IS NULL) AS pending,
               (SELECT count(*)::int FROM teacher_attendance) AS teacher_attendance,
-              (SELECT count(*)::int FROM messages) AS messages, (SELECT count(*)::int FROM activities) AS activities`,
+              (SELECT count(*)::int FROM messages) AS messages, (SELECT count(*)::int FROM activities) AS activities,
+              (SELECT count(*)::int FROM push_subscriptions) AS push_subscriptions`,
     );
     return { ...counts, ...Object.fromEntries(Object.entries(timings).map(([k, v]) => [`ms ${k}`, v])) };
   });

@@ -15,8 +15,8 @@ export interface ActivityRow {
 export async function listRecentActivities(
   db: Queryable,
   options: { userId: number; limit: number; unreadOnly: boolean },
-): Promise<ActivityRow[]> {
-  return db.query<ActivityRow>(
+): Promise<readonly ActivityRow[]> {
+  return db.queryCached<ActivityRow>(
     `SELECT a.id, a.description, a.action, a.actor, a.created_at
        FROM activities a
       WHERE NOT $2::boolean

@@ -1,17 +1,14 @@
-import {
-  ABSENCE_ALERT_TYPE,
-  ALERT_STATUSES,
-  type AttendanceRecord,
-  type AttendanceStatus,
-  type RosterEntry,
-} from '@tuitiondesk/contract';
-import type { Queryable } from '../../db/database';
+import { ABSENCE_ALERT_TYPE, ALERT_STATUSES, type AttendanceStatus, type RosterEntry } from '@tuitiondesk/contract';
+import { jsonTimestamp, type Queryable } from '../../db/database';
 
 /** Class names are digits ('7' … '10'): shorter first keeps 7, 8, 9 before 10. */
 const CLASS_ORDER = 'length(a.class_name), a.class_name';
 
+/** The fields of an AttendanceRecord, in order; timestamps printed by the database for JSON lists. */
 const RECORD_COLUMNS = `a.id, a.student_id, s.full_name AS student_name, s.unique_id AS student_unique_id,
-  a.class_name, a.date, a.status, a.remarks, s.parent_phone, a.marked_at, a.marked_by, a.approved_by, a.approved_at`;
+  a.class_name, a.date, a.status, a.remarks, s.parent_phone, ${jsonTimestamp('a.marked_at')} AS marked_at,
+  a.marked_by, a.approved_by, ${jsonTimestamp('a.approved_at')} AS approved_at`;
+const RECORD_ORDER = `a.date DESC, ${CLASS_ORDER}, lower(s.full_name), a.id`;
 
 export interface StudentRef {
   id: number;
@@ -87,23 +84,77 @@ export async function findRoster(db: Queryable, className: string, date: string)
   );
 }
 
-export async function findPending(db: Queryable, date: string | undefined): Promise<AttendanceRecord[]> {
-  return db.query<AttendanceRecord>(
+/** Pending records (of one day, or all), as a JSON array of AttendanceRecord. */
+export function pendingJson(db: Queryable, date: string | undefined): Promise<string> {
+  return db.queryJson(
     `SELECT ${RECORD_COLUMNS}
        FROM attendance a JOIN students s ON s.id = a.student_id
       WHERE a.approved_at IS NULL AND ($1::date IS NULL OR a.date = $1::date)
-      ORDER BY a.date DESC, ${CLASS_ORDER}, lower(s.full_name), a.id`,
+      ORDER BY ${RECORD_ORDER}`,
     [date ?? null],
   );
 }
 
-export async function findInRange(db: Queryable, start: string, end: string): Promise<AttendanceRecord[]> {
-  return db.query<AttendanceRecord>(
+/** Every record of the days from `start` to `end`, as a JSON array of AttendanceRecord. */
+export function rangeJson(db: Queryable, start: string, end: string): Promise<string> {
+  return db.queryJson(
     `SELECT ${RECORD_COLUMNS}
        FROM attendance a JOIN students s ON s.id = a.student_id
       WHERE a.date BETWEEN $1::date AND $2::date
-      ORDER BY a.date DESC, ${CLASS_ORDER}, lower(s.full_name), a.id`,
+      ORDER BY ${RECORD_ORDER}`,
     [start, end],
+  );
+}
+
+export interface HistoryFilter {
+  start: string;
+  end: string;
+  className: string | null;
+  status: AttendanceStatus | null;
+  /** Lower case; matched anywhere in the student's name or ID. */
+  search: string | null;
+}
+
+const RANGE_WHERE = `a.date BETWEEN $1::date AND $2::date
+        AND ($3::text IS NULL OR a.class_name = $3)
+        AND ($4::text IS NULL OR a.status = $4)`;
+const SEARCH_WHERE = '($5::text IS NULL OR strpos(lower(s.full_name), $5) > 0 OR strpos(lower(s.unique_id), $5) > 0)';
+
+const rangeParams = (filter: HistoryFilter) => [filter.start, filter.end, filter.className, filter.status];
+
+export interface HistoryCounts {
+  total: number;
+  present: number;
+  absent: number;
+  late: number;
+  leave: number;
+}
+
+export async function countHistory(db: Queryable, filter: HistoryFilter): Promise<HistoryCounts> {
+  // Students are joined only to search them: counting a month is otherwise a scan of one index range.
+  const searching = filter.search !== null;
+  const rows = await db.queryCached<HistoryCounts>(
+    `SELECT count(*)::int AS total,
+            count(*) FILTER (WHERE a.status = 'present')::int AS present,
+            count(*) FILTER (WHERE a.status = 'absent')::int AS absent,
+            count(*) FILTER (WHERE a.status = 'late')::int AS late,
+            count(*) FILTER (WHERE a.status = 'leave')::int AS leave
+       FROM attendance a ${searching ? 'JOIN students s ON s.id = a.student_id' : ''}
+      WHERE ${RANGE_WHERE} ${searching ? `AND ${SEARCH_WHERE}` : ''}`,
+    searching ? [...rangeParams(filter), filter.search] : rangeParams(filter),
+  );
+  return rows[0] as HistoryCounts;
+}
+
+/** One page of the filtered records, in the order of the full history, as a JSON array. */
+export function historyPageJson(db: Queryable, filter: HistoryFilter, limit: number, offset: number): Promise<string> {
+  return db.queryJson(
+    `SELECT ${RECORD_COLUMNS}
+       FROM attendance a JOIN students s ON s.id = a.student_id
+      WHERE ${RANGE_WHERE} AND ${SEARCH_WHERE}
+      ORDER BY ${RECORD_ORDER}
+      LIMIT $6 OFFSET $7`,
+    [...rangeParams(filter), filter.search, limit, offset],
   );
 }
 
@@ -176,7 +227,7 @@ export interface MonthCounts {
 
 /** Status counts are of approved records only: pending ones may still change. */
 export async function countMonth(db: Queryable, start: string, end: string): Promise<MonthCounts> {
-  const rows = await db.query<MonthCounts>(
+  const rows = await db.queryCached<MonthCounts>(
     `SELECT count(*)::int AS total_records,
             count(*) FILTER (WHERE approved_at IS NOT NULL)::int AS approved_records,
             count(*) FILTER (WHERE approved_at IS NOT NULL AND status = 'present')::int AS present,
@@ -192,7 +243,7 @@ export async function countMonth(db: Queryable, start: string, end: string): Pro
 
 /** Messages sent in [from, to): instants, so the month follows the centre's clock, not the session's. */
 export async function countMessagesSent(db: Queryable, from: string, to: string): Promise<number> {
-  const rows = await db.query<{ count: number }>(
+  const rows = await db.queryCached<{ count: number }>(
     'SELECT count(*)::int AS count FROM messages WHERE sent_at >= $1::timestamptz AND sent_at < $2::timestamptz',
     [from, to],
   );

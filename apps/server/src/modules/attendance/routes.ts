@@ -1,6 +1,8 @@
 import {
   approveAttendanceResultSchema,
   approveAttendanceSchema,
+  attendanceHistoryPageQuerySchema,
+  attendanceHistoryPageSchema,
   attendanceRecordSchema,
   attendanceSummarySchema,
   errorSchema,
@@ -13,9 +15,18 @@ import {
 } from '@tuitiondesk/contract';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { jsonWithField, sendJsonText } from '../../lib/json-reply';
 import { currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
-import { approveAttendance, getRoster, getSummary, listHistory, listPending, markAttendance } from './service';
+import {
+  approveAttendance,
+  getHistoryPage,
+  getRoster,
+  getSummary,
+  listHistoryJson,
+  listPendingJson,
+  markAttendance,
+} from './service';
 
 const tags = ['attendance'];
 
@@ -56,7 +67,7 @@ export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
         response: { 200: z.array(attendanceRecordSchema), 422: errorSchema },
       },
     },
-    async (request) => listPending(ctx, request.query.attendance_date),
+    async (request, reply) => sendJsonText(reply, await listPendingJson(ctx, request.query.attendance_date)),
   );
 
   app.post(
@@ -84,7 +95,25 @@ export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
         response: { 200: z.array(attendanceRecordSchema), 422: errorSchema },
       },
     },
-    async (request) => listHistory(ctx, request.query.start_date, request.query.end_date),
+    async (request, reply) =>
+      sendJsonText(reply, await listHistoryJson(ctx, request.query.start_date, request.query.end_date)),
+  );
+
+  app.get(
+    '/attendance/history/page',
+    {
+      config: { roles: ['admin'] },
+      schema: {
+        tags,
+        summary: 'One page of the history in a date range, filtered by class, status and name or ID, with counts',
+        querystring: attendanceHistoryPageQuerySchema,
+        response: { 200: attendanceHistoryPageSchema, 422: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const { recordsJson, ...page } = await getHistoryPage(ctx, request.query);
+      return sendJsonText(reply, jsonWithField(page, 'records', recordsJson));
+    },
   );
 
   app.get(

@@ -1,6 +1,7 @@
 import type {
   ApproveAttendanceResult,
-  AttendanceRecord,
+  AttendanceHistoryPage,
+  AttendanceHistoryPageQuery,
   AttendanceSummary,
   ClassName,
   Roster,
@@ -13,14 +14,16 @@ import { readAbsenceAlerts } from '../settings/repository';
 import {
   approvePending,
   countExisting,
+  countHistory,
   countMessagesSent,
   countMonth,
-  findInRange,
-  findPending,
   findRoster,
   findStudentsForMarking,
+  historyPageJson,
   insertAbsenceAlerts,
   type MarkInput,
+  pendingJson,
+  rangeJson,
   upsertAttendance,
 } from './repository';
 
@@ -76,8 +79,9 @@ export async function markAttendance(
   return { marked_count: ids.length, message: `Attendance marked for ${ids.length} student(s)` };
 }
 
-export async function listPending(ctx: AppContext, date: string | undefined): Promise<AttendanceRecord[]> {
-  return findPending(ctx.db, date);
+/** The pending records, as the JSON text of an AttendanceRecord array. */
+export function listPendingJson(ctx: AppContext, date: string | undefined): Promise<string> {
+  return pendingJson(ctx.db, date);
 }
 
 export async function approveAttendance(
@@ -120,18 +124,47 @@ function daysBetween(start: string, end: string): number {
   return Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000);
 }
 
-export async function listHistory(
-  ctx: AppContext,
-  startDate: string | undefined,
-  endDate: string | undefined,
-): Promise<AttendanceRecord[]> {
+/** The range asked for, or the spec's default; refused when reversed or longer than a year. */
+function historyRange(startDate: string | undefined, endDate: string | undefined): { start: string; end: string } {
   const end = endDate ?? today();
   const start = startDate ?? addDays(end, -HISTORY_DEFAULT_DAYS);
   if (start > end) throw new ValidationError('start_date', 'must not be after end_date');
   if (daysBetween(start, end) + 1 > HISTORY_MAX_DAYS) {
     throw new ValidationError('end_date', `the range must not span more than ${HISTORY_MAX_DAYS} days`);
   }
-  return findInRange(ctx.db, start, end);
+  return { start, end };
+}
+
+/** Every record of the range, as the JSON text of an AttendanceRecord array. */
+export function listHistoryJson(
+  ctx: AppContext,
+  startDate: string | undefined,
+  endDate: string | undefined,
+): Promise<string> {
+  const { start, end } = historyRange(startDate, endDate);
+  return rangeJson(ctx.db, start, end);
+}
+
+export interface HistoryPageResult extends Omit<AttendanceHistoryPage, 'records'> {
+  /** The JSON text of the page's AttendanceRecord array. */
+  recordsJson: string;
+}
+
+/** One page of the filtered history with the counts of the whole filtered range. */
+export async function getHistoryPage(ctx: AppContext, query: AttendanceHistoryPageQuery): Promise<HistoryPageResult> {
+  const { start, end } = historyRange(query.start_date, query.end_date);
+  const filter = {
+    start,
+    end,
+    className: query.class_name ?? null,
+    status: query.status ?? null,
+    search: query.search ? query.search.toLowerCase() : null,
+  };
+  const [{ total, ...counts }, recordsJson] = await Promise.all([
+    countHistory(ctx.db, filter),
+    historyPageJson(ctx.db, filter, query.limit, query.offset),
+  ]);
+  return { period: { start_date: start, end_date: end }, total, counts, recordsJson };
 }
 
 export async function getSummary(ctx: AppContext): Promise<AttendanceSummary> {

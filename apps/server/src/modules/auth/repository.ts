@@ -9,8 +9,9 @@ export interface UserRow extends User {
 const USER_COLUMNS = `u.id, u.username, u.full_name, u.role, u.must_change_password, u.token_version, u.password_hash,
   (SELECT t.email FROM teachers t WHERE t.user_id = u.id) AS email`;
 
+/** Every authenticated request asks this: the embedded database answers it from its read cache until a write. */
 export async function findUserById(db: Queryable, id: number): Promise<UserRow | undefined> {
-  const rows = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = $1`, [id]);
+  const rows = await db.queryCached<UserRow>(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = $1`, [id]);
   return rows[0];
 }
 

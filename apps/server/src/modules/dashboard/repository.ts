@@ -8,7 +8,7 @@ export interface CentreCounts {
 }
 
 export async function countCentre(db: Queryable): Promise<CentreCounts> {
-  const rows = await db.query<CentreCounts>(
+  const rows = await db.queryCached<CentreCounts>(
     `SELECT (SELECT count(*)::int FROM students) AS total_students,
             (SELECT count(*)::int FROM teachers) AS total_teachers,
             (SELECT count(DISTINCT class_name)::int FROM students) AS active_classes,
@@ -21,8 +21,8 @@ export async function countCentre(db: Queryable): Promise<CentreCounts> {
 export async function findClassesWithoutAttendance(
   db: Queryable,
   date: string,
-): Promise<{ class_name: string; students: number }[]> {
-  return db.query(
+): Promise<readonly Readonly<{ class_name: string; students: number }>[]> {
+  return db.queryCached(
     `SELECT s.class_name, count(*)::int AS students
        FROM students s
       WHERE NOT EXISTS (SELECT 1 FROM attendance a WHERE a.class_name = s.class_name AND a.date = $1::date)

@@ -16,6 +16,6 @@ export async function getDashboard(ctx: AppContext): Promise<DashboardSummary> {
     ...counts,
     messages_sent: month.totals.messages_sent,
     attendance_rate: month.metrics.attendance_rate,
-    classes_without_attendance: unmarked,
+    classes_without_attendance: [...unmarked],
   };
 }

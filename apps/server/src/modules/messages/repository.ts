@@ -69,10 +69,11 @@ export async function insertWhatsappMessage(
 
 /** Newest first; messages stored in one send share `sent_at`, so the id breaks the tie. */
 export async function listCommunications(db: Queryable, limit: number, offset: number): Promise<Communication[]> {
-  return db.query<Communication>(
+  const rows = await db.queryCached<Communication>(
     `SELECT ${COMMUNICATION_COLUMNS} FROM messages ORDER BY sent_at DESC, id DESC LIMIT $1 OFFSET $2`,
     [limit, offset],
   );
+  return [...rows];
 }
 
 export interface MessageStudent {

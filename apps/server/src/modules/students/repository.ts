@@ -1,5 +1,5 @@
 import type { Student } from '@tuitiondesk/contract';
-import type { Queryable } from '../../db/database';
+import { jsonTimestamp, type Queryable } from '../../db/database';
 
 const COLUMNS = 'id, unique_id, full_name, class_name, parent_name, parent_phone, created_at, updated_at';
 
@@ -10,8 +10,12 @@ export interface StudentFields {
   parent_phone: string;
 }
 
-export async function findStudents(db: Queryable, className?: string): Promise<Student[]> {
-  return db.query<Student>(`SELECT ${COLUMNS} FROM students WHERE ($1::text IS NULL OR class_name = $1) ORDER BY id`, [
+const JSON_COLUMNS = `id, unique_id, full_name, class_name, parent_name, parent_phone,
+  ${jsonTimestamp('created_at')} AS created_at, ${jsonTimestamp('updated_at')} AS updated_at`;
+
+/** Every student (or one class's), oldest first, as the JSON text of a Student array. */
+export function studentsJson(db: Queryable, className?: string): Promise<string> {
+  return db.queryJson(`SELECT ${JSON_COLUMNS} FROM students WHERE ($1::text IS NULL OR class_name = $1) ORDER BY id`, [
     className ?? null,
   ]);
 }

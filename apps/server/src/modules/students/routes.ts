@@ -12,6 +12,7 @@ import {
 } from '@tuitiondesk/contract';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { sendJsonText } from '../../lib/json-reply';
 import { currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import {
@@ -20,7 +21,7 @@ import {
   createStudent,
   editStudent,
   getStudent,
-  listStudents,
+  listStudentsJson,
   removeStudent,
   removeStudents,
 } from './service';
@@ -39,7 +40,7 @@ export function registerStudentRoutes(app: ZodApp, ctx: AppContext): void {
         response: { 200: z.array(studentSchema), 422: errorSchema },
       },
     },
-    async (request) => listStudents(ctx, request.query.class_name),
+    async (request, reply) => sendJsonText(reply, await listStudentsJson(ctx, request.query.class_name)),
   );
 
   app.get(

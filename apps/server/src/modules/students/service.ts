@@ -16,8 +16,8 @@ import {
   findExistingIds,
   findStudent,
   findStudentForUpdate,
-  findStudents,
   insertStudents,
+  studentsJson,
   updateStudent,
 } from './repository';
 
@@ -27,8 +27,9 @@ export type { CreateStudentRequest };
 
 export const CLASS_OPTIONS: ClassOption[] = CLASS_NAMES.map((value) => ({ value, label: `Class ${value}` }));
 
-export function listStudents(ctx: AppContext, className?: string): Promise<Student[]> {
-  return findStudents(ctx.db, className);
+/** Every student (or one class's), as the JSON text of a Student array. */
+export function listStudentsJson(ctx: AppContext, className?: string): Promise<string> {
+  return studentsJson(ctx.db, className);
 }
 
 export async function getStudent(ctx: AppContext, id: number): Promise<Student> {

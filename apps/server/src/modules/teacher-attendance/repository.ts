@@ -32,7 +32,7 @@ export async function holdLocksForLocking(db: Queryable): Promise<void> {
 }
 
 export async function findDayLock(db: Queryable, date: string): Promise<DayLock | undefined> {
-  const rows = await db.query<DayLock>(
+  const rows = await db.queryCached<DayLock>(
     'SELECT date, locked_by, locked_at FROM teacher_attendance_locks WHERE date = $1::date',
     [date],
   );
@@ -46,8 +46,8 @@ export async function insertDayLock(db: Queryable, date: string, locker: { id: n
   );
 }
 
-export async function findTeacherDay(db: Queryable, date: string): Promise<TeacherDayRow[]> {
-  return db.query<TeacherDayRow>(
+export async function findTeacherDay(db: Queryable, date: string): Promise<readonly TeacherDayRow[]> {
+  return db.queryCached<TeacherDayRow>(
     `SELECT t.id AS teacher_id, t.unique_id AS teacher_unique_id, t.full_name AS teacher_name, t.phone_number,
             COALESCE(ta.status, 'not_marked') AS status, ta.remarks, ta.check_in_time, ta.check_out_time
        FROM teachers t

@@ -1,5 +1,5 @@
 import type { Teacher } from '@tuitiondesk/contract';
-import type { Queryable } from '../../db/database';
+import { jsonTimestamp, type Queryable } from '../../db/database';
 
 const COLUMNS = `t.id, t.unique_id, u.username, t.full_name, t.first_name, t.last_name, t.email, t.phone_number,
   t.subjects, t.classes_assigned, t.qualification, t.experience_years, t.address, t.emergency_contact,
@@ -19,8 +19,15 @@ export interface TeacherFields {
   emergency_contact: string;
 }
 
-export async function findTeachers(db: Queryable): Promise<Teacher[]> {
-  return db.query<Teacher>(`SELECT ${COLUMNS} FROM ${FROM} ORDER BY t.id`);
+const JSON_COLUMNS = COLUMNS.replace(
+  't.created_at, t.updated_at',
+  `${jsonTimestamp('t.created_at')} AS created_at,
+  ${jsonTimestamp('t.updated_at')} AS updated_at`,
+);
+
+/** Every teacher, oldest first, as the JSON text of a Teacher array. */
+export function teachersJson(db: Queryable): Promise<string> {
+  return db.queryJson(`SELECT ${JSON_COLUMNS} FROM ${FROM} ORDER BY t.id`);
 }
 
 export async function findTeacher(db: Queryable, id: number, forUpdate = false): Promise<Teacher | undefined> {

@@ -12,6 +12,7 @@ import {
 } from '@tuitiondesk/contract';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { sendJsonText } from '../../lib/json-reply';
 import { currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import {
@@ -19,7 +20,7 @@ import {
   createTeacher,
   editTeacher,
   getTeacher,
-  listTeachers,
+  listTeachersJson,
   removeTeacher,
   removeTeachers,
 } from './service';
@@ -34,7 +35,7 @@ export function registerTeacherRoutes(app: ZodApp, ctx: AppContext): void {
       config,
       schema: { tags, summary: 'Every teacher, oldest first', response: { 200: z.array(teacherSchema) } },
     },
-    async () => listTeachers(ctx),
+    async (_request, reply) => sendJsonText(reply, await listTeachersJson(ctx)),
   );
 
   app.post(

@@ -10,19 +10,20 @@ import {
   findEmailsInUse,
   findExistingTeacherIds,
   findTeacher,
-  findTeachers,
   findTeachersByIds,
   insertTeacherAccounts,
   insertTeachers,
   type TeacherFields,
+  teachersJson,
   updateTeacher,
 } from './repository';
 
 export type NewTeacher = z.output<typeof createTeacherSchema>;
 export type TeacherChanges = z.output<typeof updateTeacherSchema>;
 
-export function listTeachers(ctx: AppContext): Promise<Teacher[]> {
-  return findTeachers(ctx.db);
+/** Every teacher, as the JSON text of a Teacher array. */
+export function listTeachersJson(ctx: AppContext): Promise<string> {
+  return teachersJson(ctx.db);
 }
 
 export async function getTeacher(ctx: AppContext, id: number): Promise<Teacher> {

@@ -1,7 +1,9 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   ApproveAttendanceResult,
+  AttendanceHistoryPage,
   AttendanceRecord,
+  AttendanceStatus,
   ClassName,
   MarkAttendanceRequest,
   Roster,
@@ -18,7 +20,20 @@ const keys = {
   roster: (className: ClassName, date: string) => [...ATTENDANCE_QUERY_ROOT, 'roster', className, date] as const,
   pendingOn: (date: string) => [...PENDING_QUERY_ROOT, 'date', date] as const,
   history: (start: string, end: string) => [...ATTENDANCE_QUERY_ROOT, 'history', start, end] as const,
+  historyPage: (params: HistoryPageParams) => [...ATTENDANCE_QUERY_ROOT, 'history-page', params] as const,
 };
+
+/** One page of the history: a range, its filters ('' or absent means all), and the rows wanted. */
+export interface HistoryPageParams {
+  start: string;
+  end: string;
+  className?: ClassName | '';
+  status?: AttendanceStatus | '';
+  /** The server trims it and matches it case-insensitively in student names and IDs. */
+  search?: string;
+  limit: number;
+  offset: number;
+}
 
 export const rosterQuery = (className: ClassName, date: string) =>
   queryOptions({
@@ -36,11 +51,35 @@ export const pendingOnDateQuery = (date: string) =>
     refetchInterval: PENDING_REFRESH_MS,
   });
 
+/**
+ * The whole range, every record: only the export asks for it (a month at a large centre is
+ * 150,000 records), so it is not kept in the cache once fetched.
+ */
 export const historyQuery = (start: string, end: string) =>
   queryOptions({
     queryKey: keys.history(start, end),
     queryFn: ({ signal }) =>
       apiRequest<AttendanceRecord[]>('/attendance/history', { query: { start_date: start, end_date: end }, signal }),
+    gcTime: 0,
+  });
+
+/** One page of the range, filtered, with the filtered range's total and counts per status. */
+export const historyPageQuery = (params: HistoryPageParams) =>
+  queryOptions({
+    queryKey: keys.historyPage(params),
+    queryFn: ({ signal }) =>
+      apiRequest<AttendanceHistoryPage>('/attendance/history/page', {
+        query: {
+          start_date: params.start,
+          end_date: params.end,
+          class_name: params.className,
+          status: params.status,
+          search: params.search,
+          limit: params.limit,
+          offset: params.offset,
+        },
+        signal,
+      }),
   });
 
 export function useRoster(className: ClassName | undefined, date: string) {
@@ -51,8 +90,9 @@ export function usePendingOnDate(date: string) {
   return useQuery(pendingOnDateQuery(date));
 }
 
-export function useAttendanceHistory(start: string, end: string, enabled: boolean) {
-  return useQuery({ ...historyQuery(start, end), enabled });
+/** The page shown stays on screen while the next one loads: paging and filtering never flash the table empty. */
+export function useAttendanceHistoryPage(params: HistoryPageParams, enabled: boolean) {
+  return useQuery({ ...historyPageQuery(params), enabled, placeholderData: keepPreviousData });
 }
 
 /** Marks, pending records, the sidebar's count and history all change with a mark or an approval. */

@@ -1,11 +1,15 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { AttendanceRecord } from '@tuitiondesk/contract';
+import type { AttendanceHistoryPage, AttendanceRecord } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isoDaysAgo, todayIso } from '../../lib/dates';
 import { record } from './fixtures';
 import HistoryPage from './history-page';
+import { filterRecords } from './record-filters';
 import { fakeApi, renderPage } from './test-providers';
+
+const PAGE_PATH = '/api/v1/attendance/history/page';
+const FULL_PATH = '/api/v1/attendance/history';
 
 const history: AttendanceRecord[] = [
   record({
@@ -37,8 +41,60 @@ const history: AttendanceRecord[] = [
   }),
 ];
 
+/** 60 pupils in class 7 and 60 in class 9, a quarter of them absent: three pages of 25 per class. */
+const many: AttendanceRecord[] = Array.from({ length: 120 }, (_, index) =>
+  record({
+    id: 1000 + index,
+    student_name: `Pupil ${index}`,
+    student_unique_id: `STU${1000 + index}`,
+    class_name: index < 60 ? '7' : '9',
+    status: index % 4 === 0 ? 'absent' : 'present',
+  }),
+);
+
+/** What the server answers for `/attendance/history/page`: the records filtered, counted and paged. */
+function serverPage(records: readonly AttendanceRecord[], url: URL): [number, AttendanceHistoryPage] {
+  const query = url.searchParams;
+  const matching = filterRecords(records, {
+    search: query.get('search') ?? '',
+    status: (query.get('status') ?? '') as '',
+    className: (query.get('class_name') ?? '') as '',
+  });
+  const counts = { present: 0, absent: 0, late: 0, leave: 0 };
+  for (const row of matching) counts[row.status] += 1;
+  const limit = Number(query.get('limit') ?? 25);
+  const offset = Number(query.get('offset') ?? 0);
+  return [
+    200,
+    {
+      period: { start_date: query.get('start_date') ?? '', end_date: query.get('end_date') ?? '' },
+      total: matching.length,
+      counts,
+      records: matching.slice(offset, offset + limit),
+    },
+  ];
+}
+
+function serving(records: readonly AttendanceRecord[]) {
+  return fakeApi({
+    [`GET ${PAGE_PATH}`]: ({ url }) => serverPage(records, url),
+    [`GET ${FULL_PATH}`]: () => [200, records],
+  });
+}
+
+type Calls = ReturnType<typeof fakeApi>['calls'];
+
+function pageCalls(calls: Calls): URLSearchParams[] {
+  return calls.filter((call) => call.url.pathname === PAGE_PATH).map((call) => call.url.searchParams);
+}
+
+function lastPageCall(calls: Calls): Record<string, string> {
+  return Object.fromEntries(pageCalls(calls).at(-1) ?? []);
+}
+
+/** A summary card's figure; the card's label is a paragraph, unlike the Status field showing the same word. */
 function card(label: string): string | null | undefined {
-  return screen.getByText(label).nextElementSibling?.textContent;
+  return screen.getByText(label, { selector: 'p' }).nextElementSibling?.textContent;
 }
 
 function bodyRows(): HTMLElement[] {
@@ -46,24 +102,44 @@ function bodyRows(): HTMLElement[] {
   return within(table).getAllByRole('row').slice(1);
 }
 
+function searchBox(): HTMLInputElement {
+  return screen.getByRole('searchbox', { name: 'Search by name or student ID' });
+}
+
 afterEach(() => vi.restoreAllMocks());
 
 // jsdom draws MUI slowly, and test files share two cores: generous time per test.
 describe('Attendance History screen', { timeout: 30_000 }, () => {
-  it('loads the last 7 days and shows the summary cards and table', async () => {
-    const api = fakeApi({ 'GET /api/v1/attendance/history': () => [200, history] });
+  it('loads the first page of the last 7 days and shows the server counts in the cards', async () => {
+    const api = fakeApi({
+      [`GET ${PAGE_PATH}`]: () => [
+        200,
+        {
+          period: { start_date: isoDaysAgo(7), end_date: todayIso() },
+          // Counts of the whole range, not of the page: the cards show what the server says.
+          total: 4800,
+          counts: { present: 4000, absent: 500, late: 200, leave: 100 },
+          records: history,
+        },
+      ],
+    });
     renderPage(<HistoryPage />);
     expect(screen.getByText('Loading attendance records...')).toBeInTheDocument();
     expect(await screen.findByText('Bala Das')).toBeInTheDocument();
 
-    const query = api.calls[0]?.url.searchParams;
-    expect(query?.get('start_date')).toBe(isoDaysAgo(7));
-    expect(query?.get('end_date')).toBe(todayIso());
+    expect(api.calls).toHaveLength(1);
+    expect(lastPageCall(api.calls)).toEqual({
+      start_date: isoDaysAgo(7),
+      end_date: todayIso(),
+      limit: '25',
+      offset: '0',
+    });
 
-    expect(card('Total Records')).toBe('5');
-    expect(card('Present')).toBe('2');
-    expect(card('Absent')).toBe('1');
-    expect(card('Late/Leave')).toBe('2');
+    expect(card('Total Records')).toBe('4800');
+    expect(card('Present')).toBe('4000');
+    expect(card('Absent')).toBe('500');
+    expect(card('Late/Leave')).toBe('300');
+    expect(screen.getByText('1–25 of 4,800')).toBeInTheDocument();
 
     const headers = within(screen.getByRole('table'))
       .getAllByRole('columnheader')
@@ -78,24 +154,44 @@ describe('Attendance History screen', { timeout: 30_000 }, () => {
       'Approved By',
       'Remarks',
     ]);
+    expect(bodyRows()).toHaveLength(5);
     const first = bodyRows()[0] as HTMLElement;
     expect(within(first).getByText('02 Mar 2026')).toBeInTheDocument();
     expect(within(first).getByText('PRESENT')).toBeInTheDocument();
     expect(within(first).getByText('Administrator')).toBeInTheDocument();
     expect(within(first).getByText('-')).toBeInTheDocument();
+    expect(within(bodyRows()[1] as HTMLElement).getByText('Pending')).toBeInTheDocument();
   });
 
-  it('search, status and class narrow the rows and the summary counts', async () => {
-    fakeApi({ 'GET /api/v1/attendance/history': () => [200, history] });
+  it('asks the server for the next page and for more rows per page', async () => {
+    const api = serving(many);
     const user = userEvent.setup();
     renderPage(<HistoryPage />);
-    await screen.findByText('Bala Das');
+    await screen.findByText('Pupil 0');
+    expect(bodyRows()).toHaveLength(25);
+    expect(screen.getByText('1–25 of 120')).toBeInTheDocument();
 
-    await user.type(screen.getByRole('searchbox', { name: 'Search by name or student ID' }), 'stu0001');
-    expect(bodyRows()).toHaveLength(2);
-    expect(card('Total Records')).toBe('2');
-    expect(card('Present')).toBe('2');
-    await user.clear(screen.getByRole('searchbox', { name: 'Search by name or student ID' }));
+    await user.click(screen.getByRole('button', { name: 'Go to next page' }));
+    expect(await screen.findByText('Pupil 25')).toBeInTheDocument();
+    expect(lastPageCall(api.calls)).toMatchObject({ limit: '25', offset: '25' });
+    expect(screen.queryByText('Pupil 0')).not.toBeInTheDocument();
+    expect(screen.getByText('26–50 of 120')).toBeInTheDocument();
+    expect(card('Total Records')).toBe('120');
+
+    await user.click(screen.getByRole('combobox', { name: /rows per page/i }));
+    await user.click(screen.getByRole('option', { name: '50' }));
+    expect(await screen.findByText('1–50 of 120')).toBeInTheDocument();
+    expect(lastPageCall(api.calls)).toMatchObject({ limit: '50', offset: '0' });
+    expect(bodyRows()).toHaveLength(50);
+  });
+
+  it('sends the class and status filters and goes back to the first page', async () => {
+    const api = serving(many);
+    const user = userEvent.setup();
+    renderPage(<HistoryPage />);
+    await screen.findByText('Pupil 0');
+    await user.click(screen.getByRole('button', { name: 'Go to next page' }));
+    await screen.findByText('Pupil 25');
 
     await user.click(screen.getByRole('combobox', { name: 'Class' }));
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
@@ -105,11 +201,15 @@ describe('Attendance History screen', { timeout: 30_000 }, () => {
       'Class 9',
       'Class 10',
     ]);
-    await user.click(screen.getByRole('option', { name: 'Class 7' }));
-    expect(bodyRows()).toHaveLength(3);
-    expect(card('Absent')).toBe('1');
-    expect(card('Late/Leave')).toBe('0');
+    await user.click(screen.getByRole('option', { name: 'Class 9' }));
+    expect(await screen.findByText('Pupil 60')).toBeInTheDocument();
+    expect(lastPageCall(api.calls)).toMatchObject({ class_name: '9', offset: '0' });
+    expect(screen.getByText('1–25 of 60')).toBeInTheDocument();
+    expect(card('Total Records')).toBe('60');
+    expect(card('Absent')).toBe('15');
 
+    await user.click(screen.getByRole('button', { name: 'Go to next page' }));
+    await screen.findByText('Pupil 85');
     await user.click(screen.getByRole('combobox', { name: 'Status' }));
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
       'All',
@@ -118,13 +218,47 @@ describe('Attendance History screen', { timeout: 30_000 }, () => {
       'Late',
       'Leave',
     ]);
+    await user.click(screen.getByRole('option', { name: 'Absent' }));
+    await waitFor(() => expect(card('Total Records')).toBe('15'));
+    expect(lastPageCall(api.calls)).toMatchObject({ class_name: '9', status: 'absent', offset: '0' });
+    expect(bodyRows()).toHaveLength(15);
+    expect(card('Present')).toBe('0');
+    expect(card('Absent')).toBe('15');
+
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
     await user.click(screen.getByRole('option', { name: 'Leave' }));
-    expect(screen.getByText('No attendance records found for the selected filters.')).toBeInTheDocument();
+    expect(await screen.findByText('No attendance records found for the selected filters.')).toBeInTheDocument();
+    expect(lastPageCall(api.calls)).toMatchObject({ class_name: '9', status: 'leave', offset: '0' });
     expect(card('Total Records')).toBe('0');
   });
 
-  it('exports the filtered rows as attendance_history_<today>.csv', async () => {
-    fakeApi({ 'GET /api/v1/attendance/history': () => [200, history] });
+  it('sends the search once typing pauses, and goes back to the first page', async () => {
+    const api = serving(many);
+    const user = userEvent.setup();
+    renderPage(<HistoryPage />);
+    await screen.findByText('Pupil 0');
+    await user.click(screen.getByRole('button', { name: 'Go to next page' }));
+    await screen.findByText('Pupil 25');
+    const before = api.calls.length;
+
+    // Three keystrokes in one tick: the field shows each at once, the server hears only the last.
+    fireEvent.change(searchBox(), { target: { value: 'p' } });
+    fireEvent.change(searchBox(), { target: { value: 'pu' } });
+    fireEvent.change(searchBox(), { target: { value: '  STU105 ' } });
+    expect(searchBox().value).toBe('  STU105 ');
+    expect(api.calls).toHaveLength(before);
+
+    expect(await screen.findByText('Pupil 50')).toBeInTheDocument();
+    const searches = pageCalls(api.calls).map((query) => query.get('search'));
+    expect(searches.filter((search) => search !== null)).toEqual(['STU105']);
+    expect(lastPageCall(api.calls)).toMatchObject({ search: 'STU105', limit: '25', offset: '0' });
+    expect(bodyRows()).toHaveLength(10);
+    expect(card('Total Records')).toBe('10');
+    expect(screen.queryByRole('button', { name: 'Go to previous page' })).toBeDisabled();
+  });
+
+  it('exports every filtered record of the range, not just the page, as attendance_history_<today>.csv', async () => {
+    const api = serving(history);
     let saved: Blob | undefined;
     vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
       saved = blob as Blob;
@@ -138,50 +272,141 @@ describe('Attendance History screen', { timeout: 30_000 }, () => {
     const user = userEvent.setup();
     renderPage(<HistoryPage />);
     await screen.findByText('Bala Das');
-    await user.type(screen.getByRole('searchbox', { name: 'Search by name or student ID' }), 'bala');
+    await user.type(searchBox(), 'asha');
+    await waitFor(() => expect(card('Total Records')).toBe('2'));
     await user.click(screen.getByRole('button', { name: 'Export' }));
 
-    expect(filename).toBe(`attendance_history_${todayIso()}.csv`);
+    await waitFor(() => expect(filename).toBe(`attendance_history_${todayIso()}.csv`));
+    const full = api.calls.filter((call) => call.url.pathname === FULL_PATH);
+    expect(full).toHaveLength(1);
+    expect(Object.fromEntries(full[0]?.url.searchParams ?? [])).toEqual({
+      start_date: isoDaysAgo(7),
+      end_date: todayIso(),
+    });
     const text = new TextDecoder().decode(await (saved as Blob).arrayBuffer());
     expect(text.split('\r\n')).toEqual([
       '"Student Name","Student ID","Class","Date","Status","Marked By","Approved By","Remarks"',
+      '"Asha Verma","STU0001","7","2026-03-02","Present","Ravi Kumar","Administrator",""',
+      '"Asha Verma","STU0001","7","2026-03-01","Present","Ravi Kumar","",""',
+      '',
+    ]);
+    expect(screen.getByRole('button', { name: 'Export' })).toBeEnabled();
+  });
+
+  it('exports what the fields say even before the search has reached the server', async () => {
+    serving(history);
+    let saved: Blob | undefined;
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      saved = blob as Blob;
+      return 'blob:history';
+    });
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    renderPage(<HistoryPage />);
+    await screen.findByText('Bala Das');
+    fireEvent.change(searchBox(), { target: { value: 'bala' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+
+    await waitFor(() => expect(saved).toBeDefined());
+    const text = new TextDecoder().decode(await (saved as Blob).arrayBuffer());
+    expect(text.split('\r\n').slice(1)).toEqual([
       '"Bala Das","STU0002","7","2026-03-02","Absent","Ravi Kumar","","Fever"',
       '',
     ]);
   });
 
-  it('alerts No data to export when nothing is shown', async () => {
-    fakeApi({ 'GET /api/v1/attendance/history': () => [200, []] });
+  it('disables Export while the range is fetched, and shows why an export failed', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = new URL(String(input), 'http://localhost');
+      if (url.pathname === PAGE_PATH) {
+        const [status, body] = serverPage(history, url);
+        return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+      }
+      return new Promise<Response>((resolve) => {
+        answer = resolve;
+      });
+    });
+    const user = userEvent.setup();
+    renderPage(<HistoryPage />);
+    await screen.findByText('Bala Das');
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Export' })).toBeDisabled());
+    expect(fetchSpy.mock.calls.some(([input]) => String(input).includes('/attendance/history?'))).toBe(true);
+    answer(
+      new Response(JSON.stringify({ detail: 'The range holds too many records to export' }), {
+        status: 400,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent('The range holds too many records to export');
+    expect(screen.getByRole('button', { name: 'Export' })).toBeEnabled();
+  });
+
+  it('falls back to its own words when a failed export has no detail', async () => {
+    fakeApi({
+      [`GET ${PAGE_PATH}`]: ({ url }) => serverPage(history, url),
+      [`GET ${FULL_PATH}`]: () => [502, {}],
+    });
+    const user = userEvent.setup();
+    renderPage(<HistoryPage />);
+    await screen.findByText('Bala Das');
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to export attendance history');
+  });
+
+  it('alerts No data to export without fetching the range when the server counts none', async () => {
+    const api = serving([]);
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     const user = userEvent.setup();
     renderPage(<HistoryPage />);
     expect(await screen.findByText('No attendance records found for the selected filters.')).toBeInTheDocument();
+    expect(card('Total Records')).toBe('0');
     await user.click(screen.getByRole('button', { name: 'Export' }));
     expect(alert).toHaveBeenCalledWith('No data to export');
+    expect(api.calls.map((call) => call.url.pathname)).toEqual([PAGE_PATH]);
   });
 
   it('only logs a fetch error and shows the list empty', async () => {
-    fakeApi({ 'GET /api/v1/attendance/history': () => [500, { detail: 'Internal server error' }] });
+    fakeApi({ [`GET ${PAGE_PATH}`]: () => [500, { detail: 'Internal server error' }] });
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     renderPage(<HistoryPage />);
     expect(await screen.findByText('No attendance records found for the selected filters.')).toBeInTheDocument();
-    await waitFor(() => expect(log).toHaveBeenCalled());
+    await waitFor(() => expect(log).toHaveBeenCalledWith('Failed to fetch attendance history', expect.anything()));
     expect(card('Total Records')).toBe('0');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
-  it('pages through thousands of rows', async () => {
-    const many = Array.from({ length: 2400 }, (_, index) =>
-      record({ id: 1000 + index, student_name: `Pupil ${index}`, student_unique_id: `STU${1000 + index}` }),
-    );
-    fakeApi({ 'GET /api/v1/attendance/history': () => [200, many] });
+  it('says what is wrong with a range and asks the server nothing for it', async () => {
+    const api = serving(history);
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     const user = userEvent.setup();
     renderPage(<HistoryPage />);
-    await screen.findByText('Pupil 0');
-    expect(bodyRows()).toHaveLength(25);
-    expect(screen.getByText('1–25 of 2,400')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Go to next page' }));
-    expect(screen.getByText('Pupil 25')).toBeInTheDocument();
-    expect(card('Total Records')).toBe('2400');
+    await screen.findByText('Bala Das');
+    const asked = api.calls.length;
+
+    // A year earlier: the end now comes before the start.
+    await user.click(within(screen.getByRole('group', { name: 'End Date' })).getByRole('spinbutton', { name: 'Year' }));
+    await user.keyboard('{ArrowDown}');
+    expect(await screen.findByText('End Date must not be before Start Date')).toBeInTheDocument();
+    expect(screen.getByText('No attendance records found for the selected filters.')).toBeInTheDocument();
+    expect(card('Total Records')).toBe('0');
+    await user.keyboard('{ArrowUp}');
+    await screen.findByText('Bala Das');
+    expect(screen.queryByText('End Date must not be before Start Date')).not.toBeInTheDocument();
+
+    // A year and a week: longer than the server allows.
+    await user.click(
+      within(screen.getByRole('group', { name: 'Start Date' })).getByRole('spinbutton', { name: 'Year' }),
+    );
+    await user.keyboard('{ArrowDown}');
+    expect(await screen.findByText('Choose at most 366 days')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+    expect(alert).toHaveBeenCalledWith('No data to export');
+
+    const datesAsked = pageCalls(api.calls).map((query) => `${query.get('start_date')}..${query.get('end_date')}`);
+    expect(new Set(datesAsked)).toEqual(new Set([`${isoDaysAgo(7)}..${todayIso()}`]));
+    expect(api.calls.slice(asked).every((call) => call.url.pathname === PAGE_PATH)).toBe(true);
   });
 });

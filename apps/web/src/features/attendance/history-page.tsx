@@ -17,17 +17,19 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import type { AttendanceRecord } from '@tuitiondesk/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { type AttendanceRecord, HISTORY_SEARCH_MAX } from '@tuitiondesk/contract';
 import dayjs from 'dayjs';
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { DateField } from '../../components/date-field';
 import { StatCard } from '../../components/stat-card';
-import { saveFile } from '../../lib/api-client';
+import { errorText, saveFile } from '../../lib/api-client';
 import { csvBlob } from '../../lib/csv';
 import { formatDay, isoDaysAgo, todayIso } from '../../lib/dates';
-import { useAttendanceHistory } from './api';
+import { useToast } from '../../lib/toast';
+import { historyQuery, useAttendanceHistoryPage } from './api';
 import { StatusLabel } from './attendance-status';
-import { buildHistoryCsv, historyCsvFilename, summariseHistory } from './history-rows';
+import { buildHistoryCsv, historyCsvFilename } from './history-rows';
 import { RecordFilterFields } from './record-filter-fields';
 import { filterRecords, NO_FILTERS, type RecordFilters } from './record-filters';
 
@@ -37,7 +39,15 @@ export const HISTORY_DEFAULT_DAYS = 7;
 const MAX_RANGE_DAYS = 366;
 const PAGE_SIZES = [25, 50, 100];
 const COLUMNS = 8;
+/** Typing settles this long before the search goes to the server. */
+const SEARCH_DEBOUNCE_MS = 300;
 const EMPTY: AttendanceRecord[] = [];
+const NO_COUNTS = { present: 0, absent: 0, late: 0, leave: 0 };
+
+/** The search as the server takes it: trimmed, and no longer than it accepts. */
+function searchParam(search: string): string {
+  return search.trim().slice(0, HISTORY_SEARCH_MAX).trim();
+}
 
 function rangeProblem(start: string, end: string): string | undefined {
   if (start > end) return 'End Date must not be before Start Date';
@@ -55,27 +65,65 @@ function MessageRow({ text }: { text: string }) {
   );
 }
 
-/** Attendance History (spec section 2): every record in a date range, filtered, counted and exported. */
+/**
+ * Attendance History (spec section 2): the records in a date range, filtered, counted and exported.
+ * The server filters, counts and pages (a month at a large centre is 150,000 records); the export
+ * alone fetches the whole range.
+ */
 export default function HistoryPage() {
+  const queryClient = useQueryClient();
+  const { showToast } = useToast();
   const [start, setStart] = useState(() => isoDaysAgo(HISTORY_DEFAULT_DAYS));
   const [end, setEnd] = useState(todayIso);
+  /** What the fields show, at once. */
   const [filters, setFilters] = useState<RecordFilters>(NO_FILTERS);
+  /** The search the server is asked for: the typed one, once typing has paused. */
+  const [search, setSearch] = useState('');
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState(PAGE_SIZES[0] as number);
+  const [exporting, setExporting] = useState(false);
+
+  const typed = searchParam(filters.search);
+  useEffect(() => {
+    if (typed === search) return;
+    const timer = setTimeout(() => {
+      setSearch(typed);
+      setPage(0);
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [typed, search]);
 
   const problem = rangeProblem(start, end);
-  const history = useAttendanceHistory(start, end, problem === undefined);
+  const history = useAttendanceHistoryPage(
+    {
+      start,
+      end,
+      className: filters.className,
+      status: filters.status,
+      search,
+      limit: pageSize,
+      offset: page * pageSize,
+    },
+    problem === undefined,
+  );
   useEffect(() => {
     // Spec section 8: history fetch errors are only logged, and the list shows empty.
     if (history.error) console.error('Failed to fetch attendance history', history.error);
   }, [history.error]);
 
-  const rows = problem ? EMPTY : (history.data ?? EMPTY);
-  const filtered = useMemo(() => filterRecords(rows, filters), [rows, filters]);
-  const summary = useMemo(() => summariseHistory(filtered), [filtered]);
-  const lastPage = Math.max(0, Math.ceil(filtered.length / pageSize) - 1);
+  const data = problem ? undefined : history.data;
+  /** The previous page, still shown while the one asked for loads. */
+  const stale = data !== undefined && history.isPlaceholderData;
+  const rows = data?.records ?? EMPTY;
+  const total = data?.total ?? 0;
+  const counts = data?.counts ?? NO_COUNTS;
+  const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
   const currentPage = Math.min(page, lastPage);
-  const shown = filtered.slice(currentPage * pageSize, currentPage * pageSize + pageSize);
+  // Records went while this page was away (a narrower range elsewhere, a deletion): show the last page there is.
+  const pastTheEnd = data !== undefined && !stale && page > lastPage;
+  useEffect(() => {
+    if (pastTheEnd) setPage(lastPage);
+  }, [pastTheEnd, lastPage]);
 
   const changeStart = useCallback((value: string) => {
     setStart(value);
@@ -87,21 +135,35 @@ export default function HistoryPage() {
   }, []);
   const changeFilters = (next: RecordFilters) => {
     setFilters(next);
-    setPage(0);
+    // A new search resets the page when it reaches the server, after the pause.
+    if (next.status !== filters.status || next.className !== filters.className) setPage(0);
   };
-  const exportCsv = () => {
-    if (filtered.length === 0) {
+  const exportCsv = async () => {
+    // The export takes the fields as they read now, even if typing has not yet paused.
+    const wanted = { ...filters, search: typed };
+    const serverSaysNone = typed === search && data !== undefined && !stale && total === 0;
+    if (problem !== undefined || serverSaysNone) {
       window.alert('No data to export');
       return;
     }
-    saveFile(csvBlob(buildHistoryCsv(filtered)), historyCsvFilename(todayIso()));
+    setExporting(true);
+    try {
+      const all = await queryClient.fetchQuery(historyQuery(start, end));
+      const filtered = filterRecords(all, wanted);
+      if (filtered.length === 0) window.alert('No data to export');
+      else saveFile(csvBlob(buildHistoryCsv(filtered)), historyCsvFilename(todayIso()));
+    } catch (error) {
+      showToast(errorText(error, 'Failed to export attendance history'), 'error');
+    } finally {
+      setExporting(false);
+    }
   };
 
   let body: ReactNode;
   if (history.isLoading) body = <MessageRow text="Loading attendance records..." />;
-  else if (shown.length === 0) body = <MessageRow text="No attendance records found for the selected filters." />;
+  else if (rows.length === 0) body = <MessageRow text="No attendance records found for the selected filters." />;
   else
-    body = shown.map((row) => (
+    body = rows.map((row) => (
       <TableRow key={row.id} hover>
         <TableCell sx={{ fontWeight: 600 }}>{row.student_name}</TableCell>
         <TableCell>{row.student_unique_id}</TableCell>
@@ -135,6 +197,7 @@ export default function HistoryPage() {
             variant="outlined"
             startIcon={<FileDownloadIcon />}
             onClick={exportCsv}
+            disabled={exporting}
             sx={{ height: 40, width: { xs: '100%', sm: 'auto' }, ml: { sm: 'auto' } }}
           >
             Export
@@ -143,18 +206,18 @@ export default function HistoryPage() {
       </Paper>
       <Grid container spacing={2}>
         <Grid size={{ xs: 6, md: 3 }}>
-          <StatCard label="Total Records" value={summary.total} icon={<AssignmentIcon />} loading={history.isLoading} />
+          <StatCard label="Total Records" value={total} icon={<AssignmentIcon />} loading={history.isLoading} />
         </Grid>
         <Grid size={{ xs: 6, md: 3 }}>
-          <StatCard label="Present" value={summary.present} icon={<CheckCircleIcon />} loading={history.isLoading} />
+          <StatCard label="Present" value={counts.present} icon={<CheckCircleIcon />} loading={history.isLoading} />
         </Grid>
         <Grid size={{ xs: 6, md: 3 }}>
-          <StatCard label="Absent" value={summary.absent} icon={<CancelIcon />} loading={history.isLoading} />
+          <StatCard label="Absent" value={counts.absent} icon={<CancelIcon />} loading={history.isLoading} />
         </Grid>
         <Grid size={{ xs: 6, md: 3 }}>
           <StatCard
             label="Late/Leave"
-            value={summary.lateOrLeave}
+            value={counts.late + counts.leave}
             icon={<ScheduleIcon />}
             loading={history.isLoading}
           />
@@ -176,13 +239,16 @@ export default function HistoryPage() {
                 <TableCell>Remarks</TableCell>
               </TableRow>
             </TableHead>
-            <TableBody>{body}</TableBody>
+            {/* The previous page stays, dimmed, until the one asked for arrives. */}
+            <TableBody aria-busy={stale} sx={{ opacity: stale ? 0.6 : 1 }}>
+              {body}
+            </TableBody>
           </Table>
         </TableContainer>
-        {filtered.length > 0 && (
+        {total > 0 && (
           <TablePagination
             component="div"
-            count={filtered.length}
+            count={total}
             page={currentPage}
             onPageChange={(_event, next) => setPage(next)}
             rowsPerPage={pageSize}

@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_BOM } from '../../lib/csv';
 import { record } from './fixtures';
-import { buildHistoryCsv, HISTORY_CSV_COLUMNS, historyCsvFilename, summariseHistory } from './history-rows';
+import { buildHistoryCsv, HISTORY_CSV_COLUMNS, historyCsvFilename } from './history-rows';
 
 describe('attendance history rows', () => {
-  it('summary counts: total, present, absent, and late plus leave together', () => {
-    const rows = ['present', 'present', 'absent', 'late', 'leave', 'leave'].map((status) =>
-      record({ status: status as 'present' }),
-    );
-    expect(summariseHistory(rows)).toEqual({ total: 6, present: 2, absent: 1, lateOrLeave: 3 });
-    expect(summariseHistory([])).toEqual({ total: 0, present: 0, absent: 0, lateOrLeave: 0 });
-  });
-
   it('names the export after today', () => {
     expect(historyCsvFilename('2026-03-09')).toBe('attendance_history_2026-03-09.csv');
   });

@@ -2,24 +2,6 @@ import type { AttendanceRecord } from '@tuitiondesk/contract';
 import { buildCsv } from '../../lib/csv';
 import { STATUS_LABELS } from './attendance-status';
 
-export interface HistorySummary {
-  total: number;
-  present: number;
-  absent: number;
-  /** Late plus leave: one card on the screen. */
-  lateOrLeave: number;
-}
-
-export function summariseHistory(rows: readonly Pick<AttendanceRecord, 'status'>[]): HistorySummary {
-  const summary: HistorySummary = { total: rows.length, present: 0, absent: 0, lateOrLeave: 0 };
-  for (const row of rows) {
-    if (row.status === 'present') summary.present += 1;
-    else if (row.status === 'absent') summary.absent += 1;
-    else summary.lateOrLeave += 1;
-  }
-  return summary;
-}
-
 /** Spec section 7, client-side export: these columns, in this order. */
 export const HISTORY_CSV_COLUMNS = [
   'Student Name',

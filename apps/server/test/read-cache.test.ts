@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type Database, PGlite, wrapPglite } from '../src/db/database';
+import { isRead, isRowWrite, ReadCache } from '../src/db/read-cache';
+
+let client: PGlite;
+let db: Database;
+beforeAll(async () => {
+  client = await PGlite.create();
+  db = wrapPglite(client);
+  await db.exec('CREATE TABLE items (id int PRIMARY KEY, name text NOT NULL)');
+  await db.query("INSERT INTO items VALUES (1, 'one'), (2, 'two')");
+});
+afterAll(async () => {
+  await db.close();
+});
+
+const names = async () => JSON.parse(await db.queryJson('SELECT name FROM items ORDER BY id')) as { name: string }[];
+
+describe('the embedded database read cache', () => {
+  it('answers a repeated read without asking the database again', async () => {
+    const sent = vi.spyOn(client, 'query');
+    const first = await names();
+    const again = await Promise.all([names(), names(), names()]);
+    expect(again).toEqual([first, first, first]);
+    expect(sent).toHaveBeenCalledTimes(1);
+    sent.mockRestore();
+  });
+
+  it('shares one query between identical reads in flight', async () => {
+    await db.query("UPDATE items SET name = 'uno' WHERE id = 1");
+    const sent = vi.spyOn(client, 'query');
+    const answers = await Promise.all(Array.from({ length: 8 }, () => names()));
+    expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+    expect(sent).toHaveBeenCalledTimes(1);
+    sent.mockRestore();
+  });
+
+  it('never answers from before a write statement or a committed transaction', async () => {
+    expect((await names())[0]?.name).toBe('uno');
+    await db.query("UPDATE items SET name = 'eins' WHERE id = 1");
+    expect((await names())[0]?.name).toBe('eins');
+    await db.transaction(async (tx) => {
+      await tx.query("INSERT INTO items VALUES (3, 'three')");
+      // Inside, reads see the transaction's own writes and are not kept.
+      expect(JSON.parse(await tx.queryJson('SELECT name FROM items ORDER BY id'))).toHaveLength(3);
+    });
+    expect(await names()).toHaveLength(3);
+    await db.exec('DELETE FROM items WHERE id = 3');
+    expect(await names()).toHaveLength(2);
+  });
+
+  it('does not keep a read that was in flight while a write finished', async () => {
+    const before = names();
+    const write = db.query("UPDATE items SET name = 'one' WHERE id = 1");
+    await Promise.all([before, write]);
+    expect((await names())[0]?.name).toBe('one');
+  });
+
+  it('keeps its answers when a write statement changes no row', async () => {
+    await names();
+    const sent = vi.spyOn(client, 'query');
+    await db.query("UPDATE items SET name = 'none' WHERE id = 99");
+    await names();
+    expect(sent).toHaveBeenCalledTimes(1);
+    sent.mockRestore();
+  });
+
+  it('keeps rows from queryCached frozen, so no caller can change what another sees', async () => {
+    const rows = await db.queryCached<{ n: number }>('SELECT count(*)::int AS n FROM items');
+    expect(rows[0]?.n).toBe(2);
+    expect(Object.isFrozen(rows[0])).toBe(true);
+    await db.query("INSERT INTO items VALUES (4, 'four')");
+    expect((await db.queryCached<{ n: number }>('SELECT count(*)::int AS n FROM items'))[0]?.n).toBe(3);
+  });
+
+  it('forgets a failed read, so the next one asks again', async () => {
+    await expect(db.queryJson('SELECT nope FROM items')).rejects.toThrow();
+    await db.exec('ALTER TABLE items ADD COLUMN nope int');
+    expect(JSON.parse(await db.queryJson('SELECT nope FROM items ORDER BY id'))).toHaveLength(3);
+  });
+});
+
+describe('ReadCache', () => {
+  it('evicts the least recently used answers beyond its size, and never keeps one over half of it', async () => {
+    const cache = new ReadCache(100);
+    const loads: string[] = [];
+    const get = (key: string, size: number) =>
+      cache.get(
+        key,
+        async () => {
+          loads.push(key);
+          return size;
+        },
+        (value) => value,
+      );
+    await get('a', 40);
+    await get('b', 40);
+    await get('a', 40); // a is now the most recently used
+    await get('c', 40); // over 100: b goes
+    await get('a', 40);
+    await get('b', 40);
+    await get('huge', 60);
+    await get('huge', 60);
+    expect(loads).toEqual(['a', 'b', 'c', 'b', 'huge', 'huge']);
+  });
+
+  it('tells reads from writes', () => {
+    expect(isRead('  select 1')).toBe(true);
+    expect(isRead("SELECT nextval('s')")).toBe(false);
+    expect(isRead('WITH x AS (DELETE FROM t RETURNING *) SELECT * FROM x')).toBe(false);
+    expect(isRead('UPDATE t SET a = 1')).toBe(false);
+    expect(isRowWrite('WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x')).toBe(true);
+    expect(isRowWrite('ALTER TABLE t ADD COLUMN b int')).toBe(false);
+  });
+});
