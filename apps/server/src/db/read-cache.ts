@@ -69,7 +69,10 @@ export function isRead(sql: string): boolean {
   return /^\s*SELECT\b/i.test(sql) && !/\b(nextval|setval)\s*\(/i.test(sql);
 }
 
-/** INSERT, UPDATE or DELETE (also after a WITH): when one affects no row, nothing changed. */
+/**
+ * A plain INSERT, UPDATE or DELETE: when it affects no row, nothing changed. Not a WITH: the count
+ * the driver reports for `WITH … UPDATE … SELECT` is the final SELECT's, not the write's.
+ */
 export function isRowWrite(sql: string): boolean {
-  return /^\s*(INSERT|UPDATE|DELETE|WITH)\b/i.test(sql);
+  return /^\s*(INSERT|UPDATE|DELETE)\b/i.test(sql);
 }

@@ -16,8 +16,14 @@ export interface ConsoleRoute {
   icon: ReactElement;
   roles: readonly Role[];
   page: LazyExoticComponent<ComponentType>;
+  /** Fetches the page's bundle (again, it is cached): what `page` does when first shown. */
+  load: () => Promise<unknown>;
   /** Shows the pending-approval count beside the menu item. */
   pendingBadge?: boolean;
+}
+
+function lazyPage(load: () => Promise<{ default: ComponentType }>) {
+  return { page: lazy(load), load };
 }
 
 const everyone = ['admin', 'teacher'] as const;
@@ -30,28 +36,28 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     title: 'Dashboard',
     icon: <DashboardIcon />,
     roles: everyone,
-    page: lazy(() => import('../features/dashboard/dashboard-page')),
+    ...lazyPage(() => import('../features/dashboard/dashboard-page')),
   },
   {
     path: '/students',
     title: 'Students',
     icon: <SchoolIcon />,
     roles: everyone,
-    page: lazy(() => import('../features/students/students-page')),
+    ...lazyPage(() => import('../features/students/students-page')),
   },
   {
     path: '/teachers',
     title: 'Teachers',
     icon: <PeopleIcon />,
     roles: adminOnly,
-    page: lazy(() => import('../features/teachers/teachers-page')),
+    ...lazyPage(() => import('../features/teachers/teachers-page')),
   },
   {
     path: '/mark-attendance',
     title: 'Mark Attendance',
     icon: <EditCalendarIcon />,
     roles: everyone,
-    page: lazy(() => import('../features/attendance/mark-attendance-page')),
+    ...lazyPage(() => import('../features/attendance/mark-attendance-page')),
   },
   {
     path: '/attendance',
@@ -59,41 +65,49 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     icon: <AssignmentTurnedInIcon />,
     roles: adminOnly,
     pendingBadge: true,
-    page: lazy(() => import('../features/attendance/approval-page')),
+    ...lazyPage(() => import('../features/attendance/approval-page')),
   },
   {
     path: '/attendance-history',
     title: 'Attendance History',
     icon: <HistoryIcon />,
     roles: adminOnly,
-    page: lazy(() => import('../features/attendance/history-page')),
+    ...lazyPage(() => import('../features/attendance/history-page')),
   },
   {
     path: '/teacher-attendance',
     title: 'Teacher Attendance',
     icon: <BadgeIcon />,
     roles: adminOnly,
-    page: lazy(() => import('../features/teacher-attendance/teacher-attendance-page')),
+    ...lazyPage(() => import('../features/teacher-attendance/teacher-attendance-page')),
   },
   {
     path: '/communications',
     title: 'Communications',
     icon: <ChatIcon />,
     roles: everyone,
-    page: lazy(() => import('../features/messages/communications-page')),
+    ...lazyPage(() => import('../features/messages/communications-page')),
   },
   {
     path: '/import',
     title: 'Import Data',
     icon: <UploadFileIcon />,
     roles: adminOnly,
-    page: lazy(() => import('../features/imports/import-page')),
+    ...lazyPage(() => import('../features/imports/import-page')),
   },
 ];
 
 /** The menu a role sees (spec section 6). */
 export function routesFor(role: Role | undefined): ConsoleRoute[] {
   return CONSOLE_ROUTES.filter((route) => role !== undefined && route.roles.includes(role));
+}
+
+/**
+ * Fetches the bundles of a role's pages in the background, so the first click on a menu item shows
+ * its page without waiting for code. Failures are left for the page itself to report when opened.
+ */
+export function preloadPages(role: Role | undefined): void {
+  for (const route of routesFor(role)) route.load().catch(() => undefined);
 }
 
 export function titleOf(pathname: string): string {

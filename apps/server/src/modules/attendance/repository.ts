@@ -122,28 +122,30 @@ const SEARCH_WHERE = '($5::text IS NULL OR strpos(lower(s.full_name), $5) > 0 OR
 
 const rangeParams = (filter: HistoryFilter) => [filter.start, filter.end, filter.className, filter.status];
 
-export interface HistoryCounts {
-  total: number;
+export interface DayCounts {
+  date: string;
   present: number;
   absent: number;
   late: number;
   leave: number;
 }
 
-export async function countHistory(db: Queryable, filter: HistoryFilter): Promise<HistoryCounts> {
-  // Students are joined only to search them: counting a month is otherwise a scan of one index range.
+/** Per day, newest first, how many filtered records have each status. */
+export async function countHistoryByDay(db: Queryable, filter: HistoryFilter): Promise<readonly DayCounts[]> {
+  // Students are joined only to search them: counting is otherwise a scan of one index range.
   const searching = filter.search !== null;
-  const rows = await db.queryCached<HistoryCounts>(
-    `SELECT count(*)::int AS total,
+  return db.queryCached<DayCounts>(
+    `SELECT a.date,
             count(*) FILTER (WHERE a.status = 'present')::int AS present,
             count(*) FILTER (WHERE a.status = 'absent')::int AS absent,
             count(*) FILTER (WHERE a.status = 'late')::int AS late,
             count(*) FILTER (WHERE a.status = 'leave')::int AS leave
        FROM attendance a ${searching ? 'JOIN students s ON s.id = a.student_id' : ''}
-      WHERE ${RANGE_WHERE} ${searching ? `AND ${SEARCH_WHERE}` : ''}`,
+      WHERE ${RANGE_WHERE} ${searching ? `AND ${SEARCH_WHERE}` : ''}
+      GROUP BY a.date
+      ORDER BY a.date DESC`,
     searching ? [...rangeParams(filter), filter.search] : rangeParams(filter),
   );
-  return rows[0] as HistoryCounts;
 }
 
 /** One page of the filtered records, in the order of the full history, as a JSON array. */

@@ -21,14 +21,14 @@ import {
 } from '@mui/material';
 import { LocalizationProvider } from '@mui/x-date-pickers';
 import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
-import { Suspense, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { PageSpinner } from '../../components/page-spinner';
 import { ActivityBell } from '../../features/activities/activity-bell';
 import { usePendingCount } from '../../features/attendance/pending-count';
 import { useAuth } from '../../features/auth/auth-provider';
 import { ChangePasswordDialog } from '../../features/auth/change-password-dialog';
-import { routesFor, titleOf } from '../routes';
+import { preloadPages, routesFor, titleOf } from '../routes';
 
 export const SIDEBAR_WIDTH = 280;
 
@@ -90,6 +90,9 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
  * Sidebar, top bar and the current page; every signed-in screen sits inside it. Loaded after sign-in,
  * with the date pickers' localisation, so the sign-in screen stays small.
  */
+/** Long enough for the first page to load its code and data first. */
+const PRELOAD_AFTER_MS = 1500;
+
 export default function Shell() {
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('md'));
@@ -99,6 +102,12 @@ export default function Shell() {
   const navigate = useNavigate();
   const location = useLocation();
   const title = titleOf(location.pathname);
+  const role = auth.user?.role;
+  useEffect(() => {
+    // Once the first page has had its turn, the other pages' code comes in the background.
+    const timer = window.setTimeout(() => preloadPages(role), PRELOAD_AFTER_MS);
+    return () => window.clearTimeout(timer);
+  }, [role]);
 
   const logout = () => {
     setAccountAnchor(null);
