@@ -51,7 +51,7 @@ async function signIn(phone: string, code: string): Promise<string> {
 
 /**
  * A family of one or more children on one phone, with access set up directly (a known code's hash and
- * a token signed for it): a code costs a full scrypt hash, and most tests here are about other things.
+ * a token signed for it): a code costs a full personal-password hash, and most tests here are about other things.
  * The tests of issuing and signing in go through the API.
  */
 const KNOWN_CODE = 'K7M2-Q9XR';
@@ -141,7 +141,7 @@ describe('staff: parent access', () => {
       'SELECT code_hash, token_version, issued_by_user_id FROM parent_access WHERE phone = $1',
       [phone],
     );
-    expect(stored?.code_hash).toMatch(/^scrypt\$/);
+    expect(stored?.code_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(stored?.code_hash).not.toContain(compact);
     expect(stored?.token_version).toBe(0);
 

@@ -56,6 +56,18 @@ export async function updatePassword(db: Queryable, userId: number, passwordHash
   return rows[0]?.token_version ?? 0;
 }
 
+/**
+ * Stores a stronger hash of the same password (no session ends), unless the password was changed
+ * meanwhile: only the hash that was checked is replaced.
+ */
+export async function replacePasswordHash(db: Queryable, userId: number, checked: string, passwordHash: string) {
+  await db.query('UPDATE users SET password_hash = $3 WHERE id = $1 AND password_hash = $2', [
+    userId,
+    checked,
+    passwordHash,
+  ]);
+}
+
 export async function readSetting(db: Queryable, key: string): Promise<string | undefined> {
   const rows = await db.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [key]);
   return rows[0]?.value;

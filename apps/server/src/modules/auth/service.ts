@@ -2,8 +2,8 @@ import type { ChangePasswordResponse, LoginForm, LoginResponse, User } from '@tu
 import type { AppContext } from '../../context';
 import { recordActivity } from '../../lib/activity-log';
 import { BadRequestError, UnauthorizedError, ValidationError } from '../../lib/errors';
-import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords';
-import { findUserById, findUserByLogin, type UserRow, updatePassword } from './repository';
+import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../lib/passwords';
+import { findUserById, findUserByLogin, replacePasswordHash, type UserRow, updatePassword } from './repository';
 import { assertNotThrottled, clearFailures, recordFailure, throttleKeys } from './throttle';
 
 const INCORRECT = 'Incorrect username or password';
@@ -30,6 +30,9 @@ export async function login(ctx: AppContext, form: LoginForm, clientIp: string):
     throw new UnauthorizedError(INCORRECT);
   }
   await clearFailures(ctx.db, keys[0]?.key ?? '');
+  if (needsRehash(user.password_hash)) {
+    await replacePasswordHash(ctx.db, user.id, user.password_hash, await hashPassword(form.password));
+  }
   return {
     access_token: await ctx.tokens.sign({ userId: user.id, tokenVersion: user.token_version }),
     token_type: 'bearer',

@@ -5,7 +5,8 @@ import { decoyPasswordHash, hashPassword, PERSONAL_PASSWORD_COST, verifyPassword
 /**
  * Access codes are 8 characters of Crockford base 32 (40 bits), drawn with a CSPRNG. Online guessing
  * is held back by the sign-in throttle; the hash is there for the day the database leaks, so it gets
- * the full personal-password scrypt cost (40 bits at ~0.3 s a guess is out of reach offline). See ADR 010.
+ * the full personal-password cost (Argon2id at OWASP's parameters; 40 bits at that cost a guess are
+ * out of reach offline). See ADR 010.
  */
 export function generateAccessCode(): string {
   let code = '';
