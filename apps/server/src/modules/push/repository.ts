@@ -101,28 +101,27 @@ export interface ClaimedPush {
  * a lease only delays those rows until it runs out.
  */
 export async function claimDuePushes(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedPush[]> {
-  return db.query<ClaimedPush>(
-    `WITH claimed AS (
-       UPDATE push_outbox
-          SET attempts = attempts + 1,
-              next_attempt_at = now() + $2::int * interval '1 millisecond'
-        WHERE id IN (
-          SELECT id FROM push_outbox
-           WHERE next_attempt_at <= now()
-           ORDER BY next_attempt_at, id
-           LIMIT $1
-           FOR UPDATE SKIP LOCKED
-        )
-        RETURNING id, attempts, message_id, subscription_id
-     )
-     SELECT c.id, c.attempts, c.message_id, m.subject, m.message, m.sent_at,
-            c.subscription_id, s.endpoint, s.p256dh, s.auth
-       FROM claimed c
-       JOIN messages m ON m.id = c.message_id
-       JOIN push_subscriptions s ON s.id = c.subscription_id
-      ORDER BY c.id`,
+  // A plain UPDATE (no WITH): when nothing is due it changes no row, and the embedded database keeps
+  // its read cache across the worker's polls.
+  const rows = await db.query<ClaimedPush>(
+    `UPDATE push_outbox o
+        SET attempts = o.attempts + 1,
+            next_attempt_at = now() + $2::int * interval '1 millisecond'
+       FROM messages m, push_subscriptions s
+      WHERE o.id IN (
+              SELECT id FROM push_outbox
+               WHERE next_attempt_at <= now()
+               ORDER BY next_attempt_at, id
+               LIMIT $1
+               FOR UPDATE SKIP LOCKED
+            )
+        AND m.id = o.message_id
+        AND s.id = o.subscription_id
+     RETURNING o.id, o.attempts, o.message_id, m.subject, m.message, m.sent_at,
+               o.subscription_id, s.endpoint, s.p256dh, s.auth`,
     [limit, leaseMs],
   );
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 /**
