@@ -1,10 +1,9 @@
-import path from 'node:path';
 import { MIN_PASSWORD_LENGTH } from '@tuitiondesk/contract';
 import { buildApp } from './app';
 import { prepareContext } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
-import { DataDirLockedError, lockDataDir } from './db/data-dir-lock';
-import { type Database, openPglite, openPostgres } from './db/database';
+import { DataDirLockedError } from './db/data-dir-lock';
+import { openConfiguredDatabase } from './db/open';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -14,17 +13,9 @@ async function main(): Promise<void> {
     );
   }
 
-  let releaseLock: () => void = () => {};
-  let db: Database;
-  if (config.database.kind === 'postgres') {
-    db = openPostgres(config.database.url, {
-      onError: (error) => process.stderr.write(`PostgreSQL connection lost: ${error.message}\n`),
-    });
-  } else {
-    const dataDir = config.database.dataDir as string;
-    releaseLock = lockDataDir(dataDir);
-    db = await openPglite(path.join(dataDir, 'pgdata'));
-  }
+  const { db, release: releaseLock } = await openConfiguredDatabase(config.database, {
+    onError: (error) => process.stderr.write(`PostgreSQL connection lost: ${error.message}\n`),
+  });
 
   const { ctx, generatedAdminPassword } = await prepareContext(config, db);
   const app = await buildApp(ctx, {

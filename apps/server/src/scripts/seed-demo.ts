@@ -4,12 +4,12 @@
  * lock, so it never runs beside a server; it refuses a database that holds any student or teacher;
  * and it writes every row in one transaction, so it either seeds everything or nothing.
  */
-import path from 'node:path';
 import { CLASS_NAMES, MIN_PASSWORD_LENGTH } from '@tuitiondesk/contract';
 import { prepareContext } from '../bootstrap';
 import { ConfigError, loadConfig } from '../config';
-import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock';
-import { type Database, openPglite, openPostgres, type Queryable } from '../db/database';
+import { DataDirLockedError } from '../db/data-dir-lock';
+import type { Database, Queryable } from '../db/database';
+import { openConfiguredDatabase } from '../db/open';
 import { plural } from '../lib/activity-log';
 import { GENERATED_PASSWORD_COST, generatePassword, hashPassword } from '../lib/passwords';
 import { buildDemoCentre, type DemoActivity, type DemoCentre } from './demo-data';
@@ -387,13 +387,7 @@ async function main(): Promise<void> {
   let releaseLock: () => void = () => {};
   let db: Database | undefined;
   try {
-    if (config.database.kind === 'postgres') {
-      db = openPostgres(config.database.url, { max: 2 });
-    } else {
-      const dataDir = config.database.dataDir as string;
-      releaseLock = lockDataDir(dataDir);
-      db = await openPglite(path.join(dataDir, 'pgdata'));
-    }
+    ({ db, release: releaseLock } = await openConfiguredDatabase(config.database, { max: 2 }));
 
     // Refuse before anything is written, migrations and admin account included.
     assertEmpty(await countPeople(db));

@@ -9,11 +9,10 @@
  *   to Web Push at `<base>/<n>`, with the keys SEED_PUSH_P256DH and SEED_PUSH_AUTH (a bench's fake
  *   push service decrypts with them).
  */
-import path from 'node:path';
 import { prepareContext } from '../bootstrap';
 import { loadConfig } from '../config';
-import { lockDataDir } from '../db/data-dir-lock';
-import { type Database, openPglite, openPostgres } from '../db/database';
+import type { Database } from '../db/database';
+import { openConfiguredDatabase } from '../db/open';
 import { GENERATED_PASSWORD_COST, hashPassword } from '../lib/passwords';
 import { today } from '../lib/time';
 
@@ -159,15 +158,7 @@ async function seed(db: Database): Promise<Record<string, number>> {
 async function main(): Promise<void> {
   const started = performance.now();
   const config = loadConfig();
-  let release: () => void = () => {};
-  let db: Database;
-  if (config.database.kind === 'postgres') {
-    db = openPostgres(config.database.url, { max: 2 });
-  } else {
-    const dataDir = config.database.dataDir as string;
-    release = lockDataDir(dataDir);
-    db = await openPglite(path.join(dataDir, 'pgdata'));
-  }
+  const { db, release } = await openConfiguredDatabase(config.database, { max: 2 });
   try {
     await prepareContext(config, db);
     const result = await seed(db);

@@ -1,23 +1,10 @@
 import { API_BASE_PATH } from '@tuitiondesk/contract';
+import { ApiError } from './api-error';
+
+export { ApiError, errorText } from './api-error';
 
 export const TOKEN_KEY = 'token';
 export const USER_KEY = 'user';
-
-/** A failed call: the HTTP status and the server's `detail`, when it sent one. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly detail: string | undefined,
-  ) {
-    super(detail ?? `Request failed with status ${status}`);
-    this.name = 'ApiError';
-  }
-}
-
-/** The text to show for a failed call: the server's detail when present, else the screen's fallback. */
-export function errorText(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.detail ? error.detail : fallback;
-}
 
 let onUnauthorized: (() => void) | undefined;
 

@@ -1,4 +1,5 @@
 import type { ParentProfile } from '@tuitiondesk/contract';
+import { ApiError } from '../lib/api-error';
 
 /**
  * The parent app's own small fetch wrapper and session storage. Contract imports are type-only: the
@@ -14,21 +15,8 @@ export const SESSION_ENDED =
   'You have been signed out: the access code was changed or your session ended. Please sign in again.';
 export const OFFLINE = 'Cannot reach the centre. Check your connection and try again.';
 
-/** A failed call: the HTTP status and the server's `detail`, when it sent one. */
-export class ParentApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly detail: string | undefined,
-  ) {
-    super(detail ?? `Request failed with status ${status}`);
-    this.name = 'ParentApiError';
-  }
-}
-
-/** The server's detail when it gave one, else the screen's fallback. */
-export function errorText(error: unknown, fallback: string): string {
-  return error instanceof ParentApiError && error.detail ? error.detail : fallback;
-}
+/** A failed call (the console's error type: the HTTP status and the server's `detail`). */
+export { ApiError as ParentApiError, errorText } from '../lib/api-error';
 
 export interface ParentSession {
   token: string;
@@ -100,7 +88,7 @@ export async function parentRequest<T>(path: string, options: ParentRequestOptio
     });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    throw new ParentApiError(0, OFFLINE);
+    throw new ApiError(0, OFFLINE);
   }
   if (!response.ok) {
     const detail = await response
@@ -109,7 +97,7 @@ export async function parentRequest<T>(path: string, options: ParentRequestOptio
       .catch(() => undefined);
     // A 401 on sign-in is a wrong code; on any other call the session is over.
     if (response.status === 401 && token) onUnauthorized?.();
-    throw new ParentApiError(response.status, detail);
+    throw new ApiError(response.status, detail);
   }
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
