@@ -3,126 +3,24 @@
  * on a DATA_DIR, the first-start admin password, the data directory lock, restarts that keep data and
  * sessions, and clean shutdown on signals.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import os from 'node:os';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-/** PGlite's first start runs initdb: seconds on a quiet machine, far more on a busy one. */
-const START_TIMEOUT = 90_000;
-const SLOW = { timeout: 2 * START_TIMEOUT };
-const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const READY = /TuitionDesk is running at/;
-const FIRST_START = 'First start: the admin account was created.';
-const LOCK_FILE = 'tuitiondesk.lock';
-
-interface ServerProcess {
-  child: ChildProcess;
-  pid: number;
-  port: number;
-  url: string;
-  output: () => { stdout: string; stderr: string };
-  /** Resolves with the exit code once the process has ended. */
-  exited: Promise<number | null>;
-}
-
-const started: ServerProcess[] = [];
-const tempDirs: string[] = [];
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-process-'));
-  tempDirs.push(dir);
-  return dir;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-/** The environment of a plain `npm start`: nothing of the test run's own database settings leaks in. */
-function serverEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'ADMIN_PASSWORD', 'JWT_SECRET', 'PORT', 'DATA_DIR'])
-    delete env[name];
-  return { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_DIST_DIR: '/nonexistent', ...overrides };
-}
-
-async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
-  const port = env.PORT !== undefined ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: SERVER_DIR,
-    env: serverEnv({ PORT: String(port), ...env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const server: ServerProcess = {
-    child,
-    pid: child.pid as number,
-    port,
-    url: `http://127.0.0.1:${port}`,
-    output: () => ({ stdout, stderr }),
-    exited,
-  };
-  started.push(server);
-  return server;
-}
-
-/** Starts a server and waits until it says it is running (or fails, with what it printed). */
-async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const server = await spawnServer(env);
-  const deadline = Date.now() + START_TIMEOUT;
-  let exitCode: number | null | undefined;
-  void server.exited.then((code) => {
-    exitCode = code;
-  });
-  while (!READY.test(server.output().stdout)) {
-    if (exitCode !== undefined || Date.now() > deadline) {
-      server.child.kill('SIGKILL');
-      throw new Error(`server did not start (exit ${exitCode}):\n${server.output().stderr}${server.output().stdout}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return server;
-}
-
-async function stopServer(server: ServerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-  server.child.kill(signal);
-  return server.exited;
-}
-
-async function login(server: ServerProcess, username: string, password: string) {
-  const response = await fetch(`${server.url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username, password }).toString(),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
-
-async function me(server: ServerProcess, token: string) {
-  const response = await fetch(`${server.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+import {
+  cleanUpProcesses,
+  FIRST_START,
+  LOCK_FILE,
+  login,
+  me,
+  READY,
+  type ServerProcess,
+  SLOW,
+  spawnServer,
+  startServer,
+  stopServer,
+  tempDir,
+} from './helpers/server-process';
 
 /** A pid that belonged to a node process a moment ago and now belongs to nobody. */
 async function deadPid(): Promise<number> {
@@ -131,15 +29,7 @@ async function deadPid(): Promise<number> {
   return child.pid as number;
 }
 
-afterAll(async () => {
-  for (const server of started) {
-    if (server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGKILL');
-      await server.exited;
-    }
-  }
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(cleanUpProcesses);
 
 // PGlite's first start on a new directory is the slow part (initdb, seconds): this one, on a
 // directory of its own, starts at once and runs beside the sequence below; its test awaits it.

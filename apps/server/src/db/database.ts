@@ -195,6 +195,12 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     async transaction(work) {
       const client = await pool.connect();
       let broken: Error | undefined;
+      // The pool stops listening while a client is checked out: a connection lost between two
+      // statements of this transaction would be an uncaught 'error' event, and end the process.
+      const onLost = (error: Error) => {
+        broken = error;
+      };
+      client.on('error', onLost);
       try {
         await client.query('BEGIN');
         const tx: Queryable = {
@@ -221,6 +227,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
         });
         throw error;
       } finally {
+        // A broken client is destroyed and may still report its end: it keeps the listener.
+        if (!broken) client.removeListener('error', onLost);
         client.release(broken);
       }
     },

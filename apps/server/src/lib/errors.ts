@@ -65,6 +65,9 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
+/** What every call answers (503) while the database cannot be reached. */
+export const DATABASE_UNAVAILABLE = 'The database is unavailable at the moment. Please try again shortly.';
+
 export class BadGatewayError extends AppError {
   constructor(message: string) {
     super(502, message);

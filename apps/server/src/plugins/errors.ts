@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from '../lib/errors';
+import { AppError, DATABASE_UNAVAILABLE } from '../lib/errors';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -24,6 +24,10 @@ const CONNECTION_ERRORS = new Set([
   'ECONNRESET',
   'ETIMEDOUT',
   'EPIPE',
+  'ECONNABORTED',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  '53300',
   '57P01',
   '57P02',
   '57P03',
@@ -36,7 +40,7 @@ function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string };
   return (
     (e.code !== undefined && CONNECTION_ERRORS.has(e.code)) ||
-    /Connection terminated|connection timeout|Client has encountered a connection error|PGlite is closed/i.test(
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end|PGlite is closed|the database system is (starting up|shutting down|in recovery mode)/i.test(
       e.message ?? '',
     )
   );
@@ -58,7 +62,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply
         .status(503)
         .header('retry-after', '5')
-        .send({ detail: 'The database is unavailable at the moment. Please try again shortly.' });
+        .send({ detail: DATABASE_UNAVAILABLE });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -1,5 +1,6 @@
 import { errorSchema, healthSchema } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
+import { DATABASE_UNAVAILABLE } from '../../lib/errors';
 import type { ZodApp } from '../../plugins/zod-app';
 
 const VERSION = process.env.npm_package_version ?? '0.1.0';
@@ -20,7 +21,10 @@ export function registerHealthRoutes(app: ZodApp, ctx: AppContext): void {
         await ctx.db.query('SELECT 1');
         return { status: 'ok' as const, database: 'ok' as const, version: VERSION };
       } catch {
-        return reply.status(503).send({ status: 'unavailable', database: 'unavailable', version: VERSION });
+        return reply
+          .status(503)
+          .header('retry-after', '5')
+          .send({ status: 'unavailable', database: 'unavailable', version: VERSION, detail: DATABASE_UNAVAILABLE });
       }
     },
   );

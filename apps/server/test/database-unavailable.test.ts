@@ -1,0 +1,97 @@
+/**
+ * However the database driver says it cannot reach the database, the caller gets 503 with the same
+ * detail and a Retry-After, never a 500; health says so too. (The real thing, a PostgreSQL server
+ * stopped under load, is in faults.test.ts.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database';
+import { DATABASE_UNAVAILABLE } from '../src/lib/errors';
+import { auth, createTestApp, type TestApp } from './helpers/test-app';
+
+let failure: Error | undefined;
+
+/** The database, or the failure the test chose, on every statement. */
+function failing(db: Database): Database {
+  const guard =
+    <A extends unknown[], R>(run: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      failure ? Promise.reject(failure) : run(...args);
+  return {
+    ...db,
+    query: guard(db.query.bind(db)) as Database['query'],
+    queryJson: guard(db.queryJson.bind(db)),
+    queryCached: guard(db.queryCached.bind(db)) as Database['queryCached'],
+    exec: guard(db.exec.bind(db)),
+    transaction: guard(db.transaction.bind(db)) as Database['transaction'],
+  };
+}
+
+let t: TestApp;
+let token: string;
+beforeAll(async () => {
+  t = await createTestApp({ prepare: (ctx) => ({ ...ctx, db: failing(ctx.db) }) });
+  token = await t.adminToken();
+});
+afterAll(async () => {
+  failure = undefined;
+  await t.close();
+});
+
+const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+describe('the database out of reach', () => {
+  const forms: [string, Error][] = [
+    ['connection refused', withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')],
+    ['the pool timing out on connect', new Error('timeout exceeded when trying to connect')],
+    ['the connection cut mid-query', new Error('Connection terminated unexpectedly')],
+    ['an administrator shutdown', withCode('terminating connection due to administrator command', '57P01')],
+    ['the server starting up', withCode('the database system is starting up', '57P03')],
+    ['too many connections', withCode('sorry, too many clients already', '53300')],
+    ['the pool ended during shutdown', new Error('Cannot use a pool after calling end on the pool')],
+  ];
+
+  it.each(forms)('%s: reads and writes answer 503 with a detail and Retry-After', async (_name, error) => {
+    failure = error;
+    try {
+      for (const request of [
+        { method: 'GET' as const, url: '/api/v1/students/' },
+        { method: 'GET' as const, url: '/api/v1/dashboard/summary' },
+        {
+          method: 'POST' as const,
+          url: '/api/v1/students/',
+          payload: { full_name: 'Asha Rao', class_name: '7', parent_name: 'Ravi Rao', parent_phone: '+919876543210' },
+        },
+      ]) {
+        const response = await t.app.inject({ ...request, headers: auth(token) });
+        expect({ url: request.url, status: response.statusCode }).toEqual({ url: request.url, status: 503 });
+        expect(response.json()).toEqual({ detail: DATABASE_UNAVAILABLE });
+        expect(response.headers['retry-after']).toBe('5');
+      }
+      const health = await t.app.inject({ method: 'GET', url: '/api/v1/health' });
+      expect(health.statusCode).toBe(503);
+      expect(health.json()).toMatchObject({
+        status: 'unavailable',
+        database: 'unavailable',
+        detail: DATABASE_UNAVAILABLE,
+      });
+    } finally {
+      failure = undefined;
+    }
+  });
+
+  it('any other database error is a 500 that says nothing of the internals', async () => {
+    failure = withCode('syntax error at or near "SELEC"', '42601');
+    try {
+      const response = await t.app.inject({ method: 'GET', url: '/api/v1/students/', headers: auth(token) });
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual({ detail: 'Internal server error' });
+    } finally {
+      failure = undefined;
+    }
+  });
+
+  it('answers again as soon as the database is back', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/students/', headers: auth(token) });
+    expect(response.statusCode).toBe(200);
+  });
+});

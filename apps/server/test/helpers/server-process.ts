@@ -1,0 +1,135 @@
+/**
+ * The real server as a child process (`node --import tsx src/server.ts`, as `npm start` runs it), for
+ * the tests of start-up, signals and faults. Every process and temporary directory made here is
+ * cleaned up by `cleanUpProcesses()` (call it in afterAll).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** PGlite's first start runs initdb: seconds on a quiet machine, far more on a busy one. */
+export const START_TIMEOUT = 90_000;
+export const SLOW = { timeout: 2 * START_TIMEOUT };
+export const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const READY = /TuitionDesk is running at/;
+export const FIRST_START = 'First start: the admin account was created.';
+export const LOCK_FILE = 'tuitiondesk.lock';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  pid: number;
+  port: number;
+  url: string;
+  output: () => { stdout: string; stderr: string };
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+}
+
+const started: ServerProcess[] = [];
+const tempDirs: string[] = [];
+
+export function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-process-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** The environment of a plain `npm start`: nothing of the test run's own database settings leaks in. */
+function serverEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'ADMIN_PASSWORD', 'JWT_SECRET', 'PORT', 'DATA_DIR'])
+    delete env[name];
+  return { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_DIST_DIR: '/nonexistent', ...overrides };
+}
+
+export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+  const port = env.PORT !== undefined ? Number(env.PORT) : await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: SERVER_DIR,
+    env: serverEnv({ PORT: String(port), ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const server: ServerProcess = {
+    child,
+    pid: child.pid as number,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    output: () => ({ stdout, stderr }),
+    exited,
+  };
+  started.push(server);
+  return server;
+}
+
+/** Starts a server and waits until it says it is running (or fails, with what it printed). */
+export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const server = await spawnServer(env);
+  const deadline = Date.now() + START_TIMEOUT;
+  let exitCode: number | null | undefined;
+  void server.exited.then((code) => {
+    exitCode = code;
+  });
+  while (!READY.test(server.output().stdout)) {
+    if (exitCode !== undefined || Date.now() > deadline) {
+      server.child.kill('SIGKILL');
+      throw new Error(`server did not start (exit ${exitCode}):\n${server.output().stderr}${server.output().stdout}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return server;
+}
+
+export async function stopServer(server: ServerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  server.child.kill(signal);
+  return server.exited;
+}
+
+export async function login(server: ServerProcess, username: string, password: string) {
+  const response = await fetch(`${server.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username, password }).toString(),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+export async function me(server: ServerProcess, token: string) {
+  const response = await fetch(`${server.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** Kills whatever is still running and removes the temporary directories. */
+export async function cleanUpProcesses(): Promise<void> {
+  for (const server of started.splice(0)) {
+    if (server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGKILL');
+      await server.exited;
+    }
+  }
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,49 @@
+/**
+ * Connections lost under the server's feet (PostgreSQL restarted, a backend terminated): the
+ * transaction fails with an error the handler maps to 503, and the process goes on.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database';
+import { migrate } from '../src/db/migrate';
+import { freshDatabase } from './helpers/test-app';
+
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+describe.skipIf(!onPostgres)('a PostgreSQL connection lost in the middle of a transaction', () => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  const uncaught: unknown[] = [];
+  const record = (error: unknown) => uncaught.push(error);
+
+  beforeAll(async () => {
+    ({ db, drop } = await freshDatabase());
+    await migrate(db);
+    process.on('uncaughtException', record);
+  });
+  afterAll(async () => {
+    process.off('uncaughtException', record);
+    await drop();
+  });
+
+  it('between two statements: the next statement fails, nothing is committed, and no error escapes', async () => {
+    const killer = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await killer.connect();
+    try {
+      const attempt = db.transaction(async (tx) => {
+        await tx.query("INSERT INTO settings (key, value) VALUES ('lost_connection_probe', 'x')");
+        const [own] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        await killer.query('SELECT pg_terminate_backend($1)', [own?.pid]);
+        // No statement is running while the server ends the connection.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await tx.query('SELECT 1');
+      });
+      await expect(attempt).rejects.toThrow(/terminat|Connection/i);
+      expect(uncaught).toEqual([]);
+      const rows = await db.query("SELECT 1 FROM settings WHERE key = 'lost_connection_probe'");
+      expect(rows).toEqual([]);
+    } finally {
+      await killer.end();
+    }
+  });
+});
