@@ -79,6 +79,20 @@ describe('the database out of reach', () => {
     }
   });
 
+  it('a deadlock that outlasted the retries is a 503 that asks to try again', async () => {
+    failure = withCode('deadlock detected', '40P01');
+    try {
+      const response = await t.app.inject({ method: 'GET', url: '/api/v1/students/', headers: auth(token) });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({
+        detail: 'Someone else was saving the same records at the same moment. Please try again.',
+      });
+      expect(response.headers['retry-after']).toBe('1');
+    } finally {
+      failure = undefined;
+    }
+  });
+
   it('any other database error is a 500 that says nothing of the internals', async () => {
     failure = withCode('syntax error at or near "SELEC"', '42601');
     try {

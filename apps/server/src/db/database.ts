@@ -25,7 +25,9 @@ export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /**
    * Runs `work` in one transaction: all of it commits or none of it does. Inside, use only `tx`:
-   * PGlite has a single connection, and a query on the outer database would wait forever.
+   * PGlite has a single connection, and a query on the outer database would wait forever. On
+   * PostgreSQL a deadlock or serialization failure runs `work` again (three attempts in all), so
+   * `work` must do nothing outside the database that cannot be done twice.
    */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -193,43 +195,15 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       await pool.query(sql);
     },
     async transaction(work) {
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      // The pool stops listening while a client is checked out: a connection lost between two
-      // statements of this transaction would be an uncaught 'error' event, and end the process.
-      const onLost = (error: Error) => {
-        broken = error;
-      };
-      client.on('error', onLost);
-      try {
-        await client.query('BEGIN');
-        const tx: Queryable = {
-          async query(sql, params) {
-            const result = await client.query(sql, params as unknown[]);
-            return result.rows;
-          },
-          queryJson(sql, params) {
-            return jsonOf(this, sql, params);
-          },
-          queryCached(sql, params) {
-            return this.query(sql, params);
-          },
-          async exec(sql) {
-            await client.query(sql);
-          },
-        };
-        const result = await work(tx);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch((rollbackError: Error) => {
-          broken = rollbackError;
-        });
-        throw error;
-      } finally {
-        // A broken client is destroyed and may still report its end: it keeps the listener.
-        if (!broken) client.removeListener('error', onLost);
-        client.release(broken);
+      // A deadlock or serialization failure rolled the whole attempt back: running it again is
+      // what the same calls one after the other would do. The work uses only `tx`, so it can rerun.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await transactionOnce(work);
+        } catch (error) {
+          if (attempt >= TRANSACTION_ATTEMPTS || !isRetryable(error)) throw error;
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+        }
       }
     },
     async close() {
@@ -238,4 +212,53 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       await pool.end();
     },
   };
+
+  async function transactionOnce<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    // The pool stops listening while a client is checked out: a connection lost between two
+    // statements of this transaction would be an uncaught 'error' event, and end the process.
+    const onLost = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onLost);
+    try {
+      await client.query('BEGIN');
+      const tx: Queryable = {
+        async query(sql, params) {
+          const result = await client.query(sql, params as unknown[]);
+          return result.rows;
+        },
+        queryJson(sql, params) {
+          return jsonOf(this, sql, params);
+        },
+        queryCached(sql, params) {
+          return this.query(sql, params);
+        },
+        async exec(sql) {
+          await client.query(sql);
+        },
+      };
+      const result = await work(tx);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
+      throw error;
+    } finally {
+      // A broken client is destroyed and may still report its end: it keeps the listener.
+      if (!broken) client.removeListener('error', onLost);
+      client.release(broken);
+    }
+  }
+}
+
+const TRANSACTION_ATTEMPTS = 3;
+
+/** Deadlock detected, or a serialization failure: PostgreSQL asks for the transaction to be retried. */
+function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === '40P01' || code === '40001';
 }

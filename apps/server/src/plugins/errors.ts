@@ -46,6 +46,12 @@ function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
+/** A deadlock or serialization failure that outlasted the transaction's own retries. */
+function isContention(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === '40P01' || code === '40001' || code === '55P03';
+}
+
 /** One place maps every failure to its status and `{detail}`; internals never reach the client. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -63,6 +69,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .status(503)
         .header('retry-after', '5')
         .send({ detail: DATABASE_UNAVAILABLE });
+    }
+    if (isContention(error)) {
+      request.log.warn({ err: error }, 'transaction kept colliding with another');
+      return reply
+        .status(503)
+        .header('retry-after', '1')
+        .send({ detail: 'Someone else was saving the same records at the same moment. Please try again.' });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -50,6 +50,7 @@ export async function upsertAttendance(
        FROM unnest($2::int[], $3::text[], $4::text[]) AS r (student_id, status, remarks)
        JOIN students s ON s.id = r.student_id
       WHERE true
+      ORDER BY r.student_id -- rows in one order for every caller: two markings of one class never deadlock
      ON CONFLICT (student_id, date) DO UPDATE SET
        class_name = EXCLUDED.class_name,
        status = EXCLUDED.status,

@@ -86,6 +86,7 @@ export async function upsertTeacherAttendance(
      SELECT r.teacher_id, $1::date, r.status, r.remarks, r.check_in_time, r.check_out_time, $7, now()
        FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[])
             AS r (teacher_id, status, remarks, check_in_time, check_out_time)
+      ORDER BY r.teacher_id -- rows in one order for every caller: two saves of one day never deadlock
      ON CONFLICT (teacher_id, date) DO UPDATE SET
        status = EXCLUDED.status,
        remarks = COALESCE(EXCLUDED.remarks, ta.remarks),

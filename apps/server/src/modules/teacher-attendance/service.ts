@@ -59,12 +59,14 @@ export async function markTeacherAttendance(
   const ids = [...seen];
 
   await ctx.db.transaction(async (tx) => {
-    await assertDayOpen(tx, date);
+    // The teachers' rows first, then the day: a teacher being deleted holds their row and then needs
+    // the day-locks table (their account's locks lose their name), so the other order deadlocks.
     const teachers = await findTeachers(tx, ids);
     if (teachers.length !== ids.length) {
       const known = new Set(teachers.map((teacher) => teacher.id));
       throw new NotFoundError(`Teacher with id ${ids.find((id) => !known.has(id))} was not found`);
     }
+    await assertDayOpen(tx, date);
     await upsertTeacherAttendance(tx, date, records, actor.id);
     await recordActivity(
       tx,
@@ -109,9 +111,10 @@ export async function updateTeacherRemarks(
   input: { teacher_id: number; date: string; remarks: string },
 ): Promise<{ message: string }> {
   await ctx.db.transaction(async (tx) => {
-    await assertDayOpen(tx, input.date);
+    // As for marking: the teacher's row before the day.
     const [teacher] = await findTeachers(tx, [input.teacher_id]);
     if (!teacher) throw new NotFoundError(`Teacher with id ${input.teacher_id} was not found`);
+    await assertDayOpen(tx, input.date);
     await upsertTeacherRemarks(tx, input.teacher_id, input.date, input.remarks);
     await recordActivity(
       tx,
