@@ -20,9 +20,11 @@ interface Instance {
 }
 
 /**
- * Two server instances (two pools, two workers) on one PostgreSQL database share one outbox: every
- * push must be sent exactly once. Each instance signs with its own VAPID subject, so the fake push
- * service can tell which instance sent what.
+ * Two server instances (two pools, two workers) on one PostgreSQL database, as behind a load
+ * balancer that sends each request anywhere: nothing that must be shared lives in one process's
+ * memory. They share one outbox (every push sent exactly once; each instance signs with its own
+ * VAPID subject, so the fake push service can tell which sent what), one sign-in throttle, the
+ * activity feed's unread state, and the end of sessions at a password change.
  */
 describe.skipIf(!serverUrl)('two server instances on one PostgreSQL database', () => {
   const name = `tuitiondesk_test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -80,6 +82,80 @@ describe.skipIf(!serverUrl)('two server instances on one PostgreSQL database', (
     await cleaner.connect();
     await cleaner.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await cleaner.end();
+  });
+
+  /** Form-encoded sign-in, as the console posts it. */
+  const signIn = (instance: Instance, username: string, password: string) =>
+    instance.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: new URLSearchParams({ username, password }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+
+  it('share one sign-in throttle: failures on either count for both, and the block holds on both', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    const admin = await login(a.app, 'admin', ADMIN_PASSWORD);
+    const created = await a.app.inject({
+      method: 'POST',
+      url: '/api/v1/teachers/',
+      headers: auth(admin),
+      payload: { first_name: 'Throttle', last_name: 'Target', phone_number: '+919811100001', subjects: ['Science'] },
+    });
+    expect(created.statusCode).toBe(201);
+    const { username, initial_password } = created.json() as { username: string; initial_password: string };
+    // Five wrong passwords, alternating between the instances (the threshold is five per username).
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const response = await signIn(attempt % 2 === 0 ? a : b, username, 'wrong-password');
+      expect(response.statusCode).toBe(401);
+    }
+    for (const instance of [a, b]) {
+      const blocked = await signIn(instance, username, initial_password);
+      expect(blocked.statusCode).toBe(429);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    // The block ends (ASVS 6.3.1: no permanent lockout): moved into the past, as time would.
+    await a.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second' WHERE key = $1", [
+      `user:${username.toLowerCase()}`,
+    ]);
+    expect((await signIn(b, username, initial_password)).statusCode).toBe(200);
+  });
+
+  it('share the activity feed’s unread state and end sessions everywhere at a password change', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    const created = await a.app.inject({
+      method: 'POST',
+      url: '/api/v1/teachers/',
+      headers: auth(await login(a.app, 'admin', ADMIN_PASSWORD)),
+      payload: { first_name: 'Shared', last_name: 'State', phone_number: '+919811100002', subjects: ['English'] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { username, initial_password } = created.json() as { username: string; initial_password: string };
+    const token = await login(b.app, username, initial_password);
+    const unread = async (instance: Instance, bearer: string) =>
+      (
+        await instance.app.inject({
+          method: 'GET',
+          url: '/api/v1/activities/recent?unread_only=true&limit=100',
+          headers: auth(bearer),
+        })
+      ).json().count as number;
+    expect(await unread(a, token)).toBeGreaterThan(0);
+    const viewed = await b.app.inject({ method: 'POST', url: '/api/v1/activities/mark-viewed', headers: auth(token) });
+    expect(viewed.statusCode).toBe(200);
+    expect(await unread(a, token)).toBe(0);
+
+    const changed = await a.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/change-password',
+      headers: auth(token),
+      payload: { current_password: initial_password, new_password: 'a-brand-new-password' },
+    });
+    expect(changed.statusCode).toBe(200);
+    const me = await b.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: auth(token) });
+    expect(me.statusCode).toBe(401);
+    const fresh = changed.json().access_token as string;
+    expect((await b.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: auth(fresh) })).statusCode).toBe(200);
   });
 
   it('share one VAPID key pair', () => {
