@@ -18,6 +18,7 @@ import type { AppContext } from './context';
 import { registerActivityRoutes } from './modules/activities/routes';
 import { registerAttendanceRoutes } from './modules/attendance/routes';
 import { registerAuthRoutes } from './modules/auth/routes';
+import { registerBackupRoutes } from './modules/backups/routes';
 import { registerDashboardRoutes } from './modules/dashboard/routes';
 import { registerHealthRoutes } from './modules/health/routes';
 import { registerImportRoutes } from './modules/imports/routes';
@@ -28,8 +29,10 @@ import { registerSettingsRoutes } from './modules/settings/routes';
 import { registerStudentRoutes } from './modules/students/routes';
 import { registerTeacherAttendanceRoutes } from './modules/teacher-attendance/routes';
 import { registerTeacherRoutes } from './modules/teachers/routes';
+import { registerTwoFactorRoutes } from './modules/two-factor/routes';
 import { registerAuthentication } from './plugins/authentication';
 import { registerErrorHandling } from './plugins/errors';
+import { frameworkErrors, registerInputGuards } from './plugins/input-guards';
 import type { ZodApp } from './plugins/zod-app';
 
 const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -47,6 +50,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -82,6 +86,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       },
     },
     crossOriginEmbedderPolicy: false,
+    // As the CSP's frame-ancestors 'none', for browsers that only know the older header.
+    frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
   });
 
@@ -111,10 +117,17 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    // Its own policy, as strict as the console's on framing, and usable over plain http (local installs).
+    transformStaticCSP: (header) =>
+      header.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   registerAuthentication(app, ctx);
+  registerInputGuards(app);
 
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
@@ -125,6 +138,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       const zodApi = api as unknown as ZodApp;
       registerHealthRoutes(zodApi, ctx);
       registerAuthRoutes(zodApi, ctx);
+      registerTwoFactorRoutes(zodApi, ctx);
       registerStudentRoutes(zodApi, ctx);
       registerTeacherRoutes(zodApi, ctx);
       registerAttendanceRoutes(zodApi, ctx);
@@ -136,6 +150,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       registerParentRoutes(zodApi, ctx);
       registerPushRoutes(zodApi, ctx);
       registerSettingsRoutes(zodApi, ctx);
+      registerBackupRoutes(zodApi, ctx);
     },
     { prefix: API_BASE_PATH },
   );

@@ -19,6 +19,7 @@ const envSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
       .optional(),
   ),
+  BACKUP_DIR: optionalString,
   ADMIN_PASSWORD: optionalString,
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   TOKEN_TTL_HOURS: z.coerce
@@ -82,6 +83,8 @@ export interface AppConfig {
   port: number;
   host: string;
   database: DatabaseConfig;
+  /** Where backups are written (npm run backup, POST /backups, before a clear-all): BACKUP_DIR. */
+  backupDir: string;
   adminPassword: string | undefined;
   jwtSecret: string | undefined;
   tokenTtlSeconds: number;
@@ -119,6 +122,24 @@ export interface PushConfig {
 
 export class ConfigError extends Error {}
 
+/**
+ * BACKUP_DIR, or beside the embedded database (`<DATA_DIR>/backups`), or `./backups` with PostgreSQL.
+ * Never inside the embedded database's own files, which the database may rewrite.
+ */
+function backupDirOf(setting: string | undefined, database: DatabaseConfig): string {
+  const fallback = database.kind === 'pglite' ? path.join(database.dataDir as string, 'backups') : './backups';
+  const dir = path.resolve(setting ?? fallback);
+  if (database.kind === 'pglite') {
+    const pgdata = path.join(database.dataDir as string, 'pgdata');
+    if (dir === pgdata || dir.startsWith(`${pgdata}${path.sep}`)) {
+      throw new ConfigError(
+        `Invalid configuration:\n  BACKUP_DIR: must not be inside the database's own directory ${pgdata}`,
+      );
+    }
+  }
+  return dir;
+}
+
 /** Reads and checks the environment once, at start-up; every problem is named in one message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = envSchema.safeParse(env);
@@ -136,12 +157,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
     throw new ConfigError('Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together');
   }
+  const database: DatabaseConfig = e.DATABASE_URL
+    ? { kind: 'postgres', url: e.DATABASE_URL }
+    : { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR) };
   return {
     port: e.PORT,
     host: e.HOST,
-    database: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL }
-      : { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR) },
+    database,
+    backupDir: backupDirOf(e.BACKUP_DIR, database),
     adminPassword: e.ADMIN_PASSWORD,
     jwtSecret: e.JWT_SECRET,
     tokenTtlSeconds: Math.round(e.TOKEN_TTL_HOURS * 3600),

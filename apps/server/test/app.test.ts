@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessOf, templateOf } from './helpers/roles';
 import { auth, createTestApp, detailOf, type TestApp } from './helpers/test-app';
 
 let t: TestApp;
@@ -9,45 +10,58 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Every call of the spec's section 7 and the contract, with who may make it. */
-const CALLS: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; teacher: boolean }[] = [
-  { method: 'GET', url: '/api/v1/auth/me', teacher: true },
-  { method: 'POST', url: '/api/v1/auth/change-password', teacher: true },
-  { method: 'GET', url: '/api/v1/students/', teacher: true },
-  { method: 'POST', url: '/api/v1/students/', teacher: true },
-  { method: 'PUT', url: '/api/v1/students/1', teacher: true },
-  { method: 'DELETE', url: '/api/v1/students/1', teacher: false },
-  { method: 'POST', url: '/api/v1/students/delete-multiple', teacher: false },
-  { method: 'GET', url: '/api/v1/students/classes', teacher: true },
-  { method: 'DELETE', url: '/api/v1/students/clear-all', teacher: false },
-  { method: 'GET', url: '/api/v1/teachers/', teacher: false },
-  { method: 'POST', url: '/api/v1/teachers/', teacher: false },
-  { method: 'PUT', url: '/api/v1/teachers/1', teacher: false },
-  { method: 'DELETE', url: '/api/v1/teachers/1', teacher: false },
-  { method: 'POST', url: '/api/v1/teachers/delete-multiple', teacher: false },
-  { method: 'DELETE', url: '/api/v1/teachers/clear-all', teacher: false },
-  { method: 'GET', url: '/api/v1/attendance/roster?class_name=7', teacher: true },
-  { method: 'POST', url: '/api/v1/attendance/mark', teacher: true },
-  { method: 'GET', url: '/api/v1/attendance/pending-approval', teacher: true },
-  { method: 'POST', url: '/api/v1/attendance/approve', teacher: false },
-  { method: 'GET', url: '/api/v1/attendance/summary', teacher: true },
-  { method: 'GET', url: '/api/v1/attendance/history?start_date=2026-01-01&end_date=2026-01-07', teacher: false },
-  { method: 'GET', url: '/api/v1/teacher-attendance/date/2026-01-05', teacher: false },
-  { method: 'POST', url: '/api/v1/teacher-attendance/mark', teacher: false },
-  { method: 'POST', url: '/api/v1/teacher-attendance/lock/2026-01-05', teacher: false },
-  { method: 'POST', url: '/api/v1/teacher-attendance/update-remarks', teacher: false },
-  { method: 'GET', url: '/api/v1/communications/history', teacher: true },
-  { method: 'POST', url: '/api/v1/communications/send-whatsapp', teacher: false },
-  { method: 'POST', url: '/api/v1/messages/send-to-parents', teacher: true },
-  { method: 'GET', url: '/api/v1/import/students/template', teacher: false },
-  { method: 'GET', url: '/api/v1/import/teachers/template', teacher: false },
-  { method: 'POST', url: '/api/v1/import/students/import', teacher: false },
-  { method: 'POST', url: '/api/v1/import/teachers/import', teacher: false },
-  { method: 'GET', url: '/api/v1/activities/recent?limit=10', teacher: true },
-  { method: 'POST', url: '/api/v1/activities/mark-viewed', teacher: true },
-  { method: 'GET', url: '/api/v1/dashboard/summary', teacher: true },
-  { method: 'GET', url: '/api/v1/teachers/1', teacher: false },
-];
+/**
+ * Every call of the spec's section 7 and the contract; who may make it comes from the one table in
+ * helpers/roles.ts (auth-attacks.test.ts walks every operation of the OpenAPI document against it).
+ */
+const CALLS = (
+  [
+    { method: 'GET', url: '/api/v1/auth/me' },
+    { method: 'POST', url: '/api/v1/auth/change-password' },
+    { method: 'GET', url: '/api/v1/students/' },
+    { method: 'POST', url: '/api/v1/students/' },
+    { method: 'PUT', url: '/api/v1/students/1' },
+    { method: 'DELETE', url: '/api/v1/students/1' },
+    { method: 'POST', url: '/api/v1/students/delete-multiple' },
+    { method: 'GET', url: '/api/v1/students/classes' },
+    { method: 'DELETE', url: '/api/v1/students/clear-all' },
+    { method: 'GET', url: '/api/v1/teachers/' },
+    { method: 'POST', url: '/api/v1/teachers/' },
+    { method: 'PUT', url: '/api/v1/teachers/1' },
+    { method: 'DELETE', url: '/api/v1/teachers/1' },
+    { method: 'POST', url: '/api/v1/teachers/delete-multiple' },
+    { method: 'DELETE', url: '/api/v1/teachers/clear-all' },
+    { method: 'GET', url: '/api/v1/attendance/roster?class_name=7' },
+    { method: 'POST', url: '/api/v1/attendance/mark' },
+    { method: 'GET', url: '/api/v1/attendance/pending-approval' },
+    { method: 'POST', url: '/api/v1/attendance/approve' },
+    { method: 'GET', url: '/api/v1/attendance/summary' },
+    { method: 'GET', url: '/api/v1/attendance/history?start_date=2026-01-01&end_date=2026-01-07' },
+    { method: 'GET', url: '/api/v1/teacher-attendance/date/2026-01-05' },
+    { method: 'POST', url: '/api/v1/teacher-attendance/mark' },
+    { method: 'POST', url: '/api/v1/teacher-attendance/lock/2026-01-05' },
+    { method: 'POST', url: '/api/v1/teacher-attendance/update-remarks' },
+    { method: 'GET', url: '/api/v1/communications/history' },
+    { method: 'POST', url: '/api/v1/communications/send-whatsapp' },
+    { method: 'POST', url: '/api/v1/messages/send-to-parents' },
+    { method: 'GET', url: '/api/v1/import/students/template' },
+    { method: 'GET', url: '/api/v1/import/teachers/template' },
+    { method: 'POST', url: '/api/v1/import/students/import' },
+    { method: 'POST', url: '/api/v1/import/teachers/import' },
+    { method: 'GET', url: '/api/v1/activities/recent?limit=10' },
+    { method: 'POST', url: '/api/v1/activities/mark-viewed' },
+    { method: 'GET', url: '/api/v1/dashboard/summary' },
+    { method: 'GET', url: '/api/v1/teachers/1' },
+    { method: 'GET', url: '/api/v1/attendance/history/page' },
+    { method: 'GET', url: '/api/v1/settings' },
+    { method: 'PUT', url: '/api/v1/settings' },
+  ] as { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string }[]
+).map((call) => {
+  const access = accessOf(call.method, call.url);
+  if (access !== 'staff' && access !== 'admin')
+    throw new Error(`${call.method} ${call.url} is not a staff call in roles.ts`);
+  return { ...call, teacher: access === 'staff' };
+});
 
 describe('authentication and roles, on every call', () => {
   it.each(CALLS)('$method $url needs a token (401 with a detail)', async ({ method, url }) => {
@@ -88,11 +102,7 @@ describe('authentication and roles, on every call', () => {
       paths: Record<string, Record<string, unknown>>;
     };
     for (const { method, url } of CALLS) {
-      const path = url
-        .split('?')[0]
-        ?.replace(/\/students\/1$/, '/students/{id}')
-        .replace(/\/teachers\/1$/, '/teachers/{id}')
-        .replace(/\d{4}-\d\d-\d\d$/, '{date}') as string;
+      const path = templateOf(url);
       expect(document.paths[path], `${method} ${path}`).toBeDefined();
       expect(document.paths[path]?.[method.toLowerCase()], `${method} ${path}`).toBeDefined();
     }
@@ -139,6 +149,40 @@ describe('the HTTP surface', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(detailOf(response)).toBe('body: is not valid JSON');
+  });
+
+  it('refuses the NUL character anywhere in the input with 422 naming the field (PostgreSQL text cannot hold it)', async () => {
+    const headers = auth(await t.adminToken());
+    const inBody = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/attendance/mark',
+      headers,
+      payload: { date: '2026-01-05', records: [{ student_id: 1, status: 'present', remarks: 'late\u0000bus' }] },
+    });
+    expect(inBody.statusCode).toBe(422);
+    expect(detailOf(inBody)).toBe('records[0].remarks: must not contain the NUL character (\\u0000)');
+    const inQuery = await t.app.inject({ method: 'GET', url: '/api/v1/attendance/history/page?search=a%00b', headers });
+    expect(inQuery.statusCode).toBe(422);
+    expect(detailOf(inQuery)).toMatch(/^search: must not contain the NUL character/);
+    const inForm = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'username=admin%00&password=x',
+    });
+    expect(inForm.statusCode).toBe(422);
+    expect(detailOf(inForm)).toMatch(/^username: /);
+  });
+
+  it("answers a malformed %-escape (400) and an overlong path segment (414) with a detail, not the router's own body", async () => {
+    const headers = auth(await t.adminToken());
+    const badEscape = await t.app.inject({ method: 'GET', url: '/api/v1/students/%E0%A4%A', headers });
+    expect(badEscape.statusCode).toBe(400);
+    expect(badEscape.json()).toEqual({ detail: 'The address is not valid: it holds a malformed %-escape' });
+    const tooLong = await t.app.inject({ method: 'GET', url: `/api/v1/students/${'1'.repeat(101)}`, headers });
+    expect(tooLong.statusCode).toBe(414);
+    expect(tooLong.json()).toEqual({ detail: 'The address is too long: a part of it exceeds 100 characters' });
+    expect(tooLong.headers['cache-control']).toBe('no-store');
   });
 
   it('refuses a JSON body over 1 MiB with 413', async () => {

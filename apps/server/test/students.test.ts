@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { today } from '../src/lib/time';
 import { auth, createStudent, createTestApp, detailOf, type TestApp, uniquePhone } from './helpers/test-app';
@@ -281,7 +282,12 @@ describe('DELETE /students/clear-all', () => {
     expect(n).toBeGreaterThan(0);
     const response = await call('DELETE', '/students/clear-all', await admin());
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ deleted_count: n });
+    expect(response.json()).toMatchObject({
+      deleted_count: n,
+      backup_file: expect.stringMatching(/\/tuitiondesk-before-clear-students-\d{8}-\d{6}(-\d+)?\.jsonl\.gz$/),
+    });
+    // The backup was written (into BACKUP_DIR) before the students were deleted: see backup.test.ts.
+    expect(existsSync(response.json().backup_file)).toBe(true);
     expect(await t.db.query('SELECT id FROM students')).toEqual([]);
     expect(await t.db.query('SELECT id FROM attendance')).toEqual([]);
     const again = await call('DELETE', '/students/clear-all', await admin());

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { today } from '../src/lib/time';
 import { auth, createTeacher, createTestApp, detailOf, login, type TestApp, uniquePhone } from './helpers/test-app';
@@ -260,7 +261,10 @@ describe('deleting teachers', () => {
       deleted_count: teachers,
       deleted_teachers: teachers,
       deleted_users: users,
+      backup_file: expect.stringMatching(/\/tuitiondesk-before-clear-teachers-\d{8}-\d{6}(-\d+)?\.jsonl\.gz$/),
     });
+    // The backup was written (into BACKUP_DIR) before the teachers were deleted: see backup.test.ts.
+    expect(existsSync(response.json().backup_file)).toBe(true);
     expect(await t.db.query('SELECT id FROM teachers')).toEqual([]);
     expect(await t.db.query("SELECT username FROM users WHERE role = 'teacher'")).toEqual([]);
     expect((await call('GET', '/auth/me', await admin())).statusCode).toBe(200);

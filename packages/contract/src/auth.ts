@@ -8,7 +8,12 @@ export type Role = z.infer<typeof roleSchema>;
 export const loginFormSchema = z.object({
   username: z.string({ error: 'is required' }).trim().min(1, 'is required').max(254, 'is too long'),
   password: z.string({ error: 'is required' }).min(1, 'is required').max(1024, 'is too long'),
-  otp: z.string().trim().max(16).optional(),
+  otp: z
+    .string()
+    .trim()
+    .max(32, 'is too long')
+    .optional()
+    .describe('for an account with two-factor sign-in: a current 6-digit code, or one of its recovery codes'),
 });
 export type LoginForm = z.infer<typeof loginFormSchema>;
 
@@ -20,6 +25,12 @@ export const userSchema = z
     role: roleSchema,
     email: z.string().nullable(),
     must_change_password: z.boolean(),
+    // Optional in the type only (the server always sends both), so clients written before issue 6 still type-check.
+    two_factor_enabled: z.boolean().optional().describe('sign-in asks this account for an authenticator code'),
+    must_enrol_two_factor: z
+      .boolean()
+      .optional()
+      .describe('the centre requires two-factor sign-in of this admin, who has not set it up: other calls answer 403'),
   })
   .meta({ id: 'User' });
 export type User = z.infer<typeof userSchema>;

@@ -1,6 +1,7 @@
 export * from './activities';
 export * from './attendance';
 export * from './auth';
+export * from './backups';
 export * from './common';
 export * from './dashboard';
 export * from './health';
@@ -10,3 +11,4 @@ export * from './parents';
 export * from './students';
 export * from './teacher-attendance';
 export * from './teachers';
+export * from './two-factor';

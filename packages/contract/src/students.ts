@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { classNameSchema, optionalText, phoneSchema, requiredText } from './common';
+import { classNameSchema, deletedCountSchema, optionalText, phoneSchema, requiredText } from './common';
 
 export const studentSchema = z
   .object({
@@ -31,6 +31,12 @@ export const updateStudentSchema = z.object({
   parent_phone: phoneSchema.optional(),
 });
 export type UpdateStudentRequest = z.input<typeof updateStudentSchema>;
+
+/** `DELETE /students/clear-all`: `{deleted_count}` as the contract says, and where the backup taken first is. */
+export const studentsClearAllSchema = deletedCountSchema.extend({
+  backup_file: z.string().describe('the backup taken before deleting: `npm run restore <backup_file>` brings it back'),
+});
+export type StudentsClearAllResult = z.infer<typeof studentsClearAllSchema>;
 
 export const classOptionSchema = z.object({ value: z.string(), label: z.string() }).meta({ id: 'ClassOption' });
 export type ClassOption = z.infer<typeof classOptionSchema>;

@@ -90,5 +90,6 @@ export const teachersClearAllSchema = z.object({
   deleted_teachers: z.number().int(),
   deleted_users: z.number().int(),
   message: z.string(),
+  backup_file: z.string().describe('the backup taken before deleting: `npm run restore <backup_file>` brings it back'),
 });
 export type TeachersClearAllResult = z.infer<typeof teachersClearAllSchema>;

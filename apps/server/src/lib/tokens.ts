@@ -21,6 +21,16 @@ export const AUDIENCES = {
   receipt: 'tuitiondesk-receipt',
 } as const;
 
+/**
+ * The row id a subject names, or undefined: the digits of a serial (1 to 2^31-1), exactly as signed.
+ * Anything else (a phone, `1e3`, an id past the column's range) would reach SQL and fail there.
+ */
+function rowId(subject: unknown): number | undefined {
+  if (typeof subject !== 'string' || !/^[1-9][0-9]{0,9}$/.test(subject)) return undefined;
+  const id = Number(subject);
+  return id <= 2_147_483_647 ? id : undefined;
+}
+
 const PARENT_TTL_SECONDS = 180 * 24 * 3600;
 const RECEIPT_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -52,9 +62,9 @@ export class TokenService {
   async verify(token: string): Promise<TokenClaims | undefined> {
     const payload = await this.verifyFor(token, AUDIENCES.staff, ['ver']);
     if (!payload) return undefined;
-    const userId = Number(payload.sub);
+    const userId = rowId(payload.sub);
     const tokenVersion = Number(payload.ver);
-    if (!Number.isSafeInteger(userId) || !Number.isSafeInteger(tokenVersion)) return undefined;
+    if (userId === undefined || !Number.isSafeInteger(tokenVersion)) return undefined;
     return { userId, tokenVersion };
   }
 
@@ -77,8 +87,7 @@ export class TokenService {
 
   async verifyReceipt(token: string): Promise<number | undefined> {
     const payload = await this.verifyFor(token, AUDIENCES.receipt, []);
-    const messageId = Number(payload?.sub);
-    return payload && Number.isSafeInteger(messageId) && messageId > 0 ? messageId : undefined;
+    return payload ? rowId(payload.sub) : undefined;
   }
 
   private signFor(audience: string, subject: string, claims: JWTPayload, ttlSeconds: number): Promise<string> {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors';
 import { findUserById } from '../modules/auth/repository';
+import { publicUser } from '../modules/auth/service';
 import { findParentAccess } from '../modules/parents/repository';
 
 export type AuthenticatedUser = User;
@@ -20,6 +21,11 @@ declare module 'fastify' {
     roles?: readonly Role[];
     /** Who may call: staff (the default) or parents with a parent token. */
     audience?: 'staff' | 'parent';
+    /**
+     * Reachable by an admin who must set up two-factor sign-in and has not yet (the centre requires
+     * it): their own account and the two-factor calls. Every other call answers 403 until they do.
+     */
+    beforeTwoFactorEnrolment?: boolean;
   }
   interface FastifyRequest {
     user: AuthenticatedUser | null;
@@ -42,6 +48,7 @@ export function currentParent(request: { parent: AuthenticatedParent | null }): 
 }
 
 const SESSION_ENDED = 'Your session is invalid or has expired. Please sign in again.';
+export const ENROL_FIRST = 'Set up two-factor sign-in to continue';
 
 /**
  * Default deny: every API route needs a valid token, and the route's roles, unless it says it is
@@ -84,13 +91,7 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
     if (!user || user.token_version !== claims.tokenVersion) throw new UnauthorizedError(SESSION_ENDED);
     const roles = config.roles ?? STAFF_ROLES;
     if (!roles.includes(user.role)) throw new ForbiddenError('You do not have permission to do this');
-    request.user = {
-      id: user.id,
-      username: user.username,
-      full_name: user.full_name,
-      role: user.role,
-      email: user.email,
-      must_change_password: user.must_change_password,
-    };
+    request.user = publicUser(user);
+    if (request.user.must_enrol_two_factor && !config.beforeTwoFactorEnrolment) throw new ForbiddenError(ENROL_FIRST);
   });
 }

@@ -65,10 +65,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');
-      return reply
-        .status(503)
-        .header('retry-after', '5')
-        .send({ detail: DATABASE_UNAVAILABLE });
+      return reply.status(503).header('retry-after', '5').send({ detail: DATABASE_UNAVAILABLE });
     }
     if (isContention(error)) {
       request.log.warn({ err: error }, 'transaction kept colliding with another');

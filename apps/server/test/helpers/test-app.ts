@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,7 +66,13 @@ export async function freshDatabase(): Promise<{ db: Database; drop: () => Promi
 }
 
 export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
-  return { ...loadConfig({ ADMIN_PASSWORD, LOG_LEVEL: 'silent' }), webDistDir: '/nonexistent', ...overrides };
+  return {
+    ...loadConfig({ ADMIN_PASSWORD, LOG_LEVEL: 'silent' }),
+    webDistDir: '/nonexistent',
+    // Never ./data/backups; createTestApp gives each app a directory of its own.
+    backupDir: path.join(os.tmpdir(), 'tuitiondesk-test-backups'),
+    ...overrides,
+  };
 }
 
 export interface TestApp {
@@ -87,7 +93,9 @@ export interface TestAppOptions {
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const { db, drop } = await freshDatabase();
-  const prepared = await prepareContext(testConfig(options.config), db);
+  // Backups the app takes (a clear-all takes one) go into a directory removed with the app.
+  const backupDir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-test-backups-'));
+  const prepared = await prepareContext(testConfig({ backupDir, ...options.config }), db);
   const ctx = options.prepare ? options.prepare(prepared.ctx) : prepared.ctx;
   const app = await buildApp(ctx);
   await app.ready();
@@ -114,6 +122,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     close: async () => {
       await app.close();
       await drop();
+      rmSync(backupDir, { recursive: true, force: true });
     },
   };
   return result;

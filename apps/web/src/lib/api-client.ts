@@ -64,12 +64,10 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
     throw new ApiError(0, 'Cannot reach the server. Check your connection and try again.');
   }
   if (!response.ok) {
-    const detail = await response
-      .json()
-      .then((data: { detail?: unknown }) => (typeof data?.detail === 'string' ? data.detail : undefined))
-      .catch(() => undefined);
+    const body: unknown = await response.json().catch(() => undefined);
+    const detail = (body as { detail?: unknown } | undefined)?.detail;
     if (response.status === 401 && window.location.pathname !== '/login') onUnauthorized?.();
-    throw new ApiError(response.status, detail);
+    throw new ApiError(response.status, typeof detail === 'string' ? detail : undefined, body);
   }
   return response;
 }

@@ -6,6 +6,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string | undefined,
+    /** The error body as the server sent it, for the few calls that add fields to `detail` (login's `otp_required`). */
+    readonly body?: unknown,
   ) {
     super(detail ?? `Request failed with status ${status}`);
     this.name = 'ApiError';

@@ -4,10 +4,18 @@ import type { Queryable } from '../../db/database';
 export interface UserRow extends User {
   password_hash: string;
   token_version: number;
+  /** A confirmed authenticator: sign-in asks for a code. */
+  two_factor_enabled: boolean;
+  /** An admin while the centre requires two-factor sign-in of every admin. */
+  two_factor_required: boolean;
 }
 
+// The two-factor columns ride on the lookup every request makes, so the enrolment gate costs no query.
 const USER_COLUMNS = `u.id, u.username, u.full_name, u.role, u.must_change_password, u.token_version, u.password_hash,
-  (SELECT t.email FROM teachers t WHERE t.user_id = u.id) AS email`;
+  (SELECT t.email FROM teachers t WHERE t.user_id = u.id) AS email,
+  EXISTS (SELECT 1 FROM user_two_factor f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS two_factor_enabled,
+  (u.role = 'admin' AND EXISTS (SELECT 1 FROM settings s WHERE s.key = 'require_admin_two_factor' AND s.value = 'true'))
+    AS two_factor_required`;
 
 /** Every authenticated request asks this: the embedded database answers it from its read cache until a write. */
 export async function findUserById(db: Queryable, id: number): Promise<UserRow | undefined> {

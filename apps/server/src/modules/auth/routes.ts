@@ -2,6 +2,7 @@ import {
   changePasswordResponseSchema,
   changePasswordSchema,
   errorSchema,
+  loginErrorSchema,
   loginFormSchema,
   loginResponseSchema,
   userSchema,
@@ -9,7 +10,7 @@ import {
 import type { AppContext } from '../../context';
 import { currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
-import { changePassword, getCurrentUser, login } from './service';
+import { changePassword, getCurrentUser, login, SecondFactorRequiredError } from './service';
 
 export function registerAuthRoutes(app: ZodApp, ctx: AppContext): void {
   app.post(
@@ -19,23 +20,37 @@ export function registerAuthRoutes(app: ZodApp, ctx: AppContext): void {
       schema: {
         tags: ['auth'],
         summary: 'Sign in with a username (or a teacher email) and password, form-encoded',
+        description:
+          'An account with two-factor sign-in also sends `otp`: a current code from its authenticator app, or one of its recovery codes. Without it (or with a wrong one) the answer is 401 with `otp_required: true`.',
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: loginFormSchema,
-        response: { 200: loginResponseSchema, 401: errorSchema, 429: errorSchema },
+        response: { 200: loginResponseSchema, 401: loginErrorSchema, 429: errorSchema },
       },
     },
-    async (request) => login(ctx, request.body, request.ip),
+    async (request, reply) => {
+      try {
+        return await login(ctx, request.body, request.ip);
+      } catch (error) {
+        if (!(error instanceof SecondFactorRequiredError)) throw error;
+        return reply.code(401).headers(error.headers).send({ detail: error.message, otp_required: true });
+      }
+    },
   );
 
   app.get(
     '/auth/me',
-    { schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: userSchema } } },
+    {
+      // Reachable while an admin still has to set up two-factor sign-in (plugins/authentication.ts).
+      config: { beforeTwoFactorEnrolment: true },
+      schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: userSchema } },
+    },
     async (request) => getCurrentUser(ctx, currentUser(request).id),
   );
 
   app.post(
     '/auth/change-password',
     {
+      config: { beforeTwoFactorEnrolment: true },
       schema: {
         tags: ['auth'],
         summary: 'Change your own password; older sessions end, and a new token is returned',

@@ -3,12 +3,18 @@ import type { AppContext } from '../../context';
 import { recordActivity } from '../../lib/activity-log';
 import { BadRequestError, UnauthorizedError, ValidationError } from '../../lib/errors';
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../lib/passwords';
+import { checkSecondFactor, recoveryCodesLeftText, secretKeyOf, WRONG_CODE } from '../two-factor/service';
 import { findUserById, findUserByLogin, replacePasswordHash, type UserRow, updatePassword } from './repository';
-import { assertNotThrottled, clearFailures, recordFailure, throttleKeys } from './throttle';
+import { accountThrottleKey, assertNotThrottled, clearFailures, recordFailure, throttleKeys } from './throttle';
 
 const INCORRECT = 'Incorrect username or password';
+export const ENTER_CODE = 'Enter the 6-digit code from your authenticator app';
 
-function publicUser(row: UserRow): User {
+/** The password was right, and the account needs a code (none given, or a wrong one): 401 with `otp_required`. */
+export class SecondFactorRequiredError extends UnauthorizedError {}
+
+/** The user as the API shows it: what the row holds, never the hash, and whether two-factor is due. */
+export function publicUser(row: UserRow): User {
   return {
     id: row.id,
     username: row.username,
@@ -16,18 +22,46 @@ function publicUser(row: UserRow): User {
     role: row.role,
     email: row.email,
     must_change_password: row.must_change_password,
+    two_factor_enabled: row.two_factor_enabled,
+    must_enrol_two_factor: row.two_factor_required && !row.two_factor_enabled,
   };
 }
 
 export async function login(ctx: AppContext, form: LoginForm, clientIp: string): Promise<LoginResponse> {
   const keys = throttleKeys(form.username, clientIp);
-  await assertNotThrottled(ctx.db, keys);
   const user = await findUserByLogin(ctx.db, form.username);
+  // Wrong codes also block the account itself, whichever name (username or email) they came under.
+  // Asked in one query for known and unknown names alike (id 0 is no account), so timing tells nothing.
+  const accountKey = accountThrottleKey(user?.id ?? 0);
+  await assertNotThrottled(ctx.db, [...keys, accountKey]);
   // Hash something either way, so an unknown username takes as long as a wrong password.
   const isValid = await verifyPassword(form.password, user?.password_hash ?? (await decoyPasswordHash()));
   if (!user || !isValid) {
     await recordFailure(ctx.db, keys);
     throw new UnauthorizedError(INCORRECT);
+  }
+  if (user.two_factor_enabled) {
+    // No code yet is the normal first step, not a failure: the client asks for one and posts again.
+    if (!form.otp) throw new SecondFactorRequiredError(ENTER_CODE);
+    const otp = form.otp;
+    const key = await secretKeyOf(ctx);
+    const secondFactor = await ctx.db.transaction(async (tx) => {
+      const result = await checkSecondFactor(tx, key, user.id, otp);
+      if (result?.kind === 'recovery') {
+        await recordActivity(
+          tx,
+          user,
+          'auth.recovery_code_used',
+          `${user.full_name} signed in with a recovery code (${recoveryCodesLeftText(result.left)} left)`,
+        );
+      }
+      return result;
+    });
+    if (!secondFactor) {
+      await recordFailure(ctx.db, [...keys, accountKey]);
+      throw new SecondFactorRequiredError(WRONG_CODE);
+    }
+    await clearFailures(ctx.db, accountKey.key);
   }
   await clearFailures(ctx.db, keys[0]?.key ?? '');
   if (needsRehash(user.password_hash)) {

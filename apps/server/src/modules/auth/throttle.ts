@@ -6,10 +6,13 @@ import { TooManyRequestsError } from '../../lib/errors';
  * instance sees the same counts. Past a threshold each further failure blocks that key for longer
  * (1, 2, 4, 8, then 15 minutes at most); the block always ends, so the real user is never locked out
  * for good (ASVS 6.3.1). A success clears the username's count.
+ *
+ * A wrong two-factor code counts as a failure too, also under the account's own key, so guesses at
+ * codes cannot be spread over the username and a teacher's email (ADR 014).
  */
 const WINDOW_MINUTES = 15;
 const MAX_BLOCK_MINUTES = 15;
-const THRESHOLDS = { user: 5, ip: 20 } as const;
+const THRESHOLDS = { user: 5, ip: 20, account: 5 } as const;
 
 type KeyKind = keyof typeof THRESHOLDS;
 
@@ -18,6 +21,11 @@ export function throttleKeys(username: string, ip: string): { kind: KeyKind; key
     { kind: 'user', key: `user:${username.trim().toLowerCase()}` },
     { kind: 'ip', key: `ip:${ip}` },
   ];
+}
+
+/** The key of one account, whichever name it was signed in with; for wrong two-factor codes. */
+export function accountThrottleKey(userId: number): { kind: KeyKind; key: string } {
+  return { kind: 'account', key: `account:${userId}` };
 }
 
 export async function assertNotThrottled(db: Queryable, keys: { key: string }[]): Promise<void> {

@@ -1,7 +1,14 @@
-import type { CentreSettings } from '@tuitiondesk/contract';
+import type { CentreSettings, TwoFactorPolicy } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { type Actor, recordActivity } from '../../lib/activity-log';
-import { readAbsenceAlerts, writeAbsenceAlerts } from './repository';
+import { ConflictError } from '../../lib/errors';
+import { findTwoFactor } from '../two-factor/repository';
+import {
+  readAbsenceAlerts,
+  readRequireAdminTwoFactor,
+  writeAbsenceAlerts,
+  writeRequireAdminTwoFactor,
+} from './repository';
 
 export async function getSettings(ctx: AppContext): Promise<CentreSettings> {
   return { absence_alerts: await readAbsenceAlerts(ctx.db) };
@@ -17,5 +24,34 @@ export async function updateSettings(ctx: AppContext, actor: Actor, update: Cent
       `${actor.full_name} turned absence alerts to parents ${update.absence_alerts ? 'on' : 'off'}`,
     );
     return { absence_alerts: await readAbsenceAlerts(tx) };
+  });
+}
+
+export async function getTwoFactorPolicy(ctx: AppContext): Promise<TwoFactorPolicy> {
+  return { require_admin_two_factor: await readRequireAdminTwoFactor(ctx.db) };
+}
+
+/**
+ * Turning the rule on needs the admin who does it to use two-factor sign-in already, so it never
+ * locks out the person turning it on. Other admins without it sign in and must set it up first.
+ */
+export async function updateTwoFactorPolicy(
+  ctx: AppContext,
+  actor: Actor,
+  update: TwoFactorPolicy,
+): Promise<TwoFactorPolicy> {
+  const isOn = update.require_admin_two_factor;
+  return ctx.db.transaction(async (tx) => {
+    if (isOn && !(await findTwoFactor(tx, actor.id))?.confirmed_at) {
+      throw new ConflictError('Turn on two-factor sign-in for your own account first, then require it for every admin');
+    }
+    await writeRequireAdminTwoFactor(tx, isOn);
+    await recordActivity(
+      tx,
+      actor,
+      'settings.updated',
+      `${actor.full_name} turned ${isOn ? 'on' : 'off'} two-factor sign-in for every admin`,
+    );
+    return { require_admin_two_factor: await readRequireAdminTwoFactor(tx) };
   });
 }

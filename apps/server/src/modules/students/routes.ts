@@ -8,6 +8,7 @@ import {
   messageSchema,
   studentListQuerySchema,
   studentSchema,
+  studentsClearAllSchema,
   updateStudentSchema,
 } from '@tuitiondesk/contract';
 import { z } from 'zod';
@@ -91,8 +92,9 @@ export function registerStudentRoutes(app: ZodApp, ctx: AppContext): void {
       config: adminOnly,
       schema: {
         tags,
-        summary: 'Delete every student and their attendance',
-        response: { 200: deletedCountSchema },
+        summary:
+          'Delete every student and their attendance, after writing a backup of all data into BACKUP_DIR (none written: nothing deleted, 503)',
+        response: { 200: studentsClearAllSchema, 503: errorSchema },
       },
     },
     async (request) => clearAllStudents(ctx, currentUser(request)),

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { NotFoundError } from '../../lib/errors';
+import { clearAfterBackup } from '../backups/service';
 import {
   deleteAllStudents,
   deleteStudents,
@@ -116,17 +117,21 @@ export async function removeStudents(
   });
 }
 
+/**
+ * Every student and their attendance, after a backup of all data (taken in the same transaction, so
+ * it holds exactly what is deleted). No backup, no deletion.
+ */
 export async function clearAllStudents(
   ctx: AppContext,
   actor: Actor,
-): Promise<{ deleted_count: number; message: string }> {
-  return ctx.db.transaction(async (tx) => {
+): Promise<{ deleted_count: number; message: string; backup_file: string }> {
+  return clearAfterBackup(ctx, 'before-clear-students', ['students'], async (tx, backup) => {
     const count = await deleteAllStudents(tx);
     await recordActivity(
       tx,
       actor,
       'student.cleared',
-      `${actor.full_name} cleared all students (${plural(count, 'student')} deleted)`,
+      `${actor.full_name} cleared all students (${plural(count, 'student')} deleted; backup ${backup.file} taken first)`,
     );
     return { deleted_count: count, message: `Deleted ${plural(count, 'student')}` };
   });

@@ -75,8 +75,9 @@ export function registerTeacherRoutes(app: ZodApp, ctx: AppContext): void {
       config,
       schema: {
         tags,
-        summary: 'Delete every teacher, their attendance and their sign-in accounts',
-        response: { 200: teachersClearAllSchema },
+        summary:
+          'Delete every teacher, their attendance and their sign-in accounts, after writing a backup of all data into BACKUP_DIR (none written: nothing deleted, 503)',
+        response: { 200: teachersClearAllSchema, 503: errorSchema },
       },
     },
     async (request) => clearAllTeachers(ctx, currentUser(request)),

@@ -5,6 +5,7 @@ import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { ConflictError, isUniqueViolation, NotFoundError } from '../../lib/errors';
 import { GENERATED_PASSWORD_COST, generatePassword, hashPassword } from '../../lib/passwords';
+import { clearAfterBackup } from '../backups/service';
 import {
   deleteTeachers,
   findEmailsInUse,
@@ -205,17 +206,27 @@ export async function removeTeachers(
   });
 }
 
+/**
+ * Every teacher with their attendance and sign-in accounts, after a backup of all data (taken in the
+ * same transaction, so it holds exactly what is deleted). No backup, no deletion.
+ */
 export async function clearAllTeachers(
   ctx: AppContext,
   actor: Actor,
-): Promise<{ deleted_count: number; deleted_teachers: number; deleted_users: number; message: string }> {
-  return ctx.db.transaction(async (tx) => {
+): Promise<{
+  deleted_count: number;
+  deleted_teachers: number;
+  deleted_users: number;
+  message: string;
+  backup_file: string;
+}> {
+  return clearAfterBackup(ctx, 'before-clear-teachers', ['teachers', 'users'], async (tx, backup) => {
     const { teachers, users } = await deleteTeachers(tx);
     await recordActivity(
       tx,
       actor,
       'teacher.cleared',
-      `${actor.full_name} cleared all teachers (${plural(teachers.length, 'teacher')} and ${plural(users, 'sign-in account')} deleted)`,
+      `${actor.full_name} cleared all teachers (${plural(teachers.length, 'teacher')} and ${plural(users, 'sign-in account')} deleted; backup ${backup.file} taken first)`,
     );
     return {
       deleted_count: teachers.length,

@@ -28,6 +28,7 @@ import { ActivityBell } from '../../features/activities/activity-bell';
 import { usePendingCount } from '../../features/attendance/pending-count';
 import { useAuth } from '../../features/auth/auth-provider';
 import { ChangePasswordDialog } from '../../features/auth/change-password-dialog';
+import { TwoFactorDialog } from '../../features/auth/two-factor-dialog';
 import { preloadPages, routesFor, titleOf } from '../routes';
 
 export const SIDEBAR_WIDTH = 280;
@@ -98,6 +99,7 @@ export default function Shell() {
   const wide = useMediaQuery(theme.breakpoints.up('md'));
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [accountAnchor, setAccountAnchor] = useState<HTMLElement | null>(null);
+  const [twoFactorOpen, setTwoFactorOpen] = useState(false);
   const auth = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
@@ -154,6 +156,14 @@ export default function Shell() {
             transformOrigin={{ vertical: 'top', horizontal: 'right' }}
           >
             <MenuItem disabled>{auth.user?.full_name}</MenuItem>
+            <MenuItem
+              onClick={() => {
+                setAccountAnchor(null);
+                setTwoFactorOpen(true);
+              }}
+            >
+              Two-factor sign-in
+            </MenuItem>
             <MenuItem onClick={logout}>Logout</MenuItem>
           </Menu>
         </Toolbar>
@@ -188,6 +198,13 @@ export default function Shell() {
         </LocalizationProvider>
       </Box>
       <ChangePasswordDialog open={Boolean(auth.user?.must_change_password)} mode="required" onClose={() => undefined} />
+      {/* A password first, then the authenticator: both are required before anything else. */}
+      <TwoFactorDialog
+        open={Boolean(auth.user?.must_enrol_two_factor) && !auth.user?.must_change_password}
+        mode="required"
+        onClose={() => undefined}
+      />
+      <TwoFactorDialog open={twoFactorOpen} mode="account" onClose={() => setTwoFactorOpen(false)} />
     </Box>
   );
 }

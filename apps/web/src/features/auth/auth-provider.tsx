@@ -11,13 +11,20 @@ import {
   useState,
 } from 'react';
 import { ApiError, errorText, setUnauthorizedHandler, TOKEN_KEY, USER_KEY } from '../../lib/api-client';
-import { fetchCurrentUser, login as loginCall } from './api';
+import { fetchCurrentUser, isOtpRequired, login as loginCall } from './api';
 import { restoreSession, type SessionState, sessionReducer } from './session';
 
 export interface AuthApi extends SessionState {
   /** True after a 401 ended the session: the sign-in screen says so. */
   sessionExpired: boolean;
-  login: (username: string, password: string) => Promise<boolean>;
+  /**
+   * Set when the password was right and the account uses two-factor sign-in: the server's words
+   * asking for the code. The sign-in screen then shows a code field and sends the code with the form.
+   */
+  otpPrompt: string | null;
+  login: (username: string, password: string, otp?: string) => Promise<boolean>;
+  /** Back to username and password only (the user changed the username). */
+  cancelOtp: () => void;
   logout: () => void;
   refreshUser: () => Promise<void>;
   setCredentials: (user: User, token: string) => void;
@@ -39,24 +46,37 @@ function persist(user: User | null, token: string | null): void {
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, dispatch] = useReducer(sessionReducer, undefined, () => restoreSession(localStorage));
   const [sessionExpired, setSessionExpired] = useState(false);
+  const [otpPrompt, setOtpPrompt] = useState<string | null>(null);
   const queryClient = useQueryClient();
 
-  const login = useCallback(async (username: string, password: string) => {
+  const login = useCallback(async (username: string, password: string, otp?: string) => {
     dispatch({ type: 'login/pending' });
     try {
-      const answer = await loginCall(username, password);
+      const answer = await loginCall(username, password, otp);
       persist(answer.user, answer.access_token);
       setSessionExpired(false);
+      setOtpPrompt(null);
       dispatch({ type: 'login/success', user: answer.user, token: answer.access_token });
       return true;
     } catch (error) {
-      dispatch({ type: 'login/failure', error: errorText(error, 'Login failed') });
+      const message = errorText(error, 'Login failed');
+      if (isOtpRequired(error) && !otp) {
+        setOtpPrompt(message);
+        dispatch({ type: 'login/codeNeeded' });
+      } else {
+        // A wrong code keeps the code field; any other failure (a wrong password) goes back to the two fields.
+        if (!isOtpRequired(error)) setOtpPrompt(null);
+        dispatch({ type: 'login/failure', error: message });
+      }
       return false;
     }
   }, []);
 
+  const cancelOtp = useCallback(() => setOtpPrompt(null), []);
+
   const logout = useCallback(() => {
     persist(null, null);
+    setOtpPrompt(null);
     dispatch({ type: 'logout' });
     queryClient.clear();
   }, [queryClient]);
@@ -103,8 +123,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const api = useMemo<AuthApi>(
-    () => ({ ...state, sessionExpired, login, logout, refreshUser, setCredentials, clearError }),
-    [state, sessionExpired, login, logout, refreshUser, setCredentials, clearError],
+    () => ({ ...state, sessionExpired, otpPrompt, login, cancelOtp, logout, refreshUser, setCredentials, clearError }),
+    [state, sessionExpired, otpPrompt, login, cancelOtp, logout, refreshUser, setCredentials, clearError],
   );
   return <AuthContext.Provider value={api}>{children}</AuthContext.Provider>;
 }

@@ -2,8 +2,9 @@ import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
-import { changePassword, login } from './api';
+import { changePassword, isOtpRequired, login } from './api';
 import { useAuth } from './auth-provider';
+import { OneTimeCodeField } from './one-time-code-field';
 import { checkNewPassword } from './password-rules';
 
 export const SIGN_IN_CLOSE_DELAY_MS = 2000;
@@ -30,6 +31,9 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
+  // The sign-in screen's flow signs in first: an account with two-factor sign-in needs its code too.
+  const [needsCode, setNeedsCode] = useState(false);
+  const [otp, setOtp] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -44,6 +48,8 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
     setCurrent('');
     setNext('');
     setConfirm('');
+    setNeedsCode(false);
+    setOtp('');
     setError(null);
     setSuccess(null);
   };
@@ -58,14 +64,14 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
     setError(null);
     const problem =
       mode === 'sign-in' && !username.trim() ? 'All fields are required' : checkNewPassword({ current, next, confirm });
-    if (problem) {
-      setError(problem);
+    if (problem || (needsCode && !otp.trim())) {
+      setError(problem ?? 'All fields are required');
       return;
     }
     setPending(true);
     try {
       if (mode === 'sign-in') {
-        const session = await login(username.trim(), current);
+        const session = await login(username.trim(), current, needsCode ? otp.trim() : undefined);
         await changePassword({ current_password: current, new_password: next }, session.access_token);
         setSuccess('Password changed successfully! You can now login with your new password.');
         closeTimer.current = setTimeout(close, SIGN_IN_CLOSE_DELAY_MS);
@@ -77,6 +83,10 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
         close();
       }
     } catch (caught) {
+      if (isOtpRequired(caught)) {
+        setNeedsCode(true);
+        setOtp('');
+      }
       setError(errorText(caught, 'Failed to change password'));
     } finally {
       setPending(false);
@@ -114,6 +124,9 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
               autoComplete="current-password"
               required
             />
+            {mode === 'sign-in' && needsCode && (
+              <OneTimeCodeField value={otp} onChange={setOtp} allowRecoveryCode autoFocus required />
+            )}
             <TextField
               label="New Password"
               type="password"

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useAuth } from './auth-provider';
 import { ChangePasswordDialog } from './change-password-dialog';
+import { OneTimeCodeField } from './one-time-code-field';
 
 export default function LoginPage() {
   const auth = useAuth();
@@ -10,7 +11,10 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const [otp, setOtp] = useState('');
   const [changing, setChanging] = useState(false);
+  // Set by the server's answer: the password was right and the account uses two-factor sign-in.
+  const needsCode = Boolean(auth.otpPrompt);
 
   if (auth.isAuthenticated && !auth.isLoading) return <Navigate to="/dashboard" replace />;
 
@@ -18,9 +22,22 @@ export default function LoginPage() {
     setter(value);
     if (auth.error) auth.clearError();
   };
+  const typeUsername = (value: string) => {
+    type(setUsername)(value);
+    // Another account: the code asked for belongs to the previous one.
+    if (needsCode) {
+      auth.cancelOtp();
+      setOtp('');
+    }
+  };
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (await auth.login(username.trim(), password)) navigate('/dashboard', { replace: true });
+    if (await auth.login(username.trim(), password, needsCode ? otp.trim() : undefined)) {
+      navigate('/dashboard', { replace: true });
+    } else if (needsCode) {
+      // A wrong or used code: the next try needs the one the app shows now.
+      setOtp('');
+    }
   };
 
   return (
@@ -35,16 +52,17 @@ export default function LoginPage() {
                 </Typography>
                 <Typography color="text.secondary">Sign in to the staff console</Typography>
               </Box>
-              {params.get('session_expired') === 'true' && !auth.error && (
+              {params.get('session_expired') === 'true' && !auth.error && !needsCode && (
                 <Alert severity="warning">Your session has expired. Please sign in again.</Alert>
               )}
               {auth.error && <Alert severity="error">{auth.error}</Alert>}
+              {needsCode && !auth.error && <Alert severity="info">{auth.otpPrompt}</Alert>}
               <TextField
                 label="Username"
                 value={username}
-                onChange={(e) => type(setUsername)(e.target.value)}
+                onChange={(e) => typeUsername(e.target.value)}
                 autoComplete="username"
-                autoFocus
+                autoFocus={!needsCode}
                 required
               />
               <TextField
@@ -55,11 +73,14 @@ export default function LoginPage() {
                 autoComplete="current-password"
                 required
               />
+              {needsCode && (
+                <OneTimeCodeField value={otp} onChange={type(setOtp)} allowRecoveryCode autoFocus required />
+              )}
               <Button
                 type="submit"
                 variant="contained"
                 size="large"
-                disabled={auth.isLoading || !username.trim() || !password}
+                disabled={auth.isLoading || !username.trim() || !password || (needsCode && !otp.trim())}
               >
                 {auth.isLoading ? 'Signing In...' : 'Sign In'}
               </Button>

@@ -45,6 +45,11 @@ describe('the session (spec section 4)', () => {
     });
   });
 
+  it('login asking for a two-factor code ends loading with no error, not signed in', () => {
+    const pending = sessionReducer({ ...signedOut, error: 'old' }, { type: 'login/pending' });
+    expect(sessionReducer(pending, { type: 'login/codeNeeded' })).toEqual(signedOut);
+  });
+
   it('logout clears user, token and error', () => {
     const signedIn: SessionState = { user, token: 't', isLoading: false, error: 'x', isAuthenticated: true };
     expect(sessionReducer(signedIn, { type: 'logout' })).toEqual(signedOut);

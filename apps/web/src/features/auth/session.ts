@@ -13,6 +13,8 @@ export type SessionAction =
   | { type: 'login/pending' }
   | { type: 'login/success'; user: User; token: string }
   | { type: 'login/failure'; error: string }
+  /** The password was right and the account asks for a two-factor code: not an error yet. */
+  | { type: 'login/codeNeeded' }
   | { type: 'logout' }
   | { type: 'me/pending' }
   | { type: 'me/success'; user: User }
@@ -38,6 +40,8 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
       return { user: action.user, token: action.token, isLoading: false, error: null, isAuthenticated: true };
     case 'login/failure':
       return { ...state, isLoading: false, error: action.error, isAuthenticated: false };
+    case 'login/codeNeeded':
+      return { ...state, isLoading: false, error: null, isAuthenticated: false };
     case 'logout':
       return { ...signedOut };
     case 'me/pending':

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type {
-  DeletedCount,
   StudentImportResult,
+  StudentsClearAllResult,
   TeacherImportResult,
   TeachersClearAllResult,
 } from '@tuitiondesk/contract';
@@ -47,15 +47,18 @@ export function useImportFile(kind: ImportKind) {
 }
 
 export interface ClearAllResult {
-  students: DeletedCount;
+  students: StudentsClearAllResult;
   teachers: TeachersClearAllResult;
 }
 
-/** Students first (with their attendance), then teachers with their attendance and accounts. */
+/**
+ * Students first (with their attendance), then teachers with their attendance and accounts. Each call
+ * takes a backup on the server before deleting; the first one holds everything as it was.
+ */
 export function useClearAllData() {
   return useMutation({
     mutationFn: async (): Promise<ClearAllResult> => {
-      const students = await apiRequest<DeletedCount>('/students/clear-all', { method: 'DELETE' });
+      const students = await apiRequest<StudentsClearAllResult>('/students/clear-all', { method: 'DELETE' });
       const teachers = await apiRequest<TeachersClearAllResult>('/teachers/clear-all', { method: 'DELETE' });
       return { students, teachers };
     },

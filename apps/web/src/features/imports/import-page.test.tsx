@@ -224,8 +224,18 @@ describe('Import Data', { timeout: 20_000 }, () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     const sent = serve(async (request) =>
       request.url === '/students/clear-all'
-        ? json({ deleted_count: 120, message: 'ok' })
-        : json({ deleted_count: 9, deleted_teachers: 9, deleted_users: 9, message: 'ok' }),
+        ? json({
+            deleted_count: 120,
+            message: 'ok',
+            backup_file: '/srv/tuitiondesk/data/backups/tuitiondesk-before-clear-students-20261123-210509.jsonl.gz',
+          })
+        : json({
+            deleted_count: 9,
+            deleted_teachers: 9,
+            deleted_users: 9,
+            message: 'ok',
+            backup_file: '/srv/tuitiondesk/data/backups/tuitiondesk-before-clear-teachers-20261123-210510.jsonl.gz',
+          }),
     );
     renderWithClient(<ImportPage />);
     await userEvent.click(screen.getByRole('button', { name: 'Clear All Data' }));
@@ -233,10 +243,29 @@ describe('Import Data', { timeout: 20_000 }, () => {
     expect(
       await screen.findByText('Deleted 120 student(s), 9 teacher(s) and 9 teacher user account(s).'),
     ).toBeInTheDocument();
+    // The backup the first call took, before anything was deleted, and how to restore it.
+    expect(
+      screen.getByText(
+        'A backup of all data was saved first, on the server: /srv/tuitiondesk/data/backups/tuitiondesk-before-clear-students-20261123-210509.jsonl.gz. ' +
+          'To bring it back, restore it into an empty database on the server: ' +
+          'npm run restore /srv/tuitiondesk/data/backups/tuitiondesk-before-clear-students-20261123-210509.jsonl.gz',
+      ),
+    ).toBeInTheDocument();
     expect(sent.map((request) => `${request.method} ${request.url}`)).toEqual([
       'DELETE /students/clear-all',
       'DELETE /teachers/clear-all',
     ]);
+  });
+
+  it('shows why nothing was cleared when the server could not take its backup, and clears no teachers', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const detail =
+      'Could not take a backup before clearing: ENOSPC: no space left on device, write. Nothing was deleted.';
+    const sent = serve(async () => json({ detail }, 503));
+    renderWithClient(<ImportPage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Clear All Data' }));
+    expect(await screen.findByText(detail)).toBeInTheDocument();
+    expect(sent.map((request) => `${request.method} ${request.url}`)).toEqual(['DELETE /students/clear-all']);
   });
 
   it('does nothing when the clear-all warning is declined, and shows the fallback on failure', async () => {

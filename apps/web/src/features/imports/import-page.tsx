@@ -24,6 +24,15 @@ export function clearAllSummary(result: ClearAllResult): string {
   return `Deleted ${result.students.deleted_count} student(s), ${result.teachers.deleted_teachers} teacher(s) and ${result.teachers.deleted_users} teacher user account(s).`;
 }
 
+/**
+ * Where the data went: the backup the first call took, before anything was deleted, and how to bring
+ * it back (the restore runs on the server machine, into an empty database).
+ */
+export function clearAllBackupNote(result: ClearAllResult): string {
+  const file = result.students.backup_file;
+  return `A backup of all data was saved first, on the server: ${file}. To bring it back, restore it into an empty database on the server: npm run restore ${file}`;
+}
+
 const INSTRUCTIONS = [
   {
     primary: 'Class names are 7, 8, 9 or 10, without sections.',
@@ -84,7 +93,10 @@ export default function ImportPage() {
 
       {clearAll.isSuccess && (
         <Alert severity="success" sx={{ mb: 2 }} onClose={() => clearAll.reset()}>
-          {clearAllSummary(clearAll.data)}
+          <Typography variant="body2">{clearAllSummary(clearAll.data)}</Typography>
+          <Typography variant="body2" sx={{ mt: 0.5, overflowWrap: 'anywhere' }}>
+            {clearAllBackupNote(clearAll.data)}
+          </Typography>
         </Alert>
       )}
       {clearAll.isError && (

@@ -1,0 +1,218 @@
+import {
+  normaliseRecoveryCode,
+  normaliseTotpCode,
+  TOTP_DIGITS,
+  TOTP_PERIOD_SECONDS,
+  TWO_FACTOR_ISSUER,
+  type TwoFactorConfirmed,
+  type TwoFactorSetup,
+  type TwoFactorStatus,
+} from '@tuitiondesk/contract';
+import QRCode from 'qrcode';
+import type { AppContext } from '../../context';
+import type { Queryable } from '../../db/database';
+import { type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../lib/errors';
+import { verifyPassword } from '../../lib/passwords';
+import type { AuthenticatedUser } from '../../plugins/authentication';
+import { findUserById, readSetting } from '../auth/repository';
+import { accountThrottleKey, assertNotThrottled, clearFailures, recordFailure } from '../auth/throttle';
+import { readRequireAdminTwoFactor } from '../settings/repository';
+import {
+  claimStep,
+  confirmSecret,
+  countUnusedRecoveryCodes,
+  deleteTwoFactor,
+  findTwoFactor,
+  findUserSummary,
+  replaceRecoveryCodes,
+  saveUnconfirmedSecret,
+  useRecoveryCode,
+} from './repository';
+import { decryptSecret, deriveSecretKey, encryptSecret, generateRecoveryCodes, hashRecoveryCode } from './secrets';
+import { base32Encode, generateSecret, matchingStep, otpauthUri } from './totp';
+
+export const WRONG_CODE =
+  'That code is not right. Enter the current code from your authenticator app, or a recovery code.';
+const WRONG_SETUP_CODE =
+  'That code is not right. Enter the code your authenticator app shows now (check the time on your phone is right).';
+export const ALREADY_ON =
+  'Two-factor sign-in is already on for your account. Turn it off first to use another authenticator.';
+export const NOT_ON = 'Two-factor sign-in is not on for your account';
+export const REQUIRED_FOR_ADMINS =
+  'The centre requires two-factor sign-in for every admin, so it cannot be turned off while that setting is on';
+
+const keys = new WeakMap<AppContext, Promise<Buffer>>();
+
+/** The key that TOTP secrets are encrypted with, derived from the signing secret (as bootstrap chose it). */
+export function secretKeyOf(ctx: AppContext): Promise<Buffer> {
+  let key = keys.get(ctx);
+  if (!key) {
+    key = (async () => {
+      const signingSecret = ctx.config.jwtSecret ?? (await readSetting(ctx.db, 'jwt_secret'));
+      if (!signingSecret) throw new Error('no signing secret: prepareContext was not run on this database');
+      return deriveSecretKey(signingSecret);
+    })();
+    key.catch(() => keys.delete(ctx));
+    keys.set(ctx, key);
+  }
+  return key;
+}
+
+export type SecondFactor = { kind: 'totp' } | { kind: 'recovery'; left: number };
+
+/**
+ * Checks what was typed in place of a code, and spends it: a TOTP code takes its time step (a code of
+ * that step or an earlier one is refused afterwards, so none can be replayed), a recovery code is
+ * marked used. Undefined when it is not right, or the account has no confirmed authenticator.
+ */
+export async function checkSecondFactor(
+  q: Queryable,
+  key: Buffer,
+  userId: number,
+  input: string,
+  nowMs = Date.now(),
+): Promise<SecondFactor | undefined> {
+  const row = await findTwoFactor(q, userId);
+  if (!row?.confirmed_at) return undefined;
+  const code = normaliseTotpCode(input);
+  if (code) {
+    const secret = decryptSecret(key, userId, row.secret_encrypted);
+    if (!secret) return undefined;
+    const step = matchingStep(secret, code, nowMs);
+    if (step === undefined || (row.last_step !== null && step <= row.last_step)) return undefined;
+    return (await claimStep(q, userId, step)) ? { kind: 'totp' } : undefined;
+  }
+  const recovery = normaliseRecoveryCode(input);
+  if (!recovery || !(await useRecoveryCode(q, userId, hashRecoveryCode(recovery)))) return undefined;
+  return { kind: 'recovery', left: await countUnusedRecoveryCodes(q, userId) };
+}
+
+export async function getTwoFactorStatus(ctx: AppContext, user: AuthenticatedUser): Promise<TwoFactorStatus> {
+  const row = await findTwoFactor(ctx.db, user.id);
+  const requiredForAdmins = await readRequireAdminTwoFactor(ctx.db);
+  const enabled = Boolean(row?.confirmed_at);
+  return {
+    enabled,
+    enabled_at: row?.confirmed_at ?? null,
+    setup_pending: Boolean(row) && !enabled,
+    recovery_codes_left: enabled ? await countUnusedRecoveryCodes(ctx.db, user.id) : 0,
+    required: user.role === 'admin' && requiredForAdmins,
+    required_for_admins: requiredForAdmins,
+  };
+}
+
+/** A new secret for the caller's authenticator; replaces a setup not yet confirmed. */
+export async function startSetup(ctx: AppContext, user: AuthenticatedUser): Promise<TwoFactorSetup> {
+  const existing = await findTwoFactor(ctx.db, user.id);
+  if (existing?.confirmed_at) throw new ConflictError(ALREADY_ON);
+  const secret = generateSecret();
+  const encrypted = encryptSecret(await secretKeyOf(ctx), user.id, secret);
+  const secretText = base32Encode(secret);
+  const uri = otpauthUri({ secret: secretText, account: user.username, issuer: TWO_FACTOR_ISSUER });
+  const svg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+  await ctx.db.transaction(async (tx) => {
+    if (!(await saveUnconfirmedSecret(tx, user.id, encrypted))) throw new ConflictError(ALREADY_ON);
+    await recordActivity(
+      tx,
+      user,
+      'two_factor.setup_started',
+      `${user.full_name} started setting up two-factor sign-in`,
+    );
+  });
+  return {
+    secret: secretText,
+    otpauth_uri: uri,
+    qr_code: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD_SECONDS,
+  };
+}
+
+/** The first right code turns two-factor sign-in on, and answers the recovery codes, once. */
+export async function confirmSetup(ctx: AppContext, user: AuthenticatedUser, otp: string): Promise<TwoFactorConfirmed> {
+  const row = await findTwoFactor(ctx.db, user.id);
+  if (row?.confirmed_at) throw new ConflictError(ALREADY_ON);
+  if (!row) throw new ConflictError('Start the setup first: there is no authenticator waiting to be confirmed');
+  const secret = decryptSecret(await secretKeyOf(ctx), user.id, row.secret_encrypted);
+  if (!secret) throw new ConflictError('This setup can no longer be completed. Start the setup again.');
+  const code = normaliseTotpCode(otp);
+  const step = code === undefined ? undefined : matchingStep(secret, code, Date.now());
+  if (step === undefined) throw new BadRequestError(WRONG_SETUP_CODE);
+  const codes = generateRecoveryCodes();
+  const hashes = codes.map((c) => hashRecoveryCode(normaliseRecoveryCode(c) ?? c));
+  await ctx.db.transaction(async (tx) => {
+    if (!(await confirmSecret(tx, user.id, step))) throw new ConflictError(ALREADY_ON);
+    await replaceRecoveryCodes(tx, user.id, hashes);
+    await recordActivity(tx, user, 'two_factor.enabled', `${user.full_name} turned on two-factor sign-in`);
+  });
+  return {
+    message: 'Two-factor sign-in is on. Save your recovery codes now: they will not be shown again.',
+    recovery_codes: codes,
+  };
+}
+
+/**
+ * Turning it off asks for the password and a code (or a recovery code), and is throttled per account
+ * like sign-in, so a session left open is not enough to strip the second factor.
+ */
+export async function disableTwoFactor(
+  ctx: AppContext,
+  user: AuthenticatedUser,
+  currentPassword: string,
+  otp: string,
+): Promise<{ message: string }> {
+  const row = await findTwoFactor(ctx.db, user.id);
+  if (!row?.confirmed_at) throw new ConflictError(NOT_ON);
+  if (user.role === 'admin' && (await readRequireAdminTwoFactor(ctx.db))) throw new ConflictError(REQUIRED_FOR_ADMINS);
+  const throttle = [accountThrottleKey(user.id)];
+  await assertNotThrottled(ctx.db, throttle);
+  const account = await findUserById(ctx.db, user.id);
+  if (!account) throw new UnauthorizedError();
+  if (!(await verifyPassword(currentPassword, account.password_hash))) {
+    await recordFailure(ctx.db, throttle);
+    throw new BadRequestError('Current password is incorrect');
+  }
+  const key = await secretKeyOf(ctx);
+  const done = await ctx.db.transaction(async (tx) => {
+    if (!(await checkSecondFactor(tx, key, user.id, otp))) return false;
+    await deleteTwoFactor(tx, user.id);
+    await recordActivity(tx, user, 'two_factor.disabled', `${user.full_name} turned off two-factor sign-in`);
+    return true;
+  });
+  if (!done) {
+    await recordFailure(ctx.db, throttle);
+    throw new BadRequestError(WRONG_CODE);
+  }
+  await clearFailures(ctx.db, throttle[0]?.key ?? '');
+  return { message: 'Two-factor sign-in is off.' };
+}
+
+/**
+ * An admin removes another account's authenticator (a lost phone and lost recovery codes); that
+ * person signs in with the password alone and may set it up again. Never one's own: that goes
+ * through disable, which asks for the password and a code.
+ */
+export async function resetTwoFactor(ctx: AppContext, actor: Actor, userId: number): Promise<{ message: string }> {
+  if (userId === actor.id) {
+    throw new ConflictError('Turn off your own two-factor sign-in from the account menu (it asks for a code)');
+  }
+  const target = await findUserSummary(ctx.db, userId);
+  if (!target) throw new NotFoundError('User not found');
+  return ctx.db.transaction(async (tx) => {
+    if (!(await deleteTwoFactor(tx, userId)))
+      throw new ConflictError(`${target.full_name} has no two-factor sign-in to reset`);
+    await recordActivity(
+      tx,
+      actor,
+      'two_factor.reset',
+      `${actor.full_name} reset two-factor sign-in for ${target.full_name}`,
+    );
+    return { message: `Two-factor sign-in reset for ${target.full_name}. They can sign in with their password.` };
+  });
+}
+
+/** How many recovery codes are left after a sign-in that spent one, for the activity feed. */
+export function recoveryCodesLeftText(left: number): string {
+  return plural(left, 'recovery code');
+}

@@ -1,0 +1,732 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, today } from '../src/lib/time';
+import { ACCESS, type Access } from './helpers/roles';
+import {
+  ADMIN_PASSWORD,
+  auth,
+  createStudent,
+  createTeacher,
+  createTestApp,
+  detailOf,
+  type TestApp,
+  uniquePhone,
+} from './helpers/test-app';
+import { multipartBody, workbook } from './helpers/workbooks';
+
+/**
+ * Hostile use of sign-in and tokens (issue 6): forged and stale tokens, brute force, and roles
+ * (ASVS 6.3.1 no permanent lockout; 8.2.1-8.2.3 function- and data-level access). Tokens are built
+ * by hand (node:crypto, base64url) with the claims of src/lib/tokens.ts: sub, ver, aud, iat, exp.
+ */
+
+let t: TestApp;
+let backupDir: string;
+let secret: string;
+let admin: string;
+let adminId: number;
+let teacher: { id: number; userId: number; username: string; password: string; token: string };
+
+beforeAll(async () => {
+  backupDir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-auth-attacks-'));
+  t = await createTestApp({
+    config: { backupDir },
+    // WhatsApp answers, so an admin's send-whatsapp in the role walk gets past "not configured".
+    prepare: (ctx) => ({ ...ctx, whatsapp: { send: async () => ({ providerMessageId: 'wamid.test' }) } }),
+  });
+  admin = await t.adminToken();
+  adminId = (await get('/api/v1/auth/me', admin)).json().id;
+  const rows = await t.db.query<{ value: string }>("SELECT value FROM settings WHERE key = 'jwt_secret'");
+  secret = (rows[0] as { value: string }).value;
+  teacher = await signedInTeacher();
+});
+afterAll(async () => {
+  await t?.close();
+  if (backupDir) rmSync(backupDir, { recursive: true, force: true });
+});
+
+let addressCounter = 0;
+/** Each sign-in from its own address unless a test says otherwise, so the per-address throttle stays out of the way. */
+function freshAddress(): string {
+  addressCounter += 1;
+  return `10.66.${Math.floor(addressCounter / 250)}.${(addressCounter % 250) + 1}`;
+}
+
+function postLogin(username: string, password: string, address = freshAddress(), headers: Record<string, string> = {}) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    payload: new URLSearchParams({ username, password }).toString(),
+    remoteAddress: address,
+  });
+}
+
+function get(url: string, token?: string, headers: Record<string, string> = {}) {
+  return t.app.inject({ method: 'GET', url, headers: { ...(token ? auth(token) : {}), ...headers } });
+}
+
+async function signedInTeacher(fields: Record<string, unknown> = {}) {
+  const created = await createTeacher(t.app, admin, { first_name: 'Tara', last_name: 'Teacher', ...fields });
+  const response = await postLogin(created.username, created.initial_password);
+  expect(response.statusCode).toBe(200);
+  return {
+    id: created.id,
+    userId: response.json().user.id as number,
+    username: created.username,
+    password: created.initial_password,
+    token: response.json().access_token as string,
+  };
+}
+
+// ---- Hand-made JWTs ----
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+function hmac(algorithm: 'sha256' | 'sha384' | 'sha512', key: string, input: string): string {
+  return createHmac(algorithm, key).update(input).digest('base64url');
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+/** A token as the server signs one (HS256 over the shared secret), with any header and claims. */
+function forge(
+  claims: Record<string, unknown>,
+  options: { header?: Record<string, unknown>; sign?: 'sha256' | 'sha384' | 'sha512' | 'none'; key?: string } = {},
+): string {
+  const header = options.header ?? { alg: 'HS256', typ: 'JWT' };
+  const input = `${b64(header)}.${b64(claims)}`;
+  if (options.sign === 'none') return `${input}.`;
+  return `${input}.${hmac(options.sign ?? 'sha256', options.key ?? secret, input)}`;
+}
+
+function staffClaims(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { sub: String(adminId), ver: 0, aud: 'tuitiondesk-staff', iat: now(), exp: now() + 3600, ...overrides };
+}
+
+async function expect401(response: LightMyRequestResponse) {
+  expect(response.statusCode, response.body).toBe(401);
+  expect(detailOf(response)).toBeTruthy();
+  expect(response.headers['www-authenticate']).toBe('Bearer');
+  expect(response.headers['cache-control']).toBe('no-store');
+}
+
+describe('forged, stale and foreign tokens', () => {
+  it('a hand-built HS256 token with the right claims is accepted (so every refusal below is about the one change)', async () => {
+    const version = (
+      await t.db.query<{ token_version: number }>('SELECT token_version FROM users WHERE id = $1', [adminId])
+    )[0];
+    const response = await get('/api/v1/auth/me', forge(staffClaims({ ver: version?.token_version })));
+    expect(response.statusCode).toBe(200);
+    expect(response.json().username).toBe('admin');
+  });
+
+  const forgeries: [string, () => string][] = [
+    ['alg none, no signature', () => forge(staffClaims(), { header: { alg: 'none', typ: 'JWT' }, sign: 'none' })],
+    ['alg "None", no signature', () => forge(staffClaims(), { header: { alg: 'None' }, sign: 'none' })],
+    [
+      'alg none, with a valid HS256 signature kept',
+      () => {
+        const good = forge(staffClaims()).split('.');
+        return `${b64({ alg: 'none', typ: 'JWT' })}.${good[1]}.${good[2]}`;
+      },
+    ],
+    [
+      'HS512 signed with the real secret',
+      () => forge(staffClaims(), { header: { alg: 'HS512', typ: 'JWT' }, sign: 'sha512' }),
+    ],
+    [
+      'HS384 signed with the real secret',
+      () => forge(staffClaims(), { header: { alg: 'HS384', typ: 'JWT' }, sign: 'sha384' }),
+    ],
+    [
+      'RS256 header, HMAC-signed with the secret (algorithm confusion)',
+      () => forge(staffClaims(), { header: { alg: 'RS256', typ: 'JWT' } }),
+    ],
+    [
+      'RS256 header, random signature',
+      () => `${b64({ alg: 'RS256' })}.${b64(staffClaims())}.${randomBytes(256).toString('base64url')}`,
+    ],
+    [
+      'ES256 header, random signature',
+      () => `${b64({ alg: 'ES256' })}.${b64(staffClaims())}.${randomBytes(64).toString('base64url')}`,
+    ],
+    ['signed with another secret', () => forge(staffClaims(), { key: randomBytes(32).toString('base64url') })],
+    [
+      'an embedded jwk header and the attacker’s own key',
+      () =>
+        forge(staffClaims(), {
+          header: { alg: 'HS256', jwk: { kty: 'oct', k: Buffer.from('attacker').toString('base64url') } },
+          key: 'attacker',
+        }),
+    ],
+    [
+      'a crit header the server does not understand',
+      () => forge(staffClaims(), { header: { alg: 'HS256', crit: ['exp-plus'], 'exp-plus': 1 } }),
+    ],
+    [
+      'signature flipped',
+      () => {
+        const token = forge(staffClaims());
+        const last = token.at(-2) === 'A' ? 'B' : 'A';
+        return `${token.slice(0, -2)}${last}${token.at(-1)}`;
+      },
+    ],
+    [
+      "a teacher's signature on the admin's claims",
+      () => {
+        const [header, , signature] = teacher.token.split('.');
+        return `${header}.${b64(staffClaims())}.${signature}`;
+      },
+    ],
+    ['expired', () => forge(staffClaims({ iat: now() - 7200, exp: now() - 60 }))],
+    ['no exp', () => forge(staffClaims({ exp: undefined }))],
+    ['not yet valid (nbf in an hour)', () => forge(staffClaims({ nbf: now() + 3600 }))],
+    ['audience of the parent app, for a staff user id', () => forge(staffClaims({ aud: 'tuitiondesk-receipt' }))],
+    ['another audience', () => forge(staffClaims({ aud: 'some-other-service' }))],
+    ['no audience', () => forge(staffClaims({ aud: undefined }))],
+    ['no ver', () => forge(staffClaims({ ver: undefined }))],
+    ['an old ver', () => forge(staffClaims({ ver: -1 }))],
+    ['sub not a number', () => forge(staffClaims({ sub: 'admin' }))],
+    ['sub of nobody', () => forge(staffClaims({ sub: '2000000000' }))],
+    ['no sub', () => forge(staffClaims({ sub: undefined }))],
+    ['sub past the id column (a phone number)', () => forge(staffClaims({ sub: '919876543210' }))],
+    ['sub as a number, not a string', () => forge(staffClaims({ sub: adminId }))],
+    ['sub in exponent form', () => forge(staffClaims({ sub: '1e0' }))],
+    ['garbage', () => 'not-a-token'],
+    ['three empty parts', () => '..'],
+    ['a JWT with a broken header', () => `eyJhbGciOi.${b64(staffClaims())}.sig`],
+    ['a huge token', () => `${'a'.repeat(60_000)}.${'b'.repeat(60_000)}.c`],
+  ];
+
+  it.each(forgeries)('refuses %s with 401 on a staff call and an admin call', async (_name, build) => {
+    const token = build();
+    await expect401(await get('/api/v1/auth/me', token));
+    await expect401(await get('/api/v1/teachers/', token));
+  });
+
+  it.each([
+    ['no Authorization header', {}],
+    ['another scheme', { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` }],
+    ['Bearer and nothing', { authorization: 'Bearer ' }],
+    ['two tokens', { authorization: 'Bearer a.b.c d.e.f' }],
+    ['the token in a cookie', { cookie: 'access_token=x' }],
+  ])('refuses %s with 401', async (_name, headers) => {
+    await expect401(await get('/api/v1/auth/me', undefined, headers as Record<string, string>));
+  });
+
+  it('answers a parent token on staff calls with 403 (existing behaviour), a staff token on parent calls with 403', async () => {
+    const phone = uniquePhone();
+    await createStudent(t.app, admin, { parent_phone: phone });
+    await t.db.query("INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, 'x', 'Admin')", [phone]);
+    const parentToken = await t.ctx.tokens.signParent({ phone, tokenVersion: 0 });
+    const onStaff = await get('/api/v1/auth/me', parentToken);
+    expect(onStaff.statusCode).toBe(403);
+    expect(detailOf(onStaff)).toBe('A parent sign-in cannot use the staff console');
+    const onParent = await get('/api/v1/parent/me', admin);
+    expect(onParent.statusCode).toBe(403);
+    expect(detailOf(onParent)).toBe('This is for parents: staff use the console');
+    expect((await get('/api/v1/parent/me', parentToken)).statusCode).toBe(200);
+    // A parent token forged with the staff audience and a phone as subject is no staff token.
+    await expect401(await get('/api/v1/auth/me', forge(staffClaims({ sub: phone }))));
+  });
+
+  it('ends a token issued before a password change (token_version)', async () => {
+    const someone = await signedInTeacher();
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/change-password',
+      headers: auth(someone.token),
+      payload: { current_password: someone.password, new_password: 'a-new-password-9' },
+    });
+    expect(changed.statusCode).toBe(200);
+    await expect401(await get('/api/v1/auth/me', someone.token));
+    expect((await get('/api/v1/auth/me', changed.json().access_token)).statusCode).toBe(200);
+  });
+
+  it('ends the token of a deleted user', async () => {
+    const someone = await signedInTeacher();
+    expect((await get('/api/v1/auth/me', someone.token)).statusCode).toBe(200);
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/teachers/${someone.id}`,
+      headers: auth(admin),
+    });
+    expect(deleted.statusCode).toBe(200);
+    await expect401(await get('/api/v1/auth/me', someone.token));
+    await expect401(await get('/api/v1/students/', someone.token));
+  });
+});
+
+describe('brute force (ASVS 6.3.1: slowed, refused, never locked out for good)', () => {
+  it('blocks one address trying many usernames, lets the real user in from elsewhere, and ends the block', async () => {
+    const attacker = '203.0.113.50';
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i += 1)
+      statuses.push((await postLogin(`guess-${i}`, 'wrong-password', attacker)).statusCode);
+    expect(statuses.slice(0, 20).every((status) => status === 401)).toBe(true);
+    expect(statuses[20]).toBe(429);
+
+    // From that address even the right password is refused while the block lasts ...
+    const blocked = await postLogin('admin', ADMIN_PASSWORD, attacker);
+    expect(blocked.statusCode).toBe(429);
+    expect(detailOf(blocked)).toMatch(/^Too many sign-in attempts\. Try again in \d+ minutes?\.$/);
+    const retryAfter = Number(blocked.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(blocked.headers['cache-control']).toBe('no-store');
+    // ... and a forged X-Forwarded-For does not move it to another address (the proxy is not trusted).
+    const spoofed = await postLogin('admin', ADMIN_PASSWORD, attacker, { 'x-forwarded-for': '198.51.100.77' });
+    expect(spoofed.statusCode).toBe(429);
+
+    // The real user, from their own address, is not locked out by someone else's guessing.
+    expect((await postLogin('admin', ADMIN_PASSWORD)).statusCode).toBe(200);
+
+    // Time passes (the clock moved in the database): the address may sign in again.
+    await t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second' WHERE key = $1", [
+      `ip:${attacker}`,
+    ]);
+    expect((await postLogin('admin', ADMIN_PASSWORD, attacker)).statusCode).toBe(200);
+  });
+
+  it('blocks one username tried from many addresses, then lets the real user back in once the block ends', async () => {
+    const victim = await signedInTeacher();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) statuses.push((await postLogin(victim.username, `wrong-${i}`)).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    // Case does not dodge it, and neither does the right password while it lasts.
+    const upper = await postLogin(victim.username.toUpperCase(), victim.password);
+    expect(upper.statusCode).toBe(429);
+    expect(Number(upper.headers['retry-after'])).toBeGreaterThan(0);
+
+    await t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second' WHERE key = $1", [
+      `user:${victim.username.toLowerCase()}`,
+    ]);
+    const back = await postLogin(victim.username, victim.password);
+    expect(back.statusCode).toBe(200);
+    // A success clears the count: one more mistake is a plain 401, not a new block.
+    expect((await postLogin(victim.username, 'wrong-again')).statusCode).toBe(401);
+  });
+
+  it('caps the block at 15 minutes however many failures there were', async () => {
+    const key = 'user:long-attacked';
+    await t.db.query(
+      `INSERT INTO login_throttle (key, failures, window_started_at, blocked_until)
+       VALUES ($1, 500, now(), now() - interval '1 second')`,
+      [key],
+    );
+    expect((await postLogin('long-attacked', 'wrong')).statusCode).toBe(401);
+    const blocked = await postLogin('long-attacked', 'wrong');
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+    const rows = await t.db.query<{ over: boolean }>(
+      "SELECT blocked_until > now() + interval '15 minutes 5 seconds' AS over FROM login_throttle WHERE key = $1",
+      [key],
+    );
+    expect(rows[0]?.over).toBe(false);
+  });
+
+  it('throttles parent sign-in too: wrong codes for one phone end in 429', async () => {
+    const phone = uniquePhone();
+    const student = await createStudent(t.app, admin, { parent_phone: phone });
+    const issued = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/students/${student.id}/parent-access`,
+      headers: auth(admin),
+    });
+    expect(issued.statusCode).toBe(201);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/parent/login',
+        payload: { phone, code: `ZZZZ-ZZZ${i}` },
+        remoteAddress: freshAddress(),
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses[5]).toBe(429);
+  });
+});
+
+// ---- Roles, on every operation of the OpenAPI document ----
+
+interface OpenApi {
+  paths: Record<string, Record<string, unknown>>;
+}
+
+async function operations(): Promise<{ method: string; path: string; key: string }[]> {
+  const document = (await get('/api/openapi.json')).json() as OpenApi;
+  return Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.keys(methods).map((method) => ({
+      method: method.toUpperCase(),
+      path,
+      key: `${method.toUpperCase()} ${path}`,
+    })),
+  );
+}
+
+/** A digest of every table: equal digests, equal data. */
+async function snapshot(): Promise<Record<string, string>> {
+  const tables = await t.db.query<{ name: string }>(
+    'SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename',
+  );
+  const digest: Record<string, string> = {};
+  for (const { name } of tables) {
+    const rows = await t.db.query<{ digest: string | null; count: number }>(
+      `SELECT md5(string_agg(x::text, '|' ORDER BY x::text)) AS digest, count(*)::int AS count FROM "${name}" x`,
+    );
+    digest[name] = `${rows[0]?.count}:${rows[0]?.digest}`;
+  }
+  return digest;
+}
+
+interface Example {
+  url: string;
+  payload?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A valid request for every admin-only operation, with ids of rows that exist: a teacher's 403 must
+ * come from the role check, not from a bad body. The walk fails for an admin-only operation without one.
+ */
+async function adminExamples(): Promise<Record<string, Example>> {
+  const student = await createStudent(t.app, admin, { class_name: '8' });
+  const other = await createStudent(t.app, admin, { class_name: '9' });
+  const someTeacher = await createTeacher(t.app, admin, { first_name: 'Role', last_name: 'Target' });
+  const date = addDays(today(), -1);
+  const marked = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/attendance/mark',
+    headers: auth(admin),
+    payload: { date, records: [{ student_id: student.id, status: 'absent' }] },
+  });
+  expect(marked.statusCode).toBe(200);
+  const pending = await t.db.query<{ id: number }>('SELECT id FROM attendance WHERE student_id = $1', [student.id]);
+  const teacherDay = addDays(today(), -2);
+  const teacherMarked = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/teacher-attendance/mark',
+    headers: auth(admin),
+    payload: { date: teacherDay, teacher_records: [{ teacher_id: someTeacher.id, status: 'present' }] },
+  });
+  expect(teacherMarked.statusCode).toBe(200);
+  const users = await t.db.query<{ id: number }>('SELECT user_id AS id FROM teachers WHERE id = $1', [someTeacher.id]);
+  const upload = (kind: 'students' | 'teachers') =>
+    multipartBody([
+      {
+        field: 'file',
+        filename: `${kind}.xlsx`,
+        content:
+          kind === 'students'
+            ? workbook([
+                ['first_name', 'last_name', 'class_name', 'parent_phone'],
+                ['Imported', 'Pupil', '7', uniquePhone()],
+              ])
+            : workbook([
+                ['first_name', 'last_name', 'email', 'phone_number'],
+                ['Imported', 'Tutor', `imported.${randomBytes(3).toString('hex')}@example.test`, uniquePhone()],
+              ]),
+      },
+    ]);
+  const studentsUpload = upload('students');
+  const teachersUpload = upload('teachers');
+  return {
+    'DELETE /api/v1/auth/two-factor/users/{id}': { url: `/api/v1/auth/two-factor/users/${users[0]?.id}` },
+    'DELETE /api/v1/students/{id}': { url: `/api/v1/students/${other.id}` },
+    'POST /api/v1/students/delete-multiple': { url: '/api/v1/students/delete-multiple', payload: [other.id] },
+    'DELETE /api/v1/students/clear-all': { url: '/api/v1/students/clear-all' },
+    'GET /api/v1/teachers/': { url: '/api/v1/teachers/' },
+    'POST /api/v1/teachers/': {
+      url: '/api/v1/teachers/',
+      payload: { first_name: 'New', last_name: 'Hire', phone_number: uniquePhone() },
+    },
+    'GET /api/v1/teachers/{id}': { url: `/api/v1/teachers/${someTeacher.id}` },
+    'PUT /api/v1/teachers/{id}': { url: `/api/v1/teachers/${someTeacher.id}`, payload: { qualification: 'PhD' } },
+    'DELETE /api/v1/teachers/{id}': { url: `/api/v1/teachers/${someTeacher.id}` },
+    'POST /api/v1/teachers/delete-multiple': { url: '/api/v1/teachers/delete-multiple', payload: [someTeacher.id] },
+    'DELETE /api/v1/teachers/clear-all': { url: '/api/v1/teachers/clear-all' },
+    'POST /api/v1/attendance/approve': {
+      url: '/api/v1/attendance/approve',
+      payload: { attendance_ids: pending.map((row) => row.id) },
+    },
+    'GET /api/v1/attendance/history': { url: `/api/v1/attendance/history?start_date=${date}&end_date=${date}` },
+    'GET /api/v1/attendance/history/page': {
+      url: `/api/v1/attendance/history/page?start_date=${date}&end_date=${date}`,
+    },
+    'GET /api/v1/teacher-attendance/date/{date}': { url: `/api/v1/teacher-attendance/date/${teacherDay}` },
+    'POST /api/v1/teacher-attendance/mark': {
+      url: '/api/v1/teacher-attendance/mark',
+      payload: { date: teacherDay, teacher_records: [{ teacher_id: someTeacher.id, status: 'absent' }] },
+    },
+    'POST /api/v1/teacher-attendance/update-remarks': {
+      url: '/api/v1/teacher-attendance/update-remarks',
+      payload: { teacher_id: someTeacher.id, date: teacherDay, remarks: 'Left early' },
+    },
+    'POST /api/v1/teacher-attendance/lock/{date}': { url: `/api/v1/teacher-attendance/lock/${teacherDay}` },
+    'POST /api/v1/communications/send-whatsapp': {
+      url: '/api/v1/communications/send-whatsapp',
+      payload: { student_id: student.id, message: 'Hello' },
+    },
+    'GET /api/v1/import/students/template': { url: '/api/v1/import/students/template' },
+    'GET /api/v1/import/teachers/template': { url: '/api/v1/import/teachers/template' },
+    'POST /api/v1/import/students/import': {
+      url: '/api/v1/import/students/import',
+      payload: studentsUpload.payload,
+      headers: studentsUpload.headers,
+    },
+    'POST /api/v1/import/teachers/import': {
+      url: '/api/v1/import/teachers/import',
+      payload: teachersUpload.payload,
+      headers: teachersUpload.headers,
+    },
+    'PUT /api/v1/settings': { url: '/api/v1/settings', payload: { absence_alerts: false } },
+    'PUT /api/v1/settings/two-factor': {
+      url: '/api/v1/settings/two-factor',
+      payload: { require_admin_two_factor: false },
+    },
+    'POST /api/v1/backups': { url: '/api/v1/backups' },
+    'GET /api/v1/backups': { url: '/api/v1/backups' },
+  };
+}
+
+/** Destructive ones last, when the admin replays the examples. */
+const RUN_LAST = ['DELETE /api/v1/students/clear-all', 'DELETE /api/v1/teachers/clear-all'];
+
+describe('roles on every operation (ASVS 8.2.1-8.2.3)', () => {
+  it('every operation of the document says who may call it (helpers/roles.ts), and nothing listed is gone', async () => {
+    const keys = (await operations()).map((operation) => operation.key);
+    expect(keys.filter((key) => !(key in ACCESS))).toEqual([]);
+    expect(Object.keys(ACCESS).filter((key) => !keys.includes(key))).toEqual([]);
+  });
+
+  it('no token: 401 on every operation that is not public; a parent token on staff calls and a staff token on parent calls: 403', async () => {
+    const phone = uniquePhone();
+    await createStudent(t.app, admin, { parent_phone: phone });
+    await t.db.query("INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, 'x', 'Admin')", [phone]);
+    const parentToken = await t.ctx.tokens.signParent({ phone, tokenVersion: 0 });
+    const wrong: string[] = [];
+    for (const { method, path, key } of await operations()) {
+      const access = ACCESS[key] as Access;
+      if (access === 'public') continue;
+      const url = path.replace('{id}', '1').replace('{date}', '2026-01-05');
+      const send = (token?: string) =>
+        t.app.inject({
+          method: method as 'GET',
+          url,
+          headers: token ? auth(token) : {},
+          payload: method === 'GET' ? undefined : {},
+        });
+      const none = await send();
+      if (none.statusCode !== 401 || typeof none.json().detail !== 'string')
+        wrong.push(`${key} without a token: ${none.statusCode}`);
+      if (access === 'parent') {
+        for (const [who, token] of [
+          ['admin', admin],
+          ['teacher', teacher.token],
+        ] as const) {
+          const response = await send(token);
+          if (response.statusCode !== 403) wrong.push(`${key} as ${who}: ${response.statusCode}`);
+        }
+      } else {
+        const response = await send(parentToken);
+        if (response.statusCode !== 403) wrong.push(`${key} as a parent: ${response.statusCode}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('a teacher gets 403 on every admin-only operation, with a valid request, and the database does not change; the admin gets past the check', async () => {
+    const examples = await adminExamples();
+    const adminOnly = (await operations()).filter(({ key }) => ACCESS[key] === 'admin');
+    expect(adminOnly.length).toBeGreaterThan(20);
+    expect(adminOnly.filter(({ key }) => !examples[key]).map(({ key }) => key)).toEqual([]);
+
+    const before = await snapshot();
+    const leaks: string[] = [];
+    for (const { method, key } of adminOnly) {
+      const example = examples[key] as Example;
+      const response = await t.app.inject({
+        method: method as 'GET',
+        url: example.url,
+        headers: { ...auth(teacher.token), ...example.headers },
+        payload: example.payload as never,
+      });
+      if (response.statusCode !== 403 || detailOf(response) !== 'You do not have permission to do this') {
+        leaks.push(`${key}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+
+    // The same requests from the admin pass the role check and validation: the examples are real.
+    const ordered = [
+      ...adminOnly.filter(({ key }) => !RUN_LAST.includes(key)),
+      ...adminOnly.filter(({ key }) => RUN_LAST.includes(key)),
+    ];
+    const refused: string[] = [];
+    for (const { method, key } of ordered) {
+      const example = examples[key] as Example;
+      const response = await t.app.inject({
+        method: method as 'GET',
+        url: example.url,
+        headers: { ...auth(admin), ...example.headers },
+        payload: example.payload as never,
+      });
+      // 404/409 are fine here (an earlier example deleted the row, the day is locked, two-factor is off).
+      if (![200, 201, 404, 409].includes(response.statusCode))
+        refused.push(`${key}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+    }
+    expect(refused).toEqual([]);
+    // The admin's clear-all took the signed-in teacher with it: the tests below need one.
+    teacher = await signedInTeacher();
+  });
+});
+
+describe('no way to more rights (mass assignment, other accounts)', () => {
+  it('a teacher cannot edit their own teacher record, so cannot raise their own role', async () => {
+    const before = await snapshot();
+    for (const payload of [{ role: 'admin' }, { is_admin: true, user_id: adminId }, { first_name: 'Still' }]) {
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/teachers/${teacher.id}`,
+        headers: auth(teacher.token),
+        payload,
+      });
+      expect(response.statusCode).toBe(403);
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('extra role, id and account fields in student bodies are ignored, never written', async () => {
+    const extras = {
+      role: 'admin',
+      is_admin: true,
+      user_id: adminId,
+      id: 999_999,
+      unique_id: 'STU9999',
+      created_at: '2000-01-01T00:00:00Z',
+      username: 'admin',
+      token_version: 42,
+    };
+    const usersBefore = await t.db.query(
+      'SELECT id, username, role, token_version, password_hash FROM users ORDER BY id',
+    );
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/students/',
+      headers: auth(teacher.token),
+      payload: { full_name: 'Mass Assign', class_name: '7', parent_name: 'P', parent_phone: uniquePhone(), ...extras },
+    });
+    expect(created.statusCode).toBe(201);
+    const student = created.json();
+    expect(student.id).not.toBe(999_999);
+    expect(student.unique_id).not.toBe('STU9999');
+    expect(student.created_at.startsWith('2000')).toBe(false);
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/students/${student.id}`,
+      headers: auth(teacher.token),
+      payload: { full_name: 'Mass Assigned', ...extras },
+    });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json()).toMatchObject({ id: student.id, unique_id: student.unique_id, full_name: 'Mass Assigned' });
+    expect(await t.db.query('SELECT id, username, role, token_version, password_hash FROM users ORDER BY id')).toEqual(
+      usersBefore,
+    );
+    expect((await get('/api/v1/auth/me', teacher.token)).json().role).toBe('teacher');
+  });
+
+  it("an admin's teacher bodies cannot make an admin account, or tie a teacher to the admin's account", async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/teachers/',
+      headers: auth(admin),
+      payload: {
+        first_name: 'Sneaky',
+        last_name: 'Hire',
+        phone_number: uniquePhone(),
+        role: 'admin',
+        is_admin: true,
+        user_id: adminId,
+        username: 'admin',
+        password: 'chosen-password',
+        must_change_password: false,
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const newTeacher = created.json();
+    const [account] = await t.db.query<{ id: number; username: string; role: string; must_change_password: boolean }>(
+      'SELECT u.id, u.username, u.role, u.must_change_password FROM teachers t JOIN users u ON u.id = t.user_id WHERE t.id = $1',
+      [newTeacher.id],
+    );
+    expect(account).toMatchObject({ role: 'teacher', must_change_password: true });
+    expect(account?.id).not.toBe(adminId);
+    expect(account?.username.toLowerCase()).toBe(newTeacher.unique_id.toLowerCase());
+    expect((await postLogin(newTeacher.username, 'chosen-password')).statusCode).toBe(401);
+
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/teachers/${newTeacher.id}`,
+      headers: auth(admin),
+      payload: { user_id: adminId, role: 'admin', username: 'admin', qualification: 'MSc' },
+    });
+    expect(edited.statusCode).toBe(200);
+    const [after] = await t.db.query<{ user_id: number }>('SELECT user_id FROM teachers WHERE id = $1', [
+      newTeacher.id,
+    ]);
+    expect(after?.user_id).toBe(account?.id);
+    // Deleting that teacher deletes their own account only: the admin stays.
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/v1/teachers/${newTeacher.id}`, headers: auth(admin) }))
+        .statusCode,
+    ).toBe(200);
+    expect((await get('/api/v1/auth/me', admin)).statusCode).toBe(200);
+  });
+
+  it("a teacher cannot change another user's password", async () => {
+    const adminBefore = await t.db.query('SELECT password_hash, token_version FROM users WHERE id = $1', [adminId]);
+    // The admin's current password, from a teacher's session: checked against the teacher's own.
+    const withAdminPassword = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/change-password',
+      headers: auth(teacher.token),
+      payload: { current_password: ADMIN_PASSWORD, new_password: 'taken-over-1', user_id: adminId, username: 'admin' },
+    });
+    expect(withAdminPassword.statusCode).toBe(400);
+    expect(detailOf(withAdminPassword)).toBe('Current password is incorrect');
+    // Their own password, aimed at the admin by extra fields: only their own changes.
+    const aimed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/change-password',
+      headers: auth(teacher.token),
+      payload: {
+        current_password: teacher.password,
+        new_password: 'teacher-new-pw-1',
+        user_id: adminId,
+        username: 'admin',
+        id: adminId,
+      },
+    });
+    expect(aimed.statusCode).toBe(200);
+    expect(aimed.json().user.id).toBe(teacher.userId);
+    teacher = { ...teacher, password: 'teacher-new-pw-1', token: aimed.json().access_token };
+    expect(await t.db.query('SELECT password_hash, token_version FROM users WHERE id = $1', [adminId])).toEqual(
+      adminBefore,
+    );
+    expect((await get('/api/v1/auth/me', admin)).statusCode).toBe(200);
+    expect((await postLogin('admin', 'teacher-new-pw-1')).statusCode).toBe(401);
+  });
+
+  it('a query string cannot change who the caller is', async () => {
+    const me = await get(`/api/v1/auth/me?role=admin&user_id=${adminId}&id=${adminId}`, teacher.token);
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ id: teacher.userId, role: 'teacher' });
+  });
+});

@@ -1,0 +1,333 @@
+/**
+ * `npm run backup` and `npm run restore` as processes, as an operator runs them (ADR 015): a backup of
+ * a DATA_DIR, restored into a new DATA_DIR that the server then starts on; the refusal while the
+ * server holds the data directory; and the same round trip on PostgreSQL when TEST_DATABASE_URL is set.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { prepareContext } from '../src/bootstrap';
+import { openPostgres } from '../src/db/database';
+import { ADMIN_PASSWORD, createStudent, createTeacher, login as injectLogin, testConfig } from './helpers/test-app';
+
+/** PGlite's first start on a new directory runs initdb: seconds on a quiet machine, far more on a busy one. */
+const START_TIMEOUT = 90_000;
+const SLOW = { timeout: 4 * START_TIMEOUT };
+const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REPO_DIR = path.resolve(SERVER_DIR, '../..');
+const READY = /TuitionDesk is running at/;
+const CHOSEN_PASSWORD = 'chosen-admin-password';
+const POSTGRES_URL = process.env.TEST_DATABASE_URL;
+
+const children: ChildProcess[] = [];
+const tempDirs: string[] = [];
+const cleanups: (() => Promise<void>)[] = [];
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-backup-process-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+afterAll(async () => {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+  for (const cleanup of cleanups) await cleanup();
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The environment of a plain shell: nothing of the test run's own database settings leaks in. */
+function cleanEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of [
+    'DATABASE_URL',
+    'TEST_DATABASE_URL',
+    'ADMIN_PASSWORD',
+    'JWT_SECRET',
+    'PORT',
+    'DATA_DIR',
+    'BACKUP_DIR',
+    'INIT_CWD',
+  ])
+    delete env[name];
+  return { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_DIST_DIR: '/nonexistent', ...overrides };
+}
+
+interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], env: Record<string, string>, cwd = SERVER_DIR): Promise<Finished> {
+  const child = spawn(command, args, { cwd, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+const script = (name: 'backup' | 'restore', args: string[], env: Record<string, string>) =>
+  run(process.execPath, ['--import', 'tsx', `src/scripts/${name}.ts`, ...args], env);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  stop: () => Promise<number | null>;
+}
+
+async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: SERVER_DIR,
+    env: cleanEnv({ PORT: String(port), ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + START_TIMEOUT;
+  while (!READY.test(output)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+async function signIn(server: ServerProcess, username: string, password: string): Promise<string> {
+  const response = await fetch(`${server.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username, password }).toString(),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+async function call<T = Record<string, unknown>>(
+  server: ServerProcess,
+  method: string,
+  url: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${server.url}/api/v1${url}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+const MANUAL_FILE = /^tuitiondesk-manual-\d{8}-\d{6}(-\d+)?\.jsonl\.gz$/;
+
+describe.skipIf(POSTGRES_URL)('npm run backup / restore on the embedded database (DATA_DIR)', SLOW, () => {
+  const source = tempDir();
+  const target = path.join(tempDir(), 'restored');
+  let file = '';
+
+  it('refuses to back up while the server holds the DATA_DIR, pointing at the console backup', async () => {
+    const server = await startServer({ DATA_DIR: source, ADMIN_PASSWORD: CHOSEN_PASSWORD });
+    const token = await signIn(server, 'admin', CHOSEN_PASSWORD);
+    const student = await call(server, 'POST', '/students/', token, {
+      full_name: 'Asha Menon',
+      class_name: '9',
+      parent_name: 'Ravi Menon',
+      parent_phone: '+919812345678',
+    });
+    expect(student.status).toBe(201);
+
+    const refused = await script('backup', [], { DATA_DIR: source });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `Another TuitionDesk server (pid ${server.child.pid}) is using the data directory`,
+    );
+    expect(refused.stderr).toContain('npm run backup cannot read the embedded database while the server runs on it');
+    expect(refused.stderr).toContain('stop the server');
+    expect(refused.stderr).toContain('POST /api/v1/backups');
+    expect(existsSync(path.join(source, 'backups'))).toBe(false);
+
+    // The running server's own backup works meanwhile, into <DATA_DIR>/backups.
+    const online = await call(server, 'POST', '/backups', token);
+    expect(online.status).toBe(201);
+    expect(path.dirname(online.body.path as string)).toBe(path.join(source, 'backups'));
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('backs up the stopped DATA_DIR into <DATA_DIR>/backups, owner-only, and says how to restore', async () => {
+    const done = await script('backup', [], { DATA_DIR: source });
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    const files = readdirSync(path.join(source, 'backups')).filter((name) => MANUAL_FILE.test(name));
+    expect(files).toHaveLength(1);
+    file = path.join(source, 'backups', files[0] as string);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(done.stdout).toMatch(/^Backup written in \d+\.\d s: /);
+    expect(done.stdout).toContain(`npm run restore ${file}`);
+    expect(done.stdout).toMatch(/students 1\b/);
+  });
+
+  it('refuses a DATA_DIR with no database, creating nothing', async () => {
+    const nowhere = path.join(tempDir(), 'none');
+    const refused = await script('backup', [], { DATA_DIR: nowhere });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`There is no database in DATA_DIR ${nowhere}: nothing to back up.`);
+    expect(existsSync(nowhere)).toBe(false);
+  });
+
+  it('refuses a bad file before touching the database', async () => {
+    const truncated = path.join(tempDir(), 'truncated.jsonl.gz');
+    const bytes = readFileSync(file);
+    writeFileSync(truncated, bytes.subarray(0, bytes.length - 40));
+    const untouched = path.join(tempDir(), 'untouched');
+    const refused = await script('restore', [truncated], { DATA_DIR: untouched });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(new RegExp(`^The file ${truncated} is truncated: .*\\nNothing was restored\\.\\n$`));
+    expect(existsSync(untouched)).toBe(false);
+
+    const usage = await script('restore', [], { DATA_DIR: untouched });
+    expect(usage.code).toBe(1);
+    expect(usage.stderr).toMatch(/^Usage: npm run restore <backup file>/);
+  });
+
+  it('npm run restore passes the file on, relative to where npm was run', async () => {
+    const npm = await run(
+      'npm',
+      ['run', '--silent', 'restore', 'no-such-backup.jsonl.gz'],
+      { DATA_DIR: target },
+      REPO_DIR,
+    );
+    expect(npm.code).not.toBe(0);
+    expect(npm.stderr).toContain(`There is no backup file ${path.join(REPO_DIR, 'no-such-backup.jsonl.gz')}`);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('restores into a new DATA_DIR, and refuses to restore into it again', async () => {
+    const done = await script('restore', [file], { DATA_DIR: target });
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(
+      new RegExp(`^Restored in \\d+\\.\\d s into the embedded database in DATA_DIR ${target}:`),
+    );
+
+    const again = await script('restore', [file], { DATA_DIR: target });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^The database is not empty \(it holds students: 1, users: 1/);
+  });
+
+  it('starts the server on the restored DATA_DIR: the admin signs in with the old password and finds the data', async () => {
+    const server = await startServer({ DATA_DIR: target });
+    try {
+      expect(server.output()).not.toContain('First start');
+      const token = await signIn(server, 'admin', CHOSEN_PASSWORD);
+      const students = await call<{ full_name: string }[]>(server, 'GET', '/students/', token);
+      expect(students.status).toBe(200);
+      expect(students.body.map((s) => s.full_name)).toEqual(['Asha Menon']);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
+
+describe.runIf(POSTGRES_URL)('npm run backup / restore on PostgreSQL (DATABASE_URL)', SLOW, () => {
+  async function newDatabase(): Promise<string> {
+    const name = `tuitiondesk_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    cleanups.push(async () => {
+      const cleaner = new pg.Client({ connectionString: POSTGRES_URL });
+      await cleaner.connect();
+      await cleaner.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleaner.end();
+    });
+    const url = new URL(POSTGRES_URL as string);
+    url.pathname = `/${name}`;
+    return url.toString();
+  }
+
+  it('backs up one database and restores it into a new one, which the server then runs on', async () => {
+    const sourceUrl = await newDatabase();
+    const db = openPostgres(sourceUrl, { max: 2 });
+    const { ctx } = await prepareContext(testConfig(), db);
+    const app = await buildApp(ctx);
+    const token = await injectLogin(app, 'admin', ADMIN_PASSWORD);
+    await createStudent(app, token, { full_name: 'Asha Menon' });
+    const teacher = await createTeacher(app, token, { first_name: 'Kiran', last_name: 'Das' });
+    await app.close();
+    await db.close();
+
+    const backupDir = tempDir();
+    const backedUp = await script('backup', [], { DATABASE_URL: sourceUrl, BACKUP_DIR: backupDir });
+    expect(backedUp.stderr).toBe('');
+    expect(backedUp.code).toBe(0);
+    const [name] = readdirSync(backupDir).filter((n) => MANUAL_FILE.test(n));
+    const file = path.join(backupDir, name as string);
+
+    const targetUrl = await newDatabase();
+    const restored = await script('restore', [file], { DATABASE_URL: targetUrl });
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toContain('into the PostgreSQL database at DATABASE_URL');
+
+    const again = await script('restore', [file], { DATABASE_URL: targetUrl });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^The database is not empty/);
+
+    const server = await startServer({ DATABASE_URL: targetUrl });
+    try {
+      const admin = await signIn(server, 'admin', ADMIN_PASSWORD);
+      await signIn(server, teacher.username, teacher.initial_password);
+      const students = await call<{ full_name: string }[]>(server, 'GET', '/students/', admin);
+      expect(students.body.map((s) => s.full_name)).toEqual(['Asha Menon']);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});

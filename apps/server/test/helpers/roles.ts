@@ -1,0 +1,103 @@
+/**
+ * Who may call each operation of the OpenAPI document: the Roles table of /work/shared/contract.md,
+ * plus the calls it predates (parent access, settings, the history page) and the parent app's.
+ *
+ * - public: no token (sign-in, health, push receipts);
+ * - staff: admin and teacher;
+ * - admin: admin only (a teacher gets 403);
+ * - parent: a parent token only (a staff token gets 403, as a parent token does on staff calls).
+ *
+ * One table for every test that walks the API (app.test.ts, auth-attacks.test.ts, fuzz-openapi.test.ts);
+ * auth-attacks.test.ts fails when the document holds an operation that is not listed here.
+ */
+export type Access = 'public' | 'staff' | 'admin' | 'parent';
+
+export const ACCESS: Readonly<Record<string, Access>> = {
+  'GET /api/v1/health': 'public',
+  'POST /api/v1/auth/login': 'public',
+  'GET /api/v1/auth/me': 'staff',
+  'POST /api/v1/auth/change-password': 'staff',
+  'GET /api/v1/auth/two-factor': 'staff',
+  'POST /api/v1/auth/two-factor/setup': 'staff',
+  'POST /api/v1/auth/two-factor/confirm': 'staff',
+  'POST /api/v1/auth/two-factor/disable': 'staff',
+  'DELETE /api/v1/auth/two-factor/users/{id}': 'admin',
+
+  'GET /api/v1/students/': 'staff',
+  'POST /api/v1/students/': 'staff',
+  'GET /api/v1/students/classes': 'staff',
+  'GET /api/v1/students/{id}': 'staff',
+  'PUT /api/v1/students/{id}': 'staff',
+  'DELETE /api/v1/students/{id}': 'admin',
+  'POST /api/v1/students/delete-multiple': 'admin',
+  'DELETE /api/v1/students/clear-all': 'admin',
+  // Teachers hand codes to parents at the door.
+  'GET /api/v1/students/{id}/parent-access': 'staff',
+  'POST /api/v1/students/{id}/parent-access': 'staff',
+
+  'GET /api/v1/teachers/': 'admin',
+  'POST /api/v1/teachers/': 'admin',
+  'GET /api/v1/teachers/{id}': 'admin',
+  'PUT /api/v1/teachers/{id}': 'admin',
+  'DELETE /api/v1/teachers/{id}': 'admin',
+  'POST /api/v1/teachers/delete-multiple': 'admin',
+  'DELETE /api/v1/teachers/clear-all': 'admin',
+
+  'GET /api/v1/attendance/roster': 'staff',
+  'POST /api/v1/attendance/mark': 'staff',
+  'GET /api/v1/attendance/pending-approval': 'staff',
+  'GET /api/v1/attendance/summary': 'staff',
+  'POST /api/v1/attendance/approve': 'admin',
+  'GET /api/v1/attendance/history': 'admin',
+  'GET /api/v1/attendance/history/page': 'admin',
+
+  'GET /api/v1/teacher-attendance/date/{date}': 'admin',
+  'POST /api/v1/teacher-attendance/mark': 'admin',
+  'POST /api/v1/teacher-attendance/update-remarks': 'admin',
+  'POST /api/v1/teacher-attendance/lock/{date}': 'admin',
+
+  'POST /api/v1/messages/send-to-parents': 'staff',
+  'GET /api/v1/communications/history': 'staff',
+  'POST /api/v1/communications/send-whatsapp': 'admin',
+
+  'GET /api/v1/import/students/template': 'admin',
+  'GET /api/v1/import/teachers/template': 'admin',
+  'POST /api/v1/import/students/import': 'admin',
+  'POST /api/v1/import/teachers/import': 'admin',
+
+  'GET /api/v1/activities/recent': 'staff',
+  'POST /api/v1/activities/mark-viewed': 'staff',
+  'GET /api/v1/dashboard/summary': 'staff',
+
+  'GET /api/v1/settings': 'staff',
+  'PUT /api/v1/settings': 'admin',
+  'GET /api/v1/settings/two-factor': 'staff',
+  'PUT /api/v1/settings/two-factor': 'admin',
+
+  'POST /api/v1/backups': 'admin',
+  'GET /api/v1/backups': 'admin',
+
+  'POST /api/v1/parent/login': 'public',
+  'POST /api/v1/parent/receipts': 'public',
+  'GET /api/v1/parent/me': 'parent',
+  'GET /api/v1/parent/messages': 'parent',
+  'POST /api/v1/parent/messages/{id}/read': 'parent',
+  'GET /api/v1/parent/children/{id}/attendance': 'parent',
+  'GET /api/v1/parent/push/public-key': 'parent',
+  'POST /api/v1/parent/push/subscriptions': 'parent',
+  'DELETE /api/v1/parent/push/subscriptions': 'parent',
+};
+
+/** `/api/v1/students/12?x=1` → `/api/v1/students/{id}`: the OpenAPI path of a concrete URL. */
+export function templateOf(url: string): string {
+  const [pathname = ''] = url.split('?');
+  return pathname
+    .replace(/\/\d{4}-\d\d-\d\d$/, '/{date}')
+    .replace(/\/(students|teachers|users)\/\d+(?=\/|$)/, '/$1/{id}')
+    .replace(/\/parent\/(messages|children)\/\d+(?=\/)/, '/parent/$1/{id}');
+}
+
+/** Who may call `method url` (a concrete URL or an OpenAPI path); undefined for a call the table does not know. */
+export function accessOf(method: string, url: string): Access | undefined {
+  return ACCESS[`${method.toUpperCase()} ${templateOf(url)}`];
+}
