@@ -3,141 +3,40 @@
  * a DATA_DIR, restored into a new DATA_DIR that the server then starts on; the refusal while the
  * server holds the data directory; and the same round trip on PostgreSQL when TEST_DATABASE_URL is set.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import os from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { prepareContext } from '../src/bootstrap';
 import { openPostgres } from '../src/db/database';
+import {
+  cleanUpProcesses,
+  runProcess,
+  runScript,
+  SERVER_DIR,
+  type ServerProcess,
+  START_TIMEOUT,
+  startServer,
+  stopServer,
+  tempDir,
+} from './helpers/server-process';
 import { ADMIN_PASSWORD, createStudent, createTeacher, login as injectLogin, testConfig } from './helpers/test-app';
 
-/** PGlite's first start on a new directory runs initdb: seconds on a quiet machine, far more on a busy one. */
-const START_TIMEOUT = 90_000;
-const SLOW = { timeout: 4 * START_TIMEOUT };
-const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPO_DIR = path.resolve(SERVER_DIR, '../..');
-const READY = /TuitionDesk is running at/;
 const CHOSEN_PASSWORD = 'chosen-admin-password';
 const POSTGRES_URL = process.env.TEST_DATABASE_URL;
+const SLOW = { timeout: 4 * START_TIMEOUT };
 
-const children: ChildProcess[] = [];
-const tempDirs: string[] = [];
 const cleanups: (() => Promise<void>)[] = [];
 
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-backup-process-'));
-  tempDirs.push(dir);
-  return dir;
-}
-
 afterAll(async () => {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
+  await cleanUpProcesses();
   for (const cleanup of cleanups) await cleanup();
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The environment of a plain shell: nothing of the test run's own database settings leaks in. */
-function cleanEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of [
-    'DATABASE_URL',
-    'TEST_DATABASE_URL',
-    'ADMIN_PASSWORD',
-    'JWT_SECRET',
-    'PORT',
-    'DATA_DIR',
-    'BACKUP_DIR',
-    'INIT_CWD',
-  ])
-    delete env[name];
-  return { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_DIST_DIR: '/nonexistent', ...overrides };
-}
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], env: Record<string, string>, cwd = SERVER_DIR): Promise<Finished> {
-  const child = spawn(command, args, { cwd, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-}
-
-const script = (name: 'backup' | 'restore', args: string[], env: Record<string, string>) =>
-  run(process.execPath, ['--import', 'tsx', `src/scripts/${name}.ts`, ...args], env);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-interface ServerProcess {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  stop: () => Promise<number | null>;
-}
-
-async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: SERVER_DIR,
-    env: cleanEnv({ PORT: String(port), ...env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + START_TIMEOUT;
-  while (!READY.test(output)) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    child,
-    url: `http://127.0.0.1:${port}`,
-    output: () => output,
-    stop: () => {
-      child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
+const script = (name: 'backup' | 'restore', args: string[], env: Record<string, string>) => runScript(name, args, env);
 
 async function signIn(server: ServerProcess, username: string, password: string): Promise<string> {
   const response = await fetch(`${server.url}/api/v1/auth/login`, {
@@ -196,7 +95,7 @@ describe.skipIf(POSTGRES_URL)('npm run backup / restore on the embedded database
     const online = await call(server, 'POST', '/backups', token);
     expect(online.status).toBe(201);
     expect(path.dirname(online.body.path as string)).toBe(path.join(source, 'backups'));
-    expect(await server.stop()).toBe(0);
+    expect(await stopServer(server)).toBe(0);
   });
 
   it('backs up the stopped DATA_DIR into <DATA_DIR>/backups, owner-only, and says how to restore', async () => {
@@ -236,7 +135,7 @@ describe.skipIf(POSTGRES_URL)('npm run backup / restore on the embedded database
   });
 
   it('npm run restore passes the file on, relative to where npm was run', async () => {
-    const npm = await run(
+    const npm = await runProcess(
       'npm',
       ['run', '--silent', 'restore', 'no-such-backup.jsonl.gz'],
       { DATA_DIR: target },
@@ -263,13 +162,13 @@ describe.skipIf(POSTGRES_URL)('npm run backup / restore on the embedded database
   it('starts the server on the restored DATA_DIR: the admin signs in with the old password and finds the data', async () => {
     const server = await startServer({ DATA_DIR: target });
     try {
-      expect(server.output()).not.toContain('First start');
+      expect(server.output().stdout).not.toContain('First start');
       const token = await signIn(server, 'admin', CHOSEN_PASSWORD);
       const students = await call<{ full_name: string }[]>(server, 'GET', '/students/', token);
       expect(students.status).toBe(200);
       expect(students.body.map((s) => s.full_name)).toEqual(['Asha Menon']);
     } finally {
-      expect(await server.stop()).toBe(0);
+      expect(await stopServer(server)).toBe(0);
     }
   });
 });
@@ -327,7 +226,7 @@ describe.runIf(POSTGRES_URL)('npm run backup / restore on PostgreSQL (DATABASE_U
       const students = await call<{ full_name: string }[]>(server, 'GET', '/students/', admin);
       expect(students.body.map((s) => s.full_name)).toEqual(['Asha Menon']);
     } finally {
-      expect(await server.stop()).toBe(0);
+      expect(await stopServer(server)).toBe(0);
     }
   });
 });

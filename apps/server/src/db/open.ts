@@ -22,3 +22,20 @@ export async function openConfiguredDatabase(
     throw error;
   }
 }
+
+/**
+ * For the scripts (seed, backup, restore): opens the configured database, runs `work` on it, then
+ * closes it and frees DATA_DIR, whatever happened.
+ */
+export async function withConfiguredDatabase<T>(
+  config: DatabaseConfig,
+  work: (db: Database) => Promise<T>,
+): Promise<T> {
+  const { db, release } = await openConfiguredDatabase(config, { max: 2 });
+  try {
+    return await work(db);
+  } finally {
+    await db.close();
+    release();
+  }
+}

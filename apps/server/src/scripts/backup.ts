@@ -11,8 +11,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { backupDatabase, writeBackupFile } from '../db/backup';
 import { DataDirLockedError } from '../db/data-dir-lock';
-import type { Database } from '../db/database';
-import { openConfiguredDatabase } from '../db/open';
+import { withConfiguredDatabase } from '../db/open';
 import { describeSize, describeTables, fromInvocationDir } from './backup-cli';
 
 class BackupRefusedError extends Error {}
@@ -35,12 +34,8 @@ async function main(): Promise<void> {
     }
   }
 
-  let releaseLock: () => void = () => {};
-  let db: Database | undefined;
-  try {
-    ({ db, release: releaseLock } = await openConfiguredDatabase(config.database, { max: 2 }));
-    const database = db;
-    const backup = await writeBackupFile(dir, 'manual', (write) => backupDatabase(database, write));
+  await withConfiguredDatabase(config.database, async (db) => {
+    const backup = await writeBackupFile(dir, 'manual', (write) => backupDatabase(db, write));
     const seconds = (performance.now() - started) / 1000;
     process.stdout.write(
       [
@@ -51,10 +46,7 @@ async function main(): Promise<void> {
         '',
       ].join('\n'),
     );
-  } finally {
-    await db?.close();
-    releaseLock();
-  }
+  });
 }
 
 main().then(

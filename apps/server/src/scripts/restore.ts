@@ -8,8 +8,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../config';
 import { BackupFileError, checkBackupFile, migrationsOfBackup, RestoreRefusedError, restoreBackup } from '../db/backup';
 import { DataDirLockedError } from '../db/data-dir-lock';
-import type { Database } from '../db/database';
-import { openConfiguredDatabase } from '../db/open';
+import { withConfiguredDatabase } from '../db/open';
 import { describeTables, fromInvocationDir } from './backup-cli';
 
 class UsageError extends Error {}
@@ -36,10 +35,7 @@ async function main(): Promise<void> {
   const checked = await checkBackupFile(source, file);
   await migrationsOfBackup(checked.header, file);
 
-  let releaseLock: () => void = () => {};
-  let db: Database | undefined;
-  try {
-    ({ db, release: releaseLock } = await openConfiguredDatabase(config.database, { max: 2 }));
+  await withConfiguredDatabase(config.database, async (db) => {
     const restored = await restoreBackup(db, source, { label: file, checked });
     const seconds = (performance.now() - started) / 1000;
     const where =
@@ -56,10 +52,7 @@ async function main(): Promise<void> {
         '',
       ].join('\n'),
     );
-  } finally {
-    await db?.close();
-    releaseLock();
-  }
+  });
 }
 
 main().then(

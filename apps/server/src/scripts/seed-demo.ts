@@ -8,8 +8,8 @@ import { CLASS_NAMES, MIN_PASSWORD_LENGTH } from '@tuitiondesk/contract';
 import { prepareContext } from '../bootstrap';
 import { ConfigError, loadConfig } from '../config';
 import { DataDirLockedError } from '../db/data-dir-lock';
-import type { Database, Queryable } from '../db/database';
-import { openConfiguredDatabase } from '../db/open';
+import type { Queryable } from '../db/database';
+import { withConfiguredDatabase } from '../db/open';
 import { plural } from '../lib/activity-log';
 import { GENERATED_PASSWORD_COST, generatePassword, hashPassword } from '../lib/passwords';
 import { buildDemoCentre, type DemoActivity, type DemoCentre } from './demo-data';
@@ -384,11 +384,7 @@ async function main(): Promise<void> {
     );
   }
 
-  let releaseLock: () => void = () => {};
-  let db: Database | undefined;
-  try {
-    ({ db, release: releaseLock } = await openConfiguredDatabase(config.database, { max: 2 }));
-
+  await withConfiguredDatabase(config.database, async (db) => {
     // Refuse before anything is written, migrations and admin account included.
     assertEmpty(await countPeople(db));
     const centre = buildDemoCentre();
@@ -400,15 +396,11 @@ async function main(): Promise<void> {
       }),
     );
     const { generatedAdminPassword } = await prepareContext(config, db);
-    const database = db;
-    const result = await database.transaction((tx) => writeDemo(tx, centre, accounts));
+    const result = await db.transaction((tx) => writeDemo(tx, centre, accounts));
     process.stdout.write(
       report(result, centre.days.length, (performance.now() - started) / 1000, generatedAdminPassword),
     );
-  } finally {
-    await db?.close();
-    releaseLock();
-  }
+  });
 }
 
 main().then(

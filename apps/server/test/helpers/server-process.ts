@@ -30,6 +30,7 @@ export interface ServerProcess {
 
 const started: ServerProcess[] = [];
 const tempDirs: string[] = [];
+const running: ChildProcess[] = [];
 
 export function tempDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-process-'));
@@ -50,12 +51,58 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The environment of a plain `npm start`: nothing of the test run's own database settings leaks in. */
+/** The environment of a plain shell: nothing of the test run's own database settings leaks in. */
 function serverEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'ADMIN_PASSWORD', 'JWT_SECRET', 'PORT', 'DATA_DIR'])
+  for (const name of [
+    'DATABASE_URL',
+    'TEST_DATABASE_URL',
+    'ADMIN_PASSWORD',
+    'JWT_SECRET',
+    'PORT',
+    'DATA_DIR',
+    'BACKUP_DIR',
+    'INIT_CWD',
+  ])
     delete env[name];
   return { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_DIST_DIR: '/nonexistent', ...overrides };
+}
+
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** What a child process has printed so far. */
+function collectOutput(child: ChildProcess): () => { stdout: string; stderr: string } {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return () => ({ stdout, stderr });
+}
+
+/** Runs a command to its end in that environment (a script, npm), killed at clean-up if it hangs. */
+export function runProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd = SERVER_DIR,
+): Promise<Finished> {
+  const child = spawn(command, args, { cwd, env: serverEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  running.push(child);
+  const output = collectOutput(child);
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, ...output() })));
+}
+
+/** One of the server's scripts (`src/scripts/<name>.ts`), as npm runs it. */
+export function runScript(name: string, args: string[], env: Record<string, string>): Promise<Finished> {
+  return runProcess(process.execPath, ['--import', 'tsx', `src/scripts/${name}.ts`, ...args], env);
 }
 
 export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
@@ -65,21 +112,14 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
     env: serverEnv({ PORT: String(port), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
+  const output = collectOutput(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const server: ServerProcess = {
     child,
     pid: child.pid as number,
     port,
     url: `http://127.0.0.1:${port}`,
-    output: () => ({ stdout, stderr }),
+    output,
     exited,
   };
   started.push(server);
@@ -130,6 +170,9 @@ export async function cleanUpProcesses(): Promise<void> {
       server.child.kill('SIGKILL');
       await server.exited;
     }
+  }
+  for (const child of running.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
   for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }

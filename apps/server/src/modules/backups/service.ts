@@ -1,0 +1,95 @@
+import type { BackupCreated, BackupList } from '@tuitiondesk/contract';
+import type { AppContext } from '../../context';
+import {
+  type BackupFile,
+  type BackupKind,
+  backupDatabase,
+  dumpInTransaction,
+  listBackupFiles,
+  writeBackupFile,
+} from '../../db/backup';
+import type { Queryable } from '../../db/database';
+import { type Actor, recordActivity } from '../../lib/activity-log';
+import { AppError, ServiceUnavailableError } from '../../lib/errors';
+import { beginSnapshotWithLocks, tablesAffectedByClearing } from './repository';
+
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+
+/** `POST /backups`: a consistent backup of the whole database, written into BACKUP_DIR on the server. */
+export async function createBackup(ctx: AppContext, actor: Actor): Promise<BackupCreated> {
+  let backup: BackupFile;
+  try {
+    backup = await writeBackupFile(ctx.config.backupDir, 'console', (write) => backupDatabase(ctx.db, write));
+  } catch (error) {
+    throw new ServiceUnavailableError(`Could not write the backup: ${reason(error)}. No backup file was kept.`);
+  }
+  await ctx.db.transaction((tx) =>
+    recordActivity(tx, actor, 'backup.created', `${actor.full_name} took a backup of all data (${backup.file})`),
+  );
+  return {
+    file: backup.file,
+    path: backup.path,
+    size_bytes: backup.size_bytes,
+    tables: backup.tables,
+    created_at: backup.created_at,
+  };
+}
+
+/** `GET /backups`: the complete backup files in BACKUP_DIR, newest first. */
+export async function listBackups(ctx: AppContext): Promise<BackupList> {
+  try {
+    return { directory: ctx.config.backupDir, backups: await listBackupFiles(ctx.config.backupDir) };
+  } catch (error) {
+    throw new ServiceUnavailableError(`Could not read the backup directory ${ctx.config.backupDir}: ${reason(error)}`);
+  }
+}
+
+/** PostgreSQL: another transaction changed what this one was about to delete (or a deadlock). */
+function isConcurrencyFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === '40001' || code === '40P01';
+}
+
+/** Attempts of a clear-all that lost a deadlock (while taking its locks, before writing anything). */
+const CLEAR_ATTEMPTS = 3;
+
+/**
+ * A clear-all that takes a backup first, in its own transaction: the tables it may touch are locked
+ * against writers, the backup is written from the transaction's snapshot, and only then does `work`
+ * delete, so the backup holds exactly what was there before. If the backup cannot be written,
+ * nothing is deleted. Answers `work`'s result with `backup_file`, the backup's path on the server.
+ */
+export async function clearAfterBackup<T extends object>(
+  ctx: AppContext,
+  kind: BackupKind,
+  roots: string[],
+  work: (tx: Queryable, backup: BackupFile) => Promise<T>,
+): Promise<T & { backup_file: string }> {
+  const tables = await tablesAffectedByClearing(ctx.db, roots);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await ctx.db.transaction(async (tx) => {
+        await beginSnapshotWithLocks(tx, tables);
+        let backup: BackupFile;
+        try {
+          backup = await writeBackupFile(ctx.config.backupDir, kind, (write) =>
+            dumpInTransaction(tx, ctx.db.kind, write),
+          );
+        } catch (error) {
+          if (isConcurrencyFailure(error) || error instanceof AppError) throw error;
+          throw new ServiceUnavailableError(
+            `Could not take a backup before clearing: ${reason(error)}. Nothing was deleted.`,
+          );
+        }
+        return { ...(await work(tx, backup)), backup_file: backup.path };
+      });
+    } catch (error) {
+      if (!isConcurrencyFailure(error)) throw error;
+      if (attempt >= CLEAR_ATTEMPTS) {
+        throw new ServiceUnavailableError(
+          'Others kept changing the data while it was being cleared. Nothing was deleted; try again.',
+        );
+      }
+    }
+  }
+}
