@@ -455,7 +455,14 @@ describe('an admin resets another account', () => {
     const teacher = await newTeacher();
     const notEnrolled = await call('DELETE', `/auth/two-factor/users/${teacher.id}`, admin);
     expect(notEnrolled.statusCode).toBe(409);
+    // The teachers list tells the admin whose account has an authenticator, and which account it is.
+    const listed = async () =>
+      ((await call('GET', '/teachers/', admin)).json() as { user_id: number; two_factor_enabled: boolean }[]).find(
+        (row) => row.user_id === teacher.id,
+      );
+    expect(await listed()).toMatchObject({ two_factor_enabled: false });
     await enrol(teacher);
+    expect(await listed()).toMatchObject({ two_factor_enabled: true });
     expect((await call('DELETE', `/auth/two-factor/users/${teacher.id}`, teacher.token)).statusCode).toBe(403);
     expect((await call('DELETE', '/auth/two-factor/users/999999', admin)).statusCode).toBe(404);
     expect((await call('DELETE', '/auth/two-factor/users/abc', admin)).statusCode).toBe(422);
@@ -470,6 +477,7 @@ describe('an admin resets another account', () => {
       description: expect.stringMatching(/reset two-factor sign-in for Tara Two\d+$/),
     });
     expect((await postLogin({ username: teacher.username, password: teacher.password })).statusCode).toBe(200);
+    expect(await listed()).toMatchObject({ two_factor_enabled: false });
   });
 });
 

@@ -5,6 +5,8 @@ export const teacherSchema = z
   .object({
     id: z.number().int(),
     unique_id: z.string(),
+    /** The teacher's sign-in account. */
+    user_id: z.number().int().nullable(),
     username: z.string().nullable(),
     full_name: z.string(),
     first_name: z.string(),
@@ -17,6 +19,8 @@ export const teacherSchema = z
     experience_years: z.number().int(),
     address: z.string(),
     emergency_contact: z.string(),
+    /** Their account signs in with an authenticator app too (an admin can reset it). */
+    two_factor_enabled: z.boolean(),
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -1,8 +1,11 @@
 import type { Teacher } from '@tuitiondesk/contract';
 import { jsonTimestamp, type Queryable } from '../../db/database';
 
-const COLUMNS = `t.id, t.unique_id, u.username, t.full_name, t.first_name, t.last_name, t.email, t.phone_number,
+/** With whether the teacher's account signs in with an authenticator (an admin can reset it: a lost phone). */
+const COLUMNS = `t.id, t.unique_id, t.user_id, u.username, t.full_name, t.first_name, t.last_name, t.email, t.phone_number,
   t.subjects, t.classes_assigned, t.qualification, t.experience_years, t.address, t.emergency_contact,
+  EXISTS (SELECT 1 FROM user_two_factor f WHERE f.user_id = t.user_id AND f.confirmed_at IS NOT NULL)
+    AS two_factor_enabled,
   t.created_at, t.updated_at`;
 const FROM = 'teachers t LEFT JOIN users u ON u.id = t.user_id';
 

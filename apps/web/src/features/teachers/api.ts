@@ -71,3 +71,13 @@ export function useDeleteTeachers() {
     onSuccess: refresh,
   });
 }
+
+/** A teacher lost their phone (and their recovery codes): their account signs in with the password alone again. */
+export function useResetTeacherTwoFactor() {
+  const refresh = useRefreshTeachers();
+  return useMutation({
+    mutationFn: (userId: number) =>
+      apiRequest<{ message: string }>(`/auth/two-factor/users/${userId}`, { method: 'DELETE' }),
+    onSuccess: refresh,
+  });
+}

@@ -7,6 +7,8 @@ import { InitialPasswordDialog } from './initial-password-dialog';
 const created: CreatedTeacher = {
   id: 9,
   unique_id: 'TCH0009',
+  user_id: 19,
+  two_factor_enabled: false,
   username: 'tch0009',
   full_name: 'Priya Sharma',
   first_name: 'Priya',

@@ -14,6 +14,8 @@ import {
 const teacher: Teacher = {
   id: 4,
   unique_id: 'TCH0004',
+  user_id: 14,
+  two_factor_enabled: false,
   username: 'tch0004',
   full_name: 'Priya Sharma',
   first_name: 'Priya',

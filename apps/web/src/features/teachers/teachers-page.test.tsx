@@ -14,6 +14,8 @@ function makeTeachers(count: number): Teacher[] {
     return {
       id,
       unique_id: `TCH${String(id).padStart(4, '0')}`,
+      user_id: id + 100,
+      two_factor_enabled: id === 2,
       username: `tch${String(id).padStart(4, '0')}`,
       full_name: `Teacher ${id}`,
       first_name: 'Teacher',
@@ -219,5 +221,29 @@ describe('the Teachers screen', () => {
     await user.click(screen.getByRole('button', { name: 'Delete Teacher 2' }));
     expect(confirm).toHaveBeenLastCalledWith('Are you sure you want to delete Teacher 2?');
     expect(await screen.findByText('Teacher deleted successfully.')).toBeInTheDocument();
+  });
+
+  it('resets a teacher’s two-factor sign-in after the confirmation, offered only where it is on', async () => {
+    const user = userEvent.setup({ delay: null });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValue(true);
+    const calls = renderPage(makeTeachers(3), {
+      'DELETE /auth/two-factor/users/102': () => json({ message: 'ok' }),
+    });
+    await screen.findByRole('button', { name: 'Edit Teacher 2' });
+    // Only Teacher 2 has an authenticator.
+    expect(screen.queryByRole('button', { name: 'Reset two-factor sign-in for Teacher 1' })).not.toBeInTheDocument();
+    const reset = screen.getByRole('button', { name: 'Reset two-factor sign-in for Teacher 2' });
+
+    await user.click(reset);
+    expect(confirm).toHaveBeenCalledWith(
+      'Reset two-factor sign-in for Teacher 2? Until they set it up again, their password alone signs them in.',
+    );
+    expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+
+    await user.click(reset);
+    expect(await screen.findByText('Two-factor sign-in reset for Teacher 2.')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([
+      '/auth/two-factor/users/102',
+    ]);
   });
 });

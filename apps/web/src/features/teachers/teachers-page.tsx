@@ -9,7 +9,14 @@ import { PageSpinner } from '../../components/page-spinner';
 import { errorText } from '../../lib/api-client';
 import { useRowSelection } from '../../lib/row-selection';
 import { useToast } from '../../lib/toast';
-import { useCreateTeacher, useDeleteTeacher, useDeleteTeachers, useTeachers, useUpdateTeacher } from './api';
+import {
+  useCreateTeacher,
+  useDeleteTeacher,
+  useDeleteTeachers,
+  useResetTeacherTwoFactor,
+  useTeachers,
+  useUpdateTeacher,
+} from './api';
 import { InitialPasswordDialog } from './initial-password-dialog';
 import { TeacherDialog } from './teacher-dialog';
 import { type TeacherForm, teacherRequest } from './teacher-form';
@@ -32,6 +39,7 @@ export default function TeachersPage() {
   const updateTeacher = useUpdateTeacher();
   const deleteTeacher = useDeleteTeacher();
   const deleteTeachers = useDeleteTeachers();
+  const resetTwoFactor = useResetTeacherTwoFactor();
 
   const [page, setPage] = useState(0);
   const [rowsPerPage, setRowsPerPage] = useState(ROWS_PER_PAGE_OPTIONS[0] ?? 25);
@@ -61,6 +69,23 @@ export default function TeachersPage() {
       });
     },
     [removeOne, showToast],
+  );
+  const { mutate: reset } = resetTwoFactor;
+  const onResetTwoFactor = useCallback(
+    (teacher: Teacher) => {
+      if (teacher.user_id === null) return;
+      if (
+        !window.confirm(
+          `Reset two-factor sign-in for ${teacher.full_name}? Until they set it up again, their password alone signs them in.`,
+        )
+      )
+        return;
+      reset(teacher.user_id, {
+        onSuccess: () => showToast(`Two-factor sign-in reset for ${teacher.full_name}.`, 'success'),
+        onError: (error) => showToast(errorText(error, 'Failed to reset two-factor sign-in'), 'error'),
+      });
+    },
+    [reset, showToast],
   );
   const onEdit = useCallback((teacher: Teacher) => {
     setSaveError(null);
@@ -141,6 +166,7 @@ export default function TeachersPage() {
           onToggleAll={onToggleAll}
           onEdit={onEdit}
           onDelete={onDelete}
+          onResetTwoFactor={onResetTwoFactor}
         />
         <TablePagination
           component="div"

@@ -1,5 +1,6 @@
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
+import LockResetIcon from '@mui/icons-material/LockReset';
 import {
   Avatar,
   Box,
@@ -38,9 +39,17 @@ interface RowProps {
   onToggle: (id: number) => void;
   onEdit: (teacher: Teacher) => void;
   onDelete: (teacher: Teacher) => void;
+  onResetTwoFactor: (teacher: Teacher) => void;
 }
 
-const TeacherRow = memo(function TeacherRow({ teacher, selected, onToggle, onEdit, onDelete }: RowProps) {
+const TeacherRow = memo(function TeacherRow({
+  teacher,
+  selected,
+  onToggle,
+  onEdit,
+  onDelete,
+  onResetTwoFactor,
+}: RowProps) {
   const details = experienceText(teacher);
   return (
     <TableRow hover selected={selected}>
@@ -97,6 +106,17 @@ const TeacherRow = memo(function TeacherRow({ teacher, selected, onToggle, onEdi
         </Box>
       </TableCell>
       <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+        {teacher.two_factor_enabled && teacher.user_id !== null && (
+          <Tooltip title="Reset two-factor sign-in (a lost phone)">
+            <IconButton
+              aria-label={`Reset two-factor sign-in for ${teacher.full_name}`}
+              onClick={() => onResetTwoFactor(teacher)}
+              size="small"
+            >
+              <LockResetIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        )}
         <Tooltip title="Edit">
           <IconButton aria-label={`Edit ${teacher.full_name}`} onClick={() => onEdit(teacher)} size="small">
             <EditIcon fontSize="small" />
@@ -126,6 +146,7 @@ export function TeachersTable({
   onToggleAll,
   onEdit,
   onDelete,
+  onResetTwoFactor,
 }: {
   rows: readonly Teacher[];
   header: { checked: boolean; indeterminate: boolean };
@@ -134,6 +155,7 @@ export function TeachersTable({
   onToggleAll: () => void;
   onEdit: (teacher: Teacher) => void;
   onDelete: (teacher: Teacher) => void;
+  onResetTwoFactor: (teacher: Teacher) => void;
 }) {
   return (
     <TableContainer sx={{ overflowX: 'auto' }}>
@@ -173,6 +195,7 @@ export function TeachersTable({
               onToggle={onToggle}
               onEdit={onEdit}
               onDelete={onDelete}
+              onResetTwoFactor={onResetTwoFactor}
             />
           ))}
         </TableBody>
