@@ -10,6 +10,7 @@ import { createWhatsappSender } from './modules/messages/whatsapp';
 import { PushDelivery } from './modules/push/delivery';
 import { resolveVapidDetails } from './modules/push/vapid';
 import { PushWorker } from './modules/push/worker';
+import { deriveSecretKey } from './modules/two-factor/secrets';
 
 export interface PreparedContext {
   ctx: AppContext;
@@ -37,6 +38,7 @@ export async function prepareContext(config: AppConfig, db: Database): Promise<P
       delivery: new PushDelivery(() => push.wake()),
       whatsapp: config.whatsapp ? createWhatsappSender(config.whatsapp) : undefined,
       push,
+      twoFactorKey: deriveSecretKey(secret),
     },
     generatedAdminPassword,
   };

@@ -14,4 +14,6 @@ export interface AppContext {
   whatsapp: WhatsappSender | undefined;
   /** Web Push: the VAPID public key and the outbox worker (started by server.ts, or by a test). */
   push: PushWorker;
+  /** The key two-factor secrets are sealed with, derived from the token signing secret. */
+  twoFactorKey: Buffer;
 }

@@ -4,40 +4,30 @@
  * server's DATA_DIR, or one that holds students) without changing anything. On PGlite by default;
  * with TEST_DATABASE_URL the seed and the server run on a database of their own there.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CLASS_NAMES, SUBJECTS } from '@tuitiondesk/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openPglite, openPostgres } from '../src/db/database';
 import { addDays, today } from '../src/lib/time';
 import { buildDemoCentre, DEMO_DAYS } from '../src/scripts/demo-data';
+import {
+  cleanUpProcesses,
+  type Finished,
+  login,
+  runScript,
+  SLOW,
+  startServer,
+  stopServer,
+  tempDir,
+} from './helpers/server-process';
 
-/** PGlite's first start runs initdb: seconds on a quiet machine, far more on a busy one. */
-const START_TIMEOUT = 90_000;
-const SLOW = { timeout: 2 * START_TIMEOUT };
-const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverUrl = process.env.TEST_DATABASE_URL || undefined;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+interface Run extends Finished {
   ms: number;
 }
 
-interface Child {
-  child: ChildProcess;
-  output: () => { stdout: string; stderr: string };
-  exited: Promise<number | null>;
-}
-
-const children: Child[] = [];
-const tempDirs: string[] = [];
 let dataDir = '';
 let databaseUrl: string | undefined;
 let dropDatabase: () => Promise<void> = async () => {};
@@ -47,82 +37,14 @@ function databaseEnv(): Record<string, string> {
   return databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir };
 }
 
-function childEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'ADMIN_PASSWORD', 'JWT_SECRET', 'PORT', 'DATA_DIR'])
-    delete env[name];
-  return { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_DIST_DIR: '/nonexistent', ...overrides };
-}
-
-function spawnScript(script: string, env: Record<string, string>): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: SERVER_DIR,
-    env: childEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const handle: Child = {
-    child,
-    output: () => ({ stdout, stderr }),
-    exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
-  };
-  children.push(handle);
-  return handle;
-}
-
 async function seed(env: Record<string, string> = {}): Promise<Run> {
   const started = performance.now();
-  const run = spawnScript('src/scripts/seed-demo.ts', { ...databaseEnv(), ...env });
-  const code = await run.exited;
-  return { code, ...run.output(), ms: performance.now() - started };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-async function startServer(): Promise<Child & { url: string }> {
-  const port = await freePort();
-  const server = spawnScript('src/server.ts', { ...databaseEnv(), PORT: String(port) });
-  const deadline = Date.now() + START_TIMEOUT;
-  let ended = false;
-  void server.exited.then(() => {
-    ended = true;
-  });
-  while (!server.output().stdout.includes('TuitionDesk is running at')) {
-    if (ended || Date.now() > deadline) throw new Error(`server did not start:\n${server.output().stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { ...server, url: `http://127.0.0.1:${port}` };
+  const run = await runScript('seed-demo', [], { ...databaseEnv(), ...env });
+  return { ...run, ms: performance.now() - started };
 }
 
 async function openDatabase(): Promise<Database> {
   return databaseUrl ? openPostgres(databaseUrl, { max: 1 }) : openPglite(path.join(dataDir, 'pgdata'));
-}
-
-async function login(url: string, username: string, password: string) {
-  const response = await fetch(`${url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username, password }).toString(),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 /** Everything the seed could have written, to compare before and after a refused run. */
@@ -150,8 +72,7 @@ async function snapshot(db: Database): Promise<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-seed-'));
-  tempDirs.push(dataDir);
+  dataDir = tempDir();
   if (serverUrl) {
     const name = `tuitiondesk_seed_${process.pid}_${Date.now()}`;
     const admin = new pg.Client({ connectionString: serverUrl });
@@ -171,14 +92,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const { child, exited } of children) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-  }
+  await cleanUpProcesses();
   await dropDatabase();
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the demo data', () => {
@@ -391,14 +306,14 @@ describe('npm run seed:demo', SLOW, () => {
   });
 
   it('leaves a database the server runs on, where the printed passwords sign in', async () => {
-    const server = await startServer();
+    const server = await startServer(databaseEnv());
     try {
-      const admin = await login(server.url, 'admin', adminPassword);
+      const admin = await login(server, 'admin', adminPassword);
       expect(admin.status).toBe(200);
       expect(admin.body.user).toMatchObject({ must_change_password: true });
 
       const account = accounts[0] as (typeof accounts)[0];
-      const teacher = await login(server.url, account.username.toLowerCase(), account.password);
+      const teacher = await login(server, account.username.toLowerCase(), account.password);
       expect(teacher.status).toBe(200);
       expect(teacher.body.user).toMatchObject({
         username: account.username,
@@ -421,8 +336,7 @@ describe('npm run seed:demo', SLOW, () => {
         expect(beside.stdout).toBe('');
       }
     } finally {
-      server.child.kill('SIGTERM');
-      expect(await server.exited).toBe(0);
+      expect(await stopServer(server)).toBe(0);
     }
   });
 

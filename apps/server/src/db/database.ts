@@ -181,19 +181,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
   let closed = false;
   return {
     kind: 'postgres',
-    async query(sql, params) {
-      const result = await pool.query(sql, params as unknown[]);
-      return result.rows;
-    },
-    queryJson(sql, params) {
-      return jsonOf(this, sql, params);
-    },
-    queryCached(sql, params) {
-      return this.query(sql, params);
-    },
-    async exec(sql) {
-      await pool.query(sql);
-    },
+    ...postgresQueryable(pool),
     async transaction(work) {
       // A deadlock or serialization failure rolled the whole attempt back: running it again is
       // what the same calls one after the other would do. The work uses only `tx`, so it can rerun.
@@ -201,7 +189,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
         try {
           return await transactionOnce(work);
         } catch (error) {
-          if (attempt >= TRANSACTION_ATTEMPTS || !isRetryable(error)) throw error;
+          if (attempt >= TRANSACTION_ATTEMPTS || !isTransactionConflict(error)) throw error;
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
         }
       }
@@ -224,22 +212,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     client.on('error', onLost);
     try {
       await client.query('BEGIN');
-      const tx: Queryable = {
-        async query(sql, params) {
-          const result = await client.query(sql, params as unknown[]);
-          return result.rows;
-        },
-        queryJson(sql, params) {
-          return jsonOf(this, sql, params);
-        },
-        queryCached(sql, params) {
-          return this.query(sql, params);
-        },
-        async exec(sql) {
-          await client.query(sql);
-        },
-      };
-      const result = await work(tx);
+      const result = await work(postgresQueryable(client));
       await client.query('COMMIT');
       return result;
     } catch (error) {
@@ -257,8 +230,33 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
 
 const TRANSACTION_ATTEMPTS = 3;
 
-/** Deadlock detected, or a serialization failure: PostgreSQL asks for the transaction to be retried. */
-function isRetryable(error: unknown): boolean {
+/**
+ * Statements on the pool (each on whichever connection is free) or on one checked-out connection (a
+ * transaction): PostgreSQL has no read cache, so `queryCached` is `query`.
+ */
+function postgresQueryable(target: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    async query(sql, params) {
+      const result = await target.query(sql, params as unknown[]);
+      return result.rows;
+    },
+    queryJson(sql, params) {
+      return jsonOf(this, sql, params);
+    },
+    queryCached(sql, params) {
+      return this.query(sql, params);
+    },
+    async exec(sql) {
+      await target.query(sql);
+    },
+  };
+}
+
+/**
+ * Deadlock detected, or a serialization failure: PostgreSQL asks for the transaction to be retried.
+ * `transaction` does, a few times; what still fails is answered 503 (plugins/errors.ts).
+ */
+export function isTransactionConflict(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   return code === '40P01' || code === '40001';
 }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isTransactionConflict } from '../db/database';
 import { AppError, DATABASE_UNAVAILABLE } from '../lib/errors';
 
 interface ValidationIssue {
@@ -48,8 +49,7 @@ function isDatabaseUnavailable(error: unknown): boolean {
 
 /** A deadlock or serialization failure that outlasted the transaction's own retries. */
 function isContention(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === '40P01' || code === '40001' || code === '55P03';
+  return isTransactionConflict(error) || (error as { code?: unknown }).code === '55P03';
 }
 
 /** One place maps every failure to its status and `{detail}`; internals never reach the client. */

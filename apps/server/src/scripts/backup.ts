@@ -8,11 +8,11 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config';
+import { loadConfig } from '../config';
 import { backupDatabase, writeBackupFile } from '../db/backup';
-import { DataDirLockedError } from '../db/data-dir-lock';
 import { withConfiguredDatabase } from '../db/open';
 import { describeSize, describeTables, fromInvocationDir } from './backup-cli';
+import { runScript } from './run-script';
 
 class BackupRefusedError extends Error {}
 
@@ -49,23 +49,11 @@ async function main(): Promise<void> {
   });
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    if (error instanceof DataDirLockedError) {
-      process.stderr.write(
-        `${error.message}\n` +
-          'npm run backup cannot read the embedded database while the server runs on it. Either stop the server ' +
-          "and run npm run backup again, or use the console's backup: while the server runs, an admin can take one " +
-          'with POST /api/v1/backups, which writes it into BACKUP_DIR on the server.\n',
-      );
-    } else if (error instanceof ConfigError || error instanceof BackupRefusedError) {
-      process.stderr.write(`${error.message}\n`);
-    } else {
-      process.stderr.write(
-        `The backup failed, no backup file was written: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-    }
-    process.exit(1);
-  },
-);
+runScript(main, {
+  locked:
+    'npm run backup cannot read the embedded database while the server runs on it. Either stop the server ' +
+    "and run npm run backup again, or use the console's backup: while the server runs, an admin can take one " +
+    'with POST /api/v1/backups, which writes it into BACKUP_DIR on the server.',
+  known: (error) => (error instanceof BackupRefusedError ? error.message : undefined),
+  failed: 'The backup failed, no backup file was written',
+});

@@ -5,11 +5,11 @@
  * whole file is checked before the database is opened; the load is one transaction. See ADR 015.
  */
 import { createReadStream, statSync } from 'node:fs';
-import { ConfigError, loadConfig } from '../config';
+import { loadConfig } from '../config';
 import { BackupFileError, checkBackupFile, migrationsOfBackup, RestoreRefusedError, restoreBackup } from '../db/backup';
-import { DataDirLockedError } from '../db/data-dir-lock';
 import { withConfiguredDatabase } from '../db/open';
 import { describeTables, fromInvocationDir } from './backup-cli';
+import { runScript } from './run-script';
 
 class UsageError extends Error {}
 
@@ -55,23 +55,15 @@ async function main(): Promise<void> {
   });
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    if (error instanceof DataDirLockedError) {
-      process.stderr.write(
-        `${error.message}\nNothing was restored. A restore needs the database to itself and fills an empty one: ` +
-          'stop the server, or restore into a new DATA_DIR.\n',
-      );
-    } else if (error instanceof BackupFileError) {
-      process.stderr.write(`${error.message}\nNothing was restored.\n`);
-    } else if (error instanceof ConfigError || error instanceof UsageError || error instanceof RestoreRefusedError) {
-      process.stderr.write(`${error.message}\n`);
-    } else {
-      process.stderr.write(
-        `The restore failed, nothing was restored: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-    }
-    process.exit(1);
-  },
-);
+runScript(main, {
+  locked:
+    'Nothing was restored. A restore needs the database to itself and fills an empty one: ' +
+    'stop the server, or restore into a new DATA_DIR.',
+  known: (error) =>
+    error instanceof BackupFileError
+      ? `${error.message}\nNothing was restored.`
+      : error instanceof UsageError || error instanceof RestoreRefusedError
+        ? error.message
+        : undefined,
+  failed: 'The restore failed, nothing was restored',
+});

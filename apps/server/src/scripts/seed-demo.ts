@@ -7,12 +7,12 @@
 import { CLASS_NAMES, MIN_PASSWORD_LENGTH } from '@tuitiondesk/contract';
 import { prepareContext } from '../bootstrap';
 import { ConfigError, loadConfig } from '../config';
-import { DataDirLockedError } from '../db/data-dir-lock';
 import type { Queryable } from '../db/database';
 import { withConfiguredDatabase } from '../db/open';
 import { plural } from '../lib/activity-log';
 import { GENERATED_PASSWORD_COST, generatePassword, hashPassword } from '../lib/passwords';
 import { buildDemoCentre, type DemoActivity, type DemoCentre } from './demo-data';
+import { runScript } from './run-script';
 
 /** A refusal the user can act on: printed as is, exit code 1. */
 class SeedRefusedError extends Error {}
@@ -403,20 +403,8 @@ async function main(): Promise<void> {
   });
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    if (error instanceof DataDirLockedError) {
-      process.stderr.write(
-        `${error.message}\nseed:demo did not run: stop the server, run npm run seed:demo, then start the server again.\n`,
-      );
-    } else if (error instanceof ConfigError || error instanceof SeedRefusedError) {
-      process.stderr.write(`${error.message}\n`);
-    } else {
-      process.stderr.write(
-        `seed:demo failed, nothing was seeded: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-    }
-    process.exit(1);
-  },
-);
+runScript(main, {
+  locked: 'seed:demo did not run: stop the server, run npm run seed:demo, then start the server again.',
+  known: (error) => (error instanceof SeedRefusedError ? error.message : undefined),
+  failed: 'seed:demo failed, nothing was seeded',
+});

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { recordActivity } from '../../lib/activity-log';
 import { BadRequestError, UnauthorizedError, ValidationError } from '../../lib/errors';
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../lib/passwords';
-import { checkSecondFactor, recoveryCodesLeftText, secretKeyOf, WRONG_CODE } from '../two-factor/service';
+import { checkSecondFactor, recoveryCodesLeftText, WRONG_CODE } from '../two-factor/service';
 import { findUserById, findUserByLogin, replacePasswordHash, type UserRow, updatePassword } from './repository';
 import { accountThrottleKey, assertNotThrottled, clearFailures, recordFailure, throttleKeys } from './throttle';
 
@@ -44,7 +44,7 @@ export async function login(ctx: AppContext, form: LoginForm, clientIp: string):
     // No code yet is the normal first step, not a failure: the client asks for one and posts again.
     if (!form.otp) throw new SecondFactorRequiredError(ENTER_CODE);
     const otp = form.otp;
-    const key = await secretKeyOf(ctx);
+    const key = ctx.twoFactorKey;
     const secondFactor = await ctx.db.transaction(async (tx) => {
       const result = await checkSecondFactor(tx, key, user.id, otp);
       if (result?.kind === 'recovery') {

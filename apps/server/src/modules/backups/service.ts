@@ -8,7 +8,7 @@ import {
   listBackupFiles,
   writeBackupFile,
 } from '../../db/backup';
-import type { Queryable } from '../../db/database';
+import { isTransactionConflict, type Queryable } from '../../db/database';
 import { type Actor, recordActivity } from '../../lib/activity-log';
 import { AppError, ServiceUnavailableError } from '../../lib/errors';
 import { beginSnapshotWithLocks, tablesAffectedByClearing } from './repository';
@@ -44,15 +44,6 @@ export async function listBackups(ctx: AppContext): Promise<BackupList> {
   }
 }
 
-/** PostgreSQL: another transaction changed what this one was about to delete (or a deadlock). */
-function isConcurrencyFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return code === '40001' || code === '40P01';
-}
-
-/** Attempts of a clear-all that lost a deadlock (while taking its locks, before writing anything). */
-const CLEAR_ATTEMPTS = 3;
-
 /**
  * A clear-all that takes a backup first, in its own transaction: the tables it may touch are locked
  * against writers, the backup is written from the transaction's snapshot, and only then does `work`
@@ -66,30 +57,27 @@ export async function clearAfterBackup<T extends object>(
   work: (tx: Queryable, backup: BackupFile) => Promise<T>,
 ): Promise<T & { backup_file: string }> {
   const tables = await tablesAffectedByClearing(ctx.db, roots);
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await ctx.db.transaction(async (tx) => {
-        await beginSnapshotWithLocks(tx, tables);
-        let backup: BackupFile;
-        try {
-          backup = await writeBackupFile(ctx.config.backupDir, kind, (write) =>
-            dumpInTransaction(tx, ctx.db.kind, write),
-          );
-        } catch (error) {
-          if (isConcurrencyFailure(error) || error instanceof AppError) throw error;
-          throw new ServiceUnavailableError(
-            `Could not take a backup before clearing: ${reason(error)}. Nothing was deleted.`,
-          );
-        }
-        return { ...(await work(tx, backup)), backup_file: backup.path };
-      });
-    } catch (error) {
-      if (!isConcurrencyFailure(error)) throw error;
-      if (attempt >= CLEAR_ATTEMPTS) {
+  try {
+    // A deadlock while taking the locks is retried by the transaction itself (ADR 016).
+    return await ctx.db.transaction(async (tx) => {
+      await beginSnapshotWithLocks(tx, tables);
+      let backup: BackupFile;
+      try {
+        backup = await writeBackupFile(ctx.config.backupDir, kind, (write) =>
+          dumpInTransaction(tx, ctx.db.kind, write),
+        );
+      } catch (error) {
+        if (isTransactionConflict(error) || error instanceof AppError) throw error;
         throw new ServiceUnavailableError(
-          'Others kept changing the data while it was being cleared. Nothing was deleted; try again.',
+          `Could not take a backup before clearing: ${reason(error)}. Nothing was deleted.`,
         );
       }
-    }
+      return { ...(await work(tx, backup)), backup_file: backup.path };
+    });
+  } catch (error) {
+    if (!isTransactionConflict(error)) throw error;
+    throw new ServiceUnavailableError(
+      'Others kept changing the data while it was being cleared. Nothing was deleted; try again.',
+    );
   }
 }

@@ -205,7 +205,7 @@ export class PushWorker {
     try {
       switch (outcome.kind) {
         case 'sent':
-          await retryOnConflict(() => db.transaction((tx) => recordPushed(tx, push)));
+          await db.transaction((tx) => recordPushed(tx, push));
           return;
         case 'gone':
           this.logger.info({ ...where, status: outcome.status }, 'push subscription expired; removed');
@@ -230,7 +230,7 @@ export class PushWorker {
   }
 
   private async giveUp(push: ClaimedPush, reason: string): Promise<void> {
-    const failed = await retryOnConflict(() => this.deps.db.transaction((tx) => giveUpPush(tx, push, reason)));
+    const failed = await this.deps.db.transaction((tx) => giveUpPush(tx, push, reason));
     this.logger.warn(
       { outbox_id: push.id, message_id: push.message_id, subscription_id: push.subscription_id, reason, failed },
       'push given up',
@@ -242,21 +242,6 @@ export class PushWorker {
     const { retryBaseMs, retryMaxMs } = this.deps.config;
     const delay = Math.min(retryMaxMs, retryBaseMs * 2 ** Math.max(0, attempts - 1));
     return Math.round(delay * (0.8 + Math.random() * 0.4));
-  }
-}
-
-/**
- * PostgreSQL may still pick one of two transactions as a deadlock victim (or fail one for
- * serialization) when they touch the same rows; the work is safe to repeat, so it is, twice.
- */
-async function retryOnConflict<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await work();
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (attempt >= 3 || (code !== '40P01' && code !== '40001')) throw error;
-    }
   }
 }
 

@@ -15,7 +15,7 @@ import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
 import type { AuthenticatedUser } from '../../plugins/authentication';
-import { findUserById, readSetting } from '../auth/repository';
+import { findUserById } from '../auth/repository';
 import { accountThrottleKey, assertNotThrottled, clearFailures, recordFailure } from '../auth/throttle';
 import { readRequireAdminTwoFactor } from '../settings/repository';
 import {
@@ -29,7 +29,7 @@ import {
   saveUnconfirmedSecret,
   useRecoveryCode,
 } from './repository';
-import { decryptSecret, deriveSecretKey, encryptSecret, generateRecoveryCodes, hashRecoveryCode } from './secrets';
+import { decryptSecret, encryptSecret, generateRecoveryCodes, hashRecoveryCode } from './secrets';
 import { base32Encode, generateSecret, matchingStep, otpauthUri } from './totp';
 
 export const WRONG_CODE =
@@ -41,23 +41,6 @@ export const ALREADY_ON =
 export const NOT_ON = 'Two-factor sign-in is not on for your account';
 export const REQUIRED_FOR_ADMINS =
   'The centre requires two-factor sign-in for every admin, so it cannot be turned off while that setting is on';
-
-const keys = new WeakMap<AppContext, Promise<Buffer>>();
-
-/** The key that TOTP secrets are encrypted with, derived from the signing secret (as bootstrap chose it). */
-export function secretKeyOf(ctx: AppContext): Promise<Buffer> {
-  let key = keys.get(ctx);
-  if (!key) {
-    key = (async () => {
-      const signingSecret = ctx.config.jwtSecret ?? (await readSetting(ctx.db, 'jwt_secret'));
-      if (!signingSecret) throw new Error('no signing secret: prepareContext was not run on this database');
-      return deriveSecretKey(signingSecret);
-    })();
-    key.catch(() => keys.delete(ctx));
-    keys.set(ctx, key);
-  }
-  return key;
-}
 
 export type SecondFactor = { kind: 'totp' } | { kind: 'recovery'; left: number };
 
@@ -107,7 +90,7 @@ export async function startSetup(ctx: AppContext, user: AuthenticatedUser): Prom
   const existing = await findTwoFactor(ctx.db, user.id);
   if (existing?.confirmed_at) throw new ConflictError(ALREADY_ON);
   const secret = generateSecret();
-  const encrypted = encryptSecret(await secretKeyOf(ctx), user.id, secret);
+  const encrypted = encryptSecret(ctx.twoFactorKey, user.id, secret);
   const secretText = base32Encode(secret);
   const uri = otpauthUri({ secret: secretText, account: user.username, issuer: TWO_FACTOR_ISSUER });
   const svg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
@@ -134,7 +117,7 @@ export async function confirmSetup(ctx: AppContext, user: AuthenticatedUser, otp
   const row = await findTwoFactor(ctx.db, user.id);
   if (row?.confirmed_at) throw new ConflictError(ALREADY_ON);
   if (!row) throw new ConflictError('Start the setup first: there is no authenticator waiting to be confirmed');
-  const secret = decryptSecret(await secretKeyOf(ctx), user.id, row.secret_encrypted);
+  const secret = decryptSecret(ctx.twoFactorKey, user.id, row.secret_encrypted);
   if (!secret) throw new ConflictError('This setup can no longer be completed. Start the setup again.');
   const code = normaliseTotpCode(otp);
   const step = code === undefined ? undefined : matchingStep(secret, code, Date.now());
@@ -173,7 +156,7 @@ export async function disableTwoFactor(
     await recordFailure(ctx.db, throttle);
     throw new BadRequestError('Current password is incorrect');
   }
-  const key = await secretKeyOf(ctx);
+  const key = ctx.twoFactorKey;
   const done = await ctx.db.transaction(async (tx) => {
     if (!(await checkSecondFactor(tx, key, user.id, otp))) return false;
     await deleteTwoFactor(tx, user.id);
