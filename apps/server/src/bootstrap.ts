@@ -1,16 +1,25 @@
-import { randomBytes } from 'node:crypto';
 import type { AppConfig } from './config';
 import type { AppContext } from './context';
-import type { Database } from './db/database';
-import { migrate } from './db/migrate';
+import { KEY_ID_SETTING } from './db/backup';
+import type { Database, Queryable } from './db/database';
+import { lockMigrations, migrate } from './db/migrate';
+import { convertLegacySecrets } from './lib/legacy-secrets';
+import { FIRST_ADMIN } from './lib/password-policy';
 import { generatePassword, hashPassword } from './lib/passwords';
+import {
+  keyIdOf,
+  loadOrCreateKeyFile,
+  readKeyFile,
+  ServerKeyError,
+  type ServerKeys,
+  signingSecretOf,
+} from './lib/server-keys';
 import { TokenService } from './lib/tokens';
 import { countUsers, ensureSetting, insertUser } from './modules/auth/repository';
 import { createWhatsappSender } from './modules/messages/whatsapp';
 import { PushDelivery } from './modules/push/delivery';
 import { resolveVapidDetails } from './modules/push/vapid';
 import { PushWorker } from './modules/push/worker';
-import { deriveSecretKey } from './modules/two-factor/secrets';
 
 export interface PreparedContext {
   ctx: AppContext;
@@ -19,17 +28,18 @@ export interface PreparedContext {
 }
 
 /**
- * Brings a database up to date and builds the context the app runs on: migrations, the signing
- * secret and the VAPID keys (kept with the data so restarts keep everyone signed in and subscribed),
- * and on an empty database the first admin account.
+ * Brings a database up to date and builds the context the app runs on: migrations, the server keys
+ * (the key file, KEY_FILE: never in the database, ADR 017), and on an empty database the first admin
+ * account. Throws ServerKeyError when the key file is unusable or not the one the database was set
+ * up with.
  */
 export async function prepareContext(config: AppConfig, db: Database): Promise<PreparedContext> {
   await migrate(db);
-  const secret = config.jwtSecret ?? (await ensureSetting(db, 'jwt_secret', randomBytes(32).toString('base64url')));
+  const keys = await prepareKeys(config, db, loadOrCreateKeyFile(config.keyFile));
   const generatedAdminPassword = await ensureAdmin(db, config.adminPassword);
-  const tokens = new TokenService(secret, config.tokenTtlSeconds);
+  const tokens = new TokenService(signingSecretOf(keys, config.jwtSecret), config.tokenTtlSeconds);
   // Not started here: the server starts it once listening (tests start theirs when they need it).
-  const push = new PushWorker({ db, tokens, vapid: await resolveVapidDetails(config.push, db), config: config.push });
+  const push = new PushWorker({ db, tokens, vapid: resolveVapidDetails(config.push, keys.vapid), config: config.push });
   return {
     ctx: {
       config,
@@ -38,10 +48,37 @@ export async function prepareContext(config: AppConfig, db: Database): Promise<P
       delivery: new PushDelivery(() => push.wake()),
       whatsapp: config.whatsapp ? createWhatsappSender(config.whatsapp) : undefined,
       push,
-      twoFactorKey: deriveSecretKey(secret),
+      twoFactorKey: keys.sealingKey,
     },
     generatedAdminPassword,
   };
+}
+
+/**
+ * Under the migration lock (two instances starting at once on one PostgreSQL database take turns):
+ * the database is claimed for this key file, or refused when another one's rows are in it, and what
+ * an older TuitionDesk kept in the database is converted (lib/legacy-secrets.ts).
+ */
+async function prepareKeys(config: AppConfig, db: Database, loaded: ServerKeys): Promise<ServerKeys> {
+  return db.transaction(async (tx) => {
+    await lockMigrations(tx);
+    // Read again under the lock: an instance that held it before may have moved the VAPID pair in.
+    const keys = readKeyFile(config.keyFile) ?? loaded;
+    await claimDatabase(tx, keys, config.keyFile);
+    return (await convertLegacySecrets(tx, config.keyFile, keys, config.jwtSecret)).keys;
+  });
+}
+
+async function claimDatabase(tx: Queryable, keys: ServerKeys, keyFile: string): Promise<void> {
+  const keyId = keyIdOf(keys.sealingKey);
+  const claimed = await ensureSetting(tx, KEY_ID_SETTING, keyId);
+  if (claimed === keyId) return;
+  throw new ServerKeyError(
+    `This database was set up with another key file (key id ${claimed}); the key file ${keyFile} (KEY_FILE) has key id ${keyId}. ` +
+      "Every server on one database needs the same key file: copy that installation's key file (from the first instance, " +
+      `or from where you kept it) to ${keyFile}. If it is lost for good, take a backup (npm run backup) and restore it ` +
+      'into a new, empty database with npm run restore -- --reset-two-factor <file>, which turns two-factor sign-in off for every account.',
+  );
 }
 
 async function ensureAdmin(db: Database, adminPassword: string | undefined): Promise<string | undefined> {
@@ -52,8 +89,8 @@ async function ensureAdmin(db: Database, adminPassword: string | undefined): Pro
     await tx.query('LOCK TABLE users IN EXCLUSIVE MODE');
     if ((await countUsers(tx)) > 0) return undefined;
     await insertUser(tx, {
-      username: 'admin',
-      full_name: 'Administrator',
+      username: FIRST_ADMIN.username,
+      full_name: FIRST_ADMIN.full_name,
       role: 'admin',
       password_hash: passwordHash,
       must_change_password: true,

@@ -14,6 +14,6 @@ export interface AppContext {
   whatsapp: WhatsappSender | undefined;
   /** Web Push: the VAPID public key and the outbox worker (started by server.ts, or by a test). */
   push: PushWorker;
-  /** The key two-factor secrets are sealed with, derived from the token signing secret. */
+  /** The key file's sealing key: two-factor secrets and recovery-code hashes (modules/two-factor/secrets.ts, ADR 017). */
   twoFactorKey: Buffer;
 }

@@ -22,6 +22,7 @@ import {
   writeBackupFile,
 } from '../src/db/backup';
 import { type Database, openPglite, type Queryable } from '../src/db/database';
+import { keyIdOf } from '../src/lib/server-keys';
 import {
   ADMIN_PASSWORD,
   auth,
@@ -144,10 +145,10 @@ beforeAll(async () => {
     method: 'POST',
     url: '/api/v1/auth/change-password',
     headers: auth(first),
-    payload: { current_password: anita.initial_password, new_password: 'anitas-own-password' },
+    payload: { current_password: anita.initial_password, new_password: 'her-own-password' },
   });
   expect(changed.statusCode).toBe(200);
-  teacherLogin = { username: anita.username, password: 'anitas-own-password' };
+  teacherLogin = { username: anita.username, password: 'her-own-password' };
 
   // Attendance over many days (more rows than one batch reads or writes), some approved, with
   // remarks that need escaping; teacher attendance and a locked day.
@@ -225,9 +226,11 @@ describe('a backup restored into a new, empty database', () => {
     const header = JSON.parse(lines[0] as string);
     expect(header).toMatchObject({
       format: 'tuitiondesk-backup',
-      version: 1,
+      version: 2,
       database: t.db.kind,
       schema_version: header.migrations.at(-1),
+      // Names the key file's sealing key without revealing it (ADR 017).
+      key_id: keyIdOf(t.ctx.twoFactorKey),
     });
     const names = header.tables.map((table: { name: string }) => table.name);
     // Parents before the tables that refer to them.
@@ -270,7 +273,7 @@ describe('a backup restored into a new, empty database', () => {
     try {
       await login(app, 'admin', ADMIN_PASSWORD);
       await login(app, teacherLogin.username, teacherLogin.password);
-      // The signing secret came back with the settings: a token issued before the backup still works.
+      // The same installation's key file: a token issued before the backup still works.
       expect((await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: auth(admin) })).statusCode).toBe(200);
       const [{ max }] = (await restored.query<{ max: number }>('SELECT max(id)::int AS max FROM students')) as [
         { max: number },
@@ -371,10 +374,10 @@ describe('restore refuses', () => {
     await expectFileError(gzipSync(''), /is empty/);
     const future = rewritten(file, (lines) => {
       const header = JSON.parse(lines[0] as string);
-      header.version = 2;
+      header.version = 3;
       return [JSON.stringify(header), ...lines.slice(1)];
     });
-    await expectFileError(future, /is in backup format version 2; this TuitionDesk reads version 1/);
+    await expectFileError(future, /is in backup format version 3; this TuitionDesk reads versions 1 and 2/);
   });
 
   it('a backup from a newer schema than this code knows, writing nothing', async () => {

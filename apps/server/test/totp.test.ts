@@ -1,11 +1,14 @@
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { normaliseRecoveryCode, normaliseTotpCode } from '@tuitiondesk/contract';
 import { describe, expect, it } from 'vitest';
 import {
+  decryptLegacySecret,
   decryptSecret,
-  deriveSecretKey,
+  deriveLegacyKey,
   encryptSecret,
   generateRecoveryCodes,
   hashRecoveryCode,
+  keyedRecoveryHash,
 } from '../src/modules/two-factor/secrets';
 import {
   base32Decode,
@@ -129,20 +132,37 @@ describe('otpauth:// URI', () => {
 });
 
 describe('stored secrets and recovery codes', () => {
-  const key = deriveSecretKey('a signing secret of at least thirty-two characters');
+  // The key file's sealing key (ADR 017).
+  const key = randomBytes(32);
 
   it('encrypt the secret for one user: another user, another key or a damaged value read nothing', () => {
     const secret = generateSecret();
     const stored = encryptSecret(key, 7, secret);
-    expect(stored).toMatch(/^v1\.[\w-]{16}\.[\w-]+$/);
+    expect(stored).toMatch(/^v2\.[\w-]{16}\.[\w-]+$/);
     expect(stored).not.toContain(base32Encode(secret));
     expect(decryptSecret(key, 7, stored)?.equals(secret)).toBe(true);
     expect(encryptSecret(key, 7, secret)).not.toBe(stored);
     expect(decryptSecret(key, 8, stored)).toBeUndefined();
-    expect(decryptSecret(deriveSecretKey('another signing secret, also long enough'), 7, stored)).toBeUndefined();
+    expect(decryptSecret(randomBytes(32), 7, stored)).toBeUndefined();
     expect(decryptSecret(key, 7, `${stored.slice(0, -2)}AA`)).toBeUndefined();
-    expect(decryptSecret(key, 7, 'v2.abc.def')).toBeUndefined();
+    expect(decryptSecret(key, 7, 'v1.abc.def')).toBeUndefined();
     expect(decryptSecret(key, 7, 'nonsense')).toBeUndefined();
+    // The sealing key is not what seals: a key derived from it is, so the stored form is not a plain AES-GCM under it.
+    expect(decryptLegacySecret(key, 7, stored.replace(/^v2/, 'v1'))).toBeUndefined();
+  });
+
+  it('open a v1 secret (sealed under the old signing secret) only with that secret, and never as v2', () => {
+    const legacy = deriveLegacyKey('a signing secret of at least thirty-two characters');
+    const secret = generateSecret();
+    // v1 as the code before ADR 017 wrote it: AES-256-GCM under HKDF(signing secret), user id as associated data.
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', legacy, iv);
+    cipher.setAAD(Buffer.from('user:7'));
+    const body = Buffer.concat([cipher.update(secret), cipher.final(), cipher.getAuthTag()]);
+    const stored = `v1.${iv.toString('base64url')}.${body.toString('base64url')}`;
+    expect(decryptLegacySecret(legacy, 7, stored)?.equals(secret)).toBe(true);
+    expect(decryptLegacySecret(deriveLegacyKey('another signing secret, also long enough'), 7, stored)).toBeUndefined();
+    expect(decryptSecret(legacy, 7, stored)).toBeUndefined();
   });
 
   it('makes ten distinct recovery codes, XXXXX-XXXXX in Crockford base 32, hashed after normalising', () => {
@@ -153,7 +173,15 @@ describe('stored secrets and recovery codes', () => {
     const code = codes[0] as string;
     const typed = ` ${code.toLowerCase().replace('-', ' ')} `;
     expect(normaliseRecoveryCode(typed)).toBe(code.replace('-', ''));
-    expect(hashRecoveryCode(normaliseRecoveryCode(typed) as string)).toMatch(/^[0-9a-f]{64}$/);
+    const normalised = normaliseRecoveryCode(typed) as string;
+    const stored = hashRecoveryCode(key, normalised);
+    // Keyed: without the sealing key, neither the bare SHA-256 nor a hash under another key matches.
+    expect(stored).toMatch(/^v2\.[0-9a-f]{64}$/);
+    expect(stored).not.toContain(createHash('sha256').update(normalised).digest('hex'));
+    expect(hashRecoveryCode(randomBytes(32), normalised)).not.toBe(stored);
+    expect(hashRecoveryCode(key, normalised)).toBe(stored);
+    // A code stored before as bare SHA-256 converts to the same value without knowing the code.
+    expect(keyedRecoveryHash(key, createHash('sha256').update(normalised).digest('hex'))).toBe(stored);
     expect(normaliseRecoveryCode('OIL00-11111')).toBe('0110011111');
     expect(normaliseRecoveryCode('ABCDE-FGHIU')).toBeUndefined();
     expect(normaliseRecoveryCode('123456')).toBeUndefined();

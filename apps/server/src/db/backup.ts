@@ -4,7 +4,7 @@
  *
  * A backup is a gzip'd file of JSON lines:
  *   1. the header: {format, version, created_at, database, schema_version, migrations, tables:
- *      [{name, columns, rows}], sequences: [{name, last_value, is_called}]};
+ *      [{name, columns, rows}], sequences: [{name, last_value, is_called}], key_id};
  *   2. every row of every table, in the header's order (parents before the tables that refer to
  *      them), each the database's own `row_to_json` of the row: one JSON object per line;
  *   3. the trailer: {end, tables: {name: rows}, rows, sha256}, the checksum covering every byte
@@ -12,6 +12,12 @@
  *
  * Rows are read in batches by primary key (keyset pagination) inside one snapshot, so a large centre's
  * attendance is never held in memory at once; a restore loads everything in one transaction.
+ *
+ * No key is in a backup (ADR 017): tokens are signed and two-factor secrets sealed with the key file's
+ * keys. `key_id` (version 2) names the sealing key the rows need, without revealing it, so a restore
+ * onto an installation with another key file is refused before anything is written (see
+ * modules/backups/restore-keys.ts). Version 1 files (no key_id; they carry settings.jwt_secret) are
+ * still read, and converted as they are loaded.
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
@@ -34,7 +40,11 @@ import {
 } from './migrate';
 
 export const BACKUP_FORMAT = 'tuitiondesk-backup';
-export const BACKUP_VERSION = 1;
+export const BACKUP_VERSION = 2;
+/** Version 1: before ADR 017, without key_id. */
+const READABLE_VERSIONS: readonly number[] = [1, 2];
+/** The settings row that names the sealing key the database's rows are sealed with (lib/server-keys.ts keyIdOf). */
+export const KEY_ID_SETTING = 'server_key_id';
 
 /** Rows read per query when writing a backup. */
 const DUMP_BATCH_ROWS = 5000;
@@ -65,6 +75,12 @@ const headerSchema = z.object({
   sequences: z.array(
     z.object({ name: z.string().min(1), last_value: z.string().regex(/^-?\d+$/), is_called: z.boolean() }),
   ),
+  /** Null in a version 2 file of a database no server of ADR 017 had started on; absent in version 1. */
+  key_id: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .nullable()
+    .optional(),
 });
 export type BackupHeader = z.infer<typeof headerSchema>;
 
@@ -212,6 +228,7 @@ export async function dumpInTransaction(
   // least as far on. A code drawn and never used (a deleted student's) is not handed out again.
   const sequences = [];
   for (const name of await sequenceNames(tx)) sequences.push({ name, ...(await sequenceState(tx, name)) });
+  const [keyId] = await tx.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [KEY_ID_SETTING]);
 
   const createdAt = formatTimestamp(new Date());
   const header: BackupHeader = {
@@ -223,6 +240,7 @@ export async function dumpInTransaction(
     migrations,
     tables: tables.map((t) => ({ name: t.name, columns: t.columns, rows: counts[t.name] ?? 0 })),
     sequences,
+    key_id: keyId?.value ?? null,
   };
   const hash = createHash('sha256');
   const emit = async (text: string) => {
@@ -513,9 +531,9 @@ function readHeader(line: Line | undefined, label: string): BackupHeader {
     );
   }
   const version = (value as { version?: unknown }).version;
-  if (version !== BACKUP_VERSION) {
+  if (typeof version !== 'number' || !READABLE_VERSIONS.includes(version)) {
     throw new BackupFileError(
-      `The file ${label} is in backup format version ${JSON.stringify(version)}; this TuitionDesk reads version ${BACKUP_VERSION}. Restore it with the TuitionDesk that wrote it, or a newer one`,
+      `The file ${label} is in backup format version ${JSON.stringify(version)}; this TuitionDesk reads versions ${READABLE_VERSIONS.join(' and ')}. Restore it with the TuitionDesk that wrote it, or a newer one`,
     );
   }
   const parsed = headerSchema.safeParse(value);
@@ -660,6 +678,17 @@ export interface RestoreOptions {
   migrationsDir?: string;
   /** `checkBackupFile`'s answer when the caller has checked the file already (before opening the database). */
   checked?: { header: BackupHeader; trailer: BackupTrailer };
+  /** The keys of the installation restored onto (modules/backups/restore-keys.ts). */
+  keys?: RestoreKeyPolicy;
+}
+
+/**
+ * What a restore does about keys, which the backup does not hold: `check` may refuse the file from its
+ * header before anything is written; `apply` runs in the restore's transaction once every row is in.
+ */
+export interface RestoreKeyPolicy {
+  check(header: BackupHeader, label: string): void;
+  apply(tx: Queryable, header: BackupHeader, label: string): Promise<void>;
 }
 
 /**
@@ -703,6 +732,7 @@ export async function restoreBackup(
   const migrationsDir = options.migrationsDir ?? MIGRATIONS_DIR;
   const { header, trailer } = options.checked ?? (await checkBackupFile(source, label));
   const wanted = await migrationsOfBackup(header, label, migrationsDir);
+  options.keys?.check(header, label);
 
   return db.transaction(async (tx) => {
     await lockMigrations(tx);
@@ -772,6 +802,7 @@ export async function restoreBackup(
       }
     }
     await restoreSequences(tx, header);
+    await options.keys?.apply(tx, header, label);
     return {
       created_at: header.created_at,
       schema_version: header.schema_version,

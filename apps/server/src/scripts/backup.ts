@@ -43,6 +43,8 @@ async function main(): Promise<void> {
         `  ${describeSize(backup.size_bytes)}, schema ${backup.schema_version}, ${describeTables(backup.tables)}`,
         'Keep a copy off this machine. To bring it back into an empty database:',
         `  npm run restore ${backup.path}`,
+        `It holds no keys: a restore elsewhere also needs the key file ${config.keyFile} (KEY_FILE).`,
+        'Keep a copy of that file too, but apart from the backups: whoever has both can sign in as anyone.',
         '',
       ].join('\n'),
     );

@@ -151,8 +151,23 @@ const RULES: Rule[] = [
     name: 'a missing or malformed setting',
     sql: `SELECT 'absence_alerts' AS key WHERE NOT EXISTS
             (SELECT 1 FROM settings WHERE key = 'absence_alerts' AND value IN ('true', 'false'))
-          UNION ALL SELECT 'jwt_secret' WHERE NOT EXISTS
-            (SELECT 1 FROM settings WHERE key = 'jwt_secret' AND length(value) >= 32)`,
+          UNION ALL SELECT 'server_key_id' WHERE NOT EXISTS
+            (SELECT 1 FROM settings WHERE key = 'server_key_id' AND value ~ '^[0-9a-f]{16}$')`,
+  },
+  {
+    // ADR 017: the keys live in the key file; a backup of the database must not carry any.
+    name: 'a key kept in the database',
+    sql: `SELECT key FROM settings WHERE key IN ('jwt_secret', 'vapid_keys')`,
+  },
+
+  // ---- Two-factor ----
+  {
+    name: 'a two-factor secret not sealed under the key file (v2)',
+    sql: `SELECT user_id FROM user_two_factor WHERE secret_encrypted !~ '^v2\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$'`,
+  },
+  {
+    name: 'a recovery code stored without the key (not v2 HMAC)',
+    sql: `SELECT id, user_id FROM two_factor_recovery_codes WHERE code_hash !~ '^v2\\.[0-9a-f]{64}$'`,
   },
 ];
 

@@ -1,7 +1,5 @@
-import webpush from 'web-push';
 import type { PushConfig } from '../../config';
-import type { Queryable } from '../../db/database';
-import { ensureSetting } from '../auth/repository';
+import type { VapidKeyPair } from '../../lib/server-keys';
 
 /** The application server's identity towards push services (RFC 8292). */
 export interface VapidDetails {
@@ -10,22 +8,19 @@ export interface VapidDetails {
   privateKey: string;
 }
 
-const SETTING_KEY = 'vapid_keys';
+/**
+ * Where the pair was kept before ADR 017 (one setting, both halves); bootstrap moves it into the key
+ * file, unchanged, since the devices' subscriptions are bound to it.
+ */
+export const LEGACY_VAPID_SETTING = 'vapid_keys';
 
 /**
- * The VAPID key pair: from the environment when set, else generated once and kept in `settings`, so
- * restarts and every instance on the database sign with the same key (subscriptions are bound to it:
- * a new key would silently orphan every device). Both halves are one setting, so two instances
- * starting at once cannot end up with halves of different pairs.
+ * The VAPID key pair: from the environment when set, else the key file's, so restarts and every
+ * instance sharing the key file sign with the same key (subscriptions are bound to it: a new key
+ * would silently orphan every device). Never from the database: with the private key, a stolen
+ * backup's subscriptions could be pushed to.
  */
-export async function resolveVapidDetails(config: PushConfig, db: Queryable): Promise<VapidDetails> {
-  if (config.vapidKeys) return { subject: config.vapidSubject, ...config.vapidKeys };
-  const candidate = webpush.generateVAPIDKeys();
-  const stored = await ensureSetting(
-    db,
-    SETTING_KEY,
-    JSON.stringify({ publicKey: candidate.publicKey, privateKey: candidate.privateKey }),
-  );
-  const keys = JSON.parse(stored) as { publicKey: string; privateKey: string };
-  return { subject: config.vapidSubject, publicKey: keys.publicKey, privateKey: keys.privateKey };
+export function resolveVapidDetails(config: PushConfig, keyFilePair: VapidKeyPair): VapidDetails {
+  const pair = config.vapidKeys ?? keyFilePair;
+  return { subject: config.vapidSubject, publicKey: pair.publicKey, privateKey: pair.privateKey };
 }

@@ -96,3 +96,61 @@ export async function findUserSummary(
   );
   return rows[0];
 }
+
+// ---- Keys (ADR 017): converting what older versions stored, and turning two-factor off wholesale ----
+
+/** Secrets still sealed the old way (`v1.`, under a key derived from the signing secret). */
+export async function findLegacySecrets(db: Queryable): Promise<{ user_id: number; secret_encrypted: string }[]> {
+  return db.query<{ user_id: number; secret_encrypted: string }>(
+    `SELECT user_id, secret_encrypted FROM user_two_factor WHERE secret_encrypted LIKE 'v1.%' ORDER BY user_id`,
+  );
+}
+
+export async function replaceSecret(tx: Queryable, userId: number, secretEncrypted: string): Promise<void> {
+  await tx.query('UPDATE user_two_factor SET secret_encrypted = $2 WHERE user_id = $1', [userId, secretEncrypted]);
+}
+
+/** Recovery codes still stored as bare SHA-256 hex. */
+export async function findLegacyRecoveryHashes(db: Queryable): Promise<{ id: number; code_hash: string }[]> {
+  return db.query<{ id: number; code_hash: string }>(
+    `SELECT id, code_hash FROM two_factor_recovery_codes WHERE code_hash ~ '^[0-9a-f]{64}$' ORDER BY id`,
+  );
+}
+
+export async function replaceRecoveryHashes(tx: Queryable, ids: number[], codeHashes: string[]): Promise<void> {
+  await tx.query(
+    `UPDATE two_factor_recovery_codes AS r SET code_hash = n.code_hash
+       FROM unnest($1::int[], $2::text[]) AS n (id, code_hash)
+      WHERE r.id = n.id`,
+    [ids, codeHashes],
+  );
+}
+
+/**
+ * Turns two-factor sign-in off for these accounts (all that have it, when `userIds` is undefined),
+ * recording why in one activity row per account; answers whose it was.
+ */
+export async function resetTwoFactorOf(
+  tx: Queryable,
+  userIds: number[] | undefined,
+  actor: string,
+  reason: string,
+): Promise<{ id: number; full_name: string }[]> {
+  const reset = await tx.query<{ id: number; full_name: string }>(
+    `WITH gone AS (
+       DELETE FROM user_two_factor WHERE $1::int[] IS NULL OR user_id = ANY($1::int[]) RETURNING user_id
+     )
+     SELECT u.id, u.full_name FROM gone JOIN users u ON u.id = gone.user_id ORDER BY u.id`,
+    [userIds ?? null],
+  );
+  await tx.query('DELETE FROM two_factor_recovery_codes WHERE $1::int[] IS NULL OR user_id = ANY($1::int[])', [
+    userIds ?? null,
+  ]);
+  for (const user of reset) {
+    await tx.query(
+      `INSERT INTO activities (user_id, actor, action, description) VALUES (NULL, $1, 'two_factor.reset', $2)`,
+      [actor, `Two-factor sign-in for ${user.full_name} was turned off: ${reason}`],
+    );
+  }
+  return reset;
+}
