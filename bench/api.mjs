@@ -165,7 +165,7 @@ log(`seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.counts)}`
 const server = await startServer({
   dataDir: database.dataDir,
   databaseUrl: database.databaseUrl,
-  env: { PUSH_ALLOW_HTTP_ENDPOINTS: 'true' },
+  env: { PUSH_ALLOW_LOOPBACK_ENDPOINTS_FOR_TESTS: 'true' },
 });
 const auth = { authorization: `Bearer ${server.token}` };
 const results = {
@@ -192,7 +192,7 @@ try {
     date.setUTCDate(date.getUTCDate() - days);
     return date.toISOString().slice(0, 10);
   };
-  const form = new URLSearchParams({ username: 'admin', password: 'bench-admin-password' }).toString();
+  const form = new URLSearchParams({ username: 'admin', password: ADMIN_PASSWORD }).toString();
   const calls = [
     { name: 'sign-in', method: 'POST', path: `${API}/auth/login`, body: form, form: true },
     { name: 'students', method: 'GET', path: `${API}/students/` },

@@ -11,6 +11,11 @@ import { phoneSchema } from './common';
 /** Absence alerts go out for these statuses when an admin approves a record. */
 export const ALERT_STATUSES = ['absent', 'late'] as const;
 export const ABSENCE_ALERT_TYPE = 'ABSENCE_ALERT';
+/**
+ * The message a family's devices get when the centre changes their app access (a replaced code, or
+ * the phone changed on a child's record); it reaches devices the new code signed out (ADR 018).
+ */
+export const ACCESS_NOTICE_TYPE = 'ACCESS_NOTICE';
 
 /** Access codes: 8 characters of Crockford base 32 (no I, L, O, U), shown as XXXX-XXXX. */
 export const ACCESS_CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -59,11 +64,17 @@ export const parentAccessStatusSchema = z
     issued_by: z.string().nullable(),
     last_sign_in_at: z.string().nullable(),
     devices_with_notifications: z.number().int(),
+    can_replace_code: z
+      .boolean()
+      .describe('whether the caller may replace an existing code (admins); anyone may issue the first one'),
   })
   .meta({ id: 'ParentAccessStatus' });
 export type ParentAccessStatus = z.infer<typeof parentAccessStatusSchema>;
 
-/** POST /students/{id}/parent-access: issues a new code (replacing any earlier one). Shown once. */
+/**
+ * POST /students/{id}/parent-access: issues the family's first code (either role) or replaces the
+ * code (admins only: a teacher gets 403). Shown once.
+ */
 export const parentAccessIssuedSchema = parentAccessStatusSchema
   .extend({
     code: z.string().describe('the new access code, XXXX-XXXX; it is not stored and cannot be shown again'),

@@ -55,6 +55,8 @@ export class FakePushService {
   readonly rejected: RejectedPush[] = [];
   /** Every request, accepted or not, by endpoint. */
   readonly attempts = new Map<string, number>();
+  /** Every request that reached this service, with the Host it named: what got through, whatever its endpoint said. */
+  readonly requests: { host: string | undefined; path: string }[] = [];
   private readonly devices = new Map<string, FakeDevice>();
   private readonly behaviours = new Map<string, Behaviour>();
   private readonly stalled = new Set<ServerResponse>();
@@ -75,13 +77,16 @@ export class FakePushService {
     return service;
   }
 
-  /** A new browser subscription on this service. */
-  createDevice(): FakeDevice {
+  /**
+   * A new browser subscription on this service. `origin` puts another host name in the endpoint (the
+   * path is what the service knows a device by), for tests that aim a name at this service by DNS.
+   */
+  createDevice(origin = this.origin): FakeDevice {
     const ecdh = createECDH('prime256v1');
     ecdh.generateKeys();
     const authSecret = randomBytes(16);
     const device: FakeDevice = {
-      endpoint: `${this.origin}/push/${randomUUID()}`,
+      endpoint: `${origin}/push/${randomUUID()}`,
       keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: authSecret.toString('base64url') },
       ecdh,
       authSecret,
@@ -114,6 +119,7 @@ export class FakePushService {
       if (size <= MAX_BODY + 1) chunks.push(chunk as Buffer);
     }
     const body = Buffer.concat(chunks);
+    this.requests.push({ host: request.headers.host, path: request.url ?? '' });
     const endpoint = `${this.origin}${request.url}`;
     this.attempts.set(endpoint, (this.attempts.get(endpoint) ?? 0) + 1);
 

@@ -1,4 +1,10 @@
-import type { AttendanceStatus, DeliveryStatus, ParentChild, ParentMessage } from '@tuitiondesk/contract';
+import {
+  ACCESS_NOTICE_TYPE,
+  type AttendanceStatus,
+  type DeliveryStatus,
+  type ParentChild,
+  type ParentMessage,
+} from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
 
@@ -27,9 +33,14 @@ export interface AccessStudent {
   parent_phone: string;
 }
 
-export async function findStudentForAccess(db: Queryable, id: number): Promise<AccessStudent | undefined> {
+/** `lock`: FOR UPDATE, so an edit of the student's phone waits for (or is waited on by) the caller. */
+export async function findStudentForAccess(
+  db: Queryable,
+  id: number,
+  lock = false,
+): Promise<AccessStudent | undefined> {
   const rows = await db.query<AccessStudent>(
-    'SELECT id, full_name, parent_name, parent_phone FROM students WHERE id = $1',
+    `SELECT id, full_name, parent_name, parent_phone FROM students WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
     [id],
   );
   return rows[0];
@@ -67,9 +78,10 @@ export async function findParentName(db: Queryable, phone: string): Promise<stri
   return rows[0]?.name ?? 'Parent';
 }
 
+/** Devices that get the family's messages (not those a new code signed out, still to be told). */
 export async function countPushSubscriptions(db: Queryable, phone: string): Promise<number> {
   const rows = await db.query<{ count: number }>(
-    'SELECT count(*)::int AS count FROM push_subscriptions WHERE phone = $1',
+    'SELECT count(*)::int AS count FROM push_subscriptions WHERE phone = $1 AND revoked_at IS NULL',
     [phone],
   );
   return rows[0]?.count ?? 0;
@@ -102,9 +114,47 @@ export async function upsertParentAccess(
   return rows[0] as ParentAccessRow;
 }
 
-export async function deletePushSubscriptions(tx: Queryable, phone: string): Promise<number> {
-  const rows = await tx.query<{ id: number }>('DELETE FROM push_subscriptions WHERE phone = $1 RETURNING id', [phone]);
-  return rows.length;
+/**
+ * A phone's first code, only if it has none: nothing is written when a code exists (answers
+ * undefined), so teachers issuing at once for one family leave exactly one code, and never replace it.
+ */
+export async function insertFirstParentAccess(
+  tx: Queryable,
+  phone: string,
+  codeHash: string,
+  issuer: Actor,
+): Promise<ParentAccessRow | undefined> {
+  const rows = await tx.query<ParentAccessRow>(
+    `INSERT INTO parent_access (phone, code_hash, issued_by, issued_by_user_id, issued_at)
+     VALUES ($1, $2, $3, $4, now())
+     ON CONFLICT (phone) DO NOTHING
+     RETURNING phone, code_hash, token_version, issued_by, issued_at, last_sign_in_at`,
+    [phone, codeHash, issuer.full_name, issuer.id],
+  );
+  return rows[0];
+}
+
+/** The access notice, as a message to the phone: the staff history and the family's inbox show it. */
+export async function insertAccessNotice(
+  tx: Queryable,
+  notice: { phone: string; recipientName: string; subject: string; message: string; sender: Actor },
+): Promise<number> {
+  const rows = await tx.query<{ id: number }>(
+    `INSERT INTO messages
+       (message_type, subject, message, recipient, recipient_name, sent_by, sent_by_user_id, delivery_status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'sent')
+     RETURNING id`,
+    [
+      ACCESS_NOTICE_TYPE,
+      notice.subject,
+      notice.message,
+      notice.phone,
+      notice.recipientName,
+      notice.sender.full_name,
+      notice.sender.id,
+    ],
+  );
+  return (rows[0] as { id: number }).id;
 }
 
 export async function recordSignIn(db: Queryable, phone: string): Promise<void> {

@@ -13,7 +13,9 @@ export interface SubscriptionInput {
 /**
  * Stores a device's subscription, keyed by endpoint: a device that subscribes again (new keys) or
  * is now signed in as another parent updates its row. When the row moves to another phone, the
- * pushes still queued for the previous parent are dropped: that device is no longer theirs.
+ * pushes still queued for the previous parent are dropped: that device is no longer theirs. A
+ * device whose subscription was revoked (a replaced code) and that signs in with the new code is
+ * subscribed again: the access-change notice still queued for it stays.
  */
 export async function upsertSubscription(tx: Queryable, input: SubscriptionInput): Promise<void> {
   const previous = await tx.query<{ id: number; phone: string }>(
@@ -33,14 +35,17 @@ export async function upsertSubscription(tx: Queryable, input: SubscriptionInput
        auth = EXCLUDED.auth,
        user_agent = EXCLUDED.user_agent,
        created_at = CASE WHEN s.phone = EXCLUDED.phone THEN s.created_at ELSE now() END,
-       last_success_at = CASE WHEN s.phone = EXCLUDED.phone THEN s.last_success_at ELSE NULL END`,
+       last_success_at = CASE WHEN s.phone = EXCLUDED.phone THEN s.last_success_at ELSE NULL END,
+       revoked_at = NULL`,
     [input.phone, input.endpoint, input.p256dh, input.auth, input.userAgent],
   );
-  // A family has a few devices; a phone that keeps the newest few cannot make one send fan out without end.
+  // A family has a few devices; a phone that keeps the newest few cannot make one send fan out without
+  // end. Revoked devices are left alone: each waits only for its access-change notice.
   await tx.query(
     `DELETE FROM push_subscriptions
-      WHERE phone = $1
-        AND id NOT IN (SELECT id FROM push_subscriptions WHERE phone = $1 ORDER BY created_at DESC, id DESC LIMIT $2)`,
+      WHERE phone = $1 AND revoked_at IS NULL
+        AND id NOT IN (SELECT id FROM push_subscriptions WHERE phone = $1 AND revoked_at IS NULL
+                        ORDER BY created_at DESC, id DESC LIMIT $2)`,
     [input.phone, MAX_DEVICES_PER_PHONE],
   );
 }
@@ -61,7 +66,8 @@ export async function deleteSubscription(db: Queryable, phone: string, endpoint:
 
 /**
  * One outbox row per (message, device of the message's recipient), in one statement. WhatsApp
- * texts went to WhatsApp, not to the parent app, so they get no push.
+ * texts went to WhatsApp, not to the parent app, so they get no push; revoked devices (signed out
+ * by a new code) get only their access-change notice, queued by revokeSubscriptions.
  */
 export async function enqueuePushes(tx: Queryable, messageIds: readonly number[]): Promise<number> {
   if (messageIds.length === 0) return 0;
@@ -69,7 +75,7 @@ export async function enqueuePushes(tx: Queryable, messageIds: readonly number[]
     `INSERT INTO push_outbox (message_id, subscription_id)
      SELECT m.id, s.id
        FROM messages m
-       JOIN push_subscriptions s ON s.phone = m.recipient
+       JOIN push_subscriptions s ON s.phone = m.recipient AND s.revoked_at IS NULL
       WHERE m.id = ANY($1::int[]) AND m.message_type <> 'WHATSAPP'
       ORDER BY m.id, s.id
      ON CONFLICT (message_id, subscription_id) DO NOTHING
@@ -87,10 +93,13 @@ export interface ClaimedPush {
   subject: string;
   message: string;
   sent_at: string;
+  message_type: string;
   subscription_id: number;
   endpoint: string;
   p256dh: string;
   auth: string;
+  /** The device was signed out by a new code: it may receive only the access-change notice. */
+  revoked: boolean;
 }
 
 /**
@@ -117,8 +126,8 @@ export async function claimDuePushes(db: Queryable, limit: number, leaseMs: numb
             )
         AND m.id = o.message_id
         AND s.id = o.subscription_id
-     RETURNING o.id, o.attempts, o.message_id, m.subject, m.message, m.sent_at,
-               o.subscription_id, s.endpoint, s.p256dh, s.auth`,
+     RETURNING o.id, o.attempts, o.message_id, m.subject, m.message, m.sent_at, m.message_type,
+               o.subscription_id, s.endpoint, s.p256dh, s.auth, s.revoked_at IS NOT NULL AS revoked`,
     [limit, leaseMs],
   );
   return rows.sort((a, b) => a.id - b.id);
@@ -141,6 +150,45 @@ export async function recordPushed(tx: Queryable, push: ClaimedPush): Promise<vo
 /** The push service says this subscription no longer exists: forget the device and its queued pushes. */
 export async function deleteSubscriptionById(db: Queryable, subscriptionId: number): Promise<void> {
   await db.query('DELETE FROM push_subscriptions WHERE id = $1', [subscriptionId]);
+}
+
+/** A revoked device with nothing left to send it (its notice went, or was given up) is forgotten. */
+export async function forgetRevokedSubscription(db: Queryable, subscriptionId: number): Promise<void> {
+  await db.query(
+    `DELETE FROM push_subscriptions s
+      WHERE s.id = $1 AND s.revoked_at IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM push_outbox o WHERE o.subscription_id = s.id)`,
+    [subscriptionId],
+  );
+}
+
+/** A push that must not be sent (an ordinary message queued for a device revoked meanwhile). */
+export async function dropPush(db: Queryable, outboxId: number): Promise<void> {
+  await db.query('DELETE FROM push_outbox WHERE id = $1', [outboxId]);
+}
+
+/**
+ * Signs a phone's devices out of pushes (a replaced access code): each active subscription is marked
+ * revoked and loses its queued ordinary pushes, and gets one outbox row for `noticeId`, the
+ * access-change notice. The rows stay until the worker has sent (or given up) the notice, then go.
+ * Devices revoked earlier are not told twice. Answers how many devices will be told.
+ */
+export async function revokeSubscriptions(tx: Queryable, phone: string, noticeId: number): Promise<number> {
+  const revoked = await tx.query<{ id: number }>(
+    `UPDATE push_subscriptions SET revoked_at = now()
+      WHERE phone = $1 AND revoked_at IS NULL
+      RETURNING id`,
+    [phone],
+  );
+  if (revoked.length === 0) return 0;
+  const ids = revoked.map((row) => row.id);
+  await tx.query('DELETE FROM push_outbox WHERE subscription_id = ANY($1::int[])', [ids]);
+  await tx.query(
+    `INSERT INTO push_outbox (message_id, subscription_id)
+     SELECT $1, id FROM unnest($2::int[]) AS s(id) ORDER BY id`,
+    [noticeId, ids],
+  );
+  return ids.length;
 }
 
 /** Try again later. */

@@ -1,17 +1,17 @@
 import type { PushSubscriptionBody } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { ValidationError } from '../../lib/errors';
+import { checkEndpointUrl } from './endpoint-policy';
 import { deleteSubscription, upsertSubscription } from './repository';
 
 /**
- * Push endpoints are https: the server POSTs to whatever address a parent's browser hands it, and
- * every real push service is https. Plain http is for a fake push service in tests only.
+ * The server POSTs to whatever endpoint a parent's browser hands it, so only a public push service's
+ * host, by name, over https on port 443 is kept (ADR 018). No DNS here: the worker resolves and
+ * checks the addresses at every send.
  */
 function checkEndpoint(ctx: AppContext, endpoint: string): void {
-  const protocol = new URL(endpoint).protocol;
-  if (protocol === 'https:') return;
-  if (protocol === 'http:' && ctx.config.push.allowHttpEndpoints) return;
-  throw new ValidationError('endpoint', 'must be an https URL');
+  const checked = checkEndpointUrl(endpoint, { allowLoopbackForTests: ctx.config.push.allowLoopbackEndpointsForTests });
+  if (!checked.ok) throw new ValidationError('endpoint', checked.problem);
 }
 
 /** Keeps (or updates) the device's subscription for this parent. */

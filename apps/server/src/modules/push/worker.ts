@@ -1,16 +1,22 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { ACCESS_NOTICE_TYPE } from '@tuitiondesk/contract';
 import webpush, { type RequestDetails } from 'web-push';
 import type { PushConfig } from '../../config';
 import type { Database } from '../../db/database';
 import type { TokenService } from '../../lib/tokens';
+import { type EndpointPolicy, type LookupHost, resolveDestination } from './endpoint-policy';
 import { encodePushPayload } from './payload';
 import {
   type ClaimedPush,
   claimDuePushes,
   deleteSubscriptionById,
+  dropPush,
+  forgetRevokedSubscription,
   giveUpPush,
   recordPushed,
   reschedulePush,
 } from './repository';
+import { createPushAgents, type PushAgents, postPush } from './transport';
 import type { VapidDetails } from './vapid';
 
 /** Where the worker reports trouble: pino's (Fastify's) logger fits. */
@@ -27,14 +33,35 @@ export interface PushWorkerDependencies {
   tokens: TokenService;
   vapid: VapidDetails;
   config: PushConfig;
+  /** How host names become addresses (default: the system resolver); tests give a fake DNS. */
+  lookup?: LookupHost;
 }
 
-/** What one attempt came to. */
+const systemLookup: LookupHost = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+/**
+ * What staff see (message history `failure_reason`) and the outbox keeps (`last_error`): sentences
+ * that say what went wrong without a word from the remote side (its status text, body, address or
+ * error code), so an endpoint cannot be used to read what answers inside the network. The details
+ * go to the server log.
+ */
+export const PUSH_FAILURES = {
+  notAllowed: "The parent's device address is not allowed.",
+  unreachable: 'The push service could not be reached.',
+  unavailable: 'The push service was busy or unavailable.',
+  refused: 'The push service refused the message.',
+  badKeys: "The device's notification keys are not usable.",
+} as const;
+type Failure = (typeof PUSH_FAILURES)[keyof typeof PUSH_FAILURES];
+
+/** What one attempt came to; `detail` is for the log only. */
 type Outcome =
   | { kind: 'sent' }
   | { kind: 'gone'; status: number }
-  | { kind: 'fatal'; error: string }
-  | { kind: 'retry'; error: string };
+  | { kind: 'dropped' }
+  | { kind: 'not-allowed'; detail: string }
+  | { kind: 'fatal'; failure: Failure; detail: string }
+  | { kind: 'retry'; failure: Failure; detail: string };
 
 /**
  * Drains the push outbox. Each round claims due rows with a lease (one short statement, see
@@ -51,11 +78,15 @@ export class PushWorker {
   private logger: PushLogger = silentLogger;
   private readonly aborter = new AbortController();
   private readonly leaseMs: number;
+  private readonly lookup: LookupHost;
+  private readonly agents: PushAgents;
 
   constructor(private readonly deps: PushWorkerDependencies) {
     const { config } = deps;
     // A claimed batch must be sent, worst case every request timing out, well before its lease ends.
     this.leaseMs = config.requestTimeoutMs * Math.ceil(config.batchSize / config.concurrency) + 30_000;
+    this.lookup = deps.lookup ?? systemLookup;
+    this.agents = createPushAgents(config.concurrency);
   }
 
   get publicKey(): string {
@@ -70,7 +101,17 @@ export class PushWorker {
     if (this.running) return;
     this.logger = logger;
     this.running = true;
+    if (this.deps.config.allowLoopbackEndpointsForTests) {
+      logger.warn(
+        { setting: 'PUSH_ALLOW_LOOPBACK_ENDPOINTS_FOR_TESTS' },
+        'TEST-ONLY SETTING ON: push endpoints on this computer (loopback, plain http, any port) are accepted. Never use it in production.',
+      );
+    }
     this.wake();
+  }
+
+  private get policy(): EndpointPolicy {
+    return { allowLoopbackForTests: this.deps.config.allowLoopbackEndpointsForTests };
   }
 
   /** Run a round now (or right after the current one). No-op until started. */
@@ -106,7 +147,11 @@ export class PushWorker {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const round = this.round;
-    if (!round) return;
+    if (!round) {
+      this.agents.http.destroy();
+      this.agents.https.destroy();
+      return;
+    }
     let timeout: NodeJS.Timeout | undefined;
     const gaveUp = new Promise<'timeout'>((resolve) => {
       timeout = setTimeout(() => resolve('timeout'), graceMs);
@@ -117,6 +162,8 @@ export class PushWorker {
       this.aborter.abort();
       await round.catch(() => {});
     }
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 
   /** Claims and sends due batches until none is left (or the worker stops). */
@@ -149,6 +196,7 @@ export class PushWorker {
 
   private async attempt(push: ClaimedPush): Promise<Outcome> {
     const { config, vapid, tokens } = this.deps;
+    if (push.revoked && push.message_type !== ACCESS_NOTICE_TYPE) return { kind: 'dropped' };
     let request: RequestDetails;
     try {
       const payload = encodePushPayload({
@@ -165,37 +213,35 @@ export class PushWorker {
       );
     } catch {
       // The stored keys are not a P-256 point and a 16-byte secret: no retry can fix that.
-      return { kind: 'fatal', error: 'the device subscription keys are not usable' };
+      return { kind: 'fatal', failure: PUSH_FAILURES.badKeys, detail: 'the subscription keys are not usable' };
     }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (name.toLowerCase() !== 'content-length' && value !== undefined) headers[name] = String(value);
-    }
+    // One deadline for the look-up and the request, cut short too when the worker stops.
+    const deadline = AbortSignal.timeout(config.requestTimeoutMs);
+    const signal = AbortSignal.any([deadline, this.aborter.signal]);
+    const timedOut = () => ({
+      kind: 'retry' as const,
+      failure: PUSH_FAILURES.unreachable,
+      detail: `no answer within ${config.requestTimeoutMs} ms`,
+    });
     try {
-      const response = await fetch(request.endpoint, {
-        method: 'POST',
-        headers,
-        body: request.body,
-        // A push service answers; it does not redirect. Following one would let an endpoint point the
-        // server at any address.
-        redirect: 'manual',
-        signal: AbortSignal.any([AbortSignal.timeout(config.requestTimeoutMs), this.aborter.signal]),
-      });
-      await response.body?.cancel().catch(() => {});
-      const status = `${response.status} ${response.statusText || statusText(response.status)}`.trim();
-      if (response.ok) return { kind: 'sent' };
-      if (response.status === 404 || response.status === 410) return { kind: 'gone', status: response.status };
-      if (response.status === 400 || response.status === 403 || response.status === 413) {
+      // Checked again on every attempt: a name that was public at the last one may not be now.
+      const destination = await abortable(resolveDestination(push.endpoint, this.policy, this.lookup), signal);
+      if (!destination.ok) {
+        if (destination.kind === 'refused') return { kind: 'not-allowed', detail: destination.problem };
+        return { kind: 'retry', failure: PUSH_FAILURES.unreachable, detail: destination.problem };
+      }
+      const status = await postPush(destination.url, destination.addresses, request, this.agents, signal);
+      if (status >= 200 && status < 300) return { kind: 'sent' };
+      if (status === 404 || status === 410) return { kind: 'gone', status };
+      if (status === 400 || status === 403 || status === 413) {
         // The request itself is refused (malformed, a key the subscription was not made for, too
         // large): sending the same request again changes nothing.
-        return { kind: 'fatal', error: status };
+        return { kind: 'fatal', failure: PUSH_FAILURES.refused, detail: `status ${status}` };
       }
-      return { kind: 'retry', error: status };
+      return { kind: 'retry', failure: PUSH_FAILURES.unavailable, detail: `status ${status}` };
     } catch (error) {
-      if (error instanceof Error && error.name === 'TimeoutError') {
-        return { kind: 'retry', error: `no answer within ${config.requestTimeoutMs} ms` };
-      }
-      return { kind: 'retry', error: describeError(error) };
+      if (deadline.aborted) return timedOut();
+      return { kind: 'retry', failure: PUSH_FAILURES.unreachable, detail: describeError(error) };
     }
   }
 
@@ -206,31 +252,48 @@ export class PushWorker {
       switch (outcome.kind) {
         case 'sent':
           await db.transaction((tx) => recordPushed(tx, push));
-          return;
+          break;
         case 'gone':
           this.logger.info({ ...where, status: outcome.status }, 'push subscription expired; removed');
           await deleteSubscriptionById(db, push.subscription_id);
           return;
-        case 'fatal':
-          await this.giveUp(push, `Push failed: ${outcome.error}`);
+        case 'dropped':
+          await dropPush(db, push.id);
+          break;
+        case 'not-allowed':
+          // The endpoint leads inside the network (or nowhere allowed): no later attempt or message
+          // would fare better, so the device is forgotten with its queued pushes.
+          this.logger.warn({ ...where, detail: outcome.detail }, 'push endpoint not allowed; subscription removed');
+          await this.giveUp(push, PUSH_FAILURES.notAllowed, true);
           return;
+        case 'fatal':
+          this.logger.warn({ ...where, detail: outcome.detail }, 'push refused');
+          await this.giveUp(push, outcome.failure);
+          break;
         case 'retry':
           if (push.attempts >= config.maxAttempts) {
-            await this.giveUp(push, `Push failed after ${push.attempts} attempts: ${outcome.error}`);
-            return;
+            this.logger.warn({ ...where, attempts: push.attempts, detail: outcome.detail }, 'push failed');
+            await this.giveUp(push, `${outcome.failure.slice(0, -1)} after ${push.attempts} attempts.`);
+            break;
           }
-          this.logger.warn({ ...where, attempts: push.attempts, error: outcome.error }, 'push failed; will retry');
-          await reschedulePush(db, push.id, this.backoffMs(push.attempts), outcome.error);
+          this.logger.warn({ ...where, attempts: push.attempts, detail: outcome.detail }, 'push failed; will retry');
+          await reschedulePush(db, push.id, this.backoffMs(push.attempts), outcome.failure);
           return;
       }
+      if (push.revoked) await forgetRevokedSubscription(db, push.subscription_id);
     } catch (error) {
       // The row keeps its lease and is tried again when the lease runs out.
       this.logger.error({ ...where, err: describeError(error) }, 'could not record a push outcome');
     }
   }
 
-  private async giveUp(push: ClaimedPush, reason: string): Promise<void> {
-    const failed = await this.deps.db.transaction((tx) => giveUpPush(tx, push, reason));
+  /** `forgetDevice`: in the same transaction, after the message (the lock order of recordPushed). */
+  private async giveUp(push: ClaimedPush, reason: string, forgetDevice = false): Promise<void> {
+    const failed = await this.deps.db.transaction(async (tx) => {
+      const hasFailed = await giveUpPush(tx, push, reason);
+      if (forgetDevice) await deleteSubscriptionById(tx, push.subscription_id);
+      return hasFailed;
+    });
     this.logger.warn(
       { outbox_id: push.id, message_id: push.message_id, subscription_id: push.subscription_id, reason, failed },
       'push given up',
@@ -252,13 +315,12 @@ function describeError(error: unknown): string {
   return `${error.message}${causeText}`.slice(0, 300);
 }
 
-function statusText(status: number): string {
-  const texts: Record<number, string> = {
-    429: 'Too Many Requests',
-    500: 'Internal Server Error',
-    502: 'Bad Gateway',
-    503: 'Service Unavailable',
-    504: 'Gateway Timeout',
-  };
-  return texts[status] ?? '';
+/** `work`, or a rejection as soon as `signal` aborts (a DNS look-up cannot be cancelled, only left). */
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

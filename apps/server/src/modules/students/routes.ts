@@ -119,9 +119,11 @@ export function registerStudentRoutes(app: ZodApp, ctx: AppContext): void {
       schema: {
         tags,
         summary: 'Edit a student; fields left out keep their value, id and unique_id are never changed',
+        description:
+          "Changing the parent phone of a family that has a parent app access code is for admins only (403 for a teacher): the family's devices are told (ADR 018).",
         params: idParamsSchema,
         body: updateStudentSchema,
-        response: { 200: studentSchema, 404: errorSchema, 422: errorSchema },
+        response: { 200: studentSchema, 403: errorSchema, 404: errorSchema, 422: errorSchema },
       },
     },
     async (request) => editStudent(ctx, currentUser(request), request.params.id, request.body),

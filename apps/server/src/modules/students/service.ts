@@ -11,6 +11,7 @@ import type { AppContext } from '../../context';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { NotFoundError } from '../../lib/errors';
 import { clearAfterBackup } from '../backups/service';
+import { changeFamilyPhone, type StaffActor } from '../parents/family-access';
 import {
   deleteAllStudents,
   deleteStudents,
@@ -52,29 +53,35 @@ export async function createStudent(ctx: AppContext, actor: Actor, input: NewStu
   });
 }
 
+/** A phone change of a family with an access code is an admin's, and tells the family (ADR 018). */
 export async function editStudent(
   ctx: AppContext,
-  actor: Actor,
+  actor: StaffActor,
   id: number,
   changes: StudentChanges,
 ): Promise<Student> {
-  return ctx.db.transaction(async (tx) => {
+  const { student, phoneChange } = await ctx.db.transaction(async (tx) => {
     const current = await findStudentForUpdate(tx, id);
     if (!current) throw notFound(id);
+    const parentPhone = changes.parent_phone ?? current.parent_phone;
+    const phoneChange =
+      parentPhone === current.parent_phone ? undefined : await changeFamilyPhone(tx, actor, current, parentPhone);
     const student = await updateStudent(tx, id, {
       full_name: changes.full_name ?? current.full_name,
       class_name: changes.class_name ?? current.class_name,
       parent_name: changes.parent_name ?? current.parent_name,
-      parent_phone: changes.parent_phone ?? current.parent_phone,
+      parent_phone: parentPhone,
     });
     await recordActivity(
       tx,
       actor,
       'student.updated',
-      `${actor.full_name} updated student ${student.full_name} (${student.unique_id})`,
+      `${actor.full_name} updated student ${student.full_name} (${student.unique_id})${phoneChange?.activityNote ?? ''}`,
     );
-    return student;
+    return { student, phoneChange };
   });
+  if (phoneChange?.queued) ctx.delivery.notify();
+  return student;
 }
 
 export async function removeStudent(ctx: AppContext, actor: Actor, id: number): Promise<{ message: string }> {

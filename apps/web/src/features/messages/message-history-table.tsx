@@ -1,5 +1,6 @@
 import ChatBubbleOutlineIcon from '@mui/icons-material/ChatBubbleOutlineOutlined';
 import EventBusyIcon from '@mui/icons-material/EventBusy';
+import LockResetIcon from '@mui/icons-material/LockReset';
 import MailOutlineIcon from '@mui/icons-material/MailOutlined';
 import PhoneIphoneIcon from '@mui/icons-material/PhoneIphone';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
@@ -19,7 +20,7 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { ABSENCE_ALERT_TYPE, type Communication } from '@tuitiondesk/contract';
+import { ABSENCE_ALERT_TYPE, ACCESS_NOTICE_TYPE, type Communication } from '@tuitiondesk/contract';
 import { EmptyState } from '../../components/empty-state';
 import { formatDayTime } from '../../lib/dates';
 
@@ -57,6 +58,8 @@ export function MessageTypeIcon({ type }: { type: string }) {
       return <PhoneIphoneIcon titleAccess="In-app message" color="primary" />;
     case ABSENCE_ALERT_TYPE:
       return <EventBusyIcon titleAccess="Absence alert" color="warning" />;
+    case ACCESS_NOTICE_TYPE:
+      return <LockResetIcon titleAccess="Parent app access changed" color="action" />;
     default:
       return <MailOutlineIcon titleAccess={type ? `Other (${type})` : 'Other'} color="action" />;
   }

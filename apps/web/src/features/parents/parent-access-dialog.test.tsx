@@ -4,7 +4,13 @@ import userEvent from '@testing-library/user-event';
 import type { ParentAccessIssued, ParentAccessStatus } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '../../lib/toast';
-import { ParentAccessDialog, PRINT_INSTRUCTIONS, regenerateConfirmText, signInLinkFor } from './parent-access-dialog';
+import {
+  ADMIN_REPLACES_TEXT,
+  ParentAccessDialog,
+  PRINT_INSTRUCTIONS,
+  regenerateConfirmText,
+  signInLinkFor,
+} from './parent-access-dialog';
 
 const status: ParentAccessStatus = {
   phone: '+919800011111',
@@ -18,6 +24,7 @@ const status: ParentAccessStatus = {
   issued_by: null,
   last_sign_in_at: null,
   devices_with_notifications: 0,
+  can_replace_code: true,
 };
 const issuedStatus: ParentAccessStatus = {
   ...status,
@@ -27,6 +34,8 @@ const issuedStatus: ParentAccessStatus = {
   last_sign_in_at: '2026-11-21T08:00:00Z',
   devices_with_notifications: 2,
 };
+/** What a teacher is told: anyone may issue a first code, only an admin replace one. */
+const asTeacher = (access: ParentAccessStatus): ParentAccessStatus => ({ ...access, can_replace_code: false });
 const FIRST_MESSAGE = 'Access code issued. Give it to the parent now: it cannot be shown again.';
 
 type Route = (body: unknown) => [number, unknown];
@@ -185,6 +194,50 @@ describe('the Parent Access dialog', () => {
     expect(await within(dialog).findByText('Failed to issue access code')).toBeInTheDocument();
     expect(within(dialog).getByText('Meena Verma')).toBeInTheDocument();
     await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Issue access code' })).toBeEnabled());
+    expect(within(dialog).queryByTestId('access-code')).not.toBeInTheDocument();
+  });
+
+  it('offers a teacher no new code where the family has one, and says an admin can replace it', async () => {
+    const calls = fakeApi({ 'GET /students/7/parent-access': () => [200, asTeacher(issuedStatus)] });
+    renderDialog();
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText(ADMIN_REPLACES_TEXT)).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Regenerate code' })).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Issue access code' })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Close' })).toBeEnabled();
+    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
+  });
+
+  it("lets a teacher issue a family's first code, and then offers no replacement", async () => {
+    const user = userEvent.setup({ delay: null });
+    fakeApi({
+      'GET /students/7/parent-access': () => [200, asTeacher(status)],
+      'POST /students/7/parent-access': () => [
+        201,
+        { ...asTeacher(issuedAnswer('K7QM-2XHR')), issued_by: 'Tess Teacher' },
+      ],
+    });
+    renderDialog();
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).queryByText(ADMIN_REPLACES_TEXT)).not.toBeInTheDocument();
+    await user.click(await within(dialog).findByRole('button', { name: 'Issue access code' }));
+    expect(await within(dialog).findByTestId('access-code')).toHaveTextContent('K7QM-2XHR');
+    expect(within(dialog).queryByRole('button', { name: 'Regenerate code' })).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Issue access code' })).not.toBeInTheDocument();
+  });
+
+  it("shows the server's refusal when a code was issued meanwhile by someone else", async () => {
+    const user = userEvent.setup({ delay: null });
+    const detail =
+      "This family already has an access code. Only an admin can replace it, because a new code signs the parent's devices out: ask an admin if the parent has lost theirs.";
+    fakeApi({
+      'GET /students/7/parent-access': () => [200, asTeacher(status)],
+      'POST /students/7/parent-access': () => [403, { detail }],
+    });
+    renderDialog();
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('button', { name: 'Issue access code' }));
+    expect(await within(dialog).findByText(detail)).toBeInTheDocument();
     expect(within(dialog).queryByTestId('access-code')).not.toBeInTheDocument();
   });
 

@@ -43,8 +43,12 @@ export function signInLinkFor(origin: string, phone: string, code: string): stri
 
 export function regenerateConfirmText(status: ParentAccessStatus): string {
   const parent = status.parent_name || status.phone;
-  return `Regenerate the access code for ${parent}? The parent's devices will be signed out and the current code will stop working.`;
+  return `Regenerate the access code for ${parent}? The parent's devices will be signed out and told, and the current code will stop working.`;
 }
+
+/** Shown to a teacher where the family already has a code (the server would answer 403). */
+export const ADMIN_REPLACES_TEXT =
+  "This family already has an access code. Only an admin can replace it (for example if the parent has lost it), because a new code signs the family's devices out.";
 
 function notificationsText(count: number): string {
   if (count === 0) return 'No device';
@@ -255,6 +259,8 @@ export function ParentAccessDialog({
   const link = issued ? signInLinkFor(window.location.origin, issued.phone, issued.code) : undefined;
   const qr = useQrCode(link);
   const status = access.data;
+  // A teacher issues a family's first code; replacing one is an admin's (ADR 018).
+  const mayIssue = status !== undefined && (!status.has_code || status.can_replace_code);
 
   const issueCode = () => {
     if (!status) return;
@@ -279,6 +285,7 @@ export function ParentAccessDialog({
     body = (
       <Stack spacing={2.5}>
         <StatusDetails status={access.data} />
+        {!mayIssue && !issued && <Alert severity="info">{ADMIN_REPLACES_TEXT}</Alert>}
         {issued && link && <IssuedCode issued={issued} link={link} qr={qr} />}
       </Stack>
     );
@@ -311,14 +318,16 @@ export function ParentAccessDialog({
         <Button onClick={onClose} disabled={issue.isPending}>
           Close
         </Button>
-        <Button
-          variant="contained"
-          startIcon={issue.isPending ? <CircularProgress size={16} color="inherit" aria-hidden /> : <KeyIcon />}
-          onClick={issueCode}
-          disabled={!status || issue.isPending}
-        >
-          {status?.has_code ? 'Regenerate code' : 'Issue access code'}
-        </Button>
+        {(status === undefined || mayIssue) && (
+          <Button
+            variant="contained"
+            startIcon={issue.isPending ? <CircularProgress size={16} color="inherit" aria-hidden /> : <KeyIcon />}
+            onClick={issueCode}
+            disabled={!status || issue.isPending}
+          >
+            {status?.has_code ? 'Regenerate code' : 'Issue access code'}
+          </Button>
+        )}
       </DialogActions>
     </Dialog>
   );

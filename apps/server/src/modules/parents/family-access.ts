@@ -1,0 +1,172 @@
+import { formatAccessCode, type ParentAccessIssued, type ParentAccessStatus, type Role } from '@tuitiondesk/contract';
+import type { AppContext } from '../../context';
+import type { Queryable } from '../../db/database';
+import { type Actor, recordActivity } from '../../lib/activity-log';
+import { ForbiddenError, NotFoundError } from '../../lib/errors';
+import { enqueuePushes, revokeSubscriptions } from '../push/repository';
+import { generateAccessCode, hashAccessCode } from './access-codes';
+import {
+  type AccessStudent,
+  countPushSubscriptions,
+  findChildren,
+  findParentAccess,
+  findParentName,
+  findStudentForAccess,
+  insertAccessNotice,
+  insertFirstParentAccess,
+  upsertParentAccess,
+} from './repository';
+
+/**
+ * Who may give a family its app, take it away, or move a child to another phone (ADR 018): one staff
+ * account must not be able to take a family's app over. Either role issues a family's first code (a
+ * teacher at the door); only an admin replaces a code (which signs the family's devices out) or
+ * changes the phone of a family that has one. Each replacement or phone change tells the family's
+ * devices with an access notice, through the push outbox, and shows in the staff history.
+ */
+
+/** A staff member acting: the activity feed's actor, with the role that decides what they may do. */
+export type StaffActor = Actor & { role: Role };
+
+const FIRST_CODE_MESSAGE = 'Access code issued. Give it to the parent now: it cannot be shown again.';
+const NEW_CODE_MESSAGE =
+  "New access code issued. The parent's devices have been signed out and told. Give them the new code: it cannot be shown again.";
+
+export const REPLACE_NEEDS_ADMIN =
+  "This family already has an access code. Only an admin can replace it, because a new code signs the parent's devices out: ask an admin if the parent has lost theirs.";
+export const PHONE_CHANGE_NEEDS_ADMIN =
+  "Only an admin can change the parent phone of a family that uses the parent app (it has an access code): the child's records would move to another phone's app. Leave the phone as it is, or ask an admin.";
+
+/** The notice, as the family's devices show it (title, then body). */
+export const ACCESS_NOTICE_SUBJECT = 'Your TuitionDesk access was changed';
+export const CODE_REPLACED_NOTICE =
+  'The centre issued a new access code for your family, and the devices signed in with the old one were signed out. If you did not ask for this, call the centre.';
+export function phoneChangedNotice(childName: string): string {
+  return `The centre changed the parent phone number on ${childName}'s record, so this app no longer shows ${childName}. If you did not ask for this, call the centre.`;
+}
+
+async function requireStudent(db: Queryable, studentId: number, lock = false): Promise<AccessStudent> {
+  const student = await findStudentForAccess(db, studentId, lock);
+  if (!student) throw new NotFoundError('Student not found');
+  return student;
+}
+
+async function accessStatus(db: Queryable, phone: string, role: Role): Promise<ParentAccessStatus> {
+  const [children, parentName, access, devices] = [
+    await findChildren(db, phone),
+    await findParentName(db, phone),
+    await findParentAccess(db, phone),
+    await countPushSubscriptions(db, phone),
+  ];
+  return {
+    phone,
+    parent_name: parentName,
+    children,
+    has_code: access !== undefined,
+    issued_at: access?.issued_at ?? null,
+    issued_by: access?.issued_by ?? null,
+    last_sign_in_at: access?.last_sign_in_at ?? null,
+    devices_with_notifications: devices,
+    can_replace_code: role === 'admin',
+  };
+}
+
+/** The state of a student's parent's access; never the code, which is not stored. */
+export async function getParentAccess(
+  ctx: AppContext,
+  viewer: { role: Role },
+  studentId: number,
+): Promise<ParentAccessStatus> {
+  const student = await requireStudent(ctx.db, studentId);
+  return accessStatus(ctx.db, student.parent_phone, viewer.role);
+}
+
+/**
+ * Issues the student's parent phone its first code, or (admins) a new one. A teacher's request for a
+ * phone that has a code is refused before the hash, and again atomically in the transaction (an
+ * insert that does nothing on conflict), so teachers issuing at once leave one code. Replacing bumps
+ * the token version (every device signed in with the old code gets 401), revokes the devices'
+ * subscriptions and queues the access notice to each, in one transaction with the activity row.
+ */
+export async function issueParentAccess(
+  ctx: AppContext,
+  actor: StaffActor,
+  studentId: number,
+): Promise<ParentAccessIssued> {
+  const student = await requireStudent(ctx.db, studentId);
+  const mayReplace = actor.role === 'admin';
+  if (!mayReplace && (await findParentAccess(ctx.db, student.parent_phone)))
+    throw new ForbiddenError(REPLACE_NEEDS_ADMIN);
+  const code = generateAccessCode();
+  // Hashed before the transaction: no connection waits on the hash.
+  const codeHash = await hashAccessCode(code);
+  const { status, isFirst, devicesTold } = await ctx.db.transaction(async (tx) => {
+    // Locked: a concurrent edit of this student's phone lands wholly before or after the code.
+    const current = await requireStudent(tx, studentId, true);
+    const phone = current.parent_phone;
+    const access = mayReplace
+      ? await upsertParentAccess(tx, phone, codeHash, actor)
+      : await insertFirstParentAccess(tx, phone, codeHash, actor);
+    if (!access) throw new ForbiddenError(REPLACE_NEEDS_ADMIN);
+    const first = access.token_version === 0;
+    const parentName = await findParentName(tx, phone);
+    let told = 0;
+    if (!first) {
+      const noticeId = await insertAccessNotice(tx, {
+        phone,
+        recipientName: parentName,
+        subject: ACCESS_NOTICE_SUBJECT,
+        message: CODE_REPLACED_NOTICE,
+        sender: actor,
+      });
+      told = await revokeSubscriptions(tx, phone, noticeId);
+    }
+    await recordActivity(
+      tx,
+      actor,
+      first ? 'parents.access_issued' : 'parents.access_reissued',
+      first
+        ? `${actor.full_name} issued parent access code for ${parentName} (${phone})`
+        : `${actor.full_name} issued a new parent access code for ${parentName} (${phone}); the old code stopped working and the family's devices were signed out and told`,
+    );
+    return { status: await accessStatus(tx, phone, actor.role), isFirst: first, devicesTold: told };
+  });
+  if (devicesTold > 0) ctx.delivery.notify();
+  return { ...status, code: formatAccessCode(code), message: isFirst ? FIRST_CODE_MESSAGE : NEW_CODE_MESSAGE };
+}
+
+export interface PhoneChange {
+  /** For the student's activity row: what else happened. */
+  activityNote: string;
+  /** A notice was queued: wake the push worker after the commit. */
+  queued: boolean;
+}
+
+/**
+ * A student's parent phone is about to change (inside the edit's transaction, the student row
+ * locked). When the current phone has an access code, only an admin may do it (a teacher could
+ * otherwise move a child to their own phone and issue that phone its first code), and the family's
+ * devices are told. Undefined when the current phone has no code: nothing to guard or tell.
+ */
+export async function changeFamilyPhone(
+  tx: Queryable,
+  actor: StaffActor,
+  student: { full_name: string; parent_phone: string },
+  newPhone: string,
+): Promise<PhoneChange | undefined> {
+  const oldPhone = student.parent_phone;
+  if (!(await findParentAccess(tx, oldPhone))) return undefined;
+  if (actor.role !== 'admin') throw new ForbiddenError(PHONE_CHANGE_NEEDS_ADMIN);
+  const noticeId = await insertAccessNotice(tx, {
+    phone: oldPhone,
+    recipientName: await findParentName(tx, oldPhone),
+    subject: ACCESS_NOTICE_SUBJECT,
+    message: phoneChangedNotice(student.full_name),
+    sender: actor,
+  });
+  const queued = (await enqueuePushes(tx, [noticeId])) > 0;
+  return {
+    activityNote: `; the parent phone changed from ${oldPhone} to ${newPhone} and the family's app on ${oldPhone} was told`,
+    queued,
+  };
+}
