@@ -24,12 +24,17 @@ describe('a day of attendance: the teacher marks, the admin approves, history ex
     // Other browser tests may share class 9 on this server: count what the class holds now.
     const students = await api<{ class_name: string }[]>('/students/');
     const inClass = students.filter((student) => student.class_name === '9').length;
-    const teacher = await createTeacherAccount({ first_name: 'Kiran', last_name: 'Mehta' }, 'kiran-password');
+    const teacher = await createTeacherAccount({ first_name: 'Kiran', last_name: 'Mehta' }, 'kestrel-lantern-31');
 
     // The teacher marks class 9: all present by default, one absent.
     const marking = await newPage(browser(), { width: 390, height: 844 });
     await signIn(marking.page, teacher.username, teacher.password);
     await marking.page.goto('/mark-attendance?class_name=9');
+    // Their own class only (ADR 019): the list offers class 9 and nothing else.
+    await marking.page.getByText('You can mark attendance for your class 9,').waitFor();
+    await marking.page.getByRole('combobox', { name: 'Class' }).click();
+    expect(await marking.page.getByRole('option').allTextContents()).toEqual(['Class 9']);
+    await marking.page.keyboard.press('Escape');
     const bilal = marking.page.getByRole('group', { name: 'Attendance of Bilal Shaikh' });
     await bilal.getByRole('button', { name: 'Absent' }).click();
     await expectAccessible(marking.page);

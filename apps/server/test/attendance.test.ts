@@ -63,6 +63,7 @@ async function countActivities(action: string): Promise<number> {
 describe('who may call the attendance endpoints', () => {
   const calls = [
     { method: 'GET' as const, url: '/api/v1/attendance/roster?class_name=7' },
+    { method: 'GET' as const, url: '/api/v1/attendance/marking-scope' },
     { method: 'POST' as const, url: '/api/v1/attendance/mark' },
     { method: 'GET' as const, url: '/api/v1/attendance/pending-approval' },
     { method: 'POST' as const, url: '/api/v1/attendance/approve' },
@@ -90,12 +91,14 @@ describe('who may call the attendance endpoints', () => {
     expect(detailOf(response)).toBe('You do not have permission to do this');
   });
 
-  it.each(['/attendance/roster?class_name=7', '/attendance/pending-approval', '/attendance/summary'])(
-    'GET %s answers a teacher',
-    async (url) => {
-      expect((await get(t, await teacher(), url)).statusCode).toBe(200);
-    },
-  );
+  it.each([
+    '/attendance/roster?class_name=7',
+    '/attendance/marking-scope',
+    '/attendance/pending-approval',
+    '/attendance/summary',
+  ])('GET %s answers a teacher', async (url) => {
+    expect((await get(t, await teacher(), url)).statusCode).toBe(200);
+  });
 });
 
 describe('GET /attendance/roster', () => {
@@ -245,7 +248,8 @@ describe('POST /attendance/mark', () => {
     const approved = await recordOf(meena.id, date);
     expect((await approve(t, await admin(), [approved?.id])).statusCode).toBe(200);
     const activities = await countActivities('attendance.marked');
-    const response = await mark(t, await teacher(), date, [
+    // The admin: a teacher may not mark class 8, nor five days back (marking-rules.test.ts).
+    const response = await mark(t, await admin(), date, [
       { student_id: ravi.id, status: 'present' },
       { student_id: meena.id, status: 'absent' },
     ]);
@@ -335,7 +339,8 @@ describe('pending approval, approval and history', () => {
 
   it('lists pending records for a date, by class then name, with the fields of the spec', async () => {
     const date = day(10);
-    await mark(t, await teacher(), date, [
+    // The admin: a teacher marks only their classes, and only the last few days (marking-rules.test.ts).
+    await mark(t, await admin(), date, [
       { student_id: asha.id, status: 'present' },
       { student_id: chandra.id, status: 'leave', remarks: 'wedding' },
       { student_id: bala.id, status: 'absent' },
@@ -361,7 +366,7 @@ describe('pending approval, approval and history', () => {
       remarks: 'wedding',
       parent_phone: chandra.parent_phone,
       marked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/),
-      marked_by: 'Tess Teacher',
+      marked_by: 'Administrator',
       approved_by: null,
       approved_at: null,
     });

@@ -43,6 +43,18 @@ async function send(token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', ur
   return response;
 }
 
+/** A teacher account that has set its own password (a fresh account must change the one it was given). */
+async function signedInTeacher(fields: Record<string, unknown>): Promise<{ id: number; token: string }> {
+  const teacher = await createTeacher(t.app, admin, fields);
+  const first = await login(t.app, teacher.username, teacher.initial_password);
+  const changed = await send(first, 'POST', '/auth/change-password', {
+    current_password: teacher.initial_password,
+    new_password: `Kettle-Orbit-${teacher.id}-zq`,
+  });
+  expect(changed.statusCode).toBe(200);
+  return { id: teacher.id, token: changed.json().access_token as string };
+}
+
 async function classOf(className: string, size: number): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < size; i += 1) {
@@ -90,12 +102,13 @@ describe('concurrent approvals', () => {
 describe('two teachers marking the same class at once', () => {
   it('leaves one teacher’s marks whole, never a mix, whichever order the rows come in', async () => {
     const students = await classOf('7', 25);
-    const first = await createTeacher(t.app, admin, { first_name: 'Asha', classes_assigned: ['7'] });
-    const second = await createTeacher(t.app, admin, { first_name: 'Bina', classes_assigned: ['7'] });
     const tokens = [
-      await login(t.app, first.username, first.initial_password),
-      await login(t.app, second.username, second.initial_password),
+      (await signedInTeacher({ first_name: 'Asha', classes_assigned: ['7'] })).token,
+      (await signedInTeacher({ first_name: 'Bina', classes_assigned: ['7'] })).token,
     ] as const;
+    // Four days back, one round each: the centre lets teachers mark that far (the default is 2).
+    const rules = { teacher_mark_days_back: 5, teachers_mark_any_class: false };
+    expect((await send(admin, 'PUT', '/settings/marking', rules)).statusCode).toBe(200);
     for (let round = 0; round < 4; round += 1) {
       const date = addDays(today(), -(round + 2));
       const answers = await Promise.all([
@@ -116,6 +129,99 @@ describe('two teachers marking the same class at once', () => {
       expect(rows).toHaveLength(students.length);
       const outcomes = new Set(rows.map((row) => `${row.status} by ${row.marked_by}`));
       expect(outcomes.size).toBe(1);
+    }
+    await send(admin, 'PUT', '/settings/marking', { ...rules, teacher_mark_days_back: 2 });
+  });
+});
+
+/**
+ * The teacher's classes and the centre's rules are read, and held, inside the transaction that marks:
+ * an admin's change made at the same moment either waits for the marking (which then happened under
+ * the old rule, before the change answered) or comes first (and the marking is refused whole). What
+ * may never happen is a marking under the old rule written after the change: the activity feed shows
+ * the order in which each was written.
+ */
+describe('a class or a rule taken away while a teacher saves', () => {
+  async function activitiesAfter(id: number): Promise<string[]> {
+    const rows = await t.db.query<{ action: string }>('SELECT action FROM activities WHERE id > $1 ORDER BY id', [id]);
+    return rows.map((row) => row.action);
+  }
+  async function lastActivityId(): Promise<number> {
+    const rows = await t.db.query<{ id: number }>('SELECT coalesce(max(id), 0)::int AS id FROM activities');
+    return rows[0]?.id ?? 0;
+  }
+  async function marksOn(date: string, students: number[]): Promise<string[]> {
+    const rows = await t.db.query<{ marked_by: string }>(
+      'SELECT marked_by FROM attendance WHERE student_id = ANY($1::int[]) AND date = $2',
+      [students, date],
+    );
+    return rows.map((row) => row.marked_by);
+  }
+
+  it('a class unassigned by an admin: the marking comes whole before the change, or is refused whole with 403', async () => {
+    const students = await classOf('8', 40);
+    const teacher = await signedInTeacher({ first_name: 'Racing', last_name: 'Teacher', classes_assigned: ['7', '8'] });
+    const date = today();
+    const outcomes = new Set<number>();
+    for (let round = 0; round < 8; round += 1) {
+      await t.db.query('DELETE FROM attendance WHERE student_id = ANY($1::int[])', [students]);
+      const restored = await send(admin, 'PUT', `/teachers/${teacher.id}`, { classes_assigned: ['7', '8'] });
+      expect(restored.statusCode).toBe(200);
+      const before = await lastActivityId();
+      const marking = () =>
+        send(teacher.token, 'POST', '/attendance/mark', {
+          date,
+          records: students.map((id) => ({ student_id: id, status: 'present' })),
+        });
+      const unassigning = () => send(admin, 'PUT', `/teachers/${teacher.id}`, { classes_assigned: ['7'] });
+      // Either call may leave first.
+      const [marked, unassigned] =
+        round % 2 === 0
+          ? await Promise.all([marking(), unassigning()])
+          : await Promise.all([unassigning(), marking()]).then(([u, m]) => [m, u] as const);
+      expect(unassigned.statusCode).toBe(200);
+      expect([200, 403]).toContain(marked.statusCode);
+      outcomes.add(marked.statusCode);
+      if (marked.statusCode === 200) {
+        expect(await marksOn(date, students)).toEqual(students.map(() => 'Racing Teacher'));
+        expect(await activitiesAfter(before)).toEqual(['attendance.marked', 'teacher.updated']);
+      } else {
+        expect(marked.json().detail).toBe(
+          'You can mark attendance only for your class (7). Class 8 is not assigned to you.',
+        );
+        expect(await marksOn(date, students)).toEqual([]);
+        expect(await activitiesAfter(before)).toEqual(['teacher.updated']);
+      }
+    }
+    expect(outcomes.size).toBeGreaterThan(0);
+  });
+
+  it('the any-class rule turned off: the same, for a teacher covering a class that is not theirs', async () => {
+    const students = await classOf('10', 40);
+    const teacher = await signedInTeacher({ first_name: 'Cover', last_name: 'Racer', classes_assigned: ['7'] });
+    const date = addDays(today(), -1);
+    const open = { teacher_mark_days_back: 2, teachers_mark_any_class: true };
+    for (let round = 0; round < 6; round += 1) {
+      await t.db.query('DELETE FROM attendance WHERE student_id = ANY($1::int[])', [students]);
+      expect((await send(admin, 'PUT', '/settings/marking', open)).statusCode).toBe(200);
+      const before = await lastActivityId();
+      const [marked, closed] = await Promise.all([
+        send(teacher.token, 'POST', '/attendance/mark', {
+          date,
+          records: students.map((id) => ({ student_id: id, status: 'late' })),
+        }),
+        send(admin, 'PUT', '/settings/marking', { ...open, teachers_mark_any_class: false }),
+      ]);
+      expect(closed.statusCode).toBe(200);
+      expect([200, 403]).toContain(marked.statusCode);
+      const after = await activitiesAfter(before);
+      if (marked.statusCode === 200) {
+        expect(await marksOn(date, students)).toHaveLength(students.length);
+        expect(after).toEqual(['attendance.marked', 'settings.updated']);
+      } else {
+        expect(await marksOn(date, students)).toEqual([]);
+        expect(after).toEqual(['settings.updated']);
+      }
     }
   });
 });

@@ -48,6 +48,9 @@ export type RosterEntry = z.infer<typeof rosterEntrySchema>;
 export const rosterSchema = z.object({
   date: z.string(),
   class_name: z.string(),
+  /** Whether the caller may mark this class on this date (ADR 019); when not, the page shows it read-only. */
+  can_mark: z.boolean(),
+  cannot_mark_reason: z.string().nullable().describe('why the caller cannot mark this roster, or null'),
   students: z.array(rosterEntrySchema),
 });
 export type Roster = z.infer<typeof rosterSchema>;

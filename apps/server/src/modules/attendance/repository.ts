@@ -17,14 +17,28 @@ export interface StudentRef {
 }
 
 /**
- * The students among `ids` that exist. KEY SHARE holds them until the transaction ends, so a
- * student deleted meanwhile cannot break the attendance rows written for them.
+ * The students among `ids` that exist. SHARE holds them until the transaction ends: a student deleted
+ * meanwhile cannot break the attendance rows written for them, and one moved to another class cannot
+ * slip past the check of the marker's classes (the row written carries the class checked). Rows are
+ * locked in id order, so two markings and a bulk change never wait on each other in a circle.
  */
 export async function findStudentsForMarking(db: Queryable, ids: number[]): Promise<StudentRef[]> {
   return db.query<StudentRef>(
-    'SELECT id, full_name, class_name FROM students WHERE id = ANY($1::int[]) FOR KEY SHARE',
+    'SELECT id, full_name, class_name FROM students WHERE id = ANY($1::int[]) ORDER BY id FOR SHARE',
     [ids],
   );
+}
+
+/**
+ * The classes on the teacher record of a sign-in account, or undefined when the account has none.
+ * `lock` holds the record (FOR SHARE) until the transaction ends: an admin's edit of it waits.
+ */
+export async function findAssignedClasses(db: Queryable, userId: number, lock = false): Promise<string[] | undefined> {
+  const rows = await db.query<{ classes_assigned: string[] }>(
+    `SELECT classes_assigned FROM teachers WHERE user_id = $1${lock ? ' FOR SHARE' : ''}`,
+    [userId],
+  );
+  return rows[0]?.classes_assigned;
 }
 
 export interface MarkInput {

@@ -9,6 +9,7 @@ import {
   historyQuerySchema,
   markAttendanceResultSchema,
   markAttendanceSchema,
+  markingScopeSchema,
   pendingQuerySchema,
   rosterQuerySchema,
   rosterSchema,
@@ -21,6 +22,7 @@ import type { ZodApp } from '../../plugins/zod-app';
 import {
   approveAttendance,
   getHistoryPage,
+  getMarkingScope,
   getRoster,
   getSummary,
   listHistoryJson,
@@ -41,7 +43,19 @@ export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
         response: { 200: rosterSchema, 422: errorSchema },
       },
     },
-    async (request) => getRoster(ctx, request.query.class_name, request.query.date),
+    async (request) => getRoster(ctx, currentUser(request), request.query.class_name, request.query.date),
+  );
+
+  app.get(
+    '/attendance/marking-scope',
+    {
+      schema: {
+        tags,
+        summary: 'The classes and dates the caller may mark attendance for',
+        response: { 200: markingScopeSchema },
+      },
+    },
+    async (request) => getMarkingScope(ctx, currentUser(request)),
   );
 
   app.post(
@@ -50,8 +64,16 @@ export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
       schema: {
         tags,
         summary: 'Mark (or re-mark, while pending) attendance for students on a date',
+        description:
+          "A teacher marks only students of the classes assigned to them (403) and only from today back the centre's number of days (422); see /settings/marking. Admins are not limited.",
         body: markAttendanceSchema,
-        response: { 200: markAttendanceResultSchema, 404: errorSchema, 409: errorSchema, 422: errorSchema },
+        response: {
+          200: markAttendanceResultSchema,
+          403: errorSchema,
+          404: errorSchema,
+          409: errorSchema,
+          422: errorSchema,
+        },
       },
     },
     async (request) => markAttendance(ctx, currentUser(request), request.body.date, request.body.records),

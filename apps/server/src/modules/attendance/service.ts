@@ -4,13 +4,15 @@ import type {
   AttendanceHistoryPageQuery,
   AttendanceSummary,
   ClassName,
+  MarkingScope,
   Roster,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
-import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, firstDayOfMonth, lastDayOfMonth, today } from '../../lib/time';
 import { readAbsenceAlerts } from '../settings/repository';
+import { classRefusal, dateRefusal, loadScope, type Marker, rosterRefusal, toMarkingScope } from './marking-scope';
 import {
   approvePending,
   countExisting,
@@ -31,14 +33,39 @@ import {
 const HISTORY_DEFAULT_DAYS = 7;
 const HISTORY_MAX_DAYS = 366;
 
-export async function getRoster(ctx: AppContext, className: ClassName, date: string | undefined): Promise<Roster> {
+/**
+ * Anyone on the staff may read any class's register (they can list its students anyway); the answer
+ * says whether the caller may mark it, and if not why, so the console shows it read-only.
+ */
+export async function getRoster(
+  ctx: AppContext,
+  user: Marker,
+  className: ClassName,
+  date: string | undefined,
+): Promise<Roster> {
   const day = date ?? today();
-  return { date: day, class_name: className, students: await findRoster(ctx.db, className, day) };
+  const refusal = rosterRefusal(await loadScope(ctx.db, user), className, day);
+  return {
+    date: day,
+    class_name: className,
+    can_mark: refusal === undefined,
+    cannot_mark_reason: refusal ?? null,
+    students: await findRoster(ctx.db, className, day),
+  };
 }
 
+export async function getMarkingScope(ctx: AppContext, user: Marker): Promise<MarkingScope> {
+  return toMarkingScope(await loadScope(ctx.db, user));
+}
+
+/**
+ * Every rule is checked against the whole request before anything is written, inside the
+ * transaction that writes, against the teacher's classes and the rules as they are now (locked until
+ * it ends): a class taken away at the same moment either waits for this marking or refuses it.
+ */
 export async function markAttendance(
   ctx: AppContext,
-  actor: Actor,
+  actor: Marker,
   date: string,
   records: MarkInput[],
 ): Promise<{ marked_count: number; message: string }> {
@@ -56,12 +83,21 @@ export async function markAttendance(
   const ids = [...seen];
 
   await ctx.db.transaction(async (tx) => {
+    const scope = await loadScope(tx, actor, true);
+    if (scope.refusal) throw new ForbiddenError(scope.refusal);
     const students = await findStudentsForMarking(tx, ids);
     if (students.length !== ids.length) {
       const known = new Set(students.map((s) => s.id));
       const missing = ids.find((id) => !known.has(id));
       throw new NotFoundError(`Student with id ${missing} was not found`);
     }
+    const byClass = classRefusal(
+      scope,
+      students.map((s) => s.class_name),
+    );
+    if (byClass) throw new ForbiddenError(byClass);
+    const byDate = dateRefusal(scope, date);
+    if (byDate) throw new ValidationError('date', byDate);
     const written = new Set(await upsertAttendance(tx, date, records, actor));
     const approved = ids.find((id) => !written.has(id));
     if (approved !== undefined) {

@@ -1,3 +1,4 @@
+import { type MarkingRules, TEACHER_MARK_DAYS_BACK_DEFAULT, TEACHER_MARK_DAYS_BACK_MAX } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
 
 const ABSENCE_ALERTS_KEY = 'absence_alerts';
@@ -31,5 +32,45 @@ export async function writeRequireAdminTwoFactor(tx: Queryable, isOn: boolean): 
     `INSERT INTO settings (key, value) VALUES ($1, $2)
      ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
     [REQUIRE_ADMIN_TWO_FACTOR_KEY, isOn ? 'true' : 'false'],
+  );
+}
+
+const DAYS_BACK_KEY = 'teacher_mark_days_back';
+const ANY_CLASS_KEY = 'teachers_mark_any_class';
+
+/**
+ * The marking rules (migration 0007 stores the defaults). A marking holds the rows with `share` until
+ * its transaction ends: an admin's change waits for the markings that read the old rules, so once the
+ * change answers, nobody marks under the old ones. A change holds them with `update`. Rows are locked
+ * in key order, the order a change writes them in, so no two of these deadlock.
+ */
+export async function readMarkingRules(db: Queryable, lock?: 'share' | 'update'): Promise<MarkingRules> {
+  const rows = await db.query<{ key: string; value: string }>(
+    `SELECT key, value FROM settings WHERE key = ANY($1::text[]) ORDER BY key${
+      lock === 'share' ? ' FOR SHARE' : lock === 'update' ? ' FOR UPDATE' : ''
+    }`,
+    [[DAYS_BACK_KEY, ANY_CLASS_KEY]],
+  );
+  const value = (key: string) => rows.find((row) => row.key === key)?.value;
+  const daysBack = Number(value(DAYS_BACK_KEY));
+  return {
+    // A value edited by hand into something else falls back to the default, never to "no limit".
+    teacher_mark_days_back:
+      Number.isInteger(daysBack) && daysBack >= 0 && daysBack <= TEACHER_MARK_DAYS_BACK_MAX
+        ? daysBack
+        : TEACHER_MARK_DAYS_BACK_DEFAULT,
+    teachers_mark_any_class: value(ANY_CLASS_KEY) === 'true',
+  };
+}
+
+export async function writeMarkingRules(tx: Queryable, rules: MarkingRules): Promise<void> {
+  await tx.query(
+    `INSERT INTO settings (key, value)
+     SELECT key, value FROM unnest($1::text[], $2::text[]) AS r (key, value) ORDER BY key
+     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+    [
+      [DAYS_BACK_KEY, ANY_CLASS_KEY],
+      [String(rules.teacher_mark_days_back), rules.teachers_mark_any_class ? 'true' : 'false'],
+    ],
   );
 }

@@ -1,14 +1,23 @@
 import {
   centreSettingsSchema,
   errorSchema,
+  markingRulesSchema,
   twoFactorPolicySchema,
   updateCentreSettingsSchema,
+  updateMarkingRulesSchema,
   updateTwoFactorPolicySchema,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
-import { getSettings, getTwoFactorPolicy, updateSettings, updateTwoFactorPolicy } from './service';
+import {
+  getMarkingRules,
+  getSettings,
+  getTwoFactorPolicy,
+  updateMarkingRules,
+  updateSettings,
+  updateTwoFactorPolicy,
+} from './service';
 
 const tags = ['settings'];
 
@@ -61,5 +70,33 @@ export function registerSettingsRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request) => updateTwoFactorPolicy(ctx, currentUser(request), request.body),
+  );
+
+  app.get(
+    '/settings/marking',
+    {
+      schema: {
+        tags,
+        summary: 'Which classes and days teachers may mark attendance for',
+        response: { 200: markingRulesSchema },
+      },
+    },
+    async () => getMarkingRules(ctx),
+  );
+
+  app.put(
+    '/settings/marking',
+    {
+      config: { roles: ['admin'] },
+      schema: {
+        tags,
+        summary: 'Change which classes and days teachers may mark attendance for',
+        description:
+          'A teacher marks the classes assigned to them (or every class, with teachers_mark_any_class) from today back teacher_mark_days_back days. Admins are not limited.',
+        body: updateMarkingRulesSchema,
+        response: { 200: markingRulesSchema, 422: errorSchema },
+      },
+    },
+    async (request) => updateMarkingRules(ctx, currentUser(request), request.body),
   );
 }

@@ -1,12 +1,14 @@
-import type { CentreSettings, TwoFactorPolicy } from '@tuitiondesk/contract';
+import type { CentreSettings, MarkingRules, TwoFactorPolicy } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
-import { type Actor, recordActivity } from '../../lib/activity-log';
+import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { ConflictError } from '../../lib/errors';
 import { findTwoFactor } from '../two-factor/repository';
 import {
   readAbsenceAlerts,
+  readMarkingRules,
   readRequireAdminTwoFactor,
   writeAbsenceAlerts,
+  writeMarkingRules,
   writeRequireAdminTwoFactor,
 } from './repository';
 
@@ -53,5 +55,36 @@ export async function updateTwoFactorPolicy(
       `${actor.full_name} turned ${isOn ? 'on' : 'off'} two-factor sign-in for every admin`,
     );
     return { require_admin_two_factor: await readRequireAdminTwoFactor(tx) };
+  });
+}
+
+export async function getMarkingRules(ctx: AppContext): Promise<MarkingRules> {
+  return readMarkingRules(ctx.db);
+}
+
+/** "teachers mark only their own classes, today and 2 days back", for the activity feed. */
+export function describeMarkingRules(rules: MarkingRules): string {
+  const days = rules.teacher_mark_days_back;
+  const window = days === 0 ? 'today only' : `today and ${plural(days, 'day')} back`;
+  return `${rules.teachers_mark_any_class ? 'any teacher marks any class' : 'teachers mark only their own classes'}, ${window}`;
+}
+
+/** Writes the rules; a change (not a save of the same values) leaves an activity row saying what they are now. */
+export async function updateMarkingRules(ctx: AppContext, actor: Actor, update: MarkingRules): Promise<MarkingRules> {
+  return ctx.db.transaction(async (tx) => {
+    const before = await readMarkingRules(tx, 'update');
+    const isChange =
+      before.teacher_mark_days_back !== update.teacher_mark_days_back ||
+      before.teachers_mark_any_class !== update.teachers_mark_any_class;
+    if (isChange) {
+      await writeMarkingRules(tx, update);
+      await recordActivity(
+        tx,
+        actor,
+        'settings.updated',
+        `${actor.full_name} changed the attendance marking rules: ${describeMarkingRules(update)}`,
+      );
+    }
+    return readMarkingRules(tx);
   });
 }

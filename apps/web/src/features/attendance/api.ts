@@ -6,6 +6,8 @@ import type {
   AttendanceStatus,
   ClassName,
   MarkAttendanceRequest,
+  MarkingRules,
+  MarkingScope,
   Roster,
 } from '@tuitiondesk/contract';
 import { apiRequest } from '../../lib/api-client';
@@ -21,6 +23,9 @@ const keys = {
   pendingOn: (date: string) => [...PENDING_QUERY_ROOT, 'date', date] as const,
   history: (start: string, end: string) => [...ATTENDANCE_QUERY_ROOT, 'history', start, end] as const,
   historyPage: (params: HistoryPageParams) => [...ATTENDANCE_QUERY_ROOT, 'history-page', params] as const,
+  /** Under the attendance root: a change of the rules refreshes it with every roster's can_mark. */
+  scope: [...ATTENDANCE_QUERY_ROOT, 'marking-scope'] as const,
+  rules: [...ATTENDANCE_QUERY_ROOT, 'marking-rules'] as const,
 };
 
 /** One page of the history: a range, its filters ('' or absent means all), and the rows wanted. */
@@ -82,6 +87,27 @@ export const historyPageQuery = (params: HistoryPageParams) =>
       }),
   });
 
+/** The classes and days the signed-in person may mark (a teacher's own classes, the centre's window). */
+export const markingScopeQuery = () =>
+  queryOptions({
+    queryKey: keys.scope,
+    queryFn: ({ signal }) => apiRequest<MarkingScope>('/attendance/marking-scope', { signal }),
+  });
+
+export const markingRulesQuery = () =>
+  queryOptions({
+    queryKey: keys.rules,
+    queryFn: ({ signal }) => apiRequest<MarkingRules>('/settings/marking', { signal }),
+  });
+
+export function useMarkingScope() {
+  return useQuery(markingScopeQuery());
+}
+
+export function useMarkingRules(enabled = true) {
+  return useQuery({ ...markingRulesQuery(), enabled });
+}
+
 export function useRoster(className: ClassName | undefined, date: string) {
   return useQuery({ ...rosterQuery(className ?? '7', date), enabled: className !== undefined });
 }
@@ -119,5 +145,18 @@ export function useApproveAttendance() {
         json: { attendance_ids: attendanceIds },
       }),
     onSuccess: refresh,
+  });
+}
+
+/** New rules change what every teacher may mark: the scope and the rosters' can_mark are fetched again. */
+export function useUpdateMarkingRules() {
+  const refresh = useRefreshAttendance();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (rules: MarkingRules) => apiRequest<MarkingRules>('/settings/marking', { method: 'PUT', json: rules }),
+    onSuccess: (rules) => {
+      client.setQueryData(keys.rules, rules);
+      return refresh();
+    },
   });
 }

@@ -1,16 +1,34 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Roster } from '@tuitiondesk/contract';
+import type { MarkingScope, Roster } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isoDaysAgo, todayIso } from '../../lib/dates';
+import { formatDay, isoDaysAgo, todayIso } from '../../lib/dates';
 import { rosterEntry } from './fixtures';
 import MarkAttendancePage from './mark-attendance-page';
 import { fakeApi, renderPage } from './test-providers';
 
 const yesterday = isoDaysAgo(1);
+const adminScope: MarkingScope = {
+  restricted: false,
+  classes: ['7', '8', '9', '10'],
+  any_class: false,
+  days_back: 2,
+  earliest_date: null,
+  today: todayIso(),
+  cannot_mark_reason: null,
+};
+/** A teacher of classes 7 and 9, who may mark today and the 2 days before. */
+const teacherScope: MarkingScope = {
+  ...adminScope,
+  restricted: true,
+  classes: ['7', '9'],
+  earliest_date: isoDaysAgo(2),
+};
 const roster: Roster = {
   date: yesterday,
   class_name: '8',
+  can_mark: true,
+  cannot_mark_reason: null,
   students: [
     rosterEntry({ student_id: 1, student_name: 'Asha Verma' }),
     rosterEntry({
@@ -25,6 +43,10 @@ const roster: Roster = {
     rosterEntry({ student_id: 3, student_name: 'Chitra Rao', attendance_id: 30, status: 'late', is_approved: true }),
   ],
 };
+
+function rosterCalls(api: ReturnType<typeof fakeApi>) {
+  return api.calls.filter((call) => call.url.pathname === '/api/v1/attendance/roster');
+}
 
 function row(name: string): HTMLElement {
   return screen.getByText(name).closest('li') as HTMLElement;
@@ -41,10 +63,13 @@ afterEach(() => vi.restoreAllMocks());
 // jsdom draws MUI slowly, and test files share two cores: generous time per test.
 describe('Mark Attendance screen', { timeout: 30_000 }, () => {
   it('reads class and date from the address and shows unmarked students as present', async () => {
-    const api = fakeApi({ 'GET /api/v1/attendance/roster': () => [200, roster] });
+    const api = fakeApi({
+      'GET /api/v1/attendance/marking-scope': () => [200, adminScope],
+      'GET /api/v1/attendance/roster': () => [200, roster],
+    });
     renderPage(<MarkAttendancePage />, `/mark-attendance?class_name=8&date=${yesterday}`);
     expect(await screen.findByText('Asha Verma')).toBeInTheDocument();
-    const query = api.calls[0]?.url.searchParams;
+    const query = rosterCalls(api)[0]?.url.searchParams;
     expect(query?.get('class_name')).toBe('8');
     expect(query?.get('date')).toBe(yesterday);
 
@@ -60,6 +85,7 @@ describe('Mark Attendance screen', { timeout: 30_000 }, () => {
 
   it('locks approved records: disabled, marked Approved, and not sent', async () => {
     const api = fakeApi({
+      'GET /api/v1/attendance/marking-scope': () => [200, adminScope],
       'GET /api/v1/attendance/roster': () => [200, roster],
       'POST /api/v1/attendance/mark': () => [200, { marked_count: 2, message: 'Attendance marked for 2 student(s)' }],
     });
@@ -94,6 +120,7 @@ describe('Mark Attendance screen', { timeout: 30_000 }, () => {
       { detail: 'Attendance for Bala Das on 2026-03-02 is already approved and cannot be changed' },
     ];
     fakeApi({
+      'GET /api/v1/attendance/marking-scope': () => [200, adminScope],
       'GET /api/v1/attendance/roster': () => [200, roster],
       'POST /api/v1/attendance/mark': () => answer,
     });
@@ -108,6 +135,7 @@ describe('Mark Attendance screen', { timeout: 30_000 }, () => {
 
   it('asks for a class first, falls back to today for a future date, and says when a class is empty', async () => {
     const api = fakeApi({
+      'GET /api/v1/attendance/marking-scope': () => [200, adminScope],
       'GET /api/v1/attendance/roster': ({ url }) => [
         200,
         { date: url.searchParams.get('date'), class_name: url.searchParams.get('class_name'), students: [] },
@@ -115,8 +143,8 @@ describe('Mark Attendance screen', { timeout: 30_000 }, () => {
     });
     const user = userEvent.setup();
     renderPage(<MarkAttendancePage />, '/mark-attendance?date=2999-01-01');
-    expect(screen.getByText('Choose a class')).toBeInTheDocument();
-    expect(api.calls).toHaveLength(0);
+    expect(await screen.findByText('Choose a class')).toBeInTheDocument();
+    expect(rosterCalls(api)).toHaveLength(0);
 
     await user.click(screen.getByRole('combobox', { name: 'Class' }));
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
@@ -127,7 +155,149 @@ describe('Mark Attendance screen', { timeout: 30_000 }, () => {
     ]);
     await user.click(screen.getByRole('option', { name: 'Class 10' }));
     expect(await screen.findByText('No students in Class 10')).toBeInTheDocument();
-    await waitFor(() => expect(api.calls).toHaveLength(1));
-    expect(api.calls[0]?.url.searchParams.get('date')).toBe(todayIso());
+    await waitFor(() => expect(rosterCalls(api)).toHaveLength(1));
+    expect(rosterCalls(api)[0]?.url.searchParams.get('date')).toBe(todayIso());
+  });
+});
+
+describe('Mark Attendance for a teacher: their own classes and days (ADR 019)', { timeout: 30_000 }, () => {
+  const emptyRoster = ({ url }: { url: URL }): [number, unknown] => [
+    200,
+    {
+      date: url.searchParams.get('date'),
+      class_name: url.searchParams.get('class_name'),
+      can_mark: true,
+      cannot_mark_reason: null,
+      students: [],
+    },
+  ];
+
+  it('lists only their classes, says which days they may mark, and offers no marking rules', async () => {
+    fakeApi({
+      'GET /api/v1/attendance/marking-scope': () => [200, teacherScope],
+      'GET /api/v1/attendance/roster': emptyRoster,
+    });
+    const user = userEvent.setup();
+    renderPage(<MarkAttendancePage />, '/mark-attendance');
+    expect(await screen.findByText('Choose a class')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        `You can mark attendance for your classes 7, 9, from ${formatDay(isoDaysAgo(2))} to today (2 days back). An admin can mark earlier days.`,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Marking rules' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('combobox', { name: 'Class' }));
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Class 7', 'Class 9']);
+  });
+
+  it('ignores a class that is not theirs and a date before their window in the address', async () => {
+    const api = fakeApi({
+      'GET /api/v1/attendance/marking-scope': () => [200, teacherScope],
+      'GET /api/v1/attendance/roster': emptyRoster,
+    });
+    const user = userEvent.setup();
+    renderPage(<MarkAttendancePage />, `/mark-attendance?class_name=8&date=${isoDaysAgo(3)}`);
+    expect(await screen.findByText('Choose a class')).toBeInTheDocument();
+    expect(rosterCalls(api)).toHaveLength(0);
+    await user.click(screen.getByRole('combobox', { name: 'Class' }));
+    await user.click(screen.getByRole('option', { name: 'Class 9' }));
+    await waitFor(() => expect(rosterCalls(api)).toHaveLength(1));
+    expect(rosterCalls(api)[0]?.url.searchParams.get('class_name')).toBe('9');
+    expect(rosterCalls(api)[0]?.url.searchParams.get('date')).toBe(todayIso());
+  });
+
+  it('keeps a date inside the window, and opens their only class straight away', async () => {
+    const api = fakeApi({
+      'GET /api/v1/attendance/marking-scope': () => [200, { ...teacherScope, classes: ['10'] }],
+      'GET /api/v1/attendance/roster': emptyRoster,
+    });
+    renderPage(<MarkAttendancePage />, `/mark-attendance?date=${isoDaysAgo(2)}`);
+    expect(await screen.findByText('No students in Class 10')).toBeInTheDocument();
+    expect(rosterCalls(api)[0]?.url.searchParams.get('date')).toBe(isoDaysAgo(2));
+    expect(screen.getByText(/for your class 10,/)).toBeInTheDocument();
+  });
+
+  it('says so when no class is assigned to them, and asks for no roster', async () => {
+    const reason =
+      'No class is assigned to you, so you cannot mark attendance. Ask an admin to assign your classes on the Teachers screen.';
+    const api = fakeApi({
+      'GET /api/v1/attendance/marking-scope': () => [200, { ...teacherScope, classes: [], cannot_mark_reason: reason }],
+    });
+    renderPage(<MarkAttendancePage />, '/mark-attendance?class_name=7');
+    expect(await screen.findByText('No class is assigned to you')).toBeInTheDocument();
+    expect(screen.getByText(reason)).toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Class' })).not.toBeInTheDocument();
+    expect(rosterCalls(api)).toHaveLength(0);
+  });
+
+  it('shows a roster it may not mark read-only, with the reason, and sends nothing', async () => {
+    const reason = 'You can mark attendance only for your classes (7, 9). Class 8 is not assigned to you.';
+    const api = fakeApi({
+      // The scope read earlier still lists class 8; the roster, read now, says it was taken away.
+      'GET /api/v1/attendance/marking-scope': () => [200, { ...teacherScope, classes: ['7', '8', '9'] }],
+      'GET /api/v1/attendance/roster': () => [200, { ...roster, can_mark: false, cannot_mark_reason: reason }],
+    });
+    renderPage(<MarkAttendancePage />, `/mark-attendance?class_name=8&date=${yesterday}`);
+    expect(await screen.findByText(reason)).toBeInTheDocument();
+    for (const button of within(row('Asha Verma')).getAllByRole('button')) expect(button).toBeDisabled();
+    expect(within(row('Asha Verma')).getByRole('textbox', { name: 'Remarks for Asha Verma' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Submit Attendance' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Mark All Present' })).toBeDisabled();
+    // The approved record still reads as approved, not as everything locked.
+    expect(screen.getByText('1 approved record is locked and will not be sent.')).toBeInTheDocument();
+    expect(api.calls.filter((call) => call.method === 'POST')).toEqual([]);
+  });
+});
+
+describe('the marking rules, for admins', { timeout: 30_000 }, () => {
+  it('shows the saved rules and saves new ones', async () => {
+    let rules = { teacher_mark_days_back: 2, teachers_mark_any_class: false };
+    const api = fakeApi({
+      'GET /api/v1/attendance/marking-scope': () => [200, adminScope],
+      'GET /api/v1/settings/marking': () => [200, rules],
+      'PUT /api/v1/settings/marking': ({ body }) => {
+        rules = body as typeof rules;
+        return [200, rules];
+      },
+    });
+    const user = userEvent.setup();
+    renderPage(<MarkAttendancePage />, '/mark-attendance');
+    await user.click(await screen.findByRole('button', { name: 'Marking rules' }));
+    const days = await screen.findByRole('textbox', { name: 'Days back a teacher may mark' });
+    expect(days).toHaveValue('2');
+    const anyClass = screen.getByRole('switch', { name: /Any teacher may mark any class/ });
+    expect(anyClass).not.toBeChecked();
+
+    await user.clear(days);
+    await user.type(days, '40');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Enter a whole number from 0 to 31')).toBeInTheDocument();
+    expect(api.calls.filter((call) => call.method === 'PUT')).toEqual([]);
+
+    await user.clear(days);
+    await user.type(days, '5');
+    await user.click(anyClass);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Marking rules saved')).toBeInTheDocument();
+    expect(api.calls.filter((call) => call.method === 'PUT').map((call) => call.body)).toEqual([
+      { teacher_mark_days_back: 5, teachers_mark_any_class: true },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it("shows the server's refusal in the dialog", async () => {
+    fakeApi({
+      'GET /api/v1/attendance/marking-scope': () => [200, adminScope],
+      'GET /api/v1/settings/marking': () => [200, { teacher_mark_days_back: 2, teachers_mark_any_class: false }],
+      'PUT /api/v1/settings/marking': () => [403, { detail: 'You do not have permission to do this' }],
+    });
+    const user = userEvent.setup();
+    renderPage(<MarkAttendancePage />, '/mark-attendance');
+    await user.click(await screen.findByRole('button', { name: 'Marking rules' }));
+    await screen.findByRole('textbox', { name: 'Days back a teacher may mark' });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(
+      await within(screen.getByRole('dialog')).findByText('You do not have permission to do this'),
+    ).toBeInTheDocument();
   });
 });

@@ -1,38 +1,78 @@
 import EventNoteIcon from '@mui/icons-material/EventNote';
 import GroupOffIcon from '@mui/icons-material/GroupOff';
-import { Alert, MenuItem, Paper, Stack, TextField } from '@mui/material';
-import { type ClassName, normaliseClassName } from '@tuitiondesk/contract';
+import RuleIcon from '@mui/icons-material/Rule';
+import { Alert, Box, Button, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
+import { type ClassName, type MarkingScope, normaliseClassName } from '@tuitiondesk/contract';
 import dayjs from 'dayjs';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { DateField } from '../../components/date-field';
 import { EmptyState } from '../../components/empty-state';
 import { PageSpinner } from '../../components/page-spinner';
 import { errorText } from '../../lib/api-client';
-import { todayIso } from '../../lib/dates';
-import { useRoster } from './api';
+import { formatDay, todayIso } from '../../lib/dates';
+import { useMarkingScope, useRoster } from './api';
 import { CLASS_NAMES, classLabel } from './attendance-status';
+import { MarkingRulesDialog } from './marking-rules-dialog';
 import { RosterForm } from './roster-form';
+import { WindowDateField } from './window-date-field';
 
-/** `?date=` when it is a real date not after today, else today. */
-function dateFrom(param: string | null): string {
-  const today = todayIso();
-  if (!param || !/^\d{4}-\d{2}-\d{2}$/.test(param)) return today;
+/** `?date=` when it is a real date inside the window, else the window's last day (today). */
+function dateFrom(param: string | null, min: string | undefined, max: string): string {
+  if (!param || !/^\d{4}-\d{2}-\d{2}$/.test(param)) return max;
   const day = dayjs(param);
-  return day.isValid() && day.format('YYYY-MM-DD') === param && param <= today ? param : today;
+  const isReal = day.isValid() && day.format('YYYY-MM-DD') === param;
+  return isReal && param <= max && (min === undefined || param >= min) ? param : max;
 }
 
-/** Mark Attendance (beyond the spec): a class's register for a date, for teachers and admins. */
+/** For a teacher: which classes and days they may mark, in one sentence. */
+export function scopeSentence(scope: MarkingScope): string {
+  const classes = scope.any_class
+    ? 'any class'
+    : `${scope.classes.length === 1 ? 'your class' : 'your classes'} ${scope.classes.join(', ')}`;
+  const days =
+    scope.days_back === 0
+      ? 'for today only'
+      : `from ${formatDay(scope.earliest_date)} to today (${scope.days_back} day${scope.days_back === 1 ? '' : 's'} back)`;
+  return `You can mark attendance for ${classes}, ${days}. An admin can mark earlier days.`;
+}
+
+/**
+ * Mark Attendance (beyond the spec): a class's register for a date. A teacher is offered only the
+ * classes and days the server says they may mark (ADR 019); an admin every class and any past day,
+ * and the centre's marking rules.
+ */
 export default function MarkAttendancePage() {
+  const scope = useMarkingScope();
+  const [rulesOpen, setRulesOpen] = useState(false);
   const [params, setParams] = useSearchParams();
-  const className: ClassName | undefined = normaliseClassName(params.get('class_name'));
-  const date = dateFrom(params.get('date'));
-  const roster = useRoster(className, date);
+  // Without the scope (still loading, or failed) nothing is narrowed: the server refuses what is not allowed.
+  const allowed: readonly ClassName[] = scope.data?.classes ?? CLASS_NAMES;
+  const max = scope.data?.today ?? todayIso();
+  const min = scope.data?.earliest_date ?? undefined;
+  const asked = normaliseClassName(params.get('class_name'));
+  const className: ClassName | undefined =
+    asked && allowed.includes(asked) ? asked : allowed.length === 1 ? allowed[0] : undefined;
+  const date = dateFrom(params.get('date'), min, max);
+  const roster = useRoster(scope.isPending ? undefined : className, date);
+  const isAdmin = scope.data?.restricted === false;
 
   const choose = (change: { class_name?: string; date?: string }) => {
     const next = { ...(className ? { class_name: className } : {}), date, ...change };
     setParams(next, { replace: true });
   };
+
+  if (scope.isPending) return <PageSpinner />;
+  if (scope.data?.restricted && scope.data.classes.length === 0) {
+    return (
+      <Paper variant="outlined">
+        <EmptyState
+          icon={<GroupOffIcon />}
+          title="No class is assigned to you"
+          text={scope.data.cannot_mark_reason ?? 'Ask an admin to assign your classes on the Teachers screen.'}
+        />
+      </Paper>
+    );
+  }
 
   let content: ReactNode;
   if (!className) {
@@ -68,8 +108,14 @@ export default function MarkAttendancePage() {
   return (
     <Stack spacing={2}>
       <Paper variant="outlined" sx={{ p: 2 }}>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <DateField label="Date" value={date} disableFuture onChange={(value) => choose({ date: value })} />
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'flex-start' } }}>
+          <WindowDateField
+            label="Date"
+            value={date}
+            min={min}
+            max={max}
+            onChange={(value) => choose({ date: value })}
+          />
           <TextField
             select
             size="small"
@@ -78,15 +124,36 @@ export default function MarkAttendancePage() {
             onChange={(event) => choose({ class_name: event.target.value })}
             sx={{ width: { xs: '100%', sm: 190 } }}
           >
-            {CLASS_NAMES.map((name) => (
+            {allowed.map((name) => (
               <MenuItem key={name} value={name}>
                 {classLabel(name)}
               </MenuItem>
             ))}
           </TextField>
+          {isAdmin && (
+            <>
+              <Box sx={{ flexGrow: 1, display: { xs: 'none', sm: 'block' } }} />
+              <Button
+                startIcon={<RuleIcon />}
+                onClick={() => setRulesOpen(true)}
+                sx={{ alignSelf: 'flex-start', mt: { sm: 0.25 } }}
+              >
+                Marking rules
+              </Button>
+            </>
+          )}
         </Stack>
+        {scope.data?.restricted && (
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
+            {scopeSentence(scope.data)}
+          </Typography>
+        )}
       </Paper>
+      {scope.isError && (
+        <Alert severity="warning">{errorText(scope.error, 'Failed to load the classes you may mark')}</Alert>
+      )}
       {content}
+      {isAdmin && <MarkingRulesDialog open={rulesOpen} onClose={() => setRulesOpen(false)} />}
     </Stack>
   );
 }

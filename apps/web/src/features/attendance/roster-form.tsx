@@ -1,5 +1,6 @@
 import LockIcon from '@mui/icons-material/Lock';
 import {
+  Alert,
   Box,
   Button,
   Chip,
@@ -29,6 +30,8 @@ const ROW_COLUMNS = { md: 'minmax(180px, 1fr) 360px minmax(200px, 1fr)' };
 interface RowProps {
   student: RosterEntry;
   mark: Mark;
+  /** The caller may not mark this roster (another teacher's class, or a day outside their window). */
+  readOnly: boolean;
   onChange: (studentId: number, change: Partial<Mark>) => void;
 }
 
@@ -48,8 +51,9 @@ function MarkerNote({ student }: { student: RosterEntry }) {
 }
 
 /** One student: who, the four statuses, remarks. Memoised so a keystroke redraws one row, not the class. */
-const StudentRow = memo(function StudentRow({ student, mark, onChange }: RowProps) {
+const StudentRow = memo(function StudentRow({ student, mark, readOnly, onChange }: RowProps) {
   const locked = isLocked(student);
+  const disabled = locked || readOnly;
   const name = student.student_name;
   return (
     <Box
@@ -79,7 +83,7 @@ const StudentRow = memo(function StudentRow({ student, mark, onChange }: RowProp
         exclusive
         size="small"
         value={mark.status}
-        disabled={locked}
+        disabled={disabled}
         aria-label={`Attendance of ${name}`}
         onChange={(_event, value: AttendanceStatus | null) => value && onChange(student.student_id, { status: value })}
         sx={{ flexWrap: 'nowrap', width: { xs: '100%', md: 'auto' } }}
@@ -111,7 +115,7 @@ const StudentRow = memo(function StudentRow({ student, mark, onChange }: RowProp
         size="small"
         placeholder="Remarks (optional)"
         value={mark.remarks}
-        disabled={locked}
+        disabled={disabled}
         onChange={(event) => onChange(student.student_id, { remarks: event.target.value })}
         slotProps={{ htmlInput: { 'aria-label': `Remarks for ${name}`, maxLength: REMARKS_MAX } }}
         fullWidth
@@ -138,8 +142,9 @@ export function RosterForm({ roster }: { roster: Roster }) {
   }, []);
 
   const counts = useMemo(() => countStatuses(students, marks), [students, marks]);
-  const editable = students.filter((student) => !isLocked(student)).length;
-  const approved = students.length - editable;
+  const readOnly = !roster.can_mark;
+  const approved = students.filter(isLocked).length;
+  const editable = readOnly ? 0 : students.length - approved;
   const shown = students.slice(page * pageSize, page * pageSize + pageSize);
 
   const markAllPresent = () =>
@@ -180,6 +185,11 @@ export function RosterForm({ roster }: { roster: Roster }) {
           />
         ))}
       </Box>
+      {readOnly && (
+        <Alert severity="info" sx={{ mx: 2, mb: 1 }}>
+          {roster.cannot_mark_reason ?? 'You cannot mark attendance for this class on this date.'}
+        </Alert>
+      )}
       {approved > 0 && (
         <Typography variant="body2" color="text.secondary" sx={{ px: 2, pb: 1 }}>
           {approved === students.length
@@ -217,6 +227,7 @@ export function RosterForm({ roster }: { roster: Roster }) {
             key={student.student_id}
             student={student}
             mark={marks.get(student.student_id) ?? { status: 'present', remarks: '' }}
+            readOnly={readOnly}
             onChange={change}
           />
         ))}

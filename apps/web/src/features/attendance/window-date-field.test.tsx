@@ -1,0 +1,46 @@
+import { LocalizationProvider } from '@mui/x-date-pickers';
+import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { WindowDateField } from './window-date-field';
+
+function renderField(props: { value: string; min?: string; max: string }) {
+  const onChange = vi.fn();
+  render(
+    <LocalizationProvider dateAdapter={AdapterDayjs}>
+      <WindowDateField label="Date" onChange={onChange} {...props} />
+    </LocalizationProvider>,
+  );
+  return onChange;
+}
+
+async function openCalendar() {
+  const user = userEvent.setup();
+  await user.click(screen.getByRole('button', { name: /Choose date/ }));
+  return { user, grid: await screen.findByRole('grid') };
+}
+
+function day(grid: HTMLElement, number: number): HTMLElement {
+  return within(grid).getByRole('gridcell', { name: String(number) });
+}
+
+describe('the date field of Mark Attendance', { timeout: 30_000 }, () => {
+  it('offers only the days of the window, and hands the page a day chosen inside it', async () => {
+    const onChange = renderField({ value: '2026-03-10', min: '2026-03-08', max: '2026-03-10' });
+    const { user, grid } = await openCalendar();
+    expect(day(grid, 7)).toBeDisabled();
+    expect(day(grid, 8)).toBeEnabled();
+    expect(day(grid, 9)).toBeEnabled();
+    expect(day(grid, 11)).toBeDisabled();
+    await user.click(day(grid, 9));
+    expect(onChange).toHaveBeenCalledWith('2026-03-09');
+  });
+
+  it('without a first day, every past day is offered, the future still not', async () => {
+    renderField({ value: '2026-03-10', max: '2026-03-10' });
+    const { grid } = await openCalendar();
+    expect(day(grid, 1)).toBeEnabled();
+    expect(day(grid, 11)).toBeDisabled();
+  });
+});
