@@ -31,7 +31,7 @@ import { registerTeacherAttendanceRoutes } from './modules/teacher-attendance/ro
 import { registerTeacherRoutes } from './modules/teachers/routes';
 import { registerTwoFactorRoutes } from './modules/two-factor/routes';
 import { registerAuthentication } from './plugins/authentication';
-import { registerErrorHandling } from './plugins/errors';
+import { answerClientError, registerErrorHandling } from './plugins/errors';
 import { frameworkErrors, registerInputGuards } from './plugins/input-guards';
 import type { ZodApp } from './plugins/zod-app';
 
@@ -43,6 +43,7 @@ export interface BuildAppOptions {
 
 /** Builds the whole HTTP application on a context; the server and every API test build it the same way. */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const http = ctx.config.http;
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 1024 * 1024,
@@ -51,6 +52,17 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors,
+    // Fastify's defaults leave a slow client no limit at all (ADR 020).
+    requestTimeout: http.requestMs,
+    connectionTimeout: http.socketIdleMs,
+    keepAliveTimeout: http.keepAliveMs,
+    maxRequestsPerSocket: http.maxRequestsPerSocket,
+    http: {
+      requestTimeout: http.requestMs,
+      headersTimeout: http.headersMs,
+      connectionsCheckingInterval: http.checkIntervalMs,
+    },
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

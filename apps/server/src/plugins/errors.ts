@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isTransactionConflict } from '../db/database';
 import { AppError, DATABASE_UNAVAILABLE } from '../lib/errors';
@@ -52,9 +54,25 @@ function isContention(error: unknown): boolean {
   return isTransactionConflict(error) || (error as { code?: unknown }).code === '55P03';
 }
 
+/**
+ * The client closed the connection before its request had all arrived: a cancelled upload, or one
+ * the request timeout cut off. Node reports it as ECONNRESET "aborted", the same code as a lost
+ * database connection, which is why it is told apart first. A route that turned the cut-off body
+ * into its own 4xx (the import's "not valid multipart") is the same event.
+ */
+function isClientAbort(error: FastifyError, request: FastifyRequest): boolean {
+  if (error.code === 'ECONNRESET' && error.message === 'aborted') return true;
+  return request.raw.aborted && error.statusCode !== undefined && error.statusCode < 500;
+}
+
 /** One place maps every failure to its status and `{detail}`; internals never reach the client. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isClientAbort(error, request)) {
+      request.log.info({ reason: error.message }, 'the client closed the connection before its request was complete');
+      // Nobody is left to read it; sent so the request ends as a client error, not a server one.
+      return reply.status(400).send({ detail: 'The request ended before all of it arrived; send it again' });
+    }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issue = (error.validation as ValidationIssue[])[0] ?? {};
       const message = issue.params?.issue?.message ?? issue.message ?? 'is invalid';
@@ -102,4 +120,35 @@ function clientErrorDetail(error: FastifyError): string {
     default:
       return error.message && !/[\n{]/.test(error.message) ? error.message : 'The request is invalid';
   }
+}
+
+const CONNECTION_ERRORS_ANSWERED: Record<string, [number, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [
+    408,
+    'The request took too long to arrive and was cut off; send it again, on a faster connection if it is large',
+  ],
+  HPE_HEADER_OVERFLOW: [431, 'The request headers are too large'],
+};
+
+/**
+ * Node's errors before a request reaches Fastify (the `clientErrorHandler` option): a request or its
+ * headers past their time limit, headers too large, bytes that are not HTTP. Answered `{detail}` like
+ * every other error, then the connection is closed. Nothing is written into an answer still being
+ * sent, which would corrupt it.
+ */
+export function answerClientError(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, detail] = CONNECTION_ERRORS_ANSWERED[error.code ?? ''] ?? [400, 'The request is not valid HTTP'];
+  const log = { code: error.code, remoteAddress: socket.remoteAddress };
+  if (status === 408) this.log.info(log, 'request timed out: the client was too slow to send it');
+  else this.log.debug(log, 'malformed request refused');
+  const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !answering?.headersSent) {
+    const body = JSON.stringify({ detail });
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

@@ -4,12 +4,13 @@
  * lock, so it never runs beside a server; it refuses a database that holds any student or teacher;
  * and it writes every row in one transaction, so it either seeds everything or nothing.
  */
-import { CLASS_NAMES, MIN_PASSWORD_LENGTH } from '@tuitiondesk/contract';
+import { CLASS_NAMES } from '@tuitiondesk/contract';
 import { prepareContext } from '../bootstrap';
 import { ConfigError, loadConfig } from '../config';
 import type { Queryable } from '../db/database';
 import { withConfiguredDatabase } from '../db/open';
 import { plural } from '../lib/activity-log';
+import { adminPasswordProblem } from '../lib/password-policy';
 import { GENERATED_PASSWORD_COST, generatePassword, hashPassword } from '../lib/passwords';
 import { buildDemoCentre, type DemoActivity, type DemoCentre } from './demo-data';
 import { runScript } from './run-script';
@@ -378,11 +379,8 @@ function report(result: SeedResult, days: number, seconds: number, generatedAdmi
 async function main(): Promise<void> {
   const started = performance.now();
   const config = loadConfig();
-  if (config.adminPassword !== undefined && config.adminPassword.length < MIN_PASSWORD_LENGTH) {
-    throw new ConfigError(
-      `Invalid configuration:\n  ADMIN_PASSWORD: must be at least ${MIN_PASSWORD_LENGTH} characters`,
-    );
-  }
+  const adminProblem = adminPasswordProblem(config.adminPassword);
+  if (adminProblem) throw new ConfigError(`Invalid configuration:\n  ADMIN_PASSWORD: ${adminProblem}`);
 
   await withConfiguredDatabase(config.database, async (db) => {
     // Refuse before anything is written, migrations and admin account included.

@@ -5,7 +5,7 @@ import { useToast } from '../../lib/toast';
 import { changePassword, isOtpRequired, login } from './api';
 import { useAuth } from './auth-provider';
 import { OneTimeCodeField } from './one-time-code-field';
-import { checkNewPassword } from './password-rules';
+import { checkNewPassword, newPasswordRefusal } from './password-rules';
 
 export const SIGN_IN_CLOSE_DELAY_MS = 2000;
 
@@ -35,6 +35,9 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
   const [needsCode, setNeedsCode] = useState(false);
   const [otp, setOtp] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // Problems with one field show under it (the server's refusal of a new password among them).
+  const [fieldError, setFieldError] = useState<{ next?: string; confirm?: string }>({});
+  const nextInput = useRef<HTMLInputElement>(null);
   const [success, setSuccess] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -51,6 +54,7 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
     setNeedsCode(false);
     setOtp('');
     setError(null);
+    setFieldError({});
     setSuccess(null);
   };
   const close = () => {
@@ -62,10 +66,17 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
+    setFieldError({});
     const problem =
-      mode === 'sign-in' && !username.trim() ? 'All fields are required' : checkNewPassword({ current, next, confirm });
+      mode === 'sign-in' && !username.trim()
+        ? { message: 'All fields are required' }
+        : checkNewPassword({ current, next, confirm });
+    if (problem?.field) {
+      setFieldError({ [problem.field]: problem.message });
+      return;
+    }
     if (problem || (needsCode && !otp.trim())) {
-      setError(problem ?? 'All fields are required');
+      setError(problem?.message ?? 'All fields are required');
       return;
     }
     setPending(true);
@@ -87,7 +98,13 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
         setNeedsCode(true);
         setOtp('');
       }
-      setError(errorText(caught, 'Failed to change password'));
+      const refusal = newPasswordRefusal(caught);
+      if (refusal) {
+        setFieldError({ next: refusal });
+        nextInput.current?.focus();
+      } else {
+        setError(errorText(caught, 'Failed to change password'));
+      }
     } finally {
       setPending(false);
     }
@@ -131,7 +148,13 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
               label="New Password"
               type="password"
               value={next}
-              onChange={(e) => setNext(e.target.value)}
+              onChange={(e) => {
+                setNext(e.target.value);
+                setFieldError(({ next: _, ...rest }) => rest);
+              }}
+              inputRef={nextInput}
+              error={Boolean(fieldError.next)}
+              helperText={fieldError.next}
               autoComplete="new-password"
               required
             />
@@ -139,7 +162,12 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
               label="Confirm New Password"
               type="password"
               value={confirm}
-              onChange={(e) => setConfirm(e.target.value)}
+              onChange={(e) => {
+                setConfirm(e.target.value);
+                setFieldError(({ confirm: _, ...rest }) => rest);
+              }}
+              error={Boolean(fieldError.confirm)}
+              helperText={fieldError.confirm}
               autoComplete="new-password"
               required
             />
