@@ -153,7 +153,7 @@ describe('running the centre as an admin', () => {
   });
 
   it('saves teacher attendance, then locks the day for good', async () => {
-    await createTeacherAccount({ first_name: 'Lata', last_name: 'Menon' }, 'lata-password');
+    await createTeacherAccount({ first_name: 'Lata', last_name: 'Menon' }, 'maple-orbit-44');
     const { context, page } = await newPage(browser());
     const confirmations = acceptDialogs(page);
     await signIn(page, ADMIN.username, ADMIN.password);
@@ -177,7 +177,7 @@ describe('a teacher messages parents', () => {
     await api('/students/', {
       json: { full_name: 'Message Target', class_name: '10', parent_name: 'Parent', parent_phone: uniquePhone() },
     });
-    const teacher = await createTeacherAccount({ first_name: 'Uma', last_name: 'Pillai' }, 'uma-password');
+    const teacher = await createTeacherAccount({ first_name: 'Uma', last_name: 'Pillai' }, 'quartz-meadow-52');
     const { context, page } = await newPage(browser(), { width: 390, height: 844 });
     const alerts = acceptDialogs(page);
     await signIn(page, teacher.username, teacher.password);

@@ -34,7 +34,7 @@ describe('every screen opens with its title and passes axe, on a laptop and on a
   }
 
   it('as a teacher, who is told which pages are for administrators', async () => {
-    const teacher = await createTeacherAccount({ first_name: 'Neel', last_name: 'Joshi' }, 'neel-password');
+    const teacher = await createTeacherAccount({ first_name: 'Neel', last_name: 'Joshi' }, 'copper-canyon-63');
     const { context, page } = await newPage(browser());
     await signIn(page, teacher.username, teacher.password);
     for (const [path, title] of [

@@ -82,8 +82,13 @@ describe('signing in and the shell', () => {
     await dialog.getByLabel(/^Confirm New Password/).fill('short');
     await dialog.getByRole('button', { name: 'Change Password' }).click();
     await dialog.getByText('New password must be at least 6 characters').waitFor();
-    await dialog.getByLabel(/^New Password/).fill('meera-password');
-    await dialog.getByLabel(/^Confirm New Password/).fill('meera-password');
+    // The server's own refusal shows under the field, in its words.
+    await dialog.getByLabel(/^New Password/).fill('meera-2024');
+    await dialog.getByLabel(/^Confirm New Password/).fill('meera-2024');
+    await dialog.getByRole('button', { name: 'Change Password' }).click();
+    await dialog.getByText('New password must not contain your name (Meera)').waitFor();
+    await dialog.getByLabel(/^New Password/).fill('silver-comet-18');
+    await dialog.getByLabel(/^Confirm New Password/).fill('silver-comet-18');
     await dialog.getByRole('button', { name: 'Change Password' }).click();
     await dialog.waitFor({ state: 'hidden' });
 
@@ -103,7 +108,7 @@ describe('signing in and the shell', () => {
     await page.keyboard.press('Escape');
     await context.clearCookies();
     await page.evaluate(() => localStorage.clear());
-    await signIn(page, teacher.username, 'meera-password');
+    await signIn(page, teacher.username, 'silver-comet-18');
     await context.close();
   });
 
@@ -119,15 +124,15 @@ describe('signing in and the shell', () => {
     await dialog.getByRole('button', { name: 'Change Password' }).click();
     await dialog.getByText('All fields are required').waitFor();
     await dialog.getByLabel(/^Current Password/).fill(teacher.initial_password);
-    await dialog.getByLabel(/^New Password/).fill('arjun-password');
+    await dialog.getByLabel(/^New Password/).fill('cobalt-river-29');
     await dialog.getByLabel(/^Confirm New Password/).fill('arjun-passwor');
     await dialog.getByRole('button', { name: 'Change Password' }).click();
     await dialog.getByText('New passwords do not match').waitFor();
-    await dialog.getByLabel(/^Confirm New Password/).fill('arjun-password');
+    await dialog.getByLabel(/^Confirm New Password/).fill('cobalt-river-29');
     await dialog.getByRole('button', { name: 'Change Password' }).click();
     await dialog.getByText('Password changed successfully! You can now login with your new password.').waitFor();
     await dialog.waitFor({ state: 'hidden', timeout: 5000 });
-    await signIn(page, teacher.username, 'arjun-password');
+    await signIn(page, teacher.username, 'cobalt-river-29');
     await context.close();
   });
 });

@@ -43,7 +43,7 @@ async function enterPassword(page: Page, username: string, password: string) {
 
 describe('two-factor sign-in', () => {
   it('sets up an authenticator from the account menu, signs in with a code and a recovery code, and turns it off', async () => {
-    const teacher = await createTeacherAccount({ first_name: 'Otto', last_name: 'Pillai' }, 'otto-password');
+    const teacher = await createTeacherAccount({ first_name: 'Otto', last_name: 'Pillai' }, 'amber-glacier-75');
     const { context, page } = await newPage(browser());
     await signIn(page, teacher.username, teacher.password);
 

@@ -41,12 +41,14 @@ try {
     method: 'POST',
     body: new URLSearchParams({ username: 'admin', password: adminPassword }),
   }).then((r) => r.json());
-  const password = 'demo-admin-password';
-  await fetch(`${base}/api/v1/auth/change-password`, {
+  // Not containing the username: the server refuses that (ADR 020).
+  const password = 'Demo-Centre-Lantern-7';
+  const changed = await fetch(`${base}/api/v1/auth/change-password`, {
     method: 'POST',
     headers: { authorization: `Bearer ${login.access_token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ current_password: adminPassword, new_password: password }),
   });
+  if (!changed.ok) throw new Error(`changing the demo admin's password failed: ${await changed.text()}`);
 
   mkdirSync(out, { recursive: true });
   const browser = await chromium.launch({

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 
-export const ADMIN_PASSWORD = 'e2e-admin-initial';
-export const ADMIN_NEW_PASSWORD = 'e2e-admin-password';
+export const ADMIN_PASSWORD = 'e2e-initial-secret';
+export const ADMIN_NEW_PASSWORD = 'e2e-console-secret';
 
 const root = path.resolve(import.meta.dirname, '../..');
 

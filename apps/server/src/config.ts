@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -20,6 +21,7 @@ const envSchema = z.object({
       .optional(),
   ),
   BACKUP_DIR: optionalString,
+  KEY_FILE: optionalString,
   ADMIN_PASSWORD: optionalString,
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   TOKEN_TTL_HOURS: z.coerce
@@ -29,15 +31,13 @@ const envSchema = z.object({
     .default(12),
   IMPORT_MAX_BYTES: integer(5 * 1024 * 1024, 1024, 50 * 1024 * 1024),
   IMPORT_MAX_ROWS: integer(5000, 1, 100_000),
+  REQUEST_TIMEOUT_SECONDS: integer(25, 5, 3600),
   WHATSAPP_API_BASE_URL: optionalString.pipe(z.url().optional()),
   WHATSAPP_ACCESS_TOKEN: optionalString,
   WHATSAPP_PHONE_NUMBER_ID: optionalString,
   WEB_DIST_DIR: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z
-    .enum(['true', 'false', '1', '0'])
-    .optional()
-    .transform((value) => value === 'true' || value === '1'),
+  TRUST_PROXY: optionalString.transform(parseTrustProxy),
   VAPID_PUBLIC_KEY: optionalString.pipe(
     z
       .string()
@@ -56,7 +56,7 @@ const envSchema = z.object({
       .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: address or an https: URL')
       .optional(),
   ),
-  PUSH_ALLOW_HTTP_ENDPOINTS: z
+  PUSH_ALLOW_LOOPBACK_ENDPOINTS_FOR_TESTS: z
     .enum(['true', 'false', '1', '0'])
     .optional()
     .transform((value) => value === 'true' || value === '1'),
@@ -73,6 +73,38 @@ export const DEFAULT_VAPID_SUBJECT = 'mailto:office@tuitiondesk.invalid';
 
 export type DatabaseConfig = { kind: 'pglite'; dataDir: string | undefined } | { kind: 'postgres'; url: string };
 
+/**
+ * How long a client may take over a request, so slow or stalled ones cannot hold connections open
+ * (ADR 020). Node checks the request and header limits every checkIntervalMs, so a cut comes up to
+ * that much after its limit.
+ */
+export interface HttpTimeouts {
+  /** Headers and body together: REQUEST_TIMEOUT_SECONDS. Past it the server answers 408 and closes. */
+  requestMs: number;
+  /** The request line and headers alone (a 408 too). */
+  headersMs: number;
+  /** A connection with nothing sent either way (a stalled reader): closed. Longer than any answer takes. */
+  socketIdleMs: number;
+  /** A kept-alive connection waiting for its next request: closed. */
+  keepAliveMs: number;
+  /** Requests answered on one connection before it is closed (the client opens another). */
+  maxRequestsPerSocket: number;
+  checkIntervalMs: number;
+}
+
+/** The production limits, the request's from REQUEST_TIMEOUT_SECONDS. */
+export function httpTimeouts(requestSeconds: number): HttpTimeouts {
+  const requestMs = requestSeconds * 1000;
+  return {
+    requestMs,
+    headersMs: Math.min(10_000, requestMs),
+    socketIdleMs: 120_000,
+    keepAliveMs: 10_000,
+    maxRequestsPerSocket: 1000,
+    checkIntervalMs: 1000,
+  };
+}
+
 export interface WhatsappConfig {
   baseUrl: string;
   accessToken: string;
@@ -85,24 +117,34 @@ export interface AppConfig {
   database: DatabaseConfig;
   /** Where backups are written (npm run backup, POST /backups, before a clear-all): BACKUP_DIR. */
   backupDir: string;
+  /** The server key file (signing, sealing and VAPID keys; lib/server-keys.ts, ADR 017): KEY_FILE. */
+  keyFile: string;
   adminPassword: string | undefined;
   jwtSecret: string | undefined;
   tokenTtlSeconds: number;
   importMaxBytes: number;
   importMaxRows: number;
+  http: HttpTimeouts;
   whatsapp: WhatsappConfig | undefined;
   webDistDir: string | undefined;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For entries are believed: none (false), the N nearest hops, or the
+   * proxies at these addresses and networks. Never every hop: the client writes the left-most entry.
+   */
+  trustProxy: TrustProxy;
   push: PushConfig;
 }
 
-/** Web Push delivery (modules/push). Keys unset: generated once and kept in the database. */
+/** Web Push delivery (modules/push). Keys unset: the key file's pair (ADR 017). */
 export interface PushConfig {
   vapidKeys: { publicKey: string; privateKey: string } | undefined;
   vapidSubject: string;
-  /** Tests only: accept http:// subscription endpoints (a fake push service on loopback). */
-  allowHttpEndpoints: boolean;
+  /**
+   * Tests only: push endpoints on this computer (a loopback literal or localhost), plain http and
+   * any port, for a fake push service. Host names must still resolve to public addresses (ADR 018).
+   */
+  allowLoopbackEndpointsForTests: boolean;
   /** How often the worker looks for work queued by other instances, or retries that fell due. */
   pollMs: number;
   /** First retry after this long, doubling per attempt up to retryMaxMs. */
@@ -122,6 +164,60 @@ export interface PushConfig {
 
 export class ConfigError extends Error {}
 
+export type TrustProxy = false | string[];
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const NAME_YOUR_PROXY =
+  'name your proxy instead, by its address (TRUST_PROXY=127.0.0.1) or its network (TRUST_PROXY=10.0.0.0/8)';
+
+/**
+ * TRUST_PROXY: `false` (the default) or a comma-separated list of the proxies' addresses, CIDR
+ * networks and the names loopback, linklocal, uniquelocal, as Fastify's trustProxy takes them. The
+ * client address is then the right-most X-Forwarded-For entry that is not one of them: the address
+ * the trusted proxy saw. `true`, `*` or a /0 network would believe every entry, which the client
+ * writes itself, and a hop count cannot check who is speaking (Fastify ignores one): both refused.
+ */
+function parseTrustProxy(value: string | undefined, ctx: z.RefinementCtx): TrustProxy {
+  if (value === undefined) return false;
+  const text = value.trim().toLowerCase();
+  if (text === 'false' || text === '0' || text === 'no') return false;
+  if (text === 'true' || text === 'yes' || text === '*' || text === 'all') {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${value} would believe every X-Forwarded-For entry, and clients write those themselves: ${NAME_YOUR_PROXY}`,
+    });
+    return false;
+  }
+  if (/^\d+$/.test(text)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `a hop count (${value}) cannot tell a proxy from a client that reaches the server directly: ${NAME_YOUR_PROXY}`,
+    });
+    return false;
+  }
+  const entries = text.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const problem = proxyEntryProblem(entry);
+    if (problem) ctx.addIssue({ code: 'custom', message: `${entry || '(empty)'} ${problem}` });
+  }
+  return entries;
+}
+
+function proxyEntryProblem(entry: string): string | undefined {
+  if (PROXY_NAMES.has(entry)) return undefined;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) {
+    return 'is not an address, a CIDR network (10.0.0.0/8) or one of loopback, linklocal, uniquelocal';
+  }
+  if (prefix === undefined) return undefined;
+  const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : Number.NaN;
+  const maxBits = version === 4 ? 32 : 128;
+  if (!(bits >= 0 && bits <= maxBits)) return `has a prefix length that is not 0 to ${maxBits}`;
+  if (bits === 0) return `is every address, so clients could write their own: ${NAME_YOUR_PROXY}`;
+  return undefined;
+}
+
 /**
  * BACKUP_DIR, or beside the embedded database (`<DATA_DIR>/backups`), or `./backups` with PostgreSQL.
  * Never inside the embedded database's own files, which the database may rewrite.
@@ -138,6 +234,17 @@ function backupDirOf(setting: string | undefined, database: DatabaseConfig): str
     }
   }
   return dir;
+}
+
+/** KEY_FILE, or `<DATA_DIR>/server-keys.json` (with PostgreSQL too); never among the backups it must stay apart from. */
+function keyFileOf(setting: string | undefined, dataDir: string, backupDir: string): string {
+  const file = path.resolve(setting ?? path.join(dataDir, 'server-keys.json'));
+  if (file.startsWith(`${backupDir}${path.sep}`)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  KEY_FILE: must not be inside BACKUP_DIR ${backupDir}: the keys must not travel with the backups`,
+    );
+  }
+  return file;
 }
 
 /** Reads and checks the environment once, at start-up; every problem is named in one message. */
@@ -160,16 +267,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const database: DatabaseConfig = e.DATABASE_URL
     ? { kind: 'postgres', url: e.DATABASE_URL }
     : { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR) };
+  const backupDir = backupDirOf(e.BACKUP_DIR, database);
   return {
     port: e.PORT,
     host: e.HOST,
     database,
-    backupDir: backupDirOf(e.BACKUP_DIR, database),
+    backupDir,
+    keyFile: keyFileOf(e.KEY_FILE, e.DATA_DIR, backupDir),
     adminPassword: e.ADMIN_PASSWORD,
     jwtSecret: e.JWT_SECRET,
     tokenTtlSeconds: Math.round(e.TOKEN_TTL_HOURS * 3600),
     importMaxBytes: e.IMPORT_MAX_BYTES,
     importMaxRows: e.IMPORT_MAX_ROWS,
+    http: httpTimeouts(e.REQUEST_TIMEOUT_SECONDS),
     whatsapp:
       e.WHATSAPP_ACCESS_TOKEN && e.WHATSAPP_PHONE_NUMBER_ID
         ? {
@@ -187,7 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
           ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
           : undefined,
       vapidSubject: e.VAPID_SUBJECT ?? DEFAULT_VAPID_SUBJECT,
-      allowHttpEndpoints: e.PUSH_ALLOW_HTTP_ENDPOINTS,
+      allowLoopbackEndpointsForTests: e.PUSH_ALLOW_LOOPBACK_ENDPOINTS_FOR_TESTS,
       pollMs: e.PUSH_POLL_MS,
       retryBaseMs: 30_000,
       retryMaxMs: 6 * 3600_000,

@@ -1,17 +1,19 @@
-import { MIN_PASSWORD_LENGTH } from '@tuitiondesk/contract';
 import { buildApp } from './app';
 import { prepareContext } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { openConfiguredDatabase } from './db/open';
+import { Housekeeping } from './lib/housekeeping';
+import { adminPasswordProblem } from './lib/password-policy';
+import { deleteExpiredThrottleRows } from './modules/auth/throttle';
+
+/** How often forgotten sign-in throttle rows are deleted. */
+const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (config.adminPassword !== undefined && config.adminPassword.length < MIN_PASSWORD_LENGTH) {
-    throw new ConfigError(
-      `Invalid configuration:\n  ADMIN_PASSWORD: must be at least ${MIN_PASSWORD_LENGTH} characters`,
-    );
-  }
+  const adminProblem = adminPasswordProblem(config.adminPassword);
+  if (adminProblem) throw new ConfigError(`Invalid configuration:\n  ADMIN_PASSWORD: ${adminProblem}`);
 
   const { db, release: releaseLock } = await openConfiguredDatabase(config.database, {
     onError: (error) => process.stderr.write(`PostgreSQL connection lost: ${error.message}\n`),
@@ -34,6 +36,12 @@ async function main(): Promise<void> {
     },
   });
 
+  const housekeeping = new Housekeeping(
+    [{ name: 'sign-in throttle clean-up', run: () => deleteExpiredThrottleRows(db) }],
+    HOUSEKEEPING_INTERVAL_MS,
+    app.log.child({ module: 'housekeeping' }),
+  );
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -49,7 +57,7 @@ async function main(): Promise<void> {
     setInterval(() => app.server.closeIdleConnections(), 100).unref();
     try {
       // The pushes in flight finish (or are cut off and retried later) before the database closes.
-      await Promise.all([app.close(), ctx.push.stop(5000)]);
+      await Promise.all([app.close(), ctx.push.stop(5000), housekeeping.stop()]);
       await db.close();
     } finally {
       releaseLock();
@@ -61,6 +69,7 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   ctx.push.start(app.log.child({ module: 'push' }));
+  housekeeping.start();
   if (generatedAdminPassword) {
     process.stdout.write(
       [

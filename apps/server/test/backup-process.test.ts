@@ -4,7 +4,7 @@
  * server holds the data directory; and the same round trip on PostgreSQL when TEST_DATABASE_URL is set.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,20 +12,31 @@ import { buildApp } from '../src/app';
 import { prepareContext } from '../src/bootstrap';
 import { openPostgres } from '../src/db/database';
 import {
+  choosePassword,
   cleanUpProcesses,
   runProcess,
   runScript,
   SERVER_DIR,
   type ServerProcess,
   START_TIMEOUT,
+  sharedKeyFile,
   startServer,
   stopServer,
   tempDir,
 } from './helpers/server-process';
-import { ADMIN_PASSWORD, createStudent, createTeacher, login as injectLogin, testConfig } from './helpers/test-app';
+import {
+  ADMIN_PASSWORD,
+  adminHasChosenPassword,
+  createStudent,
+  createTeacher,
+  login as injectLogin,
+  testConfig,
+} from './helpers/test-app';
 
 const REPO_DIR = path.resolve(SERVER_DIR, '../..');
-const CHOSEN_PASSWORD = 'chosen-admin-password';
+const CHOSEN_PASSWORD = 'chosen-start-password';
+/** What the admin chooses at the first sign-in, in place of the start password. */
+const OWN_PASSWORD = 'Quiet-Meadow-Backup-4';
 const POSTGRES_URL = process.env.TEST_DATABASE_URL;
 const SLOW = { timeout: 4 * START_TIMEOUT };
 
@@ -72,7 +83,12 @@ describe.skipIf(POSTGRES_URL)('npm run backup / restore on the embedded database
 
   it('refuses to back up while the server holds the DATA_DIR, pointing at the console backup', async () => {
     const server = await startServer({ DATA_DIR: source, ADMIN_PASSWORD: CHOSEN_PASSWORD });
-    const token = await signIn(server, 'admin', CHOSEN_PASSWORD);
+    const token = await choosePassword(
+      server,
+      await signIn(server, 'admin', CHOSEN_PASSWORD),
+      CHOSEN_PASSWORD,
+      OWN_PASSWORD,
+    );
     const student = await call(server, 'POST', '/students/', token, {
       full_name: 'Asha Menon',
       class_name: '9',
@@ -131,7 +147,9 @@ describe.skipIf(POSTGRES_URL)('npm run backup / restore on the embedded database
 
     const usage = await script('restore', [], { DATA_DIR: untouched });
     expect(usage.code).toBe(1);
-    expect(usage.stderr).toMatch(/^Usage: npm run restore <backup file>/);
+    expect(usage.stderr).toMatch(
+      /^Usage: npm run restore <backup file> {3}\(or npm run restore -- --reset-two-factor <backup file>\)/,
+    );
   });
 
   it('npm run restore passes the file on, relative to where npm was run', async () => {
@@ -146,7 +164,30 @@ describe.skipIf(POSTGRES_URL)('npm run backup / restore on the embedded database
     expect(existsSync(target)).toBe(false);
   });
 
-  it('restores into a new DATA_DIR, and refuses to restore into it again', async () => {
+  it('restores into a new DATA_DIR once the key file is copied there, and refuses to restore into it again', async () => {
+    // The backup holds no keys (ADR 017): without the installation's key file it is refused, untouched.
+    const refused = await script('restore', [file], { DATA_DIR: target });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^The file ${file} was taken on an installation with another key file \\(key id [0-9a-f]{16}\\), and there is no key file at ${path.join(target, 'server-keys.json')} \\(KEY_FILE\\) here\\.`,
+      ),
+    );
+    expect(refused.stderr).toContain('--reset-two-factor');
+    expect(existsSync(target)).toBe(false);
+    // Where that key file is lost for good: restored anyway, with a new key file, and says what that means.
+    const elsewhere = path.join(tempDir(), 'elsewhere');
+    const reset = await script('restore', ['--reset-two-factor', file], { DATA_DIR: elsewhere });
+    expect(reset.stderr).toBe('');
+    expect(reset.code).toBe(0);
+    expect(reset.stdout).toContain(
+      '--reset-two-factor: where the key file did not fit, two-factor sign-in was turned off',
+    );
+    expect(reset.stdout).toContain(`Keys: ${path.join(elsewhere, 'server-keys.json')} (KEY_FILE).`);
+    expect(statSync(path.join(elsewhere, 'server-keys.json')).mode & 0o777).toBe(0o600);
+    mkdirSync(target, { mode: 0o700 });
+    copyFileSync(path.join(source, 'server-keys.json'), path.join(target, 'server-keys.json'));
+
     const done = await script('restore', [file], { DATA_DIR: target });
     expect(done.stderr).toBe('');
     expect(done.code).toBe(0);
@@ -156,14 +197,14 @@ describe.skipIf(POSTGRES_URL)('npm run backup / restore on the embedded database
 
     const again = await script('restore', [file], { DATA_DIR: target });
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/^The database is not empty \(it holds students: 1, users: 1/);
+    expect(again.stderr).toMatch(/^The database is not empty \(it holds .*\bstudents: 1, users: 1\b/);
   });
 
   it('starts the server on the restored DATA_DIR: the admin signs in with the old password and finds the data', async () => {
     const server = await startServer({ DATA_DIR: target });
     try {
       expect(server.output().stdout).not.toContain('First start');
-      const token = await signIn(server, 'admin', CHOSEN_PASSWORD);
+      const token = await signIn(server, 'admin', OWN_PASSWORD);
       const students = await call<{ full_name: string }[]>(server, 'GET', '/students/', token);
       expect(students.status).toBe(200);
       expect(students.body.map((s) => s.full_name)).toEqual(['Asha Menon']);
@@ -194,7 +235,9 @@ describe.runIf(POSTGRES_URL)('npm run backup / restore on PostgreSQL (DATABASE_U
   it('backs up one database and restores it into a new one, which the server then runs on', async () => {
     const sourceUrl = await newDatabase();
     const db = openPostgres(sourceUrl, { max: 2 });
-    const { ctx } = await prepareContext(testConfig(), db);
+    // The key file every process here is given, as the instances of one installation share one.
+    const { ctx } = await prepareContext(testConfig({ keyFile: sharedKeyFile() }), db);
+    await adminHasChosenPassword(db);
     const app = await buildApp(ctx);
     const token = await injectLogin(app, 'admin', ADMIN_PASSWORD);
     await createStudent(app, token, { full_name: 'Asha Menon' });

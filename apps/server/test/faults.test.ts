@@ -17,6 +17,7 @@ import { DATABASE_UNAVAILABLE } from '../src/lib/errors';
 import { addDays, today } from '../src/lib/time';
 import { type PrivatePostgres, postgresBinDir, startPrivatePostgres } from './helpers/private-postgres';
 import {
+  choosePassword,
   cleanUpProcesses,
   login,
   type ServerProcess,
@@ -27,7 +28,7 @@ import {
 } from './helpers/server-process';
 import { multipartBody, workbook } from './helpers/workbooks';
 
-const ADMIN_PASSWORD = 'fault-admin-password';
+const ADMIN_PASSWORD = 'fault-start-password';
 const ROWS = 5000;
 const TIMEOUT = { timeout: 8 * START_TIMEOUT };
 
@@ -89,10 +90,15 @@ async function call(
   return { status: response.status, body: parsed, retryAfter: response.headers.get('retry-after') };
 }
 
-async function signIn(server: ServerProcess): Promise<string> {
-  const answer = await login(server, 'admin', ADMIN_PASSWORD);
+const OWN_PASSWORD = 'Harbour-Lantern-Fault-9';
+
+/** The admin signs in; on a new database it first chooses its own password, as the person would. */
+async function signIn(server: ServerProcess, isFirst = false): Promise<string> {
+  const password = isFirst ? ADMIN_PASSWORD : OWN_PASSWORD;
+  const answer = await login(server, 'admin', password);
   if (answer.status !== 200) throw new Error(`sign-in failed: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.access_token as string;
+  const token = answer.body.access_token as string;
+  return isFirst ? choosePassword(server, token, password, OWN_PASSWORD) : token;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -148,7 +154,7 @@ async function killDuring(server: ServerProcess, request: Promise<Answer>, after
  */
 async function killScenario(env: Record<string, string>): Promise<void> {
   let server = await startServer(env);
-  let token = await signIn(server);
+  let token = await signIn(server, true);
 
   // A first import, timed, so the kills below fall inside the work.
   const started = Date.now();
@@ -274,7 +280,7 @@ describe('PostgreSQL restarted under a load of reads and writes', TIMEOUT, () =>
       await createDatabase(privatePostgres.url, 'restart_test');
       const url = databaseUrl(privatePostgres.url, 'restart_test');
       const server = await startServer({ DATABASE_URL: url, ADMIN_PASSWORD });
-      const token = await signIn(server);
+      const token = await signIn(server, true);
 
       const roster: number[] = [];
       for (let row = 0; row < 10; row += 1) {
@@ -404,7 +410,7 @@ describe('SIGTERM in the middle of an import', TIMEOUT, () => {
   it('finishes the import, refuses new requests, exits 0, and the data directory opens again with it all', async () => {
     const env = { DATA_DIR: tempDir(), ADMIN_PASSWORD };
     let server = await startServer(env);
-    let token = await signIn(server);
+    let token = await signIn(server, true);
 
     const inFlight = call(server, 'POST', '/import/students/import', token, studentsWorkbook('Term', 5));
     // Past the upload, into the work: the students list of an empty centre answers in milliseconds.

@@ -334,7 +334,7 @@ async function ensureData(): Promise<void> {
       'POST',
       '/api/v1/parent/push/subscriptions',
       {
-        endpoint: `https://push.example.test/${randomBytes(8).toString('hex')}`,
+        endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(8).toString('hex')}`,
         keys: { p256dh: randomBytes(65).toString('base64url'), auth: randomBytes(16).toString('base64url') },
       },
       parent.token,
@@ -715,7 +715,7 @@ function validString(schema: JsonSchema, name: string, idKind?: RefKind): fc.Arb
           weight: 4,
           arbitrary: fc
             .uint8Array({ minLength: 4, maxLength: 8 })
-            .map((b) => `https://push.example.test/${Buffer.from(b).toString('hex')}`),
+            .map((b) => `https://fcm.googleapis.com/fcm/send/${Buffer.from(b).toString('hex')}`),
         },
         { weight: 1, arbitrary: fc.webUrl() },
         {

@@ -12,6 +12,7 @@ import { type Database, openPglite, openPostgres } from '../src/db/database';
 import { addDays, today } from '../src/lib/time';
 import { buildDemoCentre, DEMO_DAYS } from '../src/scripts/demo-data';
 import {
+  choosePassword,
   cleanUpProcesses,
   type Finished,
   login,
@@ -321,9 +322,19 @@ describe('npm run seed:demo', SLOW, () => {
         must_change_password: true,
       });
 
-      const pending = await fetch(`${server.url}/api/v1/attendance/pending-approval`, {
+      // The printed password is for choosing their own: nothing else is allowed before.
+      const pendingUrl = `${server.url}/api/v1/attendance/pending-approval`;
+      const refused = await fetch(pendingUrl, {
         headers: { authorization: `Bearer ${teacher.body.access_token as string}` },
       });
+      expect(refused.status).toBe(403);
+      const own = await choosePassword(
+        server,
+        teacher.body.access_token as string,
+        account.password,
+        'Orchard-Window-Demo-5',
+      );
+      const pending = await fetch(pendingUrl, { headers: { authorization: `Bearer ${own}` } });
       expect(pending.status).toBe(200);
       expect(((await pending.json()) as unknown[]).length).toBeGreaterThan(100);
 

@@ -35,7 +35,7 @@ afterAll(cleanUpProcesses);
 // directory of its own, starts at once and runs beside the sequence below; its test awaits it.
 let withAdminPassword: Promise<ServerProcess>;
 beforeAll(() => {
-  withAdminPassword = startServer({ DATA_DIR: tempDir(), ADMIN_PASSWORD: 'chosen-admin-password' });
+  withAdminPassword = startServer({ DATA_DIR: tempDir(), ADMIN_PASSWORD: 'chosen-start-password' });
   withAdminPassword.catch(() => {}); // reported by its test
 });
 
@@ -45,7 +45,7 @@ describe('the server process on a DATA_DIR', SLOW, () => {
   let generatedPassword = '';
   let firstToken = '';
   let newToken = '';
-  const newPassword = 'a-new-admin-password';
+  const newPassword = 'a-new-start-password';
 
   it('starts on an empty DATA_DIR, serves /health, prints the generated admin password once and holds the lock', async () => {
     first = await startServer({ DATA_DIR: dataDir });
@@ -141,8 +141,8 @@ describe('start-up settings', SLOW, () => {
   it('with ADMIN_PASSWORD creates the admin with that password and prints none', async () => {
     const server = await withAdminPassword;
     expect(server.output().stdout).not.toContain(FIRST_START);
-    expect(server.output().stdout).not.toContain('chosen-admin-password');
-    const signIn = await login(server, 'admin', 'chosen-admin-password');
+    expect(server.output().stdout).not.toContain('chosen-start-password');
+    const signIn = await login(server, 'admin', 'chosen-start-password');
     expect(signIn.status).toBe(200);
     expect(signIn.body.user).toMatchObject({ must_change_password: true });
     expect(await stopServer(server)).toBe(0);

@@ -1,8 +1,17 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/lib/passwords';
-import { base32Decode, hotp, timeStep, totp } from '../src/modules/two-factor/totp';
-import { ADMIN_PASSWORD, auth, createTeacher, createTestApp, detailOf, login, type TestApp } from './helpers/test-app';
+import { base32Decode, totp } from '../src/modules/two-factor/totp';
+import { enrol as enrolAuthenticator, freshCode as freshAuthenticatorCode, wrongCode } from './helpers/authenticator';
+import {
+  ADMIN_PASSWORD,
+  auth,
+  createTestApp,
+  detailOf,
+  login,
+  signInNewTeacher,
+  type TestApp,
+} from './helpers/test-app';
 
 let t: TestApp;
 let admin: string;
@@ -46,20 +55,7 @@ let teacherCounter = 0;
 /** A teacher with a password of their own and a fresh token. */
 async function newTeacher(fields: Record<string, unknown> = {}): Promise<Account> {
   teacherCounter += 1;
-  const teacher = await createTeacher(t.app, admin, {
-    first_name: 'Tara',
-    last_name: `Two${teacherCounter}`,
-    ...fields,
-  });
-  const first = await login(t.app, teacher.username, teacher.initial_password);
-  const password = `own-password-${teacherCounter}`;
-  const changed = await call('POST', '/auth/change-password', first, {
-    current_password: teacher.initial_password,
-    new_password: password,
-  });
-  expect(changed.statusCode).toBe(200);
-  const [row] = await t.db.query<{ id: number }>('SELECT id FROM users WHERE username = $1', [teacher.username]);
-  return { id: row?.id as number, username: teacher.username, password, token: changed.json().access_token };
+  return signInNewTeacher(t.app, t.db, admin, { first_name: 'Tara', last_name: `Two${teacherCounter}`, ...fields });
 }
 
 /** Another admin account, made directly in the database (the API makes only teachers). */
@@ -72,33 +68,14 @@ async function newAdmin(username: string, password: string): Promise<Account> {
 }
 
 /** Sets up and confirms an authenticator for the account; answers its secret and recovery codes. */
+/** Turning it on ends the account's other sessions: the account goes on with the token the answer carries. */
 async function enrol(account: { token: string }): Promise<{ secret: Buffer; recoveryCodes: string[] }> {
-  const setup = await call('POST', '/auth/two-factor/setup', account.token);
-  expect(setup.statusCode).toBe(200);
-  const secret = base32Decode(setup.json().secret) as Buffer;
-  const confirmed = await call('POST', '/auth/two-factor/confirm', account.token, { otp: totp(secret, Date.now()) });
-  expect(confirmed.statusCode).toBe(200);
-  return { secret, recoveryCodes: confirmed.json().recovery_codes };
+  const enrolled = await enrolAuthenticator(t.app, account.token);
+  account.token = enrolled.token;
+  return enrolled;
 }
 
-/**
- * A code the server will take now. A code's time step can be used once, and tests sign in many times
- * within 30 seconds, so the last accepted step is moved back first, as if it had been minutes ago.
- */
-async function freshCode(userId: number, secret: Buffer): Promise<string> {
-  await t.db.query('UPDATE user_two_factor SET last_step = last_step - 5 WHERE user_id = $1', [userId]);
-  return totp(secret, Date.now());
-}
-
-/** Six digits that are not the code of any step near now. */
-function wrongCode(secret: Buffer): string {
-  const step = timeStep(Date.now());
-  const near = new Set([-2, -1, 0, 1, 2].map((offset) => hotp(secret, step + offset)));
-  for (let n = 0; ; n += 1) {
-    const candidate = String(n).padStart(6, '0');
-    if (!near.has(candidate)) return candidate;
-  }
-}
+const freshCode = (userId: number, secret: Buffer) => freshAuthenticatorCode(t.db, userId, secret);
 
 async function lastActivity(action: string): Promise<{ description: string; user_id: number } | undefined> {
   const [row] = await t.db.query<{ description: string; user_id: number }>(
@@ -193,6 +170,7 @@ describe('setting up an authenticator', () => {
       otp: `${code.slice(0, 3)} ${code.slice(3)}`,
     });
     expect(confirmed.statusCode).toBe(200);
+    teacher.token = confirmed.json().access_token;
     const codes: string[] = confirmed.json().recovery_codes;
     expect(confirmed.json().message).toMatch(/recovery codes/);
     expect(codes).toHaveLength(10);
@@ -204,7 +182,7 @@ describe('setting up an authenticator', () => {
     );
     expect(stored).toHaveLength(10);
     for (const s of stored) {
-      expect(s.code_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(s.code_hash).toMatch(/^v2\.[0-9a-f]{64}$/); // keyed (ADR 017)
       expect(s.used_at).toBeNull();
       expect(codes.map((c) => c.replace('-', ''))).not.toContain(s.code_hash);
     }
@@ -339,16 +317,18 @@ describe('throttling wrong codes', () => {
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
 
     await t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second'");
-    const back = await postLogin({
-      username: teacher.username,
-      password: teacher.password,
-      otp: await freshCode(teacher.id, secret),
-    });
+    const back = await postLogin(
+      { username: teacher.username, password: teacher.password, otp: await freshCode(teacher.id, secret) },
+      '10.6.251.1',
+    );
     expect(back.statusCode).toBe(200);
-    const left = await t.db.query('SELECT key FROM login_throttle WHERE key = ANY($1::text[])', [
-      [`user:${teacher.username.toLowerCase()}`, `account:${teacher.id}`],
-    ]);
-    expect(left).toEqual([]);
+    // The address that signed in starts afresh; guesses made from elsewhere are not forgiven by it.
+    const left = await t.db.query<{ key: string }>(
+      'SELECT key FROM login_throttle WHERE key LIKE $1 AND failures > 0',
+      [`%:user:${teacher.id}%`],
+    );
+    expect(left.some((row) => row.key.endsWith('@10.6.251.1'))).toBe(false);
+    expect(left.map((row) => row.key)).toContain(`otp:user:${teacher.id}`);
   });
 
   it('counts wrong codes per account, so alternating username and email does not get more guesses', async () => {
@@ -376,8 +356,8 @@ describe('throttling wrong codes', () => {
     for (let i = 0; i < 7; i += 1) {
       expect((await postLogin({ username: teacher.username, password: teacher.password })).statusCode).toBe(401);
     }
-    const rows = await t.db.query('SELECT key FROM login_throttle WHERE key = $1', [
-      `user:${teacher.username.toLowerCase()}`,
+    const rows = await t.db.query('SELECT key FROM login_throttle WHERE key LIKE $1 AND failures > 0', [
+      `%:user:${teacher.id}%`,
     ]);
     expect(rows).toEqual([]);
   });
@@ -422,7 +402,12 @@ describe('turning two-factor sign-in off', () => {
       otp: recoveryCodes[3] as string,
     });
     expect(off.statusCode).toBe(200);
-    expect(off.json()).toEqual({ message: 'Two-factor sign-in is off.' });
+    expect(off.json()).toEqual({
+      message: 'Two-factor sign-in is off.',
+      access_token: expect.any(String),
+      token_type: 'bearer',
+    });
+    teacher.token = off.json().access_token;
     expect(await t.db.query('SELECT 1 FROM user_two_factor WHERE user_id = $1', [teacher.id])).toEqual([]);
     expect(await t.db.query('SELECT 1 FROM two_factor_recovery_codes WHERE user_id = $1', [teacher.id])).toEqual([]);
     expect(await lastActivity('two_factor.disabled')).toMatchObject({ user_id: teacher.id });
@@ -478,6 +463,55 @@ describe('an admin resets another account', () => {
     });
     expect((await postLogin({ username: teacher.username, password: teacher.password })).statusCode).toBe(200);
     expect(await listed()).toMatchObject({ two_factor_enabled: false });
+    // Whoever held a session of the teacher's (perhaps with the lost phone) is signed out; the admin is not.
+    expect((await call('GET', '/auth/me', teacher.token)).statusCode).toBe(401);
+    expect((await call('GET', '/auth/me', admin)).statusCode).toBe(200);
+  });
+});
+
+describe('changing two-factor sign-in ends the account’s other sessions', () => {
+  it('turning it on: every other session ends, this one goes on with the new token', async () => {
+    const teacher = await newTeacher();
+    const elsewhere = await login(t.app, teacher.username, teacher.password);
+    const before = teacher.token;
+    const setup = await call('POST', '/auth/two-factor/setup', before);
+    const secret = base32Decode(setup.json().secret) as Buffer;
+    const confirmed = await call('POST', '/auth/two-factor/confirm', before, { otp: totp(secret, Date.now()) });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toMatchObject({ access_token: expect.any(String), token_type: 'bearer' });
+    expect((await call('GET', '/auth/me', elsewhere)).statusCode).toBe(401);
+    expect((await call('GET', '/auth/me', before)).statusCode).toBe(401);
+    const me = await call('GET', '/auth/me', confirmed.json().access_token);
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ two_factor_enabled: true });
+  });
+
+  it('turning it off: every other session ends, this one goes on; a wrong code ends nothing', async () => {
+    const teacher = await newTeacher();
+    const { secret } = await enrol(teacher);
+    const elsewhere = await postLogin({
+      username: teacher.username,
+      password: teacher.password,
+      otp: await freshCode(teacher.id, secret),
+    });
+    expect(elsewhere.statusCode).toBe(200);
+    const wrong = await call('POST', '/auth/two-factor/disable', teacher.token, {
+      current_password: teacher.password,
+      otp: wrongCode(secret),
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect((await call('GET', '/auth/me', elsewhere.json().access_token)).statusCode).toBe(200);
+
+    const off = await call('POST', '/auth/two-factor/disable', teacher.token, {
+      current_password: teacher.password,
+      otp: await freshCode(teacher.id, secret),
+    });
+    expect(off.statusCode).toBe(200);
+    expect((await call('GET', '/auth/me', elsewhere.json().access_token)).statusCode).toBe(401);
+    expect((await call('GET', '/auth/me', teacher.token)).statusCode).toBe(401);
+    expect((await call('GET', '/auth/me', off.json().access_token)).json()).toMatchObject({
+      two_factor_enabled: false,
+    });
   });
 });
 
@@ -513,6 +547,7 @@ describe('requiring two-factor sign-in for every admin', () => {
   it('once on, makes an admin without it set it up before any other call; teachers are not affected', async () => {
     const adminAccount = { token: admin };
     const { secret: adminSecret } = await enrol(adminAccount);
+    admin = adminAccount.token;
     const on = await call('PUT', '/settings/two-factor', admin, { require_admin_two_factor: true });
     expect(on.statusCode).toBe(200);
     expect(on.json()).toEqual({ require_admin_two_factor: true });
@@ -574,8 +609,13 @@ describe('requiring two-factor sign-in for every admin', () => {
 
     // An admin whose authenticator is reset by another must set it up again before anything else.
     expect((await call('DELETE', `/auth/two-factor/users/${other.id}`, admin)).statusCode).toBe(200);
+    expect((await call('GET', '/students/', other.token)).statusCode).toBe(401);
+    const again = await postLogin({ username: 'deputy', password: 'deputy-password' });
+    expect(again.json().user).toMatchObject({ must_enrol_two_factor: true });
+    other.token = again.json().access_token;
     const afterReset = await call('GET', '/students/', other.token);
     expect(afterReset.statusCode).toBe(403);
+    expect(detailOf(afterReset)).toBe(ENROL_FIRST);
 
     // Turned off, admins are free again and may turn theirs off.
     const off = await call('PUT', '/settings/two-factor', admin, { require_admin_two_factor: false });

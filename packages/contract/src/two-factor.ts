@@ -79,10 +79,16 @@ export const twoFactorConfirmSchema = z.object({
 export type TwoFactorConfirmRequest = z.infer<typeof twoFactorConfirmSchema>;
 
 /** The recovery codes are in this answer only: they are stored hashed and cannot be shown again. */
+const replacedTokenField = z
+  .string()
+  .describe("a new token for this session: the account's other sessions (and this one's old token) have ended");
+
 export const twoFactorConfirmedSchema = z
   .object({
     message: z.string(),
     recovery_codes: z.array(z.string()).describe('XXXXX-XXXXX, each usable once in place of a code'),
+    access_token: replacedTokenField,
+    token_type: z.literal('bearer'),
   })
   .meta({ id: 'TwoFactorConfirmed' });
 export type TwoFactorConfirmed = z.infer<typeof twoFactorConfirmedSchema>;
@@ -92,6 +98,11 @@ export const twoFactorDisableSchema = z.object({
   otp: codeField.describe('a current 6-digit code, or one of the recovery codes'),
 });
 export type TwoFactorDisableRequest = z.infer<typeof twoFactorDisableSchema>;
+
+export const twoFactorDisabledSchema = z
+  .object({ message: z.string(), access_token: replacedTokenField, token_type: z.literal('bearer') })
+  .meta({ id: 'TwoFactorDisabled' });
+export type TwoFactorDisabled = z.infer<typeof twoFactorDisabledSchema>;
 
 /** GET and PUT /settings/two-factor: the centre's rule for admins. */
 export const twoFactorPolicySchema = z

@@ -26,6 +26,12 @@ declare module 'fastify' {
      * it): their own account and the two-factor calls. Every other call answers 403 until they do.
      */
     beforeTwoFactorEnrolment?: boolean;
+    /**
+     * Reachable by an account that must change its password first (the first admin, a new teacher):
+     * its own account and the password change. The two-factor enrolment calls are reachable too when
+     * the centre requires two-factor sign-in of that account. Every other call answers 403 until then.
+     */
+    beforePasswordChange?: boolean;
   }
   interface FastifyRequest {
     user: AuthenticatedUser | null;
@@ -49,6 +55,8 @@ export function currentParent(request: { parent: AuthenticatedParent | null }): 
 
 const SESSION_ENDED = 'Your session is invalid or has expired. Please sign in again.';
 export const ENROL_FIRST = 'Set up two-factor sign-in to continue';
+export const CHANGE_PASSWORD_FIRST =
+  'Change your password first: this account still has the password it was given, and can do nothing else until it sets its own';
 
 /**
  * Default deny: every API route needs a valid token, and the route's roles, unless it says it is
@@ -89,9 +97,15 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
     }
     const user = await findUserById(ctx.db, claims.userId);
     if (!user || user.token_version !== claims.tokenVersion) throw new UnauthorizedError(SESSION_ENDED);
+    const signedIn = publicUser(user);
+    // The password first, whatever the call: until then the account can do nothing else (ADR 021).
+    if (signedIn.must_change_password && !config.beforePasswordChange) {
+      const isRequiredEnrolment = signedIn.must_enrol_two_factor && config.beforeTwoFactorEnrolment;
+      if (!isRequiredEnrolment) throw new ForbiddenError(CHANGE_PASSWORD_FIRST);
+    }
     const roles = config.roles ?? STAFF_ROLES;
     if (!roles.includes(user.role)) throw new ForbiddenError('You do not have permission to do this');
-    request.user = publicUser(user);
-    if (request.user.must_enrol_two_factor && !config.beforeTwoFactorEnrolment) throw new ForbiddenError(ENROL_FIRST);
+    request.user = signedIn;
+    if (signedIn.must_enrol_two_factor && !config.beforeTwoFactorEnrolment) throw new ForbiddenError(ENROL_FIRST);
   });
 }

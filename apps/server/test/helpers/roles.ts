@@ -44,6 +44,7 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'DELETE /api/v1/teachers/clear-all': 'admin',
 
   'GET /api/v1/attendance/roster': 'staff',
+  'GET /api/v1/attendance/marking-scope': 'staff',
   'POST /api/v1/attendance/mark': 'staff',
   'GET /api/v1/attendance/pending-approval': 'staff',
   'GET /api/v1/attendance/summary': 'staff',
@@ -73,6 +74,8 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'PUT /api/v1/settings': 'admin',
   'GET /api/v1/settings/two-factor': 'staff',
   'PUT /api/v1/settings/two-factor': 'admin',
+  'GET /api/v1/settings/marking': 'staff',
+  'PUT /api/v1/settings/marking': 'admin',
 
   'POST /api/v1/backups': 'admin',
   'GET /api/v1/backups': 'admin',

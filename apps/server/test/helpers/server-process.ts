@@ -4,7 +4,7 @@
  * cleaned up by `cleanUpProcesses()` (call it in afterAll).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,6 +51,18 @@ export function freePort(): Promise<number> {
   });
 }
 
+let sharedKeyDir: string | undefined;
+
+/**
+ * The key file of processes given no DATA_DIR (those on PostgreSQL): one per test file, so a seed, a
+ * backup, a restore and the servers on one database share one, as one installation's must (ADR 017),
+ * and nothing lands in ./data.
+ */
+export function sharedKeyFile(): string {
+  if (!sharedKeyDir || !existsSync(sharedKeyDir)) sharedKeyDir = tempDir();
+  return path.join(sharedKeyDir, 'server-keys.json');
+}
+
 /** The environment of a plain shell: nothing of the test run's own database settings leaks in. */
 function serverEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -59,13 +71,17 @@ function serverEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
     'TEST_DATABASE_URL',
     'ADMIN_PASSWORD',
     'JWT_SECRET',
+    'KEY_FILE',
+    'VAPID_PUBLIC_KEY',
+    'VAPID_PRIVATE_KEY',
     'PORT',
     'DATA_DIR',
     'BACKUP_DIR',
     'INIT_CWD',
   ])
     delete env[name];
-  return { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_DIST_DIR: '/nonexistent', ...overrides };
+  const keyFile = overrides.DATA_DIR === undefined ? { KEY_FILE: sharedKeyFile() } : {};
+  return { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_DIST_DIR: '/nonexistent', ...keyFile, ...overrides };
 }
 
 export interface Finished {
@@ -156,6 +172,28 @@ export async function login(server: ServerProcess, username: string, password: s
     body: new URLSearchParams({ username, password }).toString(),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/**
+ * Changes the signed-in account's password, as its owner must at the first sign-in before anything
+ * else (the server refuses other calls until then); answers the session's new token.
+ */
+export async function choosePassword(
+  server: ServerProcess,
+  token: string,
+  current: string,
+  chosen: string,
+): Promise<string> {
+  const response = await fetch(`${server.url}/api/v1/auth/change-password`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ current_password: current, new_password: chosen }),
+  });
+  const body = (await response.json()) as { access_token?: string; detail?: string };
+  if (response.status !== 200 || !body.access_token) {
+    throw new Error(`choosing a password failed: ${response.status} ${body.detail ?? ''}`);
+  }
+  return body.access_token;
 }
 
 export async function me(server: ServerProcess, token: string) {

@@ -9,7 +9,7 @@ import { buildApp } from '../../src/app';
 import { prepareContext } from '../../src/bootstrap';
 import { type AppConfig, loadConfig } from '../../src/config';
 import type { AppContext } from '../../src/context';
-import { type Database, openPglite, openPostgres } from '../../src/db/database';
+import { type Database, openPglite, openPostgres, type Queryable } from '../../src/db/database';
 import { MIGRATIONS_DIR, migrate } from '../../src/db/migrate';
 
 export const ADMIN_PASSWORD = 'admin-test-password';
@@ -71,8 +71,18 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     webDistDir: '/nonexistent',
     // Never ./data/backups; createTestApp gives each app a directory of its own.
     backupDir: path.join(os.tmpdir(), 'tuitiondesk-test-backups'),
+    // Never ./data/server-keys.json: one key file for every test database, as one installation (ADR 017).
+    keyFile: path.join(os.tmpdir(), 'tuitiondesk-test-server-keys.json'),
     ...overrides,
   };
+}
+
+/**
+ * The test centre's first admin has already chosen ADMIN_PASSWORD as its own password, so tests about
+ * anything else can use it at once (the server refuses every other call before that change).
+ */
+export async function adminHasChosenPassword(db: Queryable): Promise<void> {
+  await db.query("UPDATE users SET must_change_password = false WHERE username = 'admin'");
 }
 
 export interface TestApp {
@@ -89,6 +99,11 @@ export interface TestApp {
 export interface TestAppOptions {
   config?: Partial<AppConfig>;
   prepare?: (ctx: AppContext) => AppContext;
+  /**
+   * Leave the first-start admin as the first start makes it: it must change ADMIN_PASSWORD before
+   * anything else. Otherwise the test centre's admin has already chosen ADMIN_PASSWORD as its own.
+   */
+  firstStart?: boolean;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -96,6 +111,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   // Backups the app takes (a clear-all takes one) go into a directory removed with the app.
   const backupDir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-test-backups-'));
   const prepared = await prepareContext(testConfig({ backupDir, ...options.config }), db);
+  if (!options.firstStart) await adminHasChosenPassword(db);
   const ctx = options.prepare ? options.prepare(prepared.ctx) : prepared.ctx;
   const app = await buildApp(ctx);
   await app.ready();
@@ -111,11 +127,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
     teacherToken: () => {
       teacherToken ??= (async () => {
-        const teacher = await createTeacher(app, await result.adminToken(), {
+        const teacher = await signInNewTeacher(app, db, await result.adminToken(), {
           first_name: 'Tess',
           last_name: 'Teacher',
         });
-        return login(app, teacher.username, teacher.initial_password);
+        return teacher.token;
       })();
       return teacherToken;
     },
@@ -169,6 +185,52 @@ export async function createTeacher(
     throw new Error(`creating a teacher failed: ${response.statusCode} ${response.body}`);
   }
   return response.json();
+}
+
+export interface SignedInTeacher {
+  /** The sign-in account's id (users.id). */
+  id: number;
+  /** The teacher record's id (teachers.id). */
+  teacherId: number;
+  username: string;
+  full_name: string;
+  /** The password the teacher chose at first sign-in. */
+  password: string;
+  token: string;
+}
+
+let chosenPasswordCounter = 0;
+
+/**
+ * A teacher as they are after their first sign-in: created by the admin, signed in with the initial
+ * password and made to choose their own (the server allows nothing else before), with a token.
+ */
+export async function signInNewTeacher(
+  app: FastifyInstance,
+  db: Queryable,
+  adminToken: string,
+  fields: Record<string, unknown> = {},
+): Promise<SignedInTeacher> {
+  const teacher = await createTeacher(app, adminToken, fields);
+  const first = await login(app, teacher.username, teacher.initial_password);
+  chosenPasswordCounter += 1;
+  const password = `Kettle-Orbit-${chosenPasswordCounter}-${process.pid}`;
+  const changed = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/change-password',
+    headers: auth(first),
+    payload: { current_password: teacher.initial_password, new_password: password },
+  });
+  if (changed.statusCode !== 200) throw new Error(`choosing a password failed: ${changed.statusCode} ${changed.body}`);
+  const [row] = await db.query<{ id: number }>('SELECT id FROM users WHERE username = $1', [teacher.username]);
+  return {
+    id: row?.id as number,
+    teacherId: teacher.id,
+    username: teacher.username,
+    full_name: teacher.full_name,
+    password,
+    token: changed.json().access_token as string,
+  };
 }
 
 export async function createStudent(

@@ -49,6 +49,52 @@ describe('apiRequest', () => {
     expect(handler).toHaveBeenCalledTimes(1);
   });
 
+  it('does not end the session for a 401 to a request sent with a token that has since been replaced', async () => {
+    const handler = vi.fn();
+    setUnauthorizedHandler(handler);
+    localStorage.setItem('token', 'before');
+    let release: (response: Response) => void = () => undefined;
+    vi.spyOn(globalThis, 'fetch').mockReturnValue(new Promise<Response>((resolve) => (release = resolve)));
+    const pending = apiRequest('/activities/recent');
+    // Meanwhile two-factor sign-in was turned on: the server ended the old token and handed over a new one.
+    localStorage.setItem('token', 'after');
+    release(new Response(JSON.stringify({ detail: 'Session ended' }), { status: 401 }));
+    await expect(pending).rejects.toMatchObject({ status: 401 });
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('holds back a 401 that arrives while a call replacing the token is under way, then lets the new token go on', async () => {
+    const handler = vi.fn();
+    setUnauthorizedHandler(handler);
+    localStorage.setItem('token', 'before');
+    const releases: ((response: Response) => void)[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(() => new Promise<Response>((resolve) => releases.push(resolve)));
+    const confirm = apiRequest<{ access_token: string }>('/auth/two-factor/confirm', {
+      method: 'POST',
+      json: { otp: '123456' },
+      replacesToken: true,
+    });
+    const poll = apiRequest('/activities/recent');
+    // The server has already ended the old token: the poll's 401 comes back first.
+    releases[1]?.(new Response(JSON.stringify({ detail: 'Session ended' }), { status: 401 }));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(handler).not.toHaveBeenCalled();
+    releases[0]?.(new Response(JSON.stringify({ access_token: 'after' }), { status: 200 }));
+    await expect(confirm).resolves.toEqual({ access_token: 'after' });
+    await expect(poll).rejects.toMatchObject({ status: 401 });
+    expect(localStorage.getItem('token')).toBe('after');
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('still ends the session for a 401 to the current token once no call replaces it', async () => {
+    const handler = vi.fn();
+    setUnauthorizedHandler(handler);
+    localStorage.setItem('token', 'current');
+    answer(401, { detail: 'Session ended' });
+    await expect(apiRequest('/activities/recent')).rejects.toMatchObject({ status: 401 });
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
   it('says the server cannot be reached when the network fails', async () => {
     vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'));
     await expect(apiRequest('/students/')).rejects.toMatchObject({ status: 0 });

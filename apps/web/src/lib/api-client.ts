@@ -31,7 +31,16 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** A token other than the stored one (the sign-in screen's change-password flow). */
   token?: string;
+  /**
+   * The call ends the account's other sessions and answers this session's new token (`access_token`):
+   * a password change, turning two-factor sign-in on or off. The new token is stored as the answer
+   * arrives, and a 401 that comes back meanwhile waits for it before ending the session.
+   */
+  replacesToken?: boolean;
 }
+
+/** A call that will hand this session a new token, while it is under way. */
+let replacingToken: Promise<unknown> | undefined;
 
 function urlOf(path: string, query: RequestOptions['query']): string {
   const params = new URLSearchParams();
@@ -66,7 +75,13 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
   if (!response.ok) {
     const body: unknown = await response.json().catch(() => undefined);
     const detail = (body as { detail?: unknown } | undefined)?.detail;
-    if (response.status === 401 && window.location.pathname !== '/login') onUnauthorized?.();
+    if (response.status === 401 && window.location.pathname !== '/login') {
+      // The server may have ended this token because a call under way replaces it: that call's answer
+      // decides. A request sent with a token since replaced does not end the session.
+      if (replacingToken) await replacingToken.catch(() => undefined);
+      const isCurrentToken = options.token !== undefined || token === storedToken();
+      if (isCurrentToken) onUnauthorized?.();
+    }
     throw new ApiError(response.status, typeof detail === 'string' ? detail : undefined, body);
   }
   return response;
@@ -74,7 +89,25 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
 
 /** Calls the API and answers the parsed JSON body. */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const response = await send(path, options);
+  if (!options.replacesToken) return answerOf<T>(await send(path, options));
+  const work = (async () => {
+    const answer = await answerOf<T>(await send(path, options));
+    const token = (answer as { access_token?: unknown } | undefined)?.access_token;
+    // Not after a sign-out meanwhile: a session that ended stays ended.
+    if (typeof token === 'string' && options.token === undefined && storedToken() !== null) {
+      localStorage.setItem(TOKEN_KEY, token);
+    }
+    return answer;
+  })();
+  replacingToken = work;
+  try {
+    return await work;
+  } finally {
+    if (replacingToken === work) replacingToken = undefined;
+  }
+}
+
+async function answerOf<T>(response: Response): Promise<T> {
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }

@@ -64,6 +64,15 @@ export async function updatePassword(db: Queryable, userId: number, passwordHash
   return rows[0]?.token_version ?? 0;
 }
 
+/** Ends every session of the account issued before; answers the new version, for the caller's new token. */
+export async function endSessions(db: Queryable, userId: number): Promise<number | undefined> {
+  const rows = await db.query<{ token_version: number }>(
+    'UPDATE users SET token_version = token_version + 1, updated_at = now() WHERE id = $1 RETURNING token_version',
+    [userId],
+  );
+  return rows[0]?.token_version;
+}
+
 /**
  * Stores a stronger hash of the same password (no session ends), unless the password was changed
  * meanwhile: only the hash that was checked is replaced.

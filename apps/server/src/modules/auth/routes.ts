@@ -11,6 +11,7 @@ import type { AppContext } from '../../context';
 import { currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import { changePassword, getCurrentUser, login, SecondFactorRequiredError } from './service';
+import { logSignIn } from './sign-in-log';
 
 export function registerAuthRoutes(app: ZodApp, ctx: AppContext): void {
   app.post(
@@ -29,7 +30,7 @@ export function registerAuthRoutes(app: ZodApp, ctx: AppContext): void {
     },
     async (request, reply) => {
       try {
-        return await login(ctx, request.body, request.ip);
+        return await logSignIn(request, 'staff', request.body.username, () => login(ctx, request.body, request.ip));
       } catch (error) {
         if (!(error instanceof SecondFactorRequiredError)) throw error;
         return reply.code(401).headers(error.headers).send({ detail: error.message, otp_required: true });
@@ -40,8 +41,8 @@ export function registerAuthRoutes(app: ZodApp, ctx: AppContext): void {
   app.get(
     '/auth/me',
     {
-      // Reachable while an admin still has to set up two-factor sign-in (plugins/authentication.ts).
-      config: { beforeTwoFactorEnrolment: true },
+      // Reachable while the account must still change its password or set up two-factor sign-in.
+      config: { beforeTwoFactorEnrolment: true, beforePasswordChange: true },
       schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: userSchema } },
     },
     async (request) => getCurrentUser(ctx, currentUser(request).id),
@@ -50,7 +51,7 @@ export function registerAuthRoutes(app: ZodApp, ctx: AppContext): void {
   app.post(
     '/auth/change-password',
     {
-      config: { beforeTwoFactorEnrolment: true },
+      config: { beforeTwoFactorEnrolment: true, beforePasswordChange: true },
       schema: {
         tags: ['auth'],
         summary: 'Change your own password; older sessions end, and a new token is returned',

@@ -2,10 +2,11 @@ import type { ChangePasswordResponse, LoginForm, LoginResponse, User } from '@tu
 import type { AppContext } from '../../context';
 import { recordActivity } from '../../lib/activity-log';
 import { BadRequestError, UnauthorizedError, ValidationError } from '../../lib/errors';
+import { checkNewPassword } from '../../lib/password-policy';
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../lib/passwords';
 import { checkSecondFactor, recoveryCodesLeftText, WRONG_CODE } from '../two-factor/service';
 import { findUserById, findUserByLogin, replacePasswordHash, type UserRow, updatePassword } from './repository';
-import { accountThrottleKey, assertNotThrottled, clearFailures, recordFailure, throttleKeys } from './throttle';
+import { POLICIES, releaseAttempt, rememberAddress, reserveAttempt, staffAccount, unknownName } from './throttle';
 
 const INCORRECT = 'Incorrect username or password';
 export const ENTER_CODE = 'Enter the 6-digit code from your authenticator app';
@@ -28,22 +29,21 @@ export function publicUser(row: UserRow): User {
 }
 
 export async function login(ctx: AppContext, form: LoginForm, clientIp: string): Promise<LoginResponse> {
-  const keys = throttleKeys(form.username, clientIp);
   const user = await findUserByLogin(ctx.db, form.username);
-  // Wrong codes also block the account itself, whichever name (username or email) they came under.
-  // Asked in one query for known and unknown names alike (id 0 is no account), so timing tells nothing.
-  const accountKey = accountThrottleKey(user?.id ?? 0);
-  await assertNotThrottled(ctx.db, [...keys, accountKey]);
+  // Counted per account, whichever name (username or email) reached it; an unknown name has its own count.
+  const account = user ? staffAccount(user.id) : unknownName(form.username);
+  // Reserved before the hash: a burst of guesses sent at once is checked no further than the limit.
+  const attempt = await reserveAttempt(ctx.db, POLICIES.secret, account, clientIp);
   // Hash something either way, so an unknown username takes as long as a wrong password.
   const isValid = await verifyPassword(form.password, user?.password_hash ?? (await decoyPasswordHash()));
-  if (!user || !isValid) {
-    await recordFailure(ctx.db, keys);
-    throw new UnauthorizedError(INCORRECT);
-  }
+  if (!user || !isValid) throw new UnauthorizedError(INCORRECT);
+  await releaseAttempt(ctx.db, attempt);
   if (user.two_factor_enabled) {
     // No code yet is the normal first step, not a failure: the client asks for one and posts again.
     if (!form.otp) throw new SecondFactorRequiredError(ENTER_CODE);
     const otp = form.otp;
+    // Codes have their own count per account, which the right password does not reset.
+    const codeAttempt = await reserveAttempt(ctx.db, POLICIES.code, account, clientIp);
     const key = ctx.twoFactorKey;
     const secondFactor = await ctx.db.transaction(async (tx) => {
       const result = await checkSecondFactor(tx, key, user.id, otp);
@@ -57,13 +57,10 @@ export async function login(ctx: AppContext, form: LoginForm, clientIp: string):
       }
       return result;
     });
-    if (!secondFactor) {
-      await recordFailure(ctx.db, [...keys, accountKey]);
-      throw new SecondFactorRequiredError(WRONG_CODE);
-    }
-    await clearFailures(ctx.db, accountKey.key);
+    if (!secondFactor) throw new SecondFactorRequiredError(WRONG_CODE);
+    await releaseAttempt(ctx.db, codeAttempt);
   }
-  await clearFailures(ctx.db, keys[0]?.key ?? '');
+  await rememberAddress(ctx.db, attempt);
   if (needsRehash(user.password_hash)) {
     await replacePasswordHash(ctx.db, user.id, user.password_hash, await hashPassword(form.password));
   }
@@ -95,6 +92,8 @@ export async function changePassword(
   if (newPassword === currentPassword) {
     throw new ValidationError('new_password', 'must be different from the current password');
   }
+  const problem = checkNewPassword(newPassword, user);
+  if (problem) throw new ValidationError('new_password', problem);
   const passwordHash = await hashPassword(newPassword);
   const tokenVersion = await ctx.db.transaction(async (tx) => {
     const version = await updatePassword(tx, userId, passwordHash);

@@ -17,15 +17,15 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { currentParent, currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
+import { logSignIn } from '../auth/sign-in-log';
+import { getParentAccess, issueParentAccess } from './family-access';
 import {
   CHILD_ATTENDANCE_DEFAULT_DAYS,
   CHILD_ATTENDANCE_MAX_DAYS,
   confirmReceipt,
   getChildAttendance,
   getInbox,
-  getParentAccess,
   getParentProfile,
-  issueParentAccess,
   parentLogin,
   readMessage,
 } from './service';
@@ -49,7 +49,7 @@ const deliveryReceiptResultSchema = z.object({
 });
 
 export function registerParentRoutes(app: ZodApp, ctx: AppContext): void {
-  // ---- Staff (both roles: teachers hand codes to parents at the door) ----
+  // ---- Staff: both roles issue a family's first code (at the door); only admins replace one (ADR 018) ----
 
   app.get(
     '/students/:id/parent-access',
@@ -61,7 +61,7 @@ export function registerParentRoutes(app: ZodApp, ctx: AppContext): void {
         response: { 200: parentAccessStatusSchema, 404: errorSchema, 422: errorSchema },
       },
     },
-    async (request) => getParentAccess(ctx, request.params.id),
+    async (request) => getParentAccess(ctx, currentUser(request), request.params.id),
   );
 
   app.post(
@@ -70,9 +70,9 @@ export function registerParentRoutes(app: ZodApp, ctx: AppContext): void {
       schema: {
         tags: staffTags,
         summary:
-          "Issue a new access code for this student's parent phone (shown once); issuing again signs out that parent's devices",
+          "Issue an access code for this student's parent phone (shown once). Replacing an existing code is for admins (403 for a teacher): it signs that parent's devices out and tells them",
         params: idParamsSchema,
-        response: { 201: parentAccessIssuedSchema, 404: errorSchema, 422: errorSchema },
+        response: { 201: parentAccessIssuedSchema, 403: errorSchema, 404: errorSchema, 422: errorSchema },
       },
     },
     async (request, reply) => {
@@ -95,7 +95,10 @@ export function registerParentRoutes(app: ZodApp, ctx: AppContext): void {
         response: { 200: parentLoginResponseSchema, 401: errorSchema, 422: errorSchema, 429: errorSchema },
       },
     },
-    async (request) => parentLogin(ctx, request.body.phone, request.body.code, request.ip),
+    async (request) =>
+      logSignIn(request, 'parent', request.body.phone, () =>
+        parentLogin(ctx, request.body.phone, request.body.code, request.ip),
+      ),
   );
 
   app.get(

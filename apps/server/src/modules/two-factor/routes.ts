@@ -4,6 +4,7 @@ import {
   messageSchema,
   twoFactorConfirmedSchema,
   twoFactorConfirmSchema,
+  twoFactorDisabledSchema,
   twoFactorDisableSchema,
   twoFactorSetupSchema,
   twoFactorStatusSchema,
@@ -11,6 +12,7 @@ import {
 import type { AppContext } from '../../context';
 import { currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
+import { logSignIn } from '../auth/sign-in-log';
 import { confirmSetup, disableTwoFactor, getTwoFactorStatus, resetTwoFactor, startSetup } from './service';
 
 const tags = ['two-factor'];
@@ -53,7 +55,8 @@ export function registerTwoFactorRoutes(app: ZodApp, ctx: AppContext): void {
       schema: {
         tags,
         summary: 'Confirm the authenticator with its current code: turns two-factor sign-in on',
-        description: 'Answers the ten recovery codes, once: they are stored hashed and cannot be shown again.',
+        description:
+          "Answers the ten recovery codes, once: they are stored hashed and cannot be shown again. Ends the account's other sessions: the answer carries this session's new token.",
         body: twoFactorConfirmSchema,
         response: { 200: twoFactorConfirmedSchema, 400: errorSchema, 409: errorSchema, 422: errorSchema },
       },
@@ -68,12 +71,23 @@ export function registerTwoFactorRoutes(app: ZodApp, ctx: AppContext): void {
         tags,
         summary: 'Turn two-factor sign-in off, with your password and a code (or a recovery code)',
         description:
-          'Refused (409) for an admin while the centre requires two-factor sign-in for every admin. Wrong password or code: 400, counted by the sign-in throttle (429).',
+          "Refused (409) for an admin while the centre requires two-factor sign-in for every admin. Wrong password or code: 400, counted by the sign-in throttle (429). Ends the account's other sessions: the answer carries this session's new token.",
         body: twoFactorDisableSchema,
-        response: { 200: messageSchema, 400: errorSchema, 409: errorSchema, 422: errorSchema, 429: errorSchema },
+        response: {
+          200: twoFactorDisabledSchema,
+          400: errorSchema,
+          409: errorSchema,
+          422: errorSchema,
+          429: errorSchema,
+        },
       },
     },
-    async (request) => disableTwoFactor(ctx, currentUser(request), request.body.current_password, request.body.otp),
+    async (request) => {
+      const user = currentUser(request);
+      return logSignIn(request, 'two-factor-off', user.username, () =>
+        disableTwoFactor(ctx, user, request.body.current_password, request.body.otp, request.ip),
+      );
+    },
   );
 
   app.delete(
@@ -82,7 +96,8 @@ export function registerTwoFactorRoutes(app: ZodApp, ctx: AppContext): void {
       config: { roles: ['admin'] },
       schema: {
         tags,
-        summary: "Reset another account's two-factor sign-in (a lost phone): they sign in with the password alone",
+        summary:
+          "Reset another account's two-factor sign-in (a lost phone): their sessions end, and they sign in with the password alone",
         params: idParamsSchema,
         response: { 200: messageSchema, 404: errorSchema, 409: errorSchema },
       },

@@ -5,6 +5,7 @@ import {
   TOTP_PERIOD_SECONDS,
   TWO_FACTOR_ISSUER,
   type TwoFactorConfirmed,
+  type TwoFactorDisabled,
   type TwoFactorSetup,
   type TwoFactorStatus,
 } from '@tuitiondesk/contract';
@@ -15,8 +16,8 @@ import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
 import type { AuthenticatedUser } from '../../plugins/authentication';
-import { findUserById } from '../auth/repository';
-import { accountThrottleKey, assertNotThrottled, clearFailures, recordFailure } from '../auth/throttle';
+import { endSessions, findUserById } from '../auth/repository';
+import { POLICIES, releaseAttempt, reserveAttempt, staffAccount } from '../auth/throttle';
 import { readRequireAdminTwoFactor } from '../settings/repository';
 import {
   claimStep,
@@ -41,6 +42,13 @@ export const ALREADY_ON =
 export const NOT_ON = 'Two-factor sign-in is not on for your account';
 export const REQUIRED_FOR_ADMINS =
   'The centre requires two-factor sign-in for every admin, so it cannot be turned off while that setting is on';
+
+/** The account's new token version; the account was deleted meanwhile: its session is no more. */
+async function requireEndedSessions(tx: Queryable, userId: number): Promise<number> {
+  const version = await endSessions(tx, userId);
+  if (version === undefined) throw new UnauthorizedError();
+  return version;
+}
 
 export type SecondFactor = { kind: 'totp' } | { kind: 'recovery'; left: number };
 
@@ -67,7 +75,7 @@ export async function checkSecondFactor(
     return (await claimStep(q, userId, step)) ? { kind: 'totp' } : undefined;
   }
   const recovery = normaliseRecoveryCode(input);
-  if (!recovery || !(await useRecoveryCode(q, userId, hashRecoveryCode(recovery)))) return undefined;
+  if (!recovery || !(await useRecoveryCode(q, userId, hashRecoveryCode(key, recovery)))) return undefined;
   return { kind: 'recovery', left: await countUnusedRecoveryCodes(q, userId) };
 }
 
@@ -123,52 +131,58 @@ export async function confirmSetup(ctx: AppContext, user: AuthenticatedUser, otp
   const step = code === undefined ? undefined : matchingStep(secret, code, Date.now());
   if (step === undefined) throw new BadRequestError(WRONG_SETUP_CODE);
   const codes = generateRecoveryCodes();
-  const hashes = codes.map((c) => hashRecoveryCode(normaliseRecoveryCode(c) ?? c));
-  await ctx.db.transaction(async (tx) => {
+  const hashes = codes.map((c) => hashRecoveryCode(ctx.twoFactorKey, normaliseRecoveryCode(c) ?? c));
+  const tokenVersion = await ctx.db.transaction(async (tx) => {
     if (!(await confirmSecret(tx, user.id, step))) throw new ConflictError(ALREADY_ON);
     await replaceRecoveryCodes(tx, user.id, hashes);
     await recordActivity(tx, user, 'two_factor.enabled', `${user.full_name} turned on two-factor sign-in`);
+    // Sessions signed in with the password alone end: from now on every session passed the second factor.
+    return requireEndedSessions(tx, user.id);
   });
   return {
     message: 'Two-factor sign-in is on. Save your recovery codes now: they will not be shown again.',
     recovery_codes: codes,
+    access_token: await ctx.tokens.sign({ userId: user.id, tokenVersion }),
+    token_type: 'bearer',
   };
 }
 
 /**
- * Turning it off asks for the password and a code (or a recovery code), and is throttled per account
- * like sign-in, so a session left open is not enough to strip the second factor.
+ * Turning it off asks for the password and a code (or a recovery code), and is throttled like the
+ * codes at sign-in, so a session left open is not enough to strip the second factor.
  */
 export async function disableTwoFactor(
   ctx: AppContext,
   user: AuthenticatedUser,
   currentPassword: string,
   otp: string,
-): Promise<{ message: string }> {
+  clientIp: string,
+): Promise<TwoFactorDisabled> {
   const row = await findTwoFactor(ctx.db, user.id);
   if (!row?.confirmed_at) throw new ConflictError(NOT_ON);
   if (user.role === 'admin' && (await readRequireAdminTwoFactor(ctx.db))) throw new ConflictError(REQUIRED_FOR_ADMINS);
-  const throttle = [accountThrottleKey(user.id)];
-  await assertNotThrottled(ctx.db, throttle);
+  // Reserved before the hash, like a sign-in: a burst of guesses is checked no further than the limit.
+  const attempt = await reserveAttempt(ctx.db, POLICIES.code, staffAccount(user.id), clientIp);
   const account = await findUserById(ctx.db, user.id);
   if (!account) throw new UnauthorizedError();
   if (!(await verifyPassword(currentPassword, account.password_hash))) {
-    await recordFailure(ctx.db, throttle);
     throw new BadRequestError('Current password is incorrect');
   }
   const key = ctx.twoFactorKey;
-  const done = await ctx.db.transaction(async (tx) => {
-    if (!(await checkSecondFactor(tx, key, user.id, otp))) return false;
+  const tokenVersion = await ctx.db.transaction(async (tx) => {
+    if (!(await checkSecondFactor(tx, key, user.id, otp))) return undefined;
     await deleteTwoFactor(tx, user.id);
     await recordActivity(tx, user, 'two_factor.disabled', `${user.full_name} turned off two-factor sign-in`);
-    return true;
+    // Whoever else is signed in to the account is signed out: only this session knew the code.
+    return requireEndedSessions(tx, user.id);
   });
-  if (!done) {
-    await recordFailure(ctx.db, throttle);
-    throw new BadRequestError(WRONG_CODE);
-  }
-  await clearFailures(ctx.db, throttle[0]?.key ?? '');
-  return { message: 'Two-factor sign-in is off.' };
+  if (tokenVersion === undefined) throw new BadRequestError(WRONG_CODE);
+  await releaseAttempt(ctx.db, attempt);
+  return {
+    message: 'Two-factor sign-in is off.',
+    access_token: await ctx.tokens.sign({ userId: user.id, tokenVersion }),
+    token_type: 'bearer',
+  };
 }
 
 /**
@@ -185,6 +199,8 @@ export async function resetTwoFactor(ctx: AppContext, actor: Actor, userId: numb
   return ctx.db.transaction(async (tx) => {
     if (!(await deleteTwoFactor(tx, userId)))
       throw new ConflictError(`${target.full_name} has no two-factor sign-in to reset`);
+    // Whoever holds a session of theirs (perhaps the one who has the lost phone) is signed out.
+    await endSessions(tx, userId);
     await recordActivity(
       tx,
       actor,

@@ -33,10 +33,18 @@ import { preloadPages, routesFor, titleOf } from '../routes';
 
 export const SIDEBAR_WIDTH = 280;
 
+/**
+ * An account that must change its password, or set up two-factor sign-in, can do nothing else until
+ * it has (the server answers 403): the shell then asks for that alone and loads no page behind it.
+ */
+function isSetupPending(user: { must_change_password: boolean; must_enrol_two_factor?: boolean } | null): boolean {
+  return Boolean(user?.must_change_password || user?.must_enrol_two_factor);
+}
+
 function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const { user } = useAuth();
   const isAdmin = user?.role === 'admin';
-  const pending = usePendingCount(isAdmin);
+  const pending = usePendingCount(isAdmin && !isSetupPending(user));
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <Toolbar>
@@ -105,6 +113,7 @@ export default function Shell() {
   const location = useLocation();
   const title = titleOf(location.pathname);
   const role = auth.user?.role;
+  const setupPending = isSetupPending(auth.user);
   useEffect(() => {
     // Once the first page has had its turn, the other pages' code comes in the background.
     const timer = window.setTimeout(() => preloadPages(role), PRELOAD_AFTER_MS);
@@ -139,7 +148,7 @@ export default function Shell() {
           <Typography variant="h6" component="h1" noWrap sx={{ flexGrow: 1 }}>
             {title}
           </Typography>
-          <ActivityBell />
+          {!setupPending && <ActivityBell />}
           <IconButton
             color="inherit"
             aria-label="Account"
@@ -192,9 +201,11 @@ export default function Shell() {
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
         <Toolbar />
         <LocalizationProvider dateAdapter={AdapterDayjs}>
-          <Suspense fallback={<PageSpinner />}>
-            <Outlet />
-          </Suspense>
+          {!setupPending && (
+            <Suspense fallback={<PageSpinner />}>
+              <Outlet />
+            </Suspense>
+          )}
         </LocalizationProvider>
       </Box>
       <ChangePasswordDialog open={Boolean(auth.user?.must_change_password)} mode="required" onClose={() => undefined} />

@@ -26,5 +26,5 @@ export function fetchCurrentUser(): Promise<User> {
 }
 
 export function changePassword(request: ChangePasswordRequest, token?: string): Promise<ChangePasswordResponse> {
-  return apiRequest('/auth/change-password', { method: 'POST', json: request, token });
+  return apiRequest('/auth/change-password', { method: 'POST', json: request, token, replacesToken: true });
 }

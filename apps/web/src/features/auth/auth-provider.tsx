@@ -28,6 +28,10 @@ export interface AuthApi extends SessionState {
   logout: () => void;
   refreshUser: () => Promise<void>;
   setCredentials: (user: User, token: string) => void;
+  /** This session's new token, after the server ended the account's other sessions. */
+  replaceToken: (token: string) => void;
+  /** The user as the server now has it, keeping the current token. */
+  updateUser: (user: User) => void;
   clearError: () => void;
 }
 
@@ -104,6 +108,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     dispatch({ type: 'setCredentials', user, token });
   }, []);
 
+  const replaceToken = useCallback((token: string) => {
+    localStorage.setItem(TOKEN_KEY, token);
+    dispatch({ type: 'token/replaced', token });
+  }, []);
+
+  const updateUser = useCallback((user: User) => {
+    localStorage.setItem(USER_KEY, JSON.stringify(user));
+    dispatch({ type: 'me/success', user });
+  }, []);
+
   const clearError = useCallback(() => dispatch({ type: 'clearError' }), []);
 
   // Any 401 outside the sign-in screen ends the session; the route guard then sends the user to
@@ -123,8 +137,32 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const api = useMemo<AuthApi>(
-    () => ({ ...state, sessionExpired, otpPrompt, login, cancelOtp, logout, refreshUser, setCredentials, clearError }),
-    [state, sessionExpired, otpPrompt, login, cancelOtp, logout, refreshUser, setCredentials, clearError],
+    () => ({
+      ...state,
+      sessionExpired,
+      otpPrompt,
+      login,
+      cancelOtp,
+      logout,
+      refreshUser,
+      setCredentials,
+      replaceToken,
+      updateUser,
+      clearError,
+    }),
+    [
+      state,
+      sessionExpired,
+      otpPrompt,
+      login,
+      cancelOtp,
+      logout,
+      refreshUser,
+      setCredentials,
+      replaceToken,
+      updateUser,
+      clearError,
+    ],
   );
   return <AuthContext.Provider value={api}>{children}</AuthContext.Provider>;
 }

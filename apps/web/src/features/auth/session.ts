@@ -20,6 +20,8 @@ export type SessionAction =
   | { type: 'me/success'; user: User }
   | { type: 'me/failure'; error: string }
   | { type: 'setCredentials'; user: User; token: string }
+  /** The server ended the account's other sessions and gave this one a new token. */
+  | { type: 'token/replaced'; token: string }
   | { type: 'clearError' };
 
 export const signedOut: SessionState = {
@@ -47,9 +49,13 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
     case 'me/pending':
       return { ...state, isLoading: true };
     case 'me/success':
-      return { ...state, user: action.user, isLoading: false, error: null };
+      // A token the server answered for is a session, whatever state it was restored in.
+      return { ...state, user: action.user, isLoading: false, error: null, isAuthenticated: Boolean(state.token) };
     case 'me/failure':
       return { user: null, token: null, isLoading: false, error: action.error, isAuthenticated: false };
+    case 'token/replaced':
+      // Only a session still on can go on with a new token; a signed-out one stays out.
+      return state.isAuthenticated ? { ...state, token: action.token } : state;
     case 'clearError':
       return { ...state, error: null };
   }

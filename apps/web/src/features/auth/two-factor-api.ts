@@ -1,12 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   TwoFactorConfirmed,
+  TwoFactorDisabled,
   TwoFactorDisableRequest,
   TwoFactorPolicy,
   TwoFactorSetup,
   TwoFactorStatus,
 } from '@tuitiondesk/contract';
 import { apiRequest } from '../../lib/api-client';
+import { useAuth } from './auth-provider';
 
 const keys = { status: ['two-factor'] as const };
 
@@ -30,19 +32,33 @@ export function useStartTwoFactorSetup() {
 /** The answer holds the recovery codes, once: the caller shows them and keeps them nowhere else. */
 export function useConfirmTwoFactor() {
   const client = useQueryClient();
+  const { replaceToken } = useAuth();
   return useMutation({
     mutationFn: (otp: string) =>
-      apiRequest<TwoFactorConfirmed>('/auth/two-factor/confirm', { method: 'POST', json: { otp } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: keys.status }),
+      apiRequest<TwoFactorConfirmed>('/auth/two-factor/confirm', {
+        method: 'POST',
+        json: { otp },
+        replacesToken: true,
+      }),
+    // The server ended every other session of the account: this one goes on with the new token, which
+    // must be in place before anything else is asked.
+    onSuccess: (answer) => {
+      replaceToken(answer.access_token);
+      return client.invalidateQueries({ queryKey: keys.status });
+    },
   });
 }
 
 export function useDisableTwoFactor() {
   const client = useQueryClient();
+  const { replaceToken } = useAuth();
   return useMutation({
     mutationFn: (request: TwoFactorDisableRequest) =>
-      apiRequest<{ message: string }>('/auth/two-factor/disable', { method: 'POST', json: request }),
-    onSuccess: () => client.invalidateQueries({ queryKey: keys.status }),
+      apiRequest<TwoFactorDisabled>('/auth/two-factor/disable', { method: 'POST', json: request, replacesToken: true }),
+    onSuccess: (answer) => {
+      replaceToken(answer.access_token);
+      return client.invalidateQueries({ queryKey: keys.status });
+    },
   });
 }
 

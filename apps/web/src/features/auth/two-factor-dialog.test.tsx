@@ -47,6 +47,9 @@ function fakeServer(
   localStorage.setItem('token', 'test-token');
   localStorage.setItem('user', JSON.stringify(user()));
   const calls: Call[] = [];
+  // As the server does: turning two-factor sign-in on or off ends every session but the caller's,
+  // which gets a new token; the old one is refused from then on.
+  let currentToken = 'test-token';
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const url = new URL(String(input), 'http://localhost');
     const method = init?.method ?? 'GET';
@@ -55,6 +58,8 @@ function fakeServer(
     calls.push({ method, path, body });
     const reply = (code: number, data: unknown) =>
       new Response(JSON.stringify(data), { status: code, headers: { 'content-type': 'application/json' } });
+    const authorization = (init?.headers as Record<string, string> | undefined)?.authorization;
+    if (authorization !== `Bearer ${currentToken}`) return reply(401, { detail: 'Your session has ended' });
     const custom = answers[`${method} ${path}`];
     if (custom) {
       const [code, data] = custom(body);
@@ -69,11 +74,13 @@ function fakeServer(
     if (method === 'POST' && path === '/auth/two-factor/confirm') {
       if ((body as { otp: string }).otp !== '123456') return reply(400, { detail: 'That code is not right.' });
       status = { ...status, enabled: true, setup_pending: false, recovery_codes_left: 10 };
-      return reply(200, { message: 'on', recovery_codes: CODES });
+      currentToken = 'token-after-enrolling';
+      return reply(200, { message: 'on', recovery_codes: CODES, access_token: currentToken, token_type: 'bearer' });
     }
     if (method === 'POST' && path === '/auth/two-factor/disable') {
       status = { ...off, required_for_admins: status.required_for_admins };
-      return reply(200, { message: 'Two-factor sign-in is off.' });
+      currentToken = 'token-after-turning-off';
+      return reply(200, { message: 'Two-factor sign-in is off.', access_token: currentToken, token_type: 'bearer' });
     }
     if (method === 'PUT' && path === '/settings/two-factor') {
       const next = (body as { require_admin_two_factor: boolean }).require_admin_two_factor;
@@ -151,6 +158,8 @@ describe('the two-factor dialog', () => {
     await u.click(done);
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(JSON.parse(localStorage.getItem('user') ?? '{}')).toMatchObject({ two_factor_enabled: true });
+    // The session goes on with the token the server handed over; nothing was refused on the old one.
+    expect(localStorage.getItem('token')).toBe('token-after-enrolling');
   });
 
   it('shows an account with it on, and turns it off with the password and a code', async () => {
@@ -172,6 +181,7 @@ describe('the two-factor dialog', () => {
       otp: '654321',
     });
     expect(await screen.findByRole('button', { name: 'Set up two-factor sign-in' })).toBeInTheDocument();
+    expect(localStorage.getItem('token')).toBe('token-after-turning-off');
   });
 
   it('shows the server’s words when turning off fails', async () => {

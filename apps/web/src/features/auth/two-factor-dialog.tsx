@@ -81,8 +81,7 @@ export function TwoFactorDialog({ open, mode, onClose }: Props) {
   // full-screen reload a session refresh would show.
   const refreshFlags = async () => {
     try {
-      const user = await fetchCurrentUser();
-      if (auth.token) auth.setCredentials(user, auth.token);
+      auth.updateUser(await fetchCurrentUser());
     } catch {
       // A failure here changes nothing the user needs now; the next start-up refreshes the user.
     }
