@@ -6,8 +6,7 @@
  * backup of the older kind, which carried the signing secret, is converted as it is restored.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -41,26 +40,14 @@ import {
   signIn,
   writeLegacyState,
 } from './helpers/key-scenario';
-import { ADMIN_PASSWORD, createTestApp, freshDatabase, type TestApp, testConfig } from './helpers/test-app';
+import { scratchSpace } from './helpers/scratch';
+import { ADMIN_PASSWORD, createTestApp, type TestApp, testConfig } from './helpers/test-app';
 
 let t: TestApp;
 let keyFile: string;
 let installation: Installation;
 let backupFile: string;
-const dirs: string[] = [];
-const drops: (() => Promise<void>)[] = [];
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-backup-secrets-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function emptyDatabase(): Promise<Database> {
-  const { db, drop } = await freshDatabase();
-  drops.push(drop);
-  return db;
-}
+const { tempDir, emptyDatabase } = scratchSpace('tuitiondesk-backup-secrets');
 
 const fileSource =
   (file: string): BackupSource =>
@@ -77,8 +64,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  for (const drop of drops) await drop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 /** Every string in a JSON value, object keys too, and the strings inside strings that are JSON themselves. */

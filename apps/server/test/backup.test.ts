@@ -4,8 +4,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { createReadStream, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -23,6 +22,7 @@ import {
 } from '../src/db/backup';
 import { type Database, openPglite, type Queryable } from '../src/db/database';
 import { keyIdOf } from '../src/lib/server-keys';
+import { scratchSpace } from './helpers/scratch';
 import {
   ADMIN_PASSWORD,
   auth,
@@ -30,7 +30,6 @@ import {
   createTeacher,
   createTestApp,
   detailOf,
-  freshDatabase,
   login,
   type TestApp,
   testConfig,
@@ -39,20 +38,7 @@ import {
 let t: TestApp;
 let admin: string;
 let teacherLogin: { username: string; password: string };
-const tempDirs: string[] = [];
-const drops: (() => Promise<void>)[] = [];
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-backup-test-'));
-  tempDirs.push(dir);
-  return dir;
-}
-
-async function emptyDatabase(): Promise<Database> {
-  const { db, drop } = await freshDatabase();
-  drops.push(drop);
-  return db;
-}
+const { tempDir, emptyDatabase } = scratchSpace('tuitiondesk-backup-test');
 
 const fileSource =
   (file: string): BackupSource =>
@@ -201,8 +187,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  for (const drop of drops) await drop();
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('a backup restored into a new, empty database', () => {

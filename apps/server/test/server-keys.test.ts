@@ -4,8 +4,7 @@
  * database was set up with; an older database's secrets moved out of it at start; the signing key
  * rotated by `npm run rotate-signing-key`, which ends every session and leaves two-factor working.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,7 +12,6 @@ import { buildApp } from '../src/app';
 import { prepareContext } from '../src/bootstrap';
 import { ConfigError, loadConfig } from '../src/config';
 import { lockDataDir } from '../src/db/data-dir-lock';
-import type { Database } from '../src/db/database';
 import {
   keyIdOf,
   loadOrCreateKeyFile,
@@ -24,23 +22,11 @@ import {
 } from '../src/lib/server-keys';
 import { decryptSecret } from '../src/modules/two-factor/secrets';
 import { freshCode, get, parentSignIn, populate, signIn, writeLegacyState } from './helpers/key-scenario';
+import { scratchSpace } from './helpers/scratch';
 import { cleanUpProcesses, runProcess, runScript, SERVER_DIR, spawnServer } from './helpers/server-process';
-import { ADMIN_PASSWORD, createTestApp, freshDatabase, testConfig } from './helpers/test-app';
+import { ADMIN_PASSWORD, createTestApp, testConfig } from './helpers/test-app';
 
-const dirs: string[] = [];
-const drops: (() => Promise<void>)[] = [];
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-server-keys-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function emptyDatabase(): Promise<Database> {
-  const { db, drop } = await freshDatabase();
-  drops.push(drop);
-  return db;
-}
+const { tempDir, emptyDatabase } = scratchSpace('tuitiondesk-server-keys');
 
 async function refusal(promise: Promise<unknown>): Promise<Error> {
   try {
@@ -53,8 +39,6 @@ async function refusal(promise: Promise<unknown>): Promise<Error> {
 
 afterAll(async () => {
   await cleanUpProcesses();
-  for (const drop of drops) await drop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the key file', () => {

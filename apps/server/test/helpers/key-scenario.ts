@@ -9,8 +9,9 @@ import webpush from 'web-push';
 import type { Database, Queryable } from '../../src/db/database';
 import { migrate } from '../../src/db/migrate';
 import { hashPassword } from '../../src/lib/passwords';
-import { base32Decode, generateSecret, totp } from '../../src/modules/two-factor/totp';
-import { auth, createStudent, createTeacher, login, uniquePhone } from './test-app';
+import { generateSecret, totp } from '../../src/modules/two-factor/totp';
+import { enrol } from './authenticator';
+import { auth, createStudent, login, signInNewTeacher, uniquePhone } from './test-app';
 
 export interface Installation {
   adminToken: string;
@@ -61,28 +62,8 @@ export async function freshCode(db: Queryable, userId: number, secret: Buffer): 
 export async function populate(app: FastifyInstance, db: Queryable, adminPassword: string): Promise<Installation> {
   const adminToken = await login(app, 'admin', adminPassword);
 
-  const created = await createTeacher(app, adminToken, { first_name: 'Tara', last_name: 'Totp' });
-  const first = await login(app, created.username, created.initial_password);
-  const password = 'quiet-harbour-lantern-42';
-  const changed = await app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/change-password',
-    headers: auth(first),
-    payload: { current_password: created.initial_password, new_password: password },
-  });
-  if (changed.statusCode !== 200) throw new Error(`change-password: ${changed.statusCode} ${changed.body}`);
-  const teacherToken = changed.json().access_token as string;
-  const setup = await app.inject({ method: 'POST', url: '/api/v1/auth/two-factor/setup', headers: auth(teacherToken) });
-  if (setup.statusCode !== 200) throw new Error(`two-factor setup: ${setup.statusCode} ${setup.body}`);
-  const secret = base32Decode(setup.json().secret) as Buffer;
-  const confirmed = await app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/two-factor/confirm',
-    headers: auth(teacherToken),
-    payload: { otp: totp(secret, Date.now()) },
-  });
-  if (confirmed.statusCode !== 200) throw new Error(`two-factor confirm: ${confirmed.statusCode} ${confirmed.body}`);
-  const [row] = await db.query<{ id: number }>('SELECT id FROM users WHERE username = $1', [created.username]);
+  const teacher = await signInNewTeacher(app, db, adminToken, { first_name: 'Tara', last_name: 'Totp' });
+  const { secret, recoveryCodes } = await enrol(app, teacher.token);
 
   const student = await createStudent(app, adminToken, { full_name: 'Kiran Das', parent_phone: uniquePhone() });
   const issued = await app.inject({
@@ -108,13 +89,7 @@ export async function populate(app: FastifyInstance, db: Queryable, adminPasswor
 
   return {
     adminToken,
-    teacher: {
-      id: row?.id as number,
-      username: created.username,
-      password,
-      secret,
-      recoveryCodes: confirmed.json().recovery_codes,
-    },
+    teacher: { id: teacher.id, username: teacher.username, password: teacher.password, secret, recoveryCodes },
     parent: { phone: student.parent_phone, code, token: parentLogin.json().access_token },
   };
 }

@@ -1,27 +1,49 @@
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import dayjs from 'dayjs';
 import { memo, useEffect, useState } from 'react';
+import { formatDay } from '../lib/dates';
 
 interface Props {
   label: string;
   /** yyyy-MM-dd */
   value: string;
-  /** Called with yyyy-MM-dd once the typed or picked date is complete (and not in the future, when so asked). */
+  /** Called with yyyy-MM-dd once the typed or picked date is complete and allowed. */
   onChange: (value: string) => void;
+  /** No day after today (the browser's). */
   disableFuture?: boolean;
+  /** The first day that may be chosen (yyyy-MM-dd). */
+  min?: string;
+  /** The last day that may be chosen (yyyy-MM-dd), e.g. the centre's today as the server has it. */
+  max?: string;
   /** A problem with the chosen date, shown under the field. */
   error?: string;
 }
 
 /**
- * A date picker that speaks yyyy-MM-dd, the API's format. Half-typed or refused dates stay in the
- * field, marked, without reaching the page; leaving the field puts back the date in use.
+ * A date picker that speaks yyyy-MM-dd, the API's format. The calendar greys out the days that may
+ * not be chosen; half-typed or refused dates stay in the field, marked, without reaching the page,
+ * and leaving the field puts back the date in use.
  */
-export const DateField = memo(function DateField({ label, value, onChange, disableFuture = false, error }: Props) {
+export const DateField = memo(function DateField({
+  label,
+  value,
+  onChange,
+  disableFuture = false,
+  min,
+  max,
+  error,
+}: Props) {
   const [draft, setDraft] = useState(() => dayjs(value));
   useEffect(() => setDraft(dayjs(value)), [value]);
-  const isFuture = (day: dayjs.Dayjs) => disableFuture && day.isAfter(dayjs(), 'day');
-  const problem = error ?? (draft.isValid() && isFuture(draft) ? 'Cannot be a future date' : undefined);
+  const problemOf = (day: dayjs.Dayjs): string | undefined => {
+    if (!day.isValid()) return undefined;
+    const isFuture =
+      (disableFuture && day.isAfter(dayjs(), 'day')) || (max !== undefined && day.isAfter(dayjs(max), 'day'));
+    if (isFuture) return 'Cannot be a future date';
+    if (min !== undefined && day.isBefore(dayjs(min), 'day')) return `Cannot be before ${formatDay(min)}`;
+    return undefined;
+  };
+  const problem = error ?? problemOf(draft);
 
   return (
     <DatePicker
@@ -29,10 +51,12 @@ export const DateField = memo(function DateField({ label, value, onChange, disab
       value={draft}
       format="DD MMM YYYY"
       disableFuture={disableFuture}
+      minDate={min === undefined ? undefined : dayjs(min)}
+      maxDate={max === undefined ? undefined : dayjs(max)}
       onChange={(next) => {
         if (!next) return;
         setDraft(next);
-        if (!next.isValid() || isFuture(next)) return;
+        if (!next.isValid() || problemOf(next)) return;
         const iso = next.format('YYYY-MM-DD');
         if (iso !== value) onChange(iso);
       }}
@@ -41,7 +65,7 @@ export const DateField = memo(function DateField({ label, value, onChange, disab
           size: 'small',
           sx: { width: { xs: '100%', sm: 190 } },
           onBlur: () => {
-            if (!draft.isValid() || isFuture(draft)) setDraft(dayjs(value));
+            if (!draft.isValid() || problemOf(draft)) setDraft(dayjs(value));
           },
           ...(problem ? { error: true, helperText: problem } : {}),
         },

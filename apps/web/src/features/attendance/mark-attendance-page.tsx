@@ -6,6 +6,7 @@ import { type ClassName, type MarkingScope, normaliseClassName } from '@tuitiond
 import dayjs from 'dayjs';
 import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { DateField } from '../../components/date-field';
 import { EmptyState } from '../../components/empty-state';
 import { PageSpinner } from '../../components/page-spinner';
 import { errorText } from '../../lib/api-client';
@@ -14,7 +15,6 @@ import { useMarkingScope, useRoster } from './api';
 import { CLASS_NAMES, classLabel } from './attendance-status';
 import { MarkingRulesDialog } from './marking-rules-dialog';
 import { RosterForm } from './roster-form';
-import { WindowDateField } from './window-date-field';
 
 /** `?date=` when it is a real date inside the window, else the window's last day (today). */
 function dateFrom(param: string | null, min: string | undefined, max: string): string {
@@ -109,13 +109,7 @@ export default function MarkAttendancePage() {
     <Stack spacing={2}>
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'flex-start' } }}>
-          <WindowDateField
-            label="Date"
-            value={date}
-            min={min}
-            max={max}
-            onChange={(value) => choose({ date: value })}
-          />
+          <DateField label="Date" value={date} min={min} max={max} onChange={(value) => choose({ date: value })} />
           <TextField
             select
             size="small"

@@ -3,13 +3,13 @@ import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { WindowDateField } from './window-date-field';
+import { DateField } from './date-field';
 
-function renderField(props: { value: string; min?: string; max: string }) {
+function renderField(props: { value: string; min?: string; max?: string; disableFuture?: boolean }) {
   const onChange = vi.fn();
   render(
     <LocalizationProvider dateAdapter={AdapterDayjs}>
-      <WindowDateField label="Date" onChange={onChange} {...props} />
+      <DateField label="Date" onChange={onChange} {...props} />
     </LocalizationProvider>,
   );
   return onChange;
@@ -25,7 +25,7 @@ function day(grid: HTMLElement, number: number): HTMLElement {
   return within(grid).getByRole('gridcell', { name: String(number) });
 }
 
-describe('the date field of Mark Attendance', { timeout: 30_000 }, () => {
+describe('the date field, bounded as Mark Attendance bounds it for a teacher', { timeout: 30_000 }, () => {
   it('offers only the days of the window, and hands the page a day chosen inside it', async () => {
     const onChange = renderField({ value: '2026-03-10', min: '2026-03-08', max: '2026-03-10' });
     const { user, grid } = await openCalendar();
