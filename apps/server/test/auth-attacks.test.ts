@@ -13,6 +13,7 @@ import {
   createTeacher,
   createTestApp,
   detailOf,
+  familyWithCode,
   signInNewTeacher,
   type TestApp,
   uniquePhone,
@@ -336,14 +337,7 @@ describe('brute force (ASVS 6.3.1: slowed, refused, never locked out for good)',
   });
 
   it('throttles parent sign-in too: wrong codes for one phone from one address end in 429', async () => {
-    const phone = uniquePhone();
-    const student = await createStudent(t.app, admin, { parent_phone: phone });
-    const issued = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/students/${student.id}/parent-access`,
-      headers: auth(admin),
-    });
-    expect(issued.statusCode).toBe(201);
+    const { phone } = await familyWithCode(t.app, admin);
     const attacker = freshAddress();
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1) {

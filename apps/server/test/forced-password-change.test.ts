@@ -5,10 +5,10 @@ import { enrol } from './helpers/authenticator';
 import {
   ADMIN_PASSWORD,
   auth,
-  createStudent,
   createTeacher,
   createTestApp,
   detailOf,
+  familyWithCode,
   login,
   type TestApp,
   uniquePhone,
@@ -162,15 +162,8 @@ describe('an account that must change its password', () => {
   });
 
   it("leaves the parent app alone: a family's sign-in works whatever state the staff accounts are in", async () => {
-    const phone = uniquePhone();
-    const student = await createStudent(t.app, admin, { parent_phone: phone });
-    const issued = await call('POST', `/students/${student.id}/parent-access`, admin);
-    expect(issued.statusCode).toBe(201);
-    const parent = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/parent/login',
-      payload: { phone, code: issued.json().code },
-    });
+    const { phone, code } = await familyWithCode(t.app, admin);
+    const parent = await t.app.inject({ method: 'POST', url: '/api/v1/parent/login', payload: { phone, code } });
     expect(parent.statusCode).toBe(200);
     const me = await t.app.inject({
       method: 'GET',

@@ -8,13 +8,12 @@ import { deleteExpiredThrottleRows, throttleAddress } from '../src/modules/auth/
 import { enrol, freshCode, wrongCode } from './helpers/authenticator';
 import {
   auth,
-  createStudent,
   createTestApp,
   detailOf,
+  familyWithCode,
   type SignedInTeacher,
   signInNewTeacher,
   type TestApp,
-  uniquePhone,
 } from './helpers/test-app';
 
 /**
@@ -255,15 +254,7 @@ describe('bursts of guesses sent at once are checked no further than the limit',
   });
 
   it("parents' access codes: 5 checked from one address, and across addresses up to the phone's threshold", async () => {
-    const phone = uniquePhone();
-    const student = await createStudent(t.app, admin, { parent_phone: phone });
-    const issued = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/students/${student.id}/parent-access`,
-      headers: auth(admin),
-    });
-    expect(issued.statusCode).toBe(201);
-    const code = issued.json().code as string;
+    const { phone, code } = await familyWithCode(t.app, admin);
     const home = newAddress();
     expect((await parentSignIn(phone, code, home)).statusCode).toBe(200);
     const attacker = newAddress();

@@ -11,7 +11,7 @@ import { migrate } from '../../src/db/migrate';
 import { hashPassword } from '../../src/lib/passwords';
 import { generateSecret, totp } from '../../src/modules/two-factor/totp';
 import { enrol } from './authenticator';
-import { auth, createStudent, login, signInNewTeacher, uniquePhone } from './test-app';
+import { auth, familyWithCode, login, signInNewTeacher } from './test-app';
 
 export interface Installation {
   adminToken: string;
@@ -65,22 +65,15 @@ export async function populate(app: FastifyInstance, db: Queryable, adminPasswor
   const teacher = await signInNewTeacher(app, db, adminToken, { first_name: 'Tara', last_name: 'Totp' });
   const { secret, recoveryCodes } = await enrol(app, teacher.token);
 
-  const student = await createStudent(app, adminToken, { full_name: 'Kiran Das', parent_phone: uniquePhone() });
-  const issued = await app.inject({
-    method: 'POST',
-    url: `/api/v1/students/${student.id}/parent-access`,
-    headers: auth(adminToken),
-  });
-  if (issued.statusCode !== 201) throw new Error(`parent access: ${issued.statusCode} ${issued.body}`);
-  const code = issued.json().code as string;
-  const parentLogin = await parentSignIn(app, student.parent_phone, code);
+  const { phone, code } = await familyWithCode(app, adminToken, { full_name: 'Kiran Das' });
+  const parentLogin = await parentSignIn(app, phone, code);
   if (parentLogin.statusCode !== 200) throw new Error(`parent login: ${parentLogin.statusCode} ${parentLogin.body}`);
   // A device that allowed notifications (as the parent app registers one; the push service is not called here).
   const device = webpush.generateVAPIDKeys();
   await db.query(
     `INSERT INTO push_subscriptions (phone, endpoint, p256dh, auth, user_agent) VALUES ($1, $2, $3, $4, 'Firefox')`,
     [
-      student.parent_phone,
+      phone,
       `https://updates.push.services.mozilla.com/wpush/v2/${randomBytes(16).toString('hex')}`,
       device.publicKey,
       randomBytes(16).toString('base64url'),
@@ -90,7 +83,7 @@ export async function populate(app: FastifyInstance, db: Queryable, adminPasswor
   return {
     adminToken,
     teacher: { id: teacher.id, username: teacher.username, password: teacher.password, secret, recoveryCodes },
-    parent: { phone: student.parent_phone, code, token: parentLogin.json().access_token },
+    parent: { phone, code, token: parentLogin.json().access_token },
   };
 }
 

@@ -256,6 +256,23 @@ export async function createStudent(
   return response.json();
 }
 
+/** A family with a parent app access code: a new student on a new phone, and the code the admin handed over. */
+export async function familyWithCode(
+  app: FastifyInstance,
+  adminToken: string,
+  fields: Record<string, unknown> = {},
+): Promise<{ studentId: number; phone: string; code: string }> {
+  const student = await createStudent(app, adminToken, { parent_phone: uniquePhone(), ...fields });
+  const issued = await app.inject({
+    method: 'POST',
+    url: `/api/v1/students/${student.id}/parent-access`,
+    headers: auth(adminToken),
+  });
+  if (issued.statusCode !== 201)
+    throw new Error(`issuing a parent access code failed: ${issued.statusCode} ${issued.body}`);
+  return { studentId: student.id, phone: student.parent_phone, code: issued.json().code as string };
+}
+
 export function auth(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
 }

@@ -80,3 +80,27 @@ describe('the session (spec section 4)', () => {
     expect(sessionReducer({ ...signedOut, error: 'e' }, { type: 'clearError' }).error).toBeNull();
   });
 });
+
+describe('a session that goes on with a new token', () => {
+  const signedIn: SessionState = { user, token: 'before', isLoading: false, error: null, isAuthenticated: true };
+
+  it('takes the token the server handed over (two-factor turned on or off), keeping the user', () => {
+    expect(sessionReducer(signedIn, { type: 'token/replaced', token: 'after' })).toEqual({
+      ...signedIn,
+      token: 'after',
+    });
+  });
+
+  it('stays signed out when the new token comes after a sign-out', () => {
+    expect(sessionReducer(signedOut, { type: 'token/replaced', token: 'after' })).toEqual(signedOut);
+  });
+
+  it('counts a token the server answered /auth/me for as signed in, so the route guard stops asking', () => {
+    const lookingUp: SessionState = { ...signedOut, token: 'stored', isLoading: true };
+    expect(sessionReducer(lookingUp, { type: 'me/success', user })).toMatchObject({
+      user,
+      isAuthenticated: true,
+      isLoading: false,
+    });
+  });
+});
