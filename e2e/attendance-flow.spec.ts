@@ -1,15 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import {
-  ADMIN,
-  api,
-  createTeacherAccount,
-  expectAccessible,
-  newPage,
-  signIn,
-  uniquePhone,
-  useBrowser,
-} from './support/browser';
+import { api, createTeacherAccount, expectAccessible, signedInPage, uniquePhone, useBrowser } from './support/browser';
 
 const { browser } = useBrowser();
 
@@ -27,8 +18,7 @@ describe('a day of attendance: the teacher marks, the admin approves, history ex
     const teacher = await createTeacherAccount({ first_name: 'Kiran', last_name: 'Mehta' }, 'kestrel-lantern-31');
 
     // The teacher marks class 9: all present by default, one absent.
-    const marking = await newPage(browser(), { width: 390, height: 844 });
-    await signIn(marking.page, teacher.username, teacher.password);
+    const marking = await signedInPage(browser(), teacher, { width: 390, height: 844 });
     await marking.page.goto('/mark-attendance?class_name=9');
     // Their own class only (ADR 019): the list offers class 9 and nothing else.
     await marking.page.getByText('You can mark attendance for your class 9,').waitFor();
@@ -46,8 +36,7 @@ describe('a day of attendance: the teacher marks, the admin approves, history ex
     await marking.context.close();
 
     // The admin sees them pending, approves them all.
-    const { context, page } = await newPage(browser());
-    await signIn(page, ADMIN.username, ADMIN.password);
+    const { context, page } = await signedInPage(browser());
     await page.goto('/attendance');
     await page.getByText('Bilal Shaikh').waitFor();
     await expectAccessible(page);

@@ -1,13 +1,11 @@
 import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
 import {
-  ADMIN,
   acceptDialogs,
   api,
   createTeacherAccount,
   expectAccessible,
-  newPage,
-  signIn,
+  signedInPage,
   uniquePhone,
   useBrowser,
 } from './support/browser';
@@ -19,9 +17,8 @@ describe('running the centre as an admin', () => {
     await api('/students/', {
       json: { full_name: 'Already Here', class_name: '7', parent_name: 'Parent', parent_phone: uniquePhone() },
     });
-    const { context, page } = await newPage(browser());
+    const { context, page } = await signedInPage(browser());
     const confirmations = acceptDialogs(page);
-    await signIn(page, ADMIN.username, ADMIN.password);
     await page.goto('/students');
     await page.getByRole('button', { name: 'Add Student' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Student' });
@@ -62,8 +59,7 @@ describe('running the centre as an admin', () => {
     await api('/students/', {
       json: { full_name: name, class_name: '10', parent_name: 'Latha Menon', parent_phone: phone },
     });
-    const { context, page } = await newPage(browser());
-    await signIn(page, ADMIN.username, ADMIN.password);
+    const { context, page } = await signedInPage(browser());
     await page.goto('/students');
     await page.getByLabel(/^Search students/).fill(name);
     await page.getByRole('button', { name: `Parent access for ${name}` }).click();
@@ -80,8 +76,7 @@ describe('running the centre as an admin', () => {
   });
 
   it('adds a teacher and shows the initial password once, which then signs in', async () => {
-    const { context, page } = await newPage(browser());
-    await signIn(page, ADMIN.username, ADMIN.password);
+    const { context, page } = await signedInPage(browser());
     await page.goto('/teachers');
     await page.getByRole('button', { name: 'Add Teacher' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Teacher' });
@@ -108,8 +103,10 @@ describe('running the centre as an admin', () => {
     await page.getByRole('row').filter({ hasText: 'Rohan Bhatt' }).waitFor();
     await context.close();
 
-    const fresh = await newPage(browser());
-    await signIn(fresh.page, (username as string).toLowerCase(), password as string);
+    const fresh = await signedInPage(browser(), {
+      username: (username as string).toLowerCase(),
+      password: password as string,
+    });
     await fresh.page.getByRole('dialog', { name: 'Choose a new password' }).waitFor();
     await fresh.context.close();
   });
@@ -127,8 +124,7 @@ describe('running the centre as an admin', () => {
       'Students',
     );
     const file = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
-    const { context, page } = await newPage(browser());
-    await signIn(page, ADMIN.username, ADMIN.password);
+    const { context, page } = await signedInPage(browser());
     await page.goto('/import');
     await expectAccessible(page);
     await page.getByLabel('Student spreadsheet file').setInputFiles({
@@ -154,9 +150,8 @@ describe('running the centre as an admin', () => {
 
   it('saves teacher attendance, then locks the day for good', async () => {
     await createTeacherAccount({ first_name: 'Lata', last_name: 'Menon' }, 'maple-orbit-44');
-    const { context, page } = await newPage(browser());
+    const { context, page } = await signedInPage(browser());
     const confirmations = acceptDialogs(page);
-    await signIn(page, ADMIN.username, ADMIN.password);
     await page.goto('/teacher-attendance');
     await page.getByLabel('Status of Lata Menon').selectOption('present');
     await expectAccessible(page);
@@ -178,9 +173,8 @@ describe('a teacher messages parents', () => {
       json: { full_name: 'Message Target', class_name: '10', parent_name: 'Parent', parent_phone: uniquePhone() },
     });
     const teacher = await createTeacherAccount({ first_name: 'Uma', last_name: 'Pillai' }, 'quartz-meadow-52');
-    const { context, page } = await newPage(browser(), { width: 390, height: 844 });
+    const { context, page } = await signedInPage(browser(), teacher, { width: 390, height: 844 });
     const alerts = acceptDialogs(page);
-    await signIn(page, teacher.username, teacher.password);
     await page.goto('/communications');
     await page.getByRole('button', { name: 'Send Message' }).click();
     const dialog = page.getByRole('dialog', { name: 'Send Message' });

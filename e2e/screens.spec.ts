@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { ADMIN, createTeacherAccount, expectAccessible, newPage, signIn, useBrowser } from './support/browser';
+import { ADMIN, createTeacherAccount, expectAccessible, signedInPage, useBrowser } from './support/browser';
 
 const { browser } = useBrowser();
 
@@ -21,8 +21,7 @@ describe('every screen opens with its title and passes axe, on a laptop and on a
     { width: 390, height: 844 },
   ]) {
     it(`as an admin at ${viewport.width} px`, async () => {
-      const { context, page } = await newPage(browser(), viewport);
-      await signIn(page, ADMIN.username, ADMIN.password);
+      const { context, page } = await signedInPage(browser(), ADMIN, viewport);
       for (const [path, title] of ADMIN_SCREENS) {
         await page.goto(path);
         await page.getByRole('heading', { level: 1, name: title }).waitFor();
@@ -35,8 +34,7 @@ describe('every screen opens with its title and passes axe, on a laptop and on a
 
   it('as a teacher, who is told which pages are for administrators', async () => {
     const teacher = await createTeacherAccount({ first_name: 'Neel', last_name: 'Joshi' }, 'copper-canyon-63');
-    const { context, page } = await newPage(browser());
-    await signIn(page, teacher.username, teacher.password);
+    const { context, page } = await signedInPage(browser(), teacher);
     for (const [path, title] of [
       ['/dashboard', 'Dashboard'],
       ['/students', 'Students'],

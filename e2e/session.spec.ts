@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, api, expectAccessible, newPage, signIn, uniquePhone, useBrowser } from './support/browser';
+import {
+  ADMIN,
+  api,
+  expectAccessible,
+  newPage,
+  signedInPage,
+  signIn,
+  uniquePhone,
+  useBrowser,
+} from './support/browser';
 
 const { browser } = useBrowser();
 
@@ -50,8 +59,7 @@ describe('signing in and the shell', () => {
   });
 
   it('keeps the session across a reload, and sends any 401 to the sign-in screen with a notice', async () => {
-    const { context, page } = await newPage(browser());
-    await signIn(page, ADMIN.username, ADMIN.password);
+    const { context, page } = await signedInPage(browser());
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createTeacherAccount, expectAccessible, newPage, signIn, useBrowser } from './support/browser';
+import { createTeacherAccount, expectAccessible, signedInPage, signIn, useBrowser } from './support/browser';
 
 const { browser } = useBrowser();
 
@@ -44,8 +44,7 @@ async function enterPassword(page: Page, username: string, password: string) {
 describe('two-factor sign-in', () => {
   it('sets up an authenticator from the account menu, signs in with a code and a recovery code, and turns it off', async () => {
     const teacher = await createTeacherAccount({ first_name: 'Otto', last_name: 'Pillai' }, 'amber-glacier-75');
-    const { context, page } = await newPage(browser());
-    await signIn(page, teacher.username, teacher.password);
+    const { context, page } = await signedInPage(browser(), teacher);
 
     // Setup: the QR code and the key, one code to confirm, then the recovery codes once.
     let dialog = await openTwoFactor(page);

@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Browser tests: one server (built console + API on a fresh embedded database) for the whole run,
-// started by global-setup.ts; files run one after another because they share it.
+// Browser tests: one server (the built server and console, on a fresh embedded database) for the
+// whole run, started by support/global-setup.ts; files run one after another because they share it.
+// start.spec.ts checks `npm start` itself on that built tree.
 export default defineConfig({
   test: {
     name: 'e2e',

@@ -1,28 +1,20 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { launchChromium, signIn } from '../../scripts/kit/chromium';
 import { ADMIN_NEW_PASSWORD } from './global-setup';
+
+// Pages from newPage() have the server as their base URL: signIn(page, username, password).
+export { signIn };
 
 export const baseUrl = (): string => inject('baseUrl');
 export const ADMIN = { username: 'admin', password: ADMIN_NEW_PASSWORD };
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
 
 /** One Chromium per spec file; each test takes a fresh context (its own storage) from it. */
 export function useBrowser(): { browser: () => Browser } {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -45,12 +37,15 @@ export async function newPage(
   return { context, page };
 }
 
-export async function signIn(page: Page, username: string, password: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel(/^Username/).fill(username);
-  await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL('**/dashboard');
+/** A fresh page (as from newPage) signed in as `account`, the admin unless said, on the dashboard. */
+export async function signedInPage(
+  browser: Browser,
+  account: { username: string; password: string } = ADMIN,
+  viewport?: { width: number; height: number },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const opened = await newPage(browser, viewport);
+  await signIn(opened.page, account.username, account.password);
+  return opened;
 }
 
 /** No serious or critical accessibility violations on the page as it is now. */

@@ -1,4 +1,4 @@
--- Parents: access codes, the parent inbox, Web Push delivery and centre settings (issue 4).
+-- Parents: access codes, the parent inbox, Web Push delivery and centre settings.
 
 -- One row per distinct parent phone that has been given an access code. The code itself is never
 -- stored, only its hash; regenerating it replaces the hash and bumps token_version, which ends every

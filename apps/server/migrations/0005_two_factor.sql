@@ -1,4 +1,4 @@
--- Two-factor sign-in with a TOTP authenticator (issue 6, ADR 014).
+-- Two-factor sign-in with a TOTP authenticator (ADR 014).
 
 -- One row per account that has started or finished setting up an authenticator. The secret is stored
 -- encrypted (AES-256-GCM, key derived from the server's signing secret, bound to the user id);

@@ -1,4 +1,4 @@
--- Family access (issue 11, ADR 018): a replaced access code signs the family's devices out of
+-- Family access (ADR 018): a replaced access code signs the family's devices out of
 -- pushes, but each must still be told. Their subscriptions are marked revoked rather than deleted:
 -- the worker sends a revoked device only the access-change notice, then forgets it.
 ALTER TABLE push_subscriptions ADD COLUMN revoked_at timestamptz;

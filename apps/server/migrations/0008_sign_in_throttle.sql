@@ -1,4 +1,4 @@
--- The sign-in throttle under attack (issue 11, ADR 021).
+-- The sign-in throttle under attack (ADR 021).
 
 -- A key's count is forgotten after a quiet spell with no failure, not at the end of a fixed window
 -- that a steady attacker would see reset every quarter of an hour.

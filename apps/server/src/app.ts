@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -15,6 +14,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
+import { SERVER_DIR } from './lib/server-dir';
 import { registerActivityRoutes } from './modules/activities/routes';
 import { registerAttendanceRoutes } from './modules/attendance/routes';
 import { registerAuthRoutes } from './modules/auth/routes';
@@ -35,7 +35,26 @@ import { answerClientError, registerErrorHandling } from './plugins/errors';
 import { frameworkErrors, registerInputGuards } from './plugins/input-guards';
 import type { ZodApp } from './plugins/zod-app';
 
-const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+/** Every module's routes, in the order the API document lists them (registered under API_BASE_PATH). */
+export const API_ROUTES: ((app: ZodApp, ctx: AppContext) => void)[] = [
+  registerHealthRoutes,
+  registerAuthRoutes,
+  registerTwoFactorRoutes,
+  registerStudentRoutes,
+  registerTeacherRoutes,
+  registerAttendanceRoutes,
+  registerTeacherAttendanceRoutes,
+  registerMessageRoutes,
+  registerImportRoutes,
+  registerActivityRoutes,
+  registerDashboardRoutes,
+  registerParentRoutes,
+  registerPushRoutes,
+  registerSettingsRoutes,
+  registerBackupRoutes,
+];
+
+const DEFAULT_WEB_DIST = path.resolve(SERVER_DIR, '../web/dist');
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -69,7 +88,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
 
-  // Sign-in is an HTML-form style post (spec section 7).
+  // Sign-in is posted form-encoded (username=…&password=…), as an HTML form would post it; JSON works too.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: 16 * 1024 },
@@ -146,23 +165,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
 
   await app.register(
-    async (api) => {
-      const zodApi = api as unknown as ZodApp;
-      registerHealthRoutes(zodApi, ctx);
-      registerAuthRoutes(zodApi, ctx);
-      registerTwoFactorRoutes(zodApi, ctx);
-      registerStudentRoutes(zodApi, ctx);
-      registerTeacherRoutes(zodApi, ctx);
-      registerAttendanceRoutes(zodApi, ctx);
-      registerTeacherAttendanceRoutes(zodApi, ctx);
-      registerMessageRoutes(zodApi, ctx);
-      registerImportRoutes(zodApi, ctx);
-      registerActivityRoutes(zodApi, ctx);
-      registerDashboardRoutes(zodApi, ctx);
-      registerParentRoutes(zodApi, ctx);
-      registerPushRoutes(zodApi, ctx);
-      registerSettingsRoutes(zodApi, ctx);
-      registerBackupRoutes(zodApi, ctx);
+    async (scope) => {
+      const api = scope.withTypeProvider<ZodTypeProvider>();
+      for (const registerRoutes of API_ROUTES) registerRoutes(api, ctx);
     },
     { prefix: API_BASE_PATH },
   );
@@ -187,14 +192,11 @@ async function registerWebConsole(app: FastifyInstance, distDir: string): Promis
         reply.header('cache-control', 'no-cache');
     },
   });
-  const sendIndex = (
-    _request: unknown,
-    reply: { header: (k: string, v: string) => unknown; sendFile: (f: string) => unknown },
-  ) => {
+  const sendIndex = (reply: FastifyReply) => {
     reply.header('cache-control', 'no-cache');
     return reply.sendFile('index.html');
   };
-  app.get('/', sendIndex as never);
+  app.get('/', (_request, reply) => sendIndex(reply));
   // The parent app (its own page and bundle): /parent and every non-file path under it.
   if (existsSync(path.join(distDir, 'parent', 'index.html'))) {
     const sendParent = (request: { url: string }, reply: FastifyReply) => {
@@ -214,6 +216,6 @@ async function registerWebConsole(app: FastifyInstance, distDir: string): Promis
     if (request.url.startsWith('/api/') || path.extname(request.url.split('?')[0] ?? '') !== '') {
       return reply.status(404).send({ detail: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` });
     }
-    return sendIndex(request, reply);
+    return sendIndex(reply);
   });
 }

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../src/db/database';
 import { addDays, today } from '../src/lib/time';
 import type { MessageDelivery } from '../src/modules/messages/delivery';
-import { auth, createStudent, createTestApp, detailOf, type TestApp, uniquePhone } from './helpers/test-app';
+import { type TestClient, testClient } from './helpers/client';
+import { detailOf, uniquePhone } from './helpers/test-app';
 
 /** Records what the approval hands to delivery, passing it on to the real one. */
 const enqueued: number[][] = [];
@@ -21,17 +22,17 @@ function recording(inner: MessageDelivery): MessageDelivery {
   };
 }
 
-let t: TestApp;
+let api: TestClient;
 let admin: string;
 let teacher: string;
 
 beforeAll(async () => {
-  t = await createTestApp({ prepare: (ctx) => ({ ...ctx, delivery: recording(ctx.delivery) }) });
-  admin = await t.adminToken();
-  teacher = await t.teacherToken();
+  api = await testClient({ prepare: (ctx) => ({ ...ctx, delivery: recording(ctx.delivery) }) });
+  admin = await api.adminToken();
+  teacher = await api.teacherToken();
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
 });
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -48,35 +49,21 @@ function nextDay(): string {
 }
 
 async function mark(date: string, records: { student_id: number; status: string; remarks?: string }[]) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/attendance/mark',
-    // The admin: each test marks its own day further back than a teacher may (ADR 019).
-    headers: auth(admin),
-    payload: { date, records },
-  });
+  // The admin: each test marks its own day further back than a teacher may (ADR 019).
+  const response = await api.as('admin').post('/api/v1/attendance/mark', { date, records });
   expect(response.statusCode).toBe(200);
-  const pending = await t.app.inject({
-    method: 'GET',
-    url: `/api/v1/attendance/pending-approval?attendance_date=${date}`,
-    headers: auth(admin),
-  });
+  const pending = await api.as('admin').get(`/api/v1/attendance/pending-approval?attendance_date=${date}`);
   const ids = new Map<number, number>();
   for (const record of pending.json() as { id: number; student_id: number }[]) ids.set(record.student_id, record.id);
   return ids;
 }
 
 function approve(ids: number[], token = admin) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/attendance/approve',
-    headers: auth(token),
-    payload: { attendance_ids: ids },
-  });
+  return api.withToken(token).post('/api/v1/attendance/approve', { attendance_ids: ids });
 }
 
 function putSettings(payload: unknown, token = admin) {
-  return t.app.inject({ method: 'PUT', url: '/api/v1/settings', headers: auth(token), payload: payload as object });
+  return api.withToken(token).put('/api/v1/settings', payload);
 }
 
 interface AlertRow {
@@ -93,7 +80,7 @@ interface AlertRow {
 }
 
 function alertsFor(studentIds: number[]): Promise<AlertRow[]> {
-  return t.db.query<AlertRow>(
+  return api.db.query<AlertRow>(
     `SELECT id, message_type, subject, message, recipient, recipient_name, student_id, sent_by, sent_by_user_id,
             delivery_status
        FROM messages WHERE message_type = $1 AND student_id = ANY($2::int[]) ORDER BY id`,
@@ -104,12 +91,12 @@ function alertsFor(studentIds: number[]): Promise<AlertRow[]> {
 describe('absence alerts on approval', () => {
   it('alerts the parents of absent and late records, not present or leave, in the approval transaction', async () => {
     const date = nextDay();
-    const absent = await createStudent(t.app, admin, { full_name: 'Asha Verma', parent_name: 'Ramesh Verma' });
-    const late = await createStudent(t.app, admin, { full_name: 'Bilal Sheikh', parent_name: 'Nadia Sheikh' });
-    const present = await createStudent(t.app, admin, { full_name: 'Chetan Gowda' });
-    const leave = await createStudent(t.app, admin, { full_name: 'Divya Reddy' });
-    const noName = await createStudent(t.app, admin, { full_name: 'Eshan Paul' });
-    await t.db.query("UPDATE students SET parent_name = '' WHERE id = $1", [noName.id]);
+    const absent = await api.student({ full_name: 'Asha Verma', parent_name: 'Ramesh Verma' });
+    const late = await api.student({ full_name: 'Bilal Sheikh', parent_name: 'Nadia Sheikh' });
+    const present = await api.student({ full_name: 'Chetan Gowda' });
+    const leave = await api.student({ full_name: 'Divya Reddy' });
+    const noName = await api.student({ full_name: 'Eshan Paul' });
+    await api.db.query("UPDATE students SET parent_name = '' WHERE id = $1", [noName.id]);
     const ids = await mark(date, [
       { student_id: absent.id, status: 'absent', remarks: 'Fever' },
       { student_id: late.id, status: 'late' },
@@ -124,7 +111,7 @@ describe('absence alerts on approval', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ approved_count: 5, message: 'Successfully approved 5 attendance record(s).' });
 
-    const [user] = await t.db.query<{ id: number; full_name: string }>(
+    const [user] = await api.db.query<{ id: number; full_name: string }>(
       "SELECT id, full_name FROM users WHERE username = 'admin'",
     );
     const alerts = await alertsFor([absent.id, late.id, present.id, leave.id, noName.id]);
@@ -156,7 +143,7 @@ describe('absence alerts on approval', () => {
     expect(enqueued).toEqual([alerts.map((a) => a.id).sort((a, b) => a - b)]);
     expect(notifications).toBe(1);
 
-    const [activity] = await t.db.query<{ description: string }>(
+    const [activity] = await api.db.query<{ description: string }>(
       "SELECT description FROM activities WHERE action = 'attendance.approved' ORDER BY id DESC LIMIT 1",
     );
     expect(activity?.description).toBe(
@@ -166,8 +153,8 @@ describe('absence alerts on approval', () => {
 
   it('never alerts twice for a record approved before', async () => {
     const date = nextDay();
-    const first = await createStudent(t.app, admin, { full_name: 'Farhan Mirza' });
-    const second = await createStudent(t.app, admin, { full_name: 'Gauri Patil' });
+    const first = await api.student({ full_name: 'Farhan Mirza' });
+    const second = await api.student({ full_name: 'Gauri Patil' });
     const ids = await mark(date, [{ student_id: first.id, status: 'absent' }]);
     const firstId = ids.get(first.id) as number;
     expect((await approve([firstId])).statusCode).toBe(200);
@@ -186,14 +173,14 @@ describe('absence alerts on approval', () => {
 
   it('sends nothing for present-only approvals and does not mention alerts in the activity', async () => {
     const date = nextDay();
-    const student = await createStudent(t.app, admin, { full_name: 'Hari Prasad' });
+    const student = await api.student({ full_name: 'Hari Prasad' });
     const ids = await mark(date, [{ student_id: student.id, status: 'present' }]);
     enqueued.length = 0;
     notifications = 0;
     expect((await approve([...ids.values()])).statusCode).toBe(200);
     expect(await alertsFor([student.id])).toEqual([]);
     expect(enqueued).toEqual([]);
-    const [activity] = await t.db.query<{ description: string }>(
+    const [activity] = await api.db.query<{ description: string }>(
       "SELECT description FROM activities WHERE action = 'attendance.approved' ORDER BY id DESC LIMIT 1",
     );
     expect(activity?.description).toMatch(/approved 1 attendance record$/);
@@ -202,32 +189,20 @@ describe('absence alerts on approval', () => {
   it('shows the alerts in the staff history and in the parent inbox', async () => {
     const date = nextDay();
     const phone = uniquePhone();
-    const student = await createStudent(t.app, admin, {
+    const student = await api.student({
       full_name: 'Indu Nair',
       parent_phone: phone,
       parent_name: 'Latha Nair',
     });
-    const issued = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/students/${student.id}/parent-access`,
-      headers: auth(teacher),
-    });
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/parent/login',
-      payload: { phone, code: issued.json().code },
-    });
+    const issued = await api.as('teacher').post(`/api/v1/students/${student.id}/parent-access`);
+    const login = await api.anonymous().post('/api/v1/parent/login', { phone, code: issued.json().code });
     const parentToken = login.json().access_token as string;
 
     const ids = await mark(date, [{ student_id: student.id, status: 'absent', remarks: 'No word from home' }]);
     expect((await approve([...ids.values()])).statusCode).toBe(200);
     const text = `Indu Nair was marked absent on ${spoken(date)}. Remarks: No word from home`;
 
-    const history = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/communications/history',
-      headers: auth(teacher),
-    });
+    const history = await api.as('teacher').get('/api/v1/communications/history');
     expect(history.json()).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -240,7 +215,7 @@ describe('absence alerts on approval', () => {
         }),
       ]),
     );
-    const inbox = await t.app.inject({ method: 'GET', url: '/api/v1/parent/messages', headers: auth(parentToken) });
+    const inbox = await api.withToken(parentToken).get('/api/v1/parent/messages');
     expect(inbox.statusCode).toBe(200);
     expect(inbox.json().unread_count).toBe(1);
     expect(inbox.json().messages[0]).toMatchObject({
@@ -254,7 +229,7 @@ describe('absence alerts on approval', () => {
 
   it('approves 200 records with their alerts in one go, quickly', async () => {
     const date = nextDay();
-    const students = await t.db.query<{ id: number }>(
+    const students = await api.db.query<{ id: number }>(
       `INSERT INTO students (full_name, class_name, parent_name, parent_phone)
        SELECT 'Bulk Student ' || n, '8', 'Bulk Parent ' || n, '+91700000' || lpad(n::text, 4, '0')
          FROM generate_series(1, 200) AS n
@@ -280,17 +255,15 @@ describe('absence alerts on approval', () => {
 describe('centre settings', () => {
   it('answers the settings to both roles; alerts are on by default', async () => {
     for (const token of [admin, teacher]) {
-      const response = await t.app.inject({ method: 'GET', url: '/api/v1/settings', headers: auth(token) });
+      const response = await api.withToken(token).get('/api/v1/settings');
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ absence_alerts: true });
     }
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/settings' })).statusCode).toBe(401);
+    expect((await api.anonymous().get('/api/v1/settings')).statusCode).toBe(401);
   });
 
   it('lets only an admin change them: 401, 403 and 422 change nothing', async () => {
-    expect(
-      (await t.app.inject({ method: 'PUT', url: '/api/v1/settings', payload: { absence_alerts: false } })).statusCode,
-    ).toBe(401);
+    expect((await api.anonymous().put('/api/v1/settings', { absence_alerts: false })).statusCode).toBe(401);
     const forbidden = await putSettings({ absence_alerts: false }, teacher);
     expect(forbidden.statusCode).toBe(403);
     for (const payload of [{}, { absence_alerts: 'no' }, { absence_alerts: null }]) {
@@ -298,7 +271,7 @@ describe('centre settings', () => {
       expect(invalid.statusCode).toBe(422);
       expect(detailOf(invalid)).toBe('absence_alerts: must be true or false');
     }
-    const [row] = await t.db.query<{ value: string }>("SELECT value FROM settings WHERE key = 'absence_alerts'");
+    const [row] = await api.db.query<{ value: string }>("SELECT value FROM settings WHERE key = 'absence_alerts'");
     expect(row?.value).toBe('true');
   });
 
@@ -306,22 +279,22 @@ describe('centre settings', () => {
     const off = await putSettings({ absence_alerts: false });
     expect(off.statusCode).toBe(200);
     expect(off.json()).toEqual({ absence_alerts: false });
-    const [activity] = await t.db.query<{ action: string; description: string }>(
+    const [activity] = await api.db.query<{ action: string; description: string }>(
       'SELECT action, description FROM activities ORDER BY id DESC LIMIT 1',
     );
     expect(activity?.action).toBe('settings.updated');
     expect(activity?.description).toMatch(/turned absence alerts to parents off$/);
-    const seen = await t.app.inject({ method: 'GET', url: '/api/v1/settings', headers: auth(teacher) });
+    const seen = await api.as('teacher').get('/api/v1/settings');
     expect(seen.json()).toEqual({ absence_alerts: false });
 
     const date = nextDay();
-    const student = await createStudent(t.app, admin, { full_name: 'Jaya Kumar' });
+    const student = await api.student({ full_name: 'Jaya Kumar' });
     const ids = await mark(date, [{ student_id: student.id, status: 'absent' }]);
     expect((await approve([...ids.values()])).statusCode).toBe(200);
     expect(await alertsFor([student.id])).toEqual([]);
 
     expect((await putSettings({ absence_alerts: true })).json()).toEqual({ absence_alerts: true });
-    const later = await createStudent(t.app, admin, { full_name: 'Kavya Kumar' });
+    const later = await api.student({ full_name: 'Kavya Kumar' });
     const laterIds = await mark(date, [{ student_id: later.id, status: 'late' }]);
     expect((await approve([...laterIds.values()])).statusCode).toBe(200);
     expect(await alertsFor([later.id])).toHaveLength(1);

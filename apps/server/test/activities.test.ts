@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, createStudent, createTestApp, detailOf, type TestApp } from './helpers/test-app';
+import { expectRefusal } from './helpers/answers';
+import { type TestClient, testClient } from './helpers/client';
+import { detailOf } from './helpers/test-app';
 
-let t: TestApp;
-let adminHeaders: Record<string, string>;
-let teacherHeaders: Record<string, string>;
+let api: TestClient;
 beforeAll(async () => {
-  t = await createTestApp();
-  adminHeaders = auth(await t.adminToken());
-  teacherHeaders = auth(await t.teacherToken());
+  api = await testClient();
+  // The test teacher exists from the start: the feed below counts the rows creating it wrote.
+  await api.teacherToken();
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
 });
 
 interface ActivityItem {
@@ -22,30 +22,30 @@ interface ActivityItem {
   created_at: string;
 }
 
-async function recent(headers: Record<string, string>, query = '') {
-  const response = await t.app.inject({ method: 'GET', url: `/api/v1/activities/recent${query}`, headers });
+type Staff = 'admin' | 'teacher';
+
+async function recent(who: Staff, query = '') {
+  const response = await api.as(who).get(`/api/v1/activities/recent${query}`);
   expect(response.statusCode).toBe(200);
   return response.json() as { activities: ActivityItem[]; count: number };
 }
 
-function markViewed(headers: Record<string, string>, options: { contentType?: string; payload?: string } = {}) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/activities/mark-viewed',
-    headers: options.contentType ? { ...headers, 'content-type': options.contentType } : headers,
-    ...(options.payload === undefined ? {} : { payload: options.payload }),
+function markViewed(who: Staff, options: { contentType?: string; payload?: string } = {}) {
+  return api.as(who).post('/api/v1/activities/mark-viewed', undefined, {
+    headers: options.contentType ? { 'content-type': options.contentType } : {},
+    raw: options.payload,
   });
 }
 
 async function activityCount(): Promise<number> {
-  const rows = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM activities');
+  const rows = await api.db.query<{ count: number }>('SELECT count(*)::int AS count FROM activities');
   return rows[0]?.count ?? 0;
 }
 
 /** Activity rows as staff actions leave them, dated `minutesAgo` before now. */
 async function insertActivities(entries: { description: string; minutesAgo: number }[]) {
   for (const entry of entries) {
-    await t.db.query(
+    await api.db.query(
       `INSERT INTO activities (user_id, actor, action, description, created_at)
        VALUES (NULL, 'Someone', 'test.seeded', $1, now() - make_interval(mins => $2::int))`,
       [entry.description, entry.minutesAgo],
@@ -57,10 +57,10 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('authentication', () => {
   it('refuses both calls without a token with 401', async () => {
-    const list = await t.app.inject({ method: 'GET', url: '/api/v1/activities/recent' });
+    const list = await api.anonymous().get('/api/v1/activities/recent');
     expect(list.statusCode).toBe(401);
     expect(detailOf(list)).toBeTruthy();
-    const mark = await t.app.inject({ method: 'POST', url: '/api/v1/activities/mark-viewed' });
+    const mark = await api.anonymous().post('/api/v1/activities/mark-viewed');
     expect(mark.statusCode).toBe(401);
     expect(detailOf(mark)).toBeTruthy();
   });
@@ -68,7 +68,7 @@ describe('authentication', () => {
 
 describe('GET /activities/recent', () => {
   beforeAll(async () => {
-    await t.db.query('DELETE FROM activities');
+    await api.db.query('DELETE FROM activities');
     await insertActivities([
       { description: 'oldest, two days ago', minutesAgo: 2 * 24 * 60 },
       { description: 'three hours ago', minutesAgo: 3 * 60 },
@@ -79,7 +79,7 @@ describe('GET /activities/recent', () => {
   });
 
   it('answers the 10 newest by default, newest first, with time_ago, and count = the number answered', async () => {
-    const body = await recent(adminHeaders);
+    const body = await recent('admin');
     expect(body.count).toBe(10);
     expect(body.activities).toHaveLength(10);
     expect(body.activities.slice(0, 3).map((a) => [a.description, a.time_ago])).toEqual([
@@ -99,21 +99,21 @@ describe('GET /activities/recent', () => {
   });
 
   it('honours limit', async () => {
-    const two = await recent(adminHeaders, '?limit=2');
+    const two = await recent('admin', '?limit=2');
     expect(two.count).toBe(2);
     expect(two.activities.map((a) => a.description)).toEqual(['five minutes ago', 'three hours ago']);
-    const all = await recent(adminHeaders, '?limit=100');
+    const all = await recent('admin', '?limit=100');
     expect(all.count).toBe(12);
   });
 
   it('breaks ties in time by the newest id', async () => {
-    await t.db.query(
+    await api.db.query(
       `INSERT INTO activities (actor, action, description, created_at)
        VALUES ('Someone', 'test.tie', 'tie A', '2000-01-01T00:00:00Z'), ('Someone', 'test.tie', 'tie B', '2000-01-01T00:00:00Z')`,
     );
-    const all = await recent(adminHeaders, '?limit=100');
+    const all = await recent('admin', '?limit=100');
     expect(all.activities.slice(-2).map((a) => a.description)).toEqual(['tie B', 'tie A']);
-    await t.db.query("DELETE FROM activities WHERE action = 'test.tie'");
+    await api.db.query("DELETE FROM activities WHERE action = 'test.tie'");
   });
 
   it.each([
@@ -123,17 +123,13 @@ describe('GET /activities/recent', () => {
     ['?limit=2.5', /^limit: must be a whole number$/],
     ['?unread_only=maybe', /^unread_only: must be true or false$/],
   ])('refuses %s with 422', async (query, detail) => {
-    const response = await t.app.inject({
-      method: 'GET',
-      url: `/api/v1/activities/recent${query}`,
-      headers: adminHeaders,
-    });
+    const response = await api.as('admin').get(`/api/v1/activities/recent${query}`);
     expect(response.statusCode).toBe(422);
     expect(detailOf(response)).toMatch(detail);
   });
 
   it('is open to teachers, who see the same feed', async () => {
-    const body = await recent(teacherHeaders, '?limit=100');
+    const body = await recent('teacher', '?limit=100');
     expect(body.count).toBe(12);
   });
 });
@@ -141,13 +137,13 @@ describe('GET /activities/recent', () => {
 describe('unread state, per user', () => {
   it('counts everything as unread for someone who has never viewed the feed', async () => {
     const total = await activityCount();
-    expect((await recent(adminHeaders, '?unread_only=true&limit=100')).count).toBe(total);
-    expect((await recent(teacherHeaders, '?unread_only=true&limit=100')).count).toBe(total);
+    expect((await recent('admin', '?unread_only=true&limit=100')).count).toBe(total);
+    expect((await recent('teacher', '?unread_only=true&limit=100')).count).toBe(total);
   });
 
   it('marks viewed for the caller only, without writing an activity row', async () => {
     const before = await activityCount();
-    const response = await markViewed(adminHeaders);
+    const response = await markViewed('admin');
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body).toEqual({
@@ -156,7 +152,7 @@ describe('unread state, per user', () => {
     });
     expect(Math.abs(new Date(body.viewed_at).getTime() - Date.now())).toBeLessThan(60_000);
 
-    const users = await t.db.query<{ role: string; viewed: boolean }>(
+    const users = await api.db.query<{ role: string; viewed: boolean }>(
       'SELECT role, activities_viewed_at IS NOT NULL AS viewed FROM users ORDER BY id',
     );
     expect(users).toEqual([
@@ -165,25 +161,24 @@ describe('unread state, per user', () => {
     ]);
     expect(await activityCount()).toBe(before);
 
-    expect((await recent(adminHeaders, '?unread_only=true&limit=100')).count).toBe(0);
-    expect((await recent(adminHeaders, '?unread_only=false&limit=100')).count).toBe(before);
+    expect((await recent('admin', '?unread_only=true&limit=100')).count).toBe(0);
+    expect((await recent('admin', '?unread_only=false&limit=100')).count).toBe(before);
     // The admin's mark does not clear the teacher's badge.
-    expect((await recent(teacherHeaders, '?unread_only=true&limit=100')).count).toBe(before);
+    expect((await recent('teacher', '?unread_only=true&limit=100')).count).toBe(before);
   });
 
   it('counts what happens after the mark as unread again', async () => {
     await pause(20);
     // A real change: sending to parents writes one activity row.
-    await createStudent(t.app, await t.adminToken(), { class_name: '9' });
-    const send = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/messages/send-to-parents',
-      headers: teacherHeaders,
-      payload: { subject: 'Test day', message: 'Bring pencils.', recipients: '9' },
+    await api.student({ class_name: '9' });
+    const send = await api.as('teacher').post('/api/v1/messages/send-to-parents', {
+      subject: 'Test day',
+      message: 'Bring pencils.',
+      recipients: '9',
     });
     expect(send.statusCode).toBe(200);
-    const unread = await recent(adminHeaders, '?unread_only=true&limit=100');
-    const newRows = await t.db.query<{ id: number }>(
+    const unread = await recent('admin', '?unread_only=true&limit=100');
+    const newRows = await api.db.query<{ id: number }>(
       `SELECT a.id FROM activities a, users u
         WHERE u.username = 'admin' AND a.created_at > u.activities_viewed_at ORDER BY a.created_at DESC, a.id DESC`,
     );
@@ -192,12 +187,12 @@ describe('unread state, per user', () => {
     expect(unread.activities[0]?.description).toMatch(/ sent "Test day" to 1 parent of Class 9$/);
     expect(unread.activities[0]?.time_ago).toBe('just now');
     // unread_only=1 means the same.
-    expect((await recent(adminHeaders, '?unread_only=1&limit=100')).count).toBe(unread.count);
+    expect((await recent('admin', '?unread_only=1&limit=100')).count).toBe(unread.count);
 
     // The teacher marks viewed too: now both are clear.
     await pause(20);
-    expect((await markViewed(teacherHeaders)).statusCode).toBe(200);
-    expect((await recent(teacherHeaders, '?unread_only=true')).count).toBe(0);
+    expect((await markViewed('teacher')).statusCode).toBe(200);
+    expect((await recent('teacher', '?unread_only=true')).count).toBe(0);
   });
 });
 
@@ -213,25 +208,18 @@ describe('POST /activities/mark-viewed without a body', () => {
     ['an empty JSON object', { contentType: 'application/json', payload: '{}' }],
     ['text/plain and an empty body', { contentType: 'text/plain', payload: '' }],
   ])('answers 200 for %s', async (_name, options) => {
-    const response = await markViewed(adminHeaders, options);
+    const response = await markViewed('admin', options);
     expect(response.statusCode).toBe(200);
     expect(response.json().message).toBe('Activities marked as viewed');
   });
 
   it('still refuses malformed JSON with 400 and a detail', async () => {
-    const response = await markViewed(adminHeaders, { contentType: 'application/json', payload: '{"a":' });
-    expect(response.statusCode).toBe(400);
-    expect(detailOf(response)).toBe('body: is not valid JSON');
+    const response = await markViewed('admin', { contentType: 'application/json', payload: '{"a":' });
+    expectRefusal(response, 400, 'body: is not valid JSON');
   });
 
   it('keeps the usual JSON handling on other routes (an empty JSON body elsewhere is still a 400)', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/messages/send-to-parents',
-      headers: { ...adminHeaders, 'content-type': 'application/json' },
-      payload: '',
-    });
-    expect(response.statusCode).toBe(400);
-    expect(detailOf(response)).toBe('body: is not valid JSON');
+    const response = await api.as('admin').post('/api/v1/messages/send-to-parents', undefined, { json: '' });
+    expectRefusal(response, 400, 'body: is not valid JSON');
   });
 });

@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRefusal } from './helpers/answers';
+import { type TestClient, testClient } from './helpers/client';
 import { accessOf, templateOf } from './helpers/roles';
-import { auth, createTestApp, detailOf, type TestApp } from './helpers/test-app';
+import { detailOf } from './helpers/test-app';
 
-let t: TestApp;
+let api: TestClient;
 beforeAll(async () => {
-  t = await createTestApp();
+  api = await testClient();
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
 });
 
 /**
- * Every call of the spec's section 7 and the contract; who may make it comes from the one table in
+ * The staff console's calls; who may make each comes from the one table in
  * helpers/roles.ts (auth-attacks.test.ts walks every operation of the OpenAPI document against it).
  */
 const CALLS = (
@@ -65,11 +67,9 @@ const CALLS = (
 
 describe('authentication and roles, on every call', () => {
   it.each(CALLS)('$method $url needs a token (401 with a detail)', async ({ method, url }) => {
-    const response = await t.app.inject({
-      method,
-      url,
-      payload: method === 'GET' || method === 'DELETE' ? undefined : {},
-    });
+    const response = await api
+      .anonymous()
+      .request(method, url, method === 'GET' || method === 'DELETE' ? undefined : {});
     expect(response.statusCode).toBe(401);
     expect(detailOf(response)).toBeTruthy();
   });
@@ -77,13 +77,9 @@ describe('authentication and roles, on every call', () => {
   it.each(CALLS.filter((call) => !call.teacher))(
     '$method $url refuses a teacher with 403 before looking at the body',
     async ({ method, url }) => {
-      const response = await t.app.inject({
-        method,
-        url,
-        headers: auth(await t.teacherToken()),
-        // An invalid body: a 422 here would mean validation ran before the role check.
-        payload: method === 'GET' || method === 'DELETE' ? undefined : { nonsense: true },
-      });
+      // An invalid body: a 422 here would mean validation ran before the role check.
+      const body = method === 'GET' || method === 'DELETE' ? undefined : { nonsense: true };
+      const response = await api.as('teacher').request(method, url, body);
       expect(response.statusCode).toBe(403);
       expect(detailOf(response)).toBe('You do not have permission to do this');
     },
@@ -92,13 +88,13 @@ describe('authentication and roles, on every call', () => {
   it.each(CALLS.filter((call) => call.teacher && call.method === 'GET'))(
     '$method $url answers a teacher',
     async ({ method, url }) => {
-      const response = await t.app.inject({ method, url, headers: auth(await t.teacherToken()) });
+      const response = await api.as('teacher').request(method, url);
       expect(response.statusCode).toBe(200);
     },
   );
 
   it('every call of the list is in the OpenAPI document', async () => {
-    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+    const document = (await api.anonymous().get('/api/openapi.json')).json() as {
       paths: Record<string, Record<string, unknown>>;
     };
     for (const { method, url } of CALLS) {
@@ -111,22 +107,22 @@ describe('authentication and roles, on every call', () => {
 
 describe('the HTTP surface', () => {
   it('answers health without a token', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/v1/health' });
+    const response = await api.anonymous().get('/api/v1/health');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ status: 'ok', database: 'ok' });
   });
 
   it('serves the API reference and the OpenAPI document', async () => {
-    const document = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    const document = await api.anonymous().get('/api/openapi.json');
     expect(document.statusCode).toBe(200);
     expect(document.json().openapi).toMatch(/^3\./);
-    const docs = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    const docs = await api.anonymous().get('/api/docs/');
     expect(docs.statusCode).toBe(200);
     expect(docs.headers['content-type']).toMatch(/text\/html/);
   });
 
   it('sends security headers, and no-store on API answers', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/v1/health' });
+    const response = await api.anonymous().get('/api/v1/health');
     expect(response.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
     expect(response.headers['content-security-policy']).toMatch(/default-src 'self'/);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
@@ -135,62 +131,49 @@ describe('the HTTP surface', () => {
   });
 
   it('answers an unknown endpoint with 404 and a detail', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/v1/nowhere', headers: auth(await t.adminToken()) });
+    const response = await api.as('admin').get('/api/v1/nowhere');
     expect(response.statusCode).toBe(404);
     expect(detailOf(response)).toMatch(/No such endpoint/);
   });
 
   it('refuses malformed JSON with a detail, never a 500', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/students/',
-      headers: { ...auth(await t.adminToken()), 'content-type': 'application/json' },
-      payload: '{"full_name": ',
-    });
-    expect(response.statusCode).toBe(400);
-    expect(detailOf(response)).toBe('body: is not valid JSON');
+    const response = await api.as('admin').post('/api/v1/students/', undefined, { json: '{"full_name": ' });
+    expectRefusal(response, 400, 'body: is not valid JSON');
   });
 
   it('refuses the NUL character anywhere in the input with 422 naming the field (PostgreSQL text cannot hold it)', async () => {
-    const headers = auth(await t.adminToken());
-    const inBody = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/attendance/mark',
-      headers,
-      payload: { date: '2026-01-05', records: [{ student_id: 1, status: 'present', remarks: 'late\u0000bus' }] },
+    const admin = api.as('admin');
+    const inBody = await admin.post('/api/v1/attendance/mark', {
+      date: '2026-01-05',
+      records: [{ student_id: 1, status: 'present', remarks: 'late\u0000bus' }],
     });
     expect(inBody.statusCode).toBe(422);
     expect(detailOf(inBody)).toBe('records[0].remarks: must not contain the NUL character (\\u0000)');
-    const inQuery = await t.app.inject({ method: 'GET', url: '/api/v1/attendance/history/page?search=a%00b', headers });
+    const inQuery = await admin.get('/api/v1/attendance/history/page?search=a%00b');
     expect(inQuery.statusCode).toBe(422);
     expect(detailOf(inQuery)).toMatch(/^search: must not contain the NUL character/);
-    const inForm = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/login',
+    const inForm = await api.anonymous().post('/api/v1/auth/login', undefined, {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'username=admin%00&password=x',
+      raw: 'username=admin%00&password=x',
     });
     expect(inForm.statusCode).toBe(422);
     expect(detailOf(inForm)).toMatch(/^username: /);
   });
 
   it("answers a malformed %-escape (400) and an overlong path segment (414) with a detail, not the router's own body", async () => {
-    const headers = auth(await t.adminToken());
-    const badEscape = await t.app.inject({ method: 'GET', url: '/api/v1/students/%E0%A4%A', headers });
+    const admin = api.as('admin');
+    const badEscape = await admin.get('/api/v1/students/%E0%A4%A');
     expect(badEscape.statusCode).toBe(400);
     expect(badEscape.json()).toEqual({ detail: 'The address is not valid: it holds a malformed %-escape' });
-    const tooLong = await t.app.inject({ method: 'GET', url: `/api/v1/students/${'1'.repeat(101)}`, headers });
+    const tooLong = await admin.get(`/api/v1/students/${'1'.repeat(101)}`);
     expect(tooLong.statusCode).toBe(414);
     expect(tooLong.json()).toEqual({ detail: 'The address is too long: a part of it exceeds 100 characters' });
     expect(tooLong.headers['cache-control']).toBe('no-store');
   });
 
   it('refuses a JSON body over 1 MiB with 413', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/students/',
-      headers: { ...auth(await t.adminToken()), 'content-type': 'application/json' },
-      payload: JSON.stringify({ full_name: 'x'.repeat(1024 * 1024 + 10) }),
+    const response = await api.as('admin').post('/api/v1/students/', undefined, {
+      json: JSON.stringify({ full_name: 'x'.repeat(1024 * 1024 + 10) }),
     });
     expect(response.statusCode).toBe(413);
     expect(detailOf(response)).toBeTruthy();

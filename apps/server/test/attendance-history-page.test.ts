@@ -5,26 +5,23 @@ process.env.TZ = 'Asia/Kolkata';
 import type { AttendanceHistoryPage, AttendanceRecord } from '@tuitiondesk/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, today } from '../src/lib/time';
-import { auth, createStudent, createTestApp, detailOf, type TestApp } from './helpers/test-app';
+import { type TestClient, testClient } from './helpers/client';
+import { detailOf } from './helpers/test-app';
 
-let t: TestApp;
-let headers: Record<string, string>;
+let api: TestClient;
 const day = (offset: number) => addDays(today(), -offset);
 const STATUSES = ['present', 'absent', 'late', 'leave'] as const;
 
-function get(url: string, as = headers) {
-  return t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: as });
+function get(url: string, who: 'admin' | 'teacher' = 'admin') {
+  return api.as(who).get(`/api/v1${url}`);
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  headers = auth(await t.adminToken());
+  api = await testClient();
   const names = ['Zara Khan', 'Arjun Nair', 'Meera Iyer', 'Kabir Das', 'Ira Sen', 'Om Prakash', 'Tara Bose'];
   const students = [];
   for (const [index, full_name] of names.entries()) {
-    students.push(
-      await createStudent(t.app, await t.adminToken(), { full_name, class_name: ['7', '8', '10'][index % 3] }),
-    );
+    students.push(await api.student({ full_name, class_name: ['7', '8', '10'][index % 3] }));
   }
   // Five days, each student a status that varies by day; the older three days approved.
   for (let offset = 0; offset < 5; offset += 1) {
@@ -33,26 +30,16 @@ beforeAll(async () => {
       status: STATUSES[(index + offset) % 4],
       remarks: index === 2 ? `note ${offset}` : undefined,
     }));
-    const marked = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/attendance/mark',
-      headers,
-      payload: { date: day(offset), records },
-    });
+    const marked = await api.as('admin').post('/api/v1/attendance/mark', { date: day(offset), records });
     expect(marked.statusCode).toBe(200);
   }
   const pending: AttendanceRecord[] = (await get('/attendance/pending-approval')).json();
   const older = pending.filter((record) => record.date <= day(2)).map((record) => record.id);
-  const approved = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/attendance/approve',
-    headers,
-    payload: { attendance_ids: older },
-  });
+  const approved = await api.as('admin').post('/api/v1/attendance/approve', { attendance_ids: older });
   expect(approved.statusCode).toBe(200);
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
 });
 
 async function fullHistory(start: string, end: string): Promise<AttendanceRecord[]> {
@@ -72,7 +59,7 @@ describe('JSON lists built by the database', () => {
   it('print timestamps exactly as the rest of the API does, with the centre offset', async () => {
     const records = await fullHistory(day(4), day(0));
     const approved = records.find((record) => record.approved_at !== null) as AttendanceRecord;
-    const [stored] = await t.db.query<{ marked_at: string; approved_at: string }>(
+    const [stored] = await api.db.query<{ marked_at: string; approved_at: string }>(
       'SELECT marked_at, approved_at FROM attendance WHERE id = $1',
       [approved.id],
     );
@@ -81,7 +68,7 @@ describe('JSON lists built by the database', () => {
     expect(approved.approved_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+05:30$/);
 
     const students: { created_at: string; id: number }[] = (await get('/students/')).json();
-    const [student] = await t.db.query<{ created_at: string }>('SELECT created_at FROM students WHERE id = $1', [
+    const [student] = await api.db.query<{ created_at: string }>('SELECT created_at FROM students WHERE id = $1', [
       students[0]?.id,
     ]);
     expect(students[0]?.created_at).toBe(student?.created_at);
@@ -161,9 +148,9 @@ describe('GET /attendance/history/page', () => {
   });
 
   it('is for admins only, like the history', async () => {
-    const teacher = await get('/attendance/history/page', auth(await t.teacherToken()));
+    const teacher = await get('/attendance/history/page', 'teacher');
     expect(teacher.statusCode).toBe(403);
-    const nobody = await t.app.inject({ method: 'GET', url: '/api/v1/attendance/history/page' });
+    const nobody = await api.anonymous().get('/api/v1/attendance/history/page');
     expect(nobody.statusCode).toBe(401);
   });
 });

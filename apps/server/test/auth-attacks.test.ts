@@ -5,28 +5,26 @@ import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, today } from '../src/lib/time';
+import { freshAddress, type TestClient, testClient } from './helpers/client';
 import { ACCESS, type Access } from './helpers/roles';
 import {
   ADMIN_PASSWORD,
-  auth,
   createStudent,
   createTeacher,
-  createTestApp,
   detailOf,
   familyWithCode,
   signInNewTeacher,
-  type TestApp,
   uniquePhone,
 } from './helpers/test-app';
 import { multipartBody, workbook } from './helpers/workbooks';
 
 /**
- * Hostile use of sign-in and tokens (issue 6): forged and stale tokens, brute force, and roles
+ * Hostile use of sign-in and tokens: forged and stale tokens, brute force, and roles
  * (ASVS 6.3.1 no permanent lockout; 8.2.1-8.2.3 function- and data-level access). Tokens are built
  * by hand (node:crypto, base64url) with the claims of src/lib/tokens.ts: sub, ver, aud, iat, exp.
  */
 
-let t: TestApp;
+let api: TestClient;
 let backupDir: string;
 let secret: string;
 let admin: string;
@@ -35,46 +33,42 @@ let teacher: { id: number; userId: number; username: string; password: string; t
 
 beforeAll(async () => {
   backupDir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-auth-attacks-'));
-  t = await createTestApp({
+  api = await testClient({
     config: { backupDir },
     // WhatsApp answers, so an admin's send-whatsapp in the role walk gets past "not configured".
     prepare: (ctx) => ({ ...ctx, whatsapp: { send: async () => ({ providerMessageId: 'wamid.test' }) } }),
   });
-  admin = await t.adminToken();
+  admin = await api.adminToken();
   adminId = (await get('/api/v1/auth/me', admin)).json().id;
   // The signing secret is the key file's signing_key, as written there (ADR 017); never in the database.
-  secret = JSON.parse(readFileSync(t.ctx.config.keyFile, 'utf8')).signing_key;
+  secret = JSON.parse(readFileSync(api.ctx.config.keyFile, 'utf8')).signing_key;
   teacher = await signedInTeacher();
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
   if (backupDir) rmSync(backupDir, { recursive: true, force: true });
 });
 
-let addressCounter = 0;
 /** Each sign-in from its own address unless a test says otherwise, so the per-address throttle stays out of the way. */
-function freshAddress(): string {
-  addressCounter += 1;
-  return `10.66.${Math.floor(addressCounter / 250)}.${(addressCounter % 250) + 1}`;
-}
-
 function postLogin(username: string, password: string, address = freshAddress(), headers: Record<string, string> = {}) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/login',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    payload: new URLSearchParams({ username, password }).toString(),
+  return api.anonymous().post('/api/v1/auth/login', undefined, {
+    form: { username, password },
     remoteAddress: address,
+    headers,
   });
 }
 
 function get(url: string, token?: string, headers: Record<string, string> = {}) {
-  return t.app.inject({ method: 'GET', url, headers: { ...(token ? auth(token) : {}), ...headers } });
+  return (token ? api.withToken(token) : api.anonymous()).get(url, { headers });
 }
 
 /** A teacher after the first sign-in, with a password of their own (the server allows nothing else before). */
 async function signedInTeacher(fields: Record<string, unknown> = {}) {
-  const teacher = await signInNewTeacher(t.app, t.db, admin, { first_name: 'Tara', last_name: 'Teacher', ...fields });
+  const teacher = await signInNewTeacher(api.app, api.db, admin, {
+    first_name: 'Tara',
+    last_name: 'Teacher',
+    ...fields,
+  });
   return {
     id: teacher.teacherId,
     userId: teacher.id,
@@ -119,7 +113,7 @@ async function expect401(response: LightMyRequestResponse) {
 describe('forged, stale and foreign tokens', () => {
   it('a hand-built HS256 token with the right claims is accepted (so every refusal below is about the one change)', async () => {
     const version = (
-      await t.db.query<{ token_version: number }>('SELECT token_version FROM users WHERE id = $1', [adminId])
+      await api.db.query<{ token_version: number }>('SELECT token_version FROM users WHERE id = $1', [adminId])
     )[0];
     const response = await get('/api/v1/auth/me', forge(staffClaims({ ver: version?.token_version })));
     expect(response.statusCode).toBe(200);
@@ -222,9 +216,9 @@ describe('forged, stale and foreign tokens', () => {
 
   it('answers a parent token on staff calls with 403 (existing behaviour), a staff token on parent calls with 403', async () => {
     const phone = uniquePhone();
-    await createStudent(t.app, admin, { parent_phone: phone });
-    await t.db.query("INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, 'x', 'Admin')", [phone]);
-    const parentToken = await t.ctx.tokens.signParent({ phone, tokenVersion: 0 });
+    await createStudent(api.app, admin, { parent_phone: phone });
+    await api.db.query("INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, 'x', 'Admin')", [phone]);
+    const parentToken = await api.ctx.tokens.signParent({ phone, tokenVersion: 0 });
     const onStaff = await get('/api/v1/auth/me', parentToken);
     expect(onStaff.statusCode).toBe(403);
     expect(detailOf(onStaff)).toBe('A parent sign-in cannot use the staff console');
@@ -238,12 +232,9 @@ describe('forged, stale and foreign tokens', () => {
 
   it('ends a token issued before a password change (token_version)', async () => {
     const someone = await signedInTeacher();
-    const changed = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/change-password',
-      headers: auth(someone.token),
-      payload: { current_password: someone.password, new_password: 'a-new-password-9' },
-    });
+    const changed = await api
+      .withToken(someone.token)
+      .post('/api/v1/auth/change-password', { current_password: someone.password, new_password: 'a-new-password-9' });
     expect(changed.statusCode).toBe(200);
     await expect401(await get('/api/v1/auth/me', someone.token));
     expect((await get('/api/v1/auth/me', changed.json().access_token)).statusCode).toBe(200);
@@ -252,11 +243,7 @@ describe('forged, stale and foreign tokens', () => {
   it('ends the token of a deleted user', async () => {
     const someone = await signedInTeacher();
     expect((await get('/api/v1/auth/me', someone.token)).statusCode).toBe(200);
-    const deleted = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/v1/teachers/${someone.id}`,
-      headers: auth(admin),
-    });
+    const deleted = await api.withToken(admin).delete(`/api/v1/teachers/${someone.id}`);
     expect(deleted.statusCode).toBe(200);
     await expect401(await get('/api/v1/auth/me', someone.token));
     await expect401(await get('/api/v1/students/', someone.token));
@@ -288,7 +275,7 @@ describe('brute force (ASVS 6.3.1: slowed, refused, never locked out for good)',
     expect((await postLogin('admin', ADMIN_PASSWORD)).statusCode).toBe(200);
 
     // Time passes (the clock moved in the database): the address may sign in again.
-    await t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second' WHERE key = $1", [
+    await api.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second' WHERE key = $1", [
       `ip:${attacker}`,
     ]);
     expect((await postLogin('admin', ADMIN_PASSWORD, attacker)).statusCode).toBe(200);
@@ -308,7 +295,7 @@ describe('brute force (ASVS 6.3.1: slowed, refused, never locked out for good)',
     for (let i = 0; i < 6; i += 1) expect((await postLogin(victim.username, `spread-${i}`)).statusCode).toBe(401);
     expect((await postLogin(victim.username, victim.password)).statusCode).toBe(200);
 
-    await t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second' WHERE key = $1", [
+    await api.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second' WHERE key = $1", [
       `pw:user:${victim.userId}@${attacker}`,
     ]);
     const back = await postLogin(victim.username, victim.password, attacker);
@@ -320,7 +307,7 @@ describe('brute force (ASVS 6.3.1: slowed, refused, never locked out for good)',
   it('caps the block at 15 minutes however many failures there were', async () => {
     const from = freshAddress();
     const key = `pw:name:long-attacked@${from}`;
-    await t.db.query(
+    await api.db.query(
       `INSERT INTO login_throttle (key, failures, last_failure_at, blocked_until)
        VALUES ($1, 500, now(), now() - interval '1 second')`,
       [key],
@@ -329,7 +316,7 @@ describe('brute force (ASVS 6.3.1: slowed, refused, never locked out for good)',
     const blocked = await postLogin('long-attacked', 'wrong', from);
     expect(blocked.statusCode).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
-    const rows = await t.db.query<{ over: boolean }>(
+    const rows = await api.db.query<{ over: boolean }>(
       "SELECT blocked_until > now() + interval '15 minutes 5 seconds' AS over FROM login_throttle WHERE key = $1",
       [key],
     );
@@ -337,16 +324,13 @@ describe('brute force (ASVS 6.3.1: slowed, refused, never locked out for good)',
   });
 
   it('throttles parent sign-in too: wrong codes for one phone from one address end in 429', async () => {
-    const { phone } = await familyWithCode(t.app, admin);
+    const { phone } = await familyWithCode(api.app, admin);
     const attacker = freshAddress();
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1) {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/parent/login',
-        payload: { phone, code: `ZZZZ-ZZZ${i}` },
-        remoteAddress: attacker,
-      });
+      const response = await api
+        .anonymous()
+        .post('/api/v1/parent/login', { phone, code: `ZZZZ-ZZZ${i}` }, { remoteAddress: attacker });
       statuses.push(response.statusCode);
     }
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
@@ -373,12 +357,12 @@ async function operations(): Promise<{ method: string; path: string; key: string
 
 /** A digest of every table: equal digests, equal data. */
 async function snapshot(): Promise<Record<string, string>> {
-  const tables = await t.db.query<{ name: string }>(
+  const tables = await api.db.query<{ name: string }>(
     'SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename',
   );
   const digest: Record<string, string> = {};
   for (const { name } of tables) {
-    const rows = await t.db.query<{ digest: string | null; count: number }>(
+    const rows = await api.db.query<{ digest: string | null; count: number }>(
       `SELECT md5(string_agg(x::text, '|' ORDER BY x::text)) AS digest, count(*)::int AS count FROM "${name}" x`,
     );
     digest[name] = `${rows[0]?.count}:${rows[0]?.digest}`;
@@ -397,27 +381,24 @@ interface Example {
  * come from the role check, not from a bad body. The walk fails for an admin-only operation without one.
  */
 async function adminExamples(): Promise<Record<string, Example>> {
-  const student = await createStudent(t.app, admin, { class_name: '8' });
-  const other = await createStudent(t.app, admin, { class_name: '9' });
-  const someTeacher = await createTeacher(t.app, admin, { first_name: 'Role', last_name: 'Target' });
+  const student = await createStudent(api.app, admin, { class_name: '8' });
+  const other = await createStudent(api.app, admin, { class_name: '9' });
+  const someTeacher = await createTeacher(api.app, admin, { first_name: 'Role', last_name: 'Target' });
   const date = addDays(today(), -1);
-  const marked = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/attendance/mark',
-    headers: auth(admin),
-    payload: { date, records: [{ student_id: student.id, status: 'absent' }] },
-  });
+  const marked = await api
+    .withToken(admin)
+    .post('/api/v1/attendance/mark', { date, records: [{ student_id: student.id, status: 'absent' }] });
   expect(marked.statusCode).toBe(200);
-  const pending = await t.db.query<{ id: number }>('SELECT id FROM attendance WHERE student_id = $1', [student.id]);
+  const pending = await api.db.query<{ id: number }>('SELECT id FROM attendance WHERE student_id = $1', [student.id]);
   const teacherDay = addDays(today(), -2);
-  const teacherMarked = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/teacher-attendance/mark',
-    headers: auth(admin),
-    payload: { date: teacherDay, teacher_records: [{ teacher_id: someTeacher.id, status: 'present' }] },
+  const teacherMarked = await api.withToken(admin).post('/api/v1/teacher-attendance/mark', {
+    date: teacherDay,
+    teacher_records: [{ teacher_id: someTeacher.id, status: 'present' }],
   });
   expect(teacherMarked.statusCode).toBe(200);
-  const users = await t.db.query<{ id: number }>('SELECT user_id AS id FROM teachers WHERE id = $1', [someTeacher.id]);
+  const users = await api.db.query<{ id: number }>('SELECT user_id AS id FROM teachers WHERE id = $1', [
+    someTeacher.id,
+  ]);
   const upload = (kind: 'students' | 'teachers') =>
     multipartBody([
       {
@@ -512,21 +493,20 @@ describe('roles on every operation (ASVS 8.2.1-8.2.3)', () => {
 
   it('no token: 401 on every operation that is not public; a parent token on staff calls and a staff token on parent calls: 403', async () => {
     const phone = uniquePhone();
-    await createStudent(t.app, admin, { parent_phone: phone });
-    await t.db.query("INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, 'x', 'Admin')", [phone]);
-    const parentToken = await t.ctx.tokens.signParent({ phone, tokenVersion: 0 });
+    await createStudent(api.app, admin, { parent_phone: phone });
+    await api.db.query("INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, 'x', 'Admin')", [phone]);
+    const parentToken = await api.ctx.tokens.signParent({ phone, tokenVersion: 0 });
     const wrong: string[] = [];
     for (const { method, path, key } of await operations()) {
       const access = ACCESS[key] as Access;
       if (access === 'public') continue;
       const url = path.replace('{id}', '1').replace('{date}', '2026-01-05');
       const send = (token?: string) =>
-        t.app.inject({
-          method: method as 'GET',
+        (token ? api.withToken(token) : api.anonymous()).request(
+          method as 'GET',
           url,
-          headers: token ? auth(token) : {},
-          payload: method === 'GET' ? undefined : {},
-        });
+          method === 'GET' ? undefined : {},
+        );
       const none = await send();
       if (none.statusCode !== 401 || typeof none.json().detail !== 'string')
         wrong.push(`${key} without a token: ${none.statusCode}`);
@@ -556,12 +536,9 @@ describe('roles on every operation (ASVS 8.2.1-8.2.3)', () => {
     const leaks: string[] = [];
     for (const { method, key } of adminOnly) {
       const example = examples[key] as Example;
-      const response = await t.app.inject({
-        method: method as 'GET',
-        url: example.url,
-        headers: { ...auth(teacher.token), ...example.headers },
-        payload: example.payload as never,
-      });
+      const response = await api
+        .withToken(teacher.token)
+        .request(method as 'GET', example.url, example.payload, { headers: example.headers });
       if (response.statusCode !== 403 || detailOf(response) !== 'You do not have permission to do this') {
         leaks.push(`${key}: ${response.statusCode} ${response.body.slice(0, 200)}`);
       }
@@ -577,12 +554,9 @@ describe('roles on every operation (ASVS 8.2.1-8.2.3)', () => {
     const refused: string[] = [];
     for (const { method, key } of ordered) {
       const example = examples[key] as Example;
-      const response = await t.app.inject({
-        method: method as 'GET',
-        url: example.url,
-        headers: { ...auth(admin), ...example.headers },
-        payload: example.payload as never,
-      });
+      const response = await api
+        .as('admin')
+        .request(method as 'GET', example.url, example.payload, { headers: example.headers });
       // 404/409 are fine here (an earlier example deleted the row, the day is locked, two-factor is off).
       if (![200, 201, 404, 409].includes(response.statusCode))
         refused.push(`${key}: ${response.statusCode} ${response.body.slice(0, 200)}`);
@@ -597,12 +571,7 @@ describe('no way to more rights (mass assignment, other accounts)', () => {
   it('a teacher cannot edit their own teacher record, so cannot raise their own role', async () => {
     const before = await snapshot();
     for (const payload of [{ role: 'admin' }, { is_admin: true, user_id: adminId }, { first_name: 'Still' }]) {
-      const response = await t.app.inject({
-        method: 'PUT',
-        url: `/api/v1/teachers/${teacher.id}`,
-        headers: auth(teacher.token),
-        payload,
-      });
+      const response = await api.withToken(teacher.token).put(`/api/v1/teachers/${teacher.id}`, payload);
       expect(response.statusCode).toBe(403);
     }
     expect(await snapshot()).toEqual(before);
@@ -619,54 +588,47 @@ describe('no way to more rights (mass assignment, other accounts)', () => {
       username: 'admin',
       token_version: 42,
     };
-    const usersBefore = await t.db.query(
+    const usersBefore = await api.db.query(
       'SELECT id, username, role, token_version, password_hash FROM users ORDER BY id',
     );
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/students/',
-      headers: auth(teacher.token),
-      payload: { full_name: 'Mass Assign', class_name: '7', parent_name: 'P', parent_phone: uniquePhone(), ...extras },
+    const created = await api.withToken(teacher.token).post('/api/v1/students/', {
+      full_name: 'Mass Assign',
+      class_name: '7',
+      parent_name: 'P',
+      parent_phone: uniquePhone(),
+      ...extras,
     });
     expect(created.statusCode).toBe(201);
     const student = created.json();
     expect(student.id).not.toBe(999_999);
     expect(student.unique_id).not.toBe('STU9999');
     expect(student.created_at.startsWith('2000')).toBe(false);
-    const edited = await t.app.inject({
-      method: 'PUT',
-      url: `/api/v1/students/${student.id}`,
-      headers: auth(teacher.token),
-      payload: { full_name: 'Mass Assigned', ...extras },
-    });
+    const edited = await api
+      .withToken(teacher.token)
+      .put(`/api/v1/students/${student.id}`, { full_name: 'Mass Assigned', ...extras });
     expect(edited.statusCode).toBe(200);
     expect(edited.json()).toMatchObject({ id: student.id, unique_id: student.unique_id, full_name: 'Mass Assigned' });
-    expect(await t.db.query('SELECT id, username, role, token_version, password_hash FROM users ORDER BY id')).toEqual(
-      usersBefore,
-    );
+    expect(
+      await api.db.query('SELECT id, username, role, token_version, password_hash FROM users ORDER BY id'),
+    ).toEqual(usersBefore);
     expect((await get('/api/v1/auth/me', teacher.token)).json().role).toBe('teacher');
   });
 
   it("an admin's teacher bodies cannot make an admin account, or tie a teacher to the admin's account", async () => {
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/teachers/',
-      headers: auth(admin),
-      payload: {
-        first_name: 'Sneaky',
-        last_name: 'Hire',
-        phone_number: uniquePhone(),
-        role: 'admin',
-        is_admin: true,
-        user_id: adminId,
-        username: 'admin',
-        password: 'chosen-password',
-        must_change_password: false,
-      },
+    const created = await api.withToken(admin).post('/api/v1/teachers/', {
+      first_name: 'Sneaky',
+      last_name: 'Hire',
+      phone_number: uniquePhone(),
+      role: 'admin',
+      is_admin: true,
+      user_id: adminId,
+      username: 'admin',
+      password: 'chosen-password',
+      must_change_password: false,
     });
     expect(created.statusCode).toBe(201);
     const newTeacher = created.json();
-    const [account] = await t.db.query<{ id: number; username: string; role: string; must_change_password: boolean }>(
+    const [account] = await api.db.query<{ id: number; username: string; role: string; must_change_password: boolean }>(
       'SELECT u.id, u.username, u.role, u.must_change_password FROM teachers t JOIN users u ON u.id = t.user_id WHERE t.id = $1',
       [newTeacher.id],
     );
@@ -675,53 +637,45 @@ describe('no way to more rights (mass assignment, other accounts)', () => {
     expect(account?.username.toLowerCase()).toBe(newTeacher.unique_id.toLowerCase());
     expect((await postLogin(newTeacher.username, 'chosen-password')).statusCode).toBe(401);
 
-    const edited = await t.app.inject({
-      method: 'PUT',
-      url: `/api/v1/teachers/${newTeacher.id}`,
-      headers: auth(admin),
-      payload: { user_id: adminId, role: 'admin', username: 'admin', qualification: 'MSc' },
+    const edited = await api.withToken(admin).put(`/api/v1/teachers/${newTeacher.id}`, {
+      user_id: adminId,
+      role: 'admin',
+      username: 'admin',
+      qualification: 'MSc',
     });
     expect(edited.statusCode).toBe(200);
-    const [after] = await t.db.query<{ user_id: number }>('SELECT user_id FROM teachers WHERE id = $1', [
+    const [after] = await api.db.query<{ user_id: number }>('SELECT user_id FROM teachers WHERE id = $1', [
       newTeacher.id,
     ]);
     expect(after?.user_id).toBe(account?.id);
     // Deleting that teacher deletes their own account only: the admin stays.
-    expect(
-      (await t.app.inject({ method: 'DELETE', url: `/api/v1/teachers/${newTeacher.id}`, headers: auth(admin) }))
-        .statusCode,
-    ).toBe(200);
+    expect((await api.withToken(admin).delete(`/api/v1/teachers/${newTeacher.id}`)).statusCode).toBe(200);
     expect((await get('/api/v1/auth/me', admin)).statusCode).toBe(200);
   });
 
   it("a teacher cannot change another user's password", async () => {
-    const adminBefore = await t.db.query('SELECT password_hash, token_version FROM users WHERE id = $1', [adminId]);
+    const adminBefore = await api.db.query('SELECT password_hash, token_version FROM users WHERE id = $1', [adminId]);
     // The admin's current password, from a teacher's session: checked against the teacher's own.
-    const withAdminPassword = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/change-password',
-      headers: auth(teacher.token),
-      payload: { current_password: ADMIN_PASSWORD, new_password: 'taken-over-1', user_id: adminId, username: 'admin' },
+    const withAdminPassword = await api.withToken(teacher.token).post('/api/v1/auth/change-password', {
+      current_password: ADMIN_PASSWORD,
+      new_password: 'taken-over-1',
+      user_id: adminId,
+      username: 'admin',
     });
     expect(withAdminPassword.statusCode).toBe(400);
     expect(detailOf(withAdminPassword)).toBe('Current password is incorrect');
     // Their own password, aimed at the admin by extra fields: only their own changes.
-    const aimed = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/change-password',
-      headers: auth(teacher.token),
-      payload: {
-        current_password: teacher.password,
-        new_password: 'staff-new-pw-1',
-        user_id: adminId,
-        username: 'admin',
-        id: adminId,
-      },
+    const aimed = await api.withToken(teacher.token).post('/api/v1/auth/change-password', {
+      current_password: teacher.password,
+      new_password: 'staff-new-pw-1',
+      user_id: adminId,
+      username: 'admin',
+      id: adminId,
     });
     expect(aimed.statusCode).toBe(200);
     expect(aimed.json().user.id).toBe(teacher.userId);
     teacher = { ...teacher, password: 'staff-new-pw-1', token: aimed.json().access_token };
-    expect(await t.db.query('SELECT password_hash, token_version FROM users WHERE id = $1', [adminId])).toEqual(
+    expect(await api.db.query('SELECT password_hash, token_version FROM users WHERE id = $1', [adminId])).toEqual(
       adminBefore,
     );
     expect((await get('/api/v1/auth/me', admin)).statusCode).toBe(200);

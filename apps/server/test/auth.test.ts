@@ -1,22 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, auth, createTestApp, detailOf, login, type TestApp } from './helpers/test-app';
+import { type TestClient, testClient } from './helpers/client';
+import { ADMIN_PASSWORD, detailOf, login } from './helpers/test-app';
 
-let t: TestApp;
+let api: TestClient;
 beforeAll(async () => {
-  t = await createTestApp({ firstStart: true });
+  api = await testClient({ firstStart: true });
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
 });
 
-function postLogin(payload: Record<string, string>, ip = '10.0.0.1') {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/login',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams(payload).toString(),
-    remoteAddress: ip,
-  });
+function postLogin(form: Record<string, string>, ip = '10.0.0.1') {
+  return api.anonymous().post('/api/v1/auth/login', undefined, { form, remoteAddress: ip });
 }
 
 describe('POST /auth/login', () => {
@@ -65,14 +60,14 @@ describe('POST /auth/login', () => {
     // Another address is not blocked by these failures (no malicious lockout; sign-in-throttle.test.ts).
     expect((await postLogin({ username: 'throttled-user', password: 'wrong' }, '10.0.0.6')).statusCode).toBe(401);
     // The block is time-bound: once it has passed, the user may try again from the same address.
-    await t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second'");
+    await api.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second'");
     expect((await postLogin({ username: 'throttled-user', password: 'wrong' }, ip)).statusCode).toBe(401);
   });
 });
 
 describe('GET /auth/me', () => {
   it('answers the signed-in user', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: auth(await t.adminToken()) });
+    const response = await api.as('admin').get('/api/v1/auth/me');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ username: 'admin', role: 'admin' });
   });
@@ -88,7 +83,7 @@ describe('GET /auth/me', () => {
       },
     ],
   ])('refuses %s with 401 and a detail', async (_name, headers) => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers });
+    const response = await api.anonymous().get('/api/v1/auth/me', { headers });
     expect(response.statusCode).toBe(401);
     expect(detailOf(response)).toBeTruthy();
   });
@@ -96,48 +91,35 @@ describe('GET /auth/me', () => {
 
 describe('POST /auth/change-password', () => {
   it('refuses a wrong current password with 400, a short new one with 422', async () => {
-    const headers = auth(await t.adminToken());
-    const wrong = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/change-password',
-      headers,
-      payload: { current_password: 'wrong-one', new_password: 'something-new' },
+    const admin = api.as('admin');
+    const wrong = await admin.post('/api/v1/auth/change-password', {
+      current_password: 'wrong-one',
+      new_password: 'something-new',
     });
     expect(wrong.statusCode).toBe(400);
     expect(detailOf(wrong)).toBe('Current password is incorrect');
-    const short = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/change-password',
-      headers,
-      payload: { current_password: ADMIN_PASSWORD, new_password: 'abc' },
+    const short = await admin.post('/api/v1/auth/change-password', {
+      current_password: ADMIN_PASSWORD,
+      new_password: 'abc',
     });
     expect(short.statusCode).toBe(422);
     expect(detailOf(short)).toMatch(/^new_password: .*6 characters/);
   });
 
   it('changes the password, clears must_change_password and ends older sessions', async () => {
-    const oldToken = await login(t.app, 'admin', ADMIN_PASSWORD);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/change-password',
-      headers: auth(oldToken),
-      payload: { current_password: ADMIN_PASSWORD, new_password: 'brand-new-password' },
-    });
+    const oldToken = await login(api.app, 'admin', ADMIN_PASSWORD);
+    const response = await api
+      .withToken(oldToken)
+      .post('/api/v1/auth/change-password', { current_password: ADMIN_PASSWORD, new_password: 'brand-new-password' });
     expect(response.statusCode).toBe(200);
     expect(response.json().message).toBe('Password changed successfully.');
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: auth(oldToken) })).statusCode).toBe(
-      401,
-    );
-    const me = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/auth/me',
-      headers: auth(response.json().access_token),
-    });
+    expect((await api.withToken(oldToken).get('/api/v1/auth/me')).statusCode).toBe(401);
+    const me = await api.withToken(response.json().access_token).get('/api/v1/auth/me');
     expect(me.statusCode).toBe(200);
     expect(me.json().must_change_password).toBe(false);
-    const fresh = await login(t.app, 'admin', 'brand-new-password');
+    const fresh = await login(api.app, 'admin', 'brand-new-password');
     expect(fresh).toBeTruthy();
-    const activity = await t.db.query<{ action: string }>(
+    const activity = await api.db.query<{ action: string }>(
       "SELECT action FROM activities WHERE action = 'auth.password_changed'",
     );
     expect(activity).toHaveLength(1);

@@ -1,5 +1,5 @@
 /**
- * Backups cannot forge sessions or open two-factor secrets (issue 11 point 4, ADR 017): a backup file
+ * Backups cannot forge sessions or open two-factor secrets (ADR 017): a backup file
  * is scanned, string by string, for anything that signs a live token, opens the authenticator seed,
  * matches a recovery code or pushes to a parent's phone; then restored onto the same installation
  * (everything works), onto another installation's key file (refused, or two-factor reset), and a
@@ -8,19 +8,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { jwtVerify, SignJWT } from 'jose';
+import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { prepareContext } from '../src/bootstrap';
-import {
-  type BackupSource,
-  backupDatabase,
-  RestoreRefusedError,
-  restoreBackup,
-  writeBackupFile,
-} from '../src/db/backup';
+import { RestoreRefusedError, restoreBackup } from '../src/db/backup';
 import type { Database, Queryable } from '../src/db/database';
 import { keyIdOf, loadOrCreateKeyFile, readKeyFile, type ServerKeys } from '../src/lib/server-keys';
 import { restoreKeys } from '../src/modules/backups/restore-keys';
@@ -30,10 +23,13 @@ import {
   deriveLegacyKey,
   hashRecoveryCode,
 } from '../src/modules/two-factor/secrets';
+import { backupToFile, fileSource, linesOf } from './helpers/backup-files';
 import {
+  expectTwoFactorSignIns,
   freshCode,
   get,
   type Installation,
+  legacySessionToken,
   parentSignIn,
   populate,
   sha256Hex,
@@ -49,17 +45,12 @@ let installation: Installation;
 let backupFile: string;
 const { tempDir, emptyDatabase } = scratchSpace('tuitiondesk-backup-secrets');
 
-const fileSource =
-  (file: string): BackupSource =>
-  () =>
-    Readable.from([readFileSync(file)]);
-
 beforeAll(async () => {
   keyFile = path.join(tempDir(), 'server-keys.json');
   t = await createTestApp({ config: { keyFile } });
   installation = await populate(t.app, t.db, ADMIN_PASSWORD);
   // The real backup code, as npm run backup and POST /backups run it.
-  backupFile = (await writeBackupFile(tempDir(), 'manual', (write) => backupDatabase(t.db, write))).path;
+  backupFile = await backupToFile(tempDir(), t.db);
 });
 
 afterAll(async () => {
@@ -85,10 +76,6 @@ function collectStrings(value: unknown, into: Set<string>): void {
       collectStrings(item, into);
     }
   }
-}
-
-function backupLines(file: string): string[] {
-  return gunzipSync(readFileSync(file)).toString('utf8').replace(/\n$/, '').split('\n');
 }
 
 /** A string read as a key: its characters (as JWT_SECRET is), and its base64url bytes (as the key file writes keys). */
@@ -138,7 +125,7 @@ async function whatItUnlocks(
 describe('a backup file', () => {
   it('holds nothing that signs a live token, opens a two-factor secret, matches a recovery code or pushes', async () => {
     const strings = new Set<string>();
-    for (const line of backupLines(backupFile)) collectStrings(JSON.parse(line), strings);
+    for (const line of linesOf(backupFile)) collectStrings(JSON.parse(line), strings);
     expect(strings.size).toBeGreaterThan(100);
 
     const [row] = await t.db.query<{ secret_encrypted: string }>(
@@ -186,7 +173,7 @@ describe('a backup file', () => {
     ]) {
       expect(text).not.toContain(secret);
     }
-    const settings = backupLines(backupFile)
+    const settings = linesOf(backupFile)
       .map((line) => JSON.parse(line))
       .filter((row) => typeof row.key === 'string' && typeof row.value === 'string' && Object.keys(row).length === 2);
     expect(settings.map((row) => row.key)).not.toContain('jwt_secret');
@@ -194,7 +181,7 @@ describe('a backup file', () => {
     expect(settings.filter((row) => /private|secret/i.test(row.value))).toEqual([]);
     // The parent's device is there (endpoint and its public keys), but not the VAPID private key that pushes to it.
     expect(text).toContain('updates.push.services.mozilla.com');
-    expect(JSON.parse(backupLines(backupFile)[0] as string).key_id).toBe(keyIdOf(keys.sealingKey));
+    expect(JSON.parse(linesOf(backupFile)[0] as string).key_id).toBe(keyIdOf(keys.sealingKey));
   });
 });
 
@@ -343,8 +330,7 @@ describe('a backup of the kind before ADR 017 (version 1: settings.jwt_secret, v
     const db = await emptyDatabase();
     const state = await writeLegacyState(db, { sealedWith });
     const dir = tempDir();
-    const written = await writeBackupFile(dir, 'manual', (write) => backupDatabase(db, write));
-    const lines = backupLines(written.path);
+    const lines = linesOf(await backupToFile(dir, db));
     const header = JSON.parse(lines[0] as string);
     expect(header.key_id).toBeNull();
     header.version = 1;
@@ -359,13 +345,7 @@ describe('a backup of the kind before ADR 017 (version 1: settings.jwt_secret, v
 
   beforeAll(async () => {
     ({ file: legacyFile, state: legacy } = await legacyBackup());
-    tokenOfThen = await new SignJWT({ ver: 0 })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(String(legacy.teacher.id))
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .setAudience('tuitiondesk-staff')
-      .sign(new TextEncoder().encode(legacy.signingSecret));
+    tokenOfThen = await legacySessionToken(legacy);
   });
 
   it('is converted as it is restored: the secrets leave the database, two-factor and the VAPID key carry on', async () => {
@@ -387,15 +367,7 @@ describe('a backup of the kind before ADR 017 (version 1: settings.jwt_secret, v
     expect(ctx.push.publicKey).toBe(legacy.vapid.publicKey);
     const app = await buildApp(ctx);
     try {
-      const { teacher } = legacy;
-      const otp = await freshCode(db, teacher.id, teacher.secret);
-      expect((await signIn(app, { username: teacher.username, password: teacher.password, otp })).statusCode).toBe(200);
-      const recovery = await signIn(app, {
-        username: teacher.username,
-        password: teacher.password,
-        otp: teacher.recoveryCodes[0] as string,
-      });
-      expect(recovery.statusCode, recovery.body).toBe(200);
+      await expectTwoFactorSignIns(app, db, legacy.teacher, 0);
       // Sessions signed with the old settings secret end.
       expect((await get(app, '/auth/me', tokenOfThen)).statusCode).toBe(401);
     } finally {

@@ -4,17 +4,15 @@
  */
 
 import { createHash } from 'node:crypto';
-import { createReadStream, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app';
 import { prepareContext } from '../src/bootstrap';
 import {
   BACKUP_FILE_PATTERN,
   BackupFileError,
-  type BackupSource,
   backupDatabase,
   RestoreRefusedError,
   restoreBackup,
@@ -22,32 +20,17 @@ import {
 } from '../src/db/backup';
 import { type Database, openPglite, type Queryable } from '../src/db/database';
 import { keyIdOf } from '../src/lib/server-keys';
+import { expectRefusal } from './helpers/answers';
+import { refusal } from './helpers/async';
+import { backupToFile, bytesSource, fileSource, linesOf } from './helpers/backup-files';
+import { type TestClient, testClient } from './helpers/client';
 import { scratchSpace } from './helpers/scratch';
-import {
-  ADMIN_PASSWORD,
-  auth,
-  createStudent,
-  createTeacher,
-  createTestApp,
-  detailOf,
-  login,
-  type TestApp,
-  testConfig,
-} from './helpers/test-app';
+import { ADMIN_PASSWORD, auth, createStudent, createTeacher, detailOf, login, testConfig } from './helpers/test-app';
 
-let t: TestApp;
+let api: TestClient;
 let admin: string;
 let teacherLogin: { username: string; password: string };
 const { tempDir, emptyDatabase } = scratchSpace('tuitiondesk-backup-test');
-
-const fileSource =
-  (file: string): BackupSource =>
-  () =>
-    createReadStream(file);
-const bytesSource =
-  (bytes: Buffer): BackupSource =>
-  () =>
-    Readable.from([bytes]);
 
 /** Every row of every table (as the database prints it), and every sequence's state. */
 async function contents(db: Queryable): Promise<Record<string, string[]>> {
@@ -73,15 +56,17 @@ async function count(db: Queryable, table: string): Promise<number> {
   return row?.n ?? -1;
 }
 
-/** Backs up `db` into a new file and answers its path. */
-async function backupToFile(db: Database): Promise<string> {
-  const file = await writeBackupFile(tempDir(), 'manual', (write) => backupDatabase(db, write));
-  return file.path;
-}
-
-/** The uncompressed lines of a backup, to make damaged copies of it. */
-function linesOf(file: string): string[] {
-  return gunzipSync(readFileSync(file)).toString('utf8').replace(/\n$/, '').split('\n');
+/** Runs `check` with the app's BACKUP_DIR below a plain file, where no directory can be made, and puts it back. */
+async function withUnwritableBackupDir(check: () => Promise<void>): Promise<void> {
+  const blocker = path.join(tempDir(), 'a-file');
+  writeFileSync(blocker, '');
+  const saved = api.ctx.config.backupDir;
+  api.ctx.config.backupDir = path.join(blocker, 'backups');
+  try {
+    await check();
+  } finally {
+    api.ctx.config.backupDir = saved;
+  }
 }
 
 /** A backup file with `edit`ed lines, and a checksum that matches them again. */
@@ -95,50 +80,37 @@ function rewritten(file: string, edit: (lines: string[]) => string[]): Buffer {
   return gzipSync(`${[...body, JSON.stringify(trailer)].join('\n')}\n`);
 }
 
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a refusal');
-}
-
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
+  api = await testClient();
+  admin = await api.adminToken();
 
   // Students through the API (activities recorded), one of them with a name in another script.
   const students = [];
   for (const name of ['Ravi Kumar', 'अनन्या शर्मा', "Mary O'Brien", 'Zoë "Z" Chen 🙂', 'Leaving Soon']) {
-    students.push(await createStudent(t.app, admin, { full_name: name, class_name: '8' }));
+    students.push(await createStudent(api.app, admin, { full_name: name, class_name: '8' }));
   }
   // A deleted student: the next code is STU0006, not STU0005 again.
   const gone = students.pop() as { id: number };
-  expect(
-    (await t.app.inject({ method: 'DELETE', url: `/api/v1/students/${gone.id}`, headers: auth(admin) })).statusCode,
-  ).toBe(200);
+  expect((await api.withToken(admin).delete(`/api/v1/students/${gone.id}`)).statusCode).toBe(200);
 
   // Teachers with sign-in accounts; one changes the password.
-  const anita = await createTeacher(t.app, admin, {
+  const anita = await createTeacher(api.app, admin, {
     first_name: 'Anita',
     last_name: 'Rao',
     email: 'anita@example.org',
   });
-  await createTeacher(t.app, admin, { first_name: 'Vikram', last_name: 'Singh', subjects: ['Physics', 'Chemistry'] });
-  const first = await login(t.app, anita.username, anita.initial_password);
-  const changed = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/change-password',
-    headers: auth(first),
-    payload: { current_password: anita.initial_password, new_password: 'her-own-password' },
+  await createTeacher(api.app, admin, { first_name: 'Vikram', last_name: 'Singh', subjects: ['Physics', 'Chemistry'] });
+  const first = await login(api.app, anita.username, anita.initial_password);
+  const changed = await api.withToken(first).post('/api/v1/auth/change-password', {
+    current_password: anita.initial_password,
+    new_password: 'her-own-password',
   });
   expect(changed.statusCode).toBe(200);
   teacherLogin = { username: anita.username, password: 'her-own-password' };
 
   // Attendance over many days (more rows than one batch reads or writes), some approved, with
   // remarks that need escaping; teacher attendance and a locked day.
-  await t.db.query(
+  await api.db.query(
     `INSERT INTO attendance (student_id, date, class_name, status, remarks, marked_by, marked_by_user_id, marked_at,
                              approved_by, approved_by_user_id, approved_at)
      SELECT s.id, DATE '2026-01-01' + d, '8', (ARRAY['present','absent','late','leave'])[1 + (s.id + d) % 4],
@@ -150,43 +122,43 @@ beforeAll(async () => {
        JOIN users u ON u.username = $1`,
     [anita.username],
   );
-  await t.db.query(
+  await api.db.query(
     `INSERT INTO teacher_attendance (teacher_id, date, status, remarks, check_in_time, check_out_time, marked_by_user_id)
      SELECT id, DATE '2026-01-05', 'present', NULL, '09:00', '17:00', 1 FROM teachers`,
   );
-  await t.db.query(
+  await api.db.query(
     `INSERT INTO teacher_attendance_locks (date, locked_by, locked_by_user_id) VALUES ('2026-01-05', 'Administrator', 1)`,
   );
 
   // A parent with a device, a message about a student, and a push still waiting in the outbox.
   const student = students[0] as { id: number; parent_phone: string };
-  await t.db.query(
+  await api.db.query(
     `INSERT INTO parent_access (phone, code_hash, issued_by, issued_by_user_id) VALUES ($1, 'hash', 'Administrator', 1)`,
     [student.parent_phone],
   );
-  const [subscription] = await t.db.query<{ id: number }>(
+  const [subscription] = await api.db.query<{ id: number }>(
     `INSERT INTO push_subscriptions (phone, endpoint, p256dh, auth, user_agent)
      VALUES ($1, 'https://push.example/abc', 'key', 'secret', 'Firefox') RETURNING id`,
     [student.parent_phone],
   );
-  const [message] = await t.db.query<{ id: number }>(
+  const [message] = await api.db.query<{ id: number }>(
     `INSERT INTO messages (subject, message, recipient, recipient_name, sent_by, sent_by_user_id, student_id, delivery_status)
      VALUES ('Absent today', E'Line one\\nLine two', $1, 'Parent', 'Administrator', 1, $2, 'sent') RETURNING id`,
     [student.parent_phone, student.id],
   );
-  await t.db.query(
+  await api.db.query(
     `INSERT INTO push_outbox (message_id, subscription_id, attempts, last_error) VALUES ($1, $2, 2, 'HTTP 503')`,
     [message?.id, subscription?.id],
   );
-  await t.db.query(`UPDATE settings SET value = 'false' WHERE key = 'absence_alerts'`);
-  await t.db.query(`UPDATE users SET activities_viewed_at = now() WHERE username = 'admin'`);
-  await t.db.query(
+  await api.db.query(`UPDATE settings SET value = 'false' WHERE key = 'absence_alerts'`);
+  await api.db.query(`UPDATE users SET activities_viewed_at = now() WHERE username = 'admin'`);
+  await api.db.query(
     `INSERT INTO login_throttle (key, failures, blocked_until) VALUES ('user:someone', 3, now() + INTERVAL '1 minute')`,
   );
 });
 
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
 });
 
 describe('a backup restored into a new, empty database', () => {
@@ -195,8 +167,8 @@ describe('a backup restored into a new, empty database', () => {
   let before: Record<string, string[]>;
 
   beforeAll(async () => {
-    before = await contents(t.db);
-    file = await backupToFile(t.db);
+    before = await contents(api.db);
+    file = await backupToFile(tempDir(), api.db);
     restored = await emptyDatabase();
     const summary = await restoreBackup(restored, fileSource(file), { label: file });
     expect(summary.tables.attendance).toBe(12_000);
@@ -211,10 +183,10 @@ describe('a backup restored into a new, empty database', () => {
     expect(header).toMatchObject({
       format: 'tuitiondesk-backup',
       version: 2,
-      database: t.db.kind,
+      database: api.db.kind,
       schema_version: header.migrations.at(-1),
       // Names the key file's sealing key without revealing it (ADR 017).
-      key_id: keyIdOf(t.ctx.twoFactorKey),
+      key_id: keyIdOf(api.ctx.twoFactorKey),
     });
     const names = header.tables.map((table: { name: string }) => table.name);
     // Parents before the tables that refer to them.
@@ -276,19 +248,19 @@ describe('a backup restored into a new, empty database', () => {
 describe('restore refuses', () => {
   let file: string;
   beforeAll(async () => {
-    file = await backupToFile(t.db);
+    file = await backupToFile(tempDir(), api.db);
   });
 
   it('a database that is not empty, naming what it holds, and changes nothing', async () => {
-    const before = await contents(t.db);
-    const error = await refusal(restoreBackup(t.db, fileSource(file), { label: file }));
+    const before = await contents(api.db);
+    const error = await refusal(restoreBackup(api.db, fileSource(file), { label: file }));
     expect(error).toBeInstanceOf(RestoreRefusedError);
     expect(error.message).toMatch(
       /^The database is not empty \(it holds .*students: 4.*\)\. A restore only fills an empty database/,
     );
     expect(error.message).toContain('set DATA_DIR to a new directory');
     expect(error.message).toContain('create a new database');
-    expect(await contents(t.db)).toEqual(before);
+    expect(await contents(api.db)).toEqual(before);
   });
 
   it('a database the server has started on (it created the admin)', async () => {
@@ -405,9 +377,9 @@ describe('backup files', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date(2026, 10, 23, 21, 5, 9));
     try {
-      const one = await writeBackupFile(dir, 'console', (write) => backupDatabase(t.db, write));
+      const one = await writeBackupFile(dir, 'console', (write) => backupDatabase(api.db, write));
       writeFileSync(path.join(dir, 'tuitiondesk-console-20261123-210509-2.jsonl.gz'), 'keep me');
-      const three = await writeBackupFile(dir, 'console', (write) => backupDatabase(t.db, write));
+      const three = await writeBackupFile(dir, 'console', (write) => backupDatabase(api.db, write));
       expect(one.file).toBe('tuitiondesk-console-20261123-210509.jsonl.gz');
       expect(three.file).toBe('tuitiondesk-console-20261123-210509-3.jsonl.gz');
       expect(readFileSync(path.join(dir, 'tuitiondesk-console-20261123-210509-2.jsonl.gz'), 'utf8')).toBe('keep me');
@@ -435,10 +407,10 @@ describe('backup files', () => {
 
 describe('POST and GET /backups', () => {
   const call = (method: 'GET' | 'POST', token?: string) =>
-    t.app.inject({ method, url: '/api/v1/backups', headers: token ? auth(token) : {} });
+    (token ? api.withToken(token) : api.anonymous()).request(method, '/api/v1/backups');
 
   it('refuses without a token (401) and for a teacher (403)', async () => {
-    const teacher = await t.teacherToken();
+    const teacher = await api.teacherToken();
     for (const method of ['GET', 'POST'] as const) {
       expect((await call(method)).statusCode).toBe(401);
       const forbidden = await call(method, teacher);
@@ -452,22 +424,22 @@ describe('POST and GET /backups', () => {
     expect(response.statusCode).toBe(201);
     const body = response.json();
     expect(body.file).toMatch(/^tuitiondesk-console-\d{8}-\d{6}(-\d+)?\.jsonl\.gz$/);
-    expect(body.path).toBe(path.join(t.ctx.config.backupDir, body.file));
+    expect(body.path).toBe(path.join(api.ctx.config.backupDir, body.file));
     expect(body.size_bytes).toBe(statSync(body.path).size);
     expect(statSync(body.path).mode & 0o777).toBe(0o600);
-    expect(body.tables).toMatchObject({ students: 4, teachers: await count(t.db, 'teachers'), attendance: 12_000 });
+    expect(body.tables).toMatchObject({ students: 4, teachers: await count(api.db, 'teachers'), attendance: 12_000 });
     expect(body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/);
 
     const list = await call('GET', admin);
     expect(list.statusCode).toBe(200);
-    expect(list.json().directory).toBe(t.ctx.config.backupDir);
+    expect(list.json().directory).toBe(api.ctx.config.backupDir);
     expect(list.json().backups[0]).toEqual({
       file: body.file,
       path: body.path,
       size_bytes: body.size_bytes,
       created_at: expect.any(String),
     });
-    const [activity] = await t.db.query<{ action: string; description: string }>(
+    const [activity] = await api.db.query<{ action: string; description: string }>(
       'SELECT action, description FROM activities ORDER BY id DESC LIMIT 1',
     );
     expect(activity).toEqual({
@@ -477,51 +449,35 @@ describe('POST and GET /backups', () => {
   });
 
   it('answers 503 with the reason when BACKUP_DIR cannot be written, keeping nothing', async () => {
-    const blocker = path.join(tempDir(), 'a-file');
-    writeFileSync(blocker, '');
-    const saved = t.ctx.config.backupDir;
-    t.ctx.config.backupDir = path.join(blocker, 'backups');
-    try {
+    await withUnwritableBackupDir(async () => {
       const response = await call('POST', admin);
-      expect(response.statusCode).toBe(503);
-      expect(detailOf(response)).toMatch(/^Could not write the backup: .*ENOTDIR.*\. No backup file was kept\.$/);
-      const list = await call('GET', admin);
-      expect(list.statusCode).toBe(503);
-      expect(detailOf(list)).toMatch(/^Could not read the backup directory /);
-    } finally {
-      t.ctx.config.backupDir = saved;
-    }
+      expectRefusal(response, 503, /^Could not write the backup: .*ENOTDIR.*\. No backup file was kept\.$/);
+      expectRefusal(await call('GET', admin), 503, /^Could not read the backup directory /);
+    });
   });
 });
 
 describe('clear-all takes a backup first', () => {
-  const clear = (what: 'students' | 'teachers') =>
-    t.app.inject({ method: 'DELETE', url: `/api/v1/${what}/clear-all`, headers: auth(admin) });
+  const clear = (what: 'students' | 'teachers') => api.withToken(admin).delete(`/api/v1/${what}/clear-all`);
 
   it('deletes nothing, and says so, when the backup cannot be written', async () => {
-    const blocker = path.join(tempDir(), 'a-file');
-    writeFileSync(blocker, '');
-    const saved = t.ctx.config.backupDir;
-    t.ctx.config.backupDir = path.join(blocker, 'backups');
-    try {
+    await withUnwritableBackupDir(async () => {
       for (const what of ['students', 'teachers'] as const) {
-        const response = await clear(what);
-        expect(response.statusCode).toBe(503);
-        expect(detailOf(response)).toMatch(
+        expectRefusal(
+          await clear(what),
+          503,
           /^Could not take a backup before clearing: .*ENOTDIR.*\. Nothing was deleted\.$/,
         );
       }
-      expect(await count(t.db, 'students')).toBe(4);
-      expect(await count(t.db, 'teachers')).toBeGreaterThan(0);
-      expect(await count(t.db, 'attendance')).toBe(12_000);
-    } finally {
-      t.ctx.config.backupDir = saved;
-    }
+      expect(await count(api.db, 'students')).toBe(4);
+      expect(await count(api.db, 'teachers')).toBeGreaterThan(0);
+      expect(await count(api.db, 'attendance')).toBe(12_000);
+    });
   });
 
   it('answers where the backup is, and restoring it gives back everything that was cleared', async () => {
-    const before = await contents(t.db);
-    const teachers = await count(t.db, 'teachers');
+    const before = await contents(api.db);
+    const teachers = await count(api.db, 'teachers');
 
     const students = await clear('students');
     expect(students.statusCode).toBe(200);
@@ -530,7 +486,7 @@ describe('clear-all takes a backup first', () => {
     expect(path.basename(studentsBody.backup_file)).toMatch(
       /^tuitiondesk-before-clear-students-\d{8}-\d{6}(-\d+)?\.jsonl\.gz$/,
     );
-    expect(path.dirname(studentsBody.backup_file)).toBe(t.ctx.config.backupDir);
+    expect(path.dirname(studentsBody.backup_file)).toBe(api.ctx.config.backupDir);
 
     const teachersResponse = await clear('teachers');
     expect(teachersResponse.statusCode).toBe(200);
@@ -541,10 +497,10 @@ describe('clear-all takes a backup first', () => {
       deleted_users: teachers,
     });
     expect(path.basename(teachersBody.backup_file)).toMatch(/^tuitiondesk-before-clear-teachers-/);
-    expect(await count(t.db, 'students')).toBe(0);
-    expect(await count(t.db, 'teachers')).toBe(0);
+    expect(await count(api.db, 'students')).toBe(0);
+    expect(await count(api.db, 'teachers')).toBe(0);
 
-    const [activity] = await t.db.query<{ description: string }>(
+    const [activity] = await api.db.query<{ description: string }>(
       "SELECT description FROM activities WHERE action = 'student.cleared' ORDER BY id DESC LIMIT 1",
     );
     expect(activity?.description).toBe(
@@ -563,29 +519,29 @@ describe('clear-all takes a backup first', () => {
   });
 
   it('a student added while a clear-all runs is either in its backup and deleted, or kept: never lost', async () => {
-    for (const name of ['Before One', 'Before Two']) await createStudent(t.app, admin, { full_name: name });
-    const present = await count(t.db, 'students');
+    for (const name of ['Before One', 'Before Two']) await createStudent(api.app, admin, { full_name: name });
+    const present = await count(api.db, 'students');
     const [cleared, added] = await Promise.all([
       clear('students'),
-      createStudent(t.app, admin, { full_name: 'Racing Student' }),
+      createStudent(api.app, admin, { full_name: 'Racing Student' }),
     ]);
     expect(cleared.statusCode).toBe(200);
     const inBackup = linesOf(cleared.json().backup_file).some((line) => line.includes('"Racing Student"'));
-    const kept = (await t.db.query('SELECT 1 FROM students WHERE id = $1', [added.id])).length === 1;
+    const kept = (await api.db.query('SELECT 1 FROM students WHERE id = $1', [added.id])).length === 1;
     expect({ inBackup, kept }).toEqual(inBackup ? { inBackup: true, kept: false } : { inBackup: false, kept: true });
     expect(cleared.json().deleted_count).toBe(present + (inBackup ? 1 : 0));
   });
 
   it('two clear-alls at once both finish, one after the other, each with its own backup', async () => {
-    await createStudent(t.app, admin, { full_name: 'Last Student' });
-    await createTeacher(t.app, admin, { first_name: 'Last', last_name: 'Teacher' });
-    const present = await count(t.db, 'students');
+    await createStudent(api.app, admin, { full_name: 'Last Student' });
+    await createTeacher(api.app, admin, { first_name: 'Last', last_name: 'Teacher' });
+    const present = await count(api.db, 'students');
     const [students, teachers] = await Promise.all([clear('students'), clear('teachers')]);
     expect([students.statusCode, teachers.statusCode]).toEqual([200, 200]);
     expect(students.json().deleted_count).toBe(present);
     expect(teachers.json().deleted_teachers).toBeGreaterThanOrEqual(1);
     expect(students.json().backup_file).not.toBe(teachers.json().backup_file);
-    expect(await count(t.db, 'students')).toBe(0);
-    expect(await count(t.db, 'teachers')).toBe(0);
+    expect(await count(api.db, 'students')).toBe(0);
+    expect(await count(api.db, 'teachers')).toBe(0);
   });
 });

@@ -6,59 +6,42 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, today } from '../src/lib/time';
+import { type TestClient, testClient } from './helpers/client';
 import { checkIntegrity } from './helpers/integrity';
-import {
-  auth,
-  createStudent,
-  createTeacher,
-  createTestApp,
-  login,
-  type TestApp,
-  uniquePhone,
-} from './helpers/test-app';
-import { multipartBody, workbook } from './helpers/workbooks';
+import { signInNewTeacher, uniquePhone } from './helpers/test-app';
+import { workbook } from './helpers/workbooks';
 
-let t: TestApp;
+let api: TestClient;
 let admin: string;
 const statuses: number[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
+  api = await testClient();
+  admin = await api.adminToken();
 });
 afterAll(async () => {
   expect(statuses.filter((status) => status >= 500)).toEqual([]);
-  expect(await checkIntegrity(t.db)).toEqual([]);
-  await t.close();
+  expect(await checkIntegrity(api.db)).toEqual([]);
+  await api.close();
 });
 
+/** Every answer's status is kept: none may be a 5xx. */
 async function send(token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
-  const response = await t.app.inject({
-    method,
-    url: `/api/v1${url}`,
-    headers: auth(token),
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+  const response = await api.withToken(token).request(method, `/api/v1${url}`, payload);
   statuses.push(response.statusCode);
   return response;
 }
 
 /** A teacher account that has set its own password (a fresh account must change the one it was given). */
 async function signedInTeacher(fields: Record<string, unknown>): Promise<{ id: number; token: string }> {
-  const teacher = await createTeacher(t.app, admin, fields);
-  const first = await login(t.app, teacher.username, teacher.initial_password);
-  const changed = await send(first, 'POST', '/auth/change-password', {
-    current_password: teacher.initial_password,
-    new_password: `Kettle-Orbit-${teacher.id}-zq`,
-  });
-  expect(changed.statusCode).toBe(200);
-  return { id: teacher.id, token: changed.json().access_token as string };
+  const teacher = await signInNewTeacher(api.app, api.db, admin, fields);
+  return { id: teacher.teacherId, token: teacher.token };
 }
 
 async function classOf(className: string, size: number): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < size; i += 1) {
-    ids.push((await createStudent(t.app, admin, { full_name: `Race ${className}-${i}`, class_name: className })).id);
+    ids.push((await api.student({ full_name: `Race ${className}-${i}`, class_name: className })).id);
   }
   return ids;
 }
@@ -76,7 +59,7 @@ describe('concurrent approvals', () => {
       id: number;
     }[];
     const all = ids.map((record) => record.id);
-    const messagesBefore = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM messages');
+    const messagesBefore = await api.db.query<{ count: number }>('SELECT count(*)::int AS count FROM messages');
 
     const answers = await Promise.all(
       [all, all, all.slice(0, 15), all.slice(10)].map((batch) =>
@@ -89,12 +72,12 @@ describe('concurrent approvals', () => {
       .map((answer) => answer.json().approved_count as number);
     expect(approvedCounts.reduce((sum, n) => sum + n, 0)).toBe(all.length);
 
-    const rows = await t.db.query<{ approved: number }>(
+    const rows = await api.db.query<{ approved: number }>(
       'SELECT count(*)::int AS approved FROM attendance WHERE id = ANY($1::int[]) AND approved_at IS NOT NULL',
       [all],
     );
     expect(rows[0]?.approved).toBe(all.length);
-    const messagesAfter = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM messages');
+    const messagesAfter = await api.db.query<{ count: number }>('SELECT count(*)::int AS count FROM messages');
     expect((messagesAfter[0]?.count ?? 0) - (messagesBefore[0]?.count ?? 0)).toBe(students.length / 5);
   });
 });
@@ -122,7 +105,7 @@ describe('two teachers marking the same class at once', () => {
         }),
       ]);
       expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
-      const rows = await t.db.query<{ status: string; marked_by: string }>(
+      const rows = await api.db.query<{ status: string; marked_by: string }>(
         'SELECT status, marked_by FROM attendance WHERE student_id = ANY($1::int[]) AND date = $2',
         [students, date],
       );
@@ -143,15 +126,17 @@ describe('two teachers marking the same class at once', () => {
  */
 describe('a class or a rule taken away while a teacher saves', () => {
   async function activitiesAfter(id: number): Promise<string[]> {
-    const rows = await t.db.query<{ action: string }>('SELECT action FROM activities WHERE id > $1 ORDER BY id', [id]);
+    const rows = await api.db.query<{ action: string }>('SELECT action FROM activities WHERE id > $1 ORDER BY id', [
+      id,
+    ]);
     return rows.map((row) => row.action);
   }
   async function lastActivityId(): Promise<number> {
-    const rows = await t.db.query<{ id: number }>('SELECT coalesce(max(id), 0)::int AS id FROM activities');
+    const rows = await api.db.query<{ id: number }>('SELECT coalesce(max(id), 0)::int AS id FROM activities');
     return rows[0]?.id ?? 0;
   }
   async function marksOn(date: string, students: number[]): Promise<string[]> {
-    const rows = await t.db.query<{ marked_by: string }>(
+    const rows = await api.db.query<{ marked_by: string }>(
       'SELECT marked_by FROM attendance WHERE student_id = ANY($1::int[]) AND date = $2',
       [students, date],
     );
@@ -164,7 +149,7 @@ describe('a class or a rule taken away while a teacher saves', () => {
     const date = today();
     const outcomes = new Set<number>();
     for (let round = 0; round < 8; round += 1) {
-      await t.db.query('DELETE FROM attendance WHERE student_id = ANY($1::int[])', [students]);
+      await api.db.query('DELETE FROM attendance WHERE student_id = ANY($1::int[])', [students]);
       const restored = await send(admin, 'PUT', `/teachers/${teacher.id}`, { classes_assigned: ['7', '8'] });
       expect(restored.statusCode).toBe(200);
       const before = await lastActivityId();
@@ -202,7 +187,7 @@ describe('a class or a rule taken away while a teacher saves', () => {
     const date = addDays(today(), -1);
     const open = { teacher_mark_days_back: 2, teachers_mark_any_class: true };
     for (let round = 0; round < 6; round += 1) {
-      await t.db.query('DELETE FROM attendance WHERE student_id = ANY($1::int[])', [students]);
+      await api.db.query('DELETE FROM attendance WHERE student_id = ANY($1::int[])', [students]);
       expect((await send(admin, 'PUT', '/settings/marking', open)).statusCode).toBe(200);
       const before = await lastActivityId();
       const [marked, closed] = await Promise.all([
@@ -230,8 +215,8 @@ describe('a teacher deleted while their attendance is being saved', () => {
   it('either the save comes first and the delete takes its rows, or the save is refused whole with 404', async () => {
     const outcomes = new Set<string>();
     for (let round = 0; round < 6; round += 1) {
-      const doomed = await createTeacher(t.app, admin, { first_name: `Doomed${round}` });
-      const staying = await createTeacher(t.app, admin, { first_name: `Staying${round}` });
+      const doomed = await api.teacher({ first_name: `Doomed${round}` });
+      const staying = await api.teacher({ first_name: `Staying${round}` });
       const date = addDays(today(), -round);
       const [saved, deleted] = await Promise.all([
         send(admin, 'POST', '/teacher-attendance/mark', {
@@ -246,12 +231,12 @@ describe('a teacher deleted while their attendance is being saved', () => {
       expect(deleted.statusCode).toBe(200);
       expect([200, 404]).toContain(saved.statusCode);
       outcomes.add(String(saved.statusCode));
-      const rows = await t.db.query<{ teacher_id: number }>(
+      const rows = await api.db.query<{ teacher_id: number }>(
         'SELECT teacher_id FROM teacher_attendance WHERE teacher_id = ANY($1::int[]) AND date = $2',
         [[doomed.id, staying.id], date],
       );
       expect(rows.map((row) => row.teacher_id)).toEqual(saved.statusCode === 200 ? [staying.id] : []);
-      const accounts = await t.db.query('SELECT 1 FROM teachers WHERE id = $1', [doomed.id]);
+      const accounts = await api.db.query('SELECT 1 FROM teachers WHERE id = $1', [doomed.id]);
       expect(accounts).toEqual([]);
     }
     expect(outcomes.size).toBeGreaterThan(0);
@@ -263,15 +248,11 @@ describe('clear-all during an import', () => {
     for (let round = 0; round < 3; round += 1) {
       const rows: (string | number)[][] = [['First Name', 'Last Name', 'Class', 'Parent Mobile', 'Parent Name']];
       for (let i = 0; i < 200; i += 1) rows.push([`Import${round}`, `Row ${i}`, '8', uniquePhone(), 'Parent']);
-      const body = multipartBody([{ field: 'file', filename: 'students.xlsx', content: workbook(rows) }]);
+      const file = { field: 'file', filename: 'students.xlsx', content: workbook(rows) };
       const [imported, cleared] = await Promise.all([
-        t.app
-          .inject({
-            method: 'POST',
-            url: '/api/v1/import/students/import',
-            headers: { ...auth(admin), ...body.headers },
-            payload: body.payload,
-          })
+        api
+          .withToken(admin)
+          .upload('/api/v1/import/students/import', [file])
           .then((response) => {
             statuses.push(response.statusCode);
             return response;
@@ -281,27 +262,27 @@ describe('clear-all during an import', () => {
       expect(imported.statusCode).toBe(200);
       expect(imported.json().imported_count).toBe(200);
       expect(cleared.statusCode).toBe(200);
-      const left = await t.db.query<{ count: number }>(
+      const left = await api.db.query<{ count: number }>(
         'SELECT count(*)::int AS count FROM students WHERE full_name LIKE $1',
         [`Import${round} %`],
       );
       expect([0, 200]).toContain(left[0]?.count);
       // No attendance or message left pointing at a student that is gone.
-      expect(await checkIntegrity(t.db)).toEqual([]);
+      expect(await checkIntegrity(api.db)).toEqual([]);
     }
   });
 });
 
 describe('two admins editing the same student at once', () => {
   it('keeps one edit whole', async () => {
-    const student = await createStudent(t.app, admin, { full_name: 'Edit Target', class_name: '10' });
+    const student = await api.student({ full_name: 'Edit Target', class_name: '10' });
     const edits = [
       { full_name: 'Edit One', class_name: '9', parent_name: 'Parent One', parent_phone: uniquePhone() },
       { full_name: 'Edit Two', class_name: '8', parent_name: 'Parent Two', parent_phone: uniquePhone() },
     ];
     const answers = await Promise.all(edits.map((edit) => send(admin, 'PUT', `/students/${student.id}`, edit)));
     expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
-    const [row] = await t.db.query<Record<string, string>>(
+    const [row] = await api.db.query<Record<string, string>>(
       'SELECT full_name, class_name, parent_name, parent_phone FROM students WHERE id = $1',
       [student.id],
     );

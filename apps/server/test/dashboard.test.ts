@@ -1,22 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { today } from '../src/lib/time';
-import { auth, createStudent, createTeacher, createTestApp, type TestApp } from './helpers/test-app';
+import { type Caller, type TestClient, testClient } from './helpers/client';
 
-let t: TestApp;
+let api: TestClient;
 beforeAll(async () => {
-  t = await createTestApp();
+  api = await testClient();
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
 });
 
-function summary(headers: Record<string, string>) {
-  return t.app.inject({ method: 'GET', url: '/api/v1/dashboard/summary', headers });
+function summary(caller: Caller) {
+  return caller.get('/api/v1/dashboard/summary');
 }
 
 describe('GET /dashboard/summary', () => {
   it('answers zeros on an empty centre', async () => {
-    const response = await summary(auth(await t.adminToken()));
+    const response = await summary(api.as('admin'));
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       date: today(),
@@ -31,43 +31,34 @@ describe('GET /dashboard/summary', () => {
   });
 
   it('counts the centre for admins and teachers, and lists the classes not marked today', async () => {
-    const token = await t.adminToken();
-    const seven = await createStudent(t.app, token, { class_name: '7' });
-    await createStudent(t.app, token, { class_name: '7' });
-    await createStudent(t.app, token, { class_name: '10' });
-    const nine = await createStudent(t.app, token, { class_name: '9' });
-    await createTeacher(t.app, token);
-    const marked = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/attendance/mark',
-      headers: auth(token),
-      payload: {
-        date: today(),
-        records: [
-          { student_id: seven.id, status: 'present' },
-          { student_id: nine.id, status: 'absent' },
-        ],
-      },
+    const admin = api.as('admin');
+    const seven = await api.student({ class_name: '7' });
+    await api.student({ class_name: '7' });
+    await api.student({ class_name: '10' });
+    const nine = await api.student({ class_name: '9' });
+    await api.teacher();
+    // The test teacher behind as('teacher') is the second teacher, created before anything is counted.
+    await api.teacherToken();
+    const marked = await admin.post('/api/v1/attendance/mark', {
+      date: today(),
+      records: [
+        { student_id: seven.id, status: 'present' },
+        { student_id: nine.id, status: 'absent' },
+      ],
     });
     expect(marked.statusCode).toBe(200);
-    const ids = (await t.db.query<{ id: number }>('SELECT id FROM attendance WHERE student_id = $1', [seven.id])).map(
+    const ids = (await api.db.query<{ id: number }>('SELECT id FROM attendance WHERE student_id = $1', [seven.id])).map(
       (row) => row.id,
     );
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/attendance/approve',
-      headers: auth(token),
-      payload: { attendance_ids: ids },
-    });
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/messages/send-to-parents',
-      headers: auth(token),
-      payload: { subject: 'Holiday', message: 'Closed on Monday', recipients: '10' },
+    await admin.post('/api/v1/attendance/approve', { attendance_ids: ids });
+    await admin.post('/api/v1/messages/send-to-parents', {
+      subject: 'Holiday',
+      message: 'Closed on Monday',
+      recipients: '10',
     });
 
-    for (const headers of [auth(token), auth(await t.teacherToken())]) {
-      const response = await summary(headers);
+    for (const caller of [admin, api.as('teacher')]) {
+      const response = await summary(caller);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({
         total_students: 4,
@@ -83,6 +74,6 @@ describe('GET /dashboard/summary', () => {
   });
 
   it('needs a token', async () => {
-    expect((await summary({})).statusCode).toBe(401);
+    expect((await summary(api.anonymous())).statusCode).toBe(401);
   });
 });

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database';
 import { DATABASE_UNAVAILABLE } from '../src/lib/errors';
-import { auth, createTestApp, type TestApp } from './helpers/test-app';
+import { type TestClient, testClient } from './helpers/client';
+import { auth } from './helpers/test-app';
 
 let failure: Error | undefined;
 
@@ -26,18 +27,28 @@ function failing(db: Database): Database {
   };
 }
 
-let t: TestApp;
+let api: TestClient;
 let token: string;
 beforeAll(async () => {
-  t = await createTestApp({ prepare: (ctx) => ({ ...ctx, db: failing(ctx.db) }) });
-  token = await t.adminToken();
+  api = await testClient({ prepare: (ctx) => ({ ...ctx, db: failing(ctx.db) }) });
+  token = await api.adminToken();
 });
 afterAll(async () => {
   failure = undefined;
-  await t.close();
+  await api.close();
 });
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+/** Runs `check` with every statement failing with `error`, and the database back afterwards. */
+async function whileFailing(error: Error, check: () => Promise<void>): Promise<void> {
+  failure = error;
+  try {
+    await check();
+  } finally {
+    failure = undefined;
+  }
+}
 
 describe('the database out of reach', () => {
   const forms: [string, Error][] = [
@@ -51,8 +62,7 @@ describe('the database out of reach', () => {
   ];
 
   it.each(forms)('%s: reads and writes answer 503 with a detail and Retry-After', async (_name, error) => {
-    failure = error;
-    try {
+    await whileFailing(error, async () => {
       for (const request of [
         { method: 'GET' as const, url: '/api/v1/students/' },
         { method: 'GET' as const, url: '/api/v1/dashboard/summary' },
@@ -62,50 +72,42 @@ describe('the database out of reach', () => {
           payload: { full_name: 'Asha Rao', class_name: '7', parent_name: 'Ravi Rao', parent_phone: '+919876543210' },
         },
       ]) {
-        const response = await t.app.inject({ ...request, headers: auth(token) });
+        const response = await api.app.inject({ ...request, headers: auth(token) });
         expect({ url: request.url, status: response.statusCode }).toEqual({ url: request.url, status: 503 });
         expect(response.json()).toEqual({ detail: DATABASE_UNAVAILABLE });
         expect(response.headers['retry-after']).toBe('5');
       }
-      const health = await t.app.inject({ method: 'GET', url: '/api/v1/health' });
+      const health = await api.anonymous().get('/api/v1/health');
       expect(health.statusCode).toBe(503);
       expect(health.json()).toMatchObject({
         status: 'unavailable',
         database: 'unavailable',
         detail: DATABASE_UNAVAILABLE,
       });
-    } finally {
-      failure = undefined;
-    }
+    });
   });
 
   it('a deadlock that outlasted the retries is a 503 that asks to try again', async () => {
-    failure = withCode('deadlock detected', '40P01');
-    try {
-      const response = await t.app.inject({ method: 'GET', url: '/api/v1/students/', headers: auth(token) });
+    await whileFailing(withCode('deadlock detected', '40P01'), async () => {
+      const response = await api.withToken(token).get('/api/v1/students/');
       expect(response.statusCode).toBe(503);
       expect(response.json()).toEqual({
         detail: 'Someone else was saving the same records at the same moment. Please try again.',
       });
       expect(response.headers['retry-after']).toBe('1');
-    } finally {
-      failure = undefined;
-    }
+    });
   });
 
   it('any other database error is a 500 that says nothing of the internals', async () => {
-    failure = withCode('syntax error at or near "SELEC"', '42601');
-    try {
-      const response = await t.app.inject({ method: 'GET', url: '/api/v1/students/', headers: auth(token) });
+    await whileFailing(withCode('syntax error at or near "SELEC"', '42601'), async () => {
+      const response = await api.withToken(token).get('/api/v1/students/');
       expect(response.statusCode).toBe(500);
       expect(response.json()).toEqual({ detail: 'Internal server error' });
-    } finally {
-      failure = undefined;
-    }
+    });
   });
 
   it('answers again as soon as the database is back', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/v1/students/', headers: auth(token) });
+    const response = await api.withToken(token).get('/api/v1/students/');
     expect(response.statusCode).toBe(200);
   });
 });

@@ -8,78 +8,46 @@ import {
   phoneChangedNotice,
   REPLACE_NEEDS_ADMIN,
 } from '../src/modules/parents/family-access';
-import { type FakeDevice, FakePushService } from './helpers/fake-push-service';
-import {
-  auth,
-  createStudent,
-  createTestApp,
-  detailOf,
-  type TestApp,
-  testConfig,
-  uniquePhone,
-} from './helpers/test-app';
+import { waitFor } from './helpers/async';
+import type { TestClient } from './helpers/client';
+import type { FakeDevice, FakePushService } from './helpers/fake-push-service';
+import { loopbackPush, startPushApp, stopPushApp } from './helpers/push';
+import { detailOf, uniquePhone } from './helpers/test-app';
 
 /**
- * Issue 11, point 10 (ADR 018): one staff account cannot take a family's app over. A teacher issues
- * only a family's first code; replacing a code and changing a coded family's phone are an admin's;
- * each replacement or phone change tells the family's devices, once, through the push outbox.
+ * One staff account cannot take a family's app over (ADR 018). A teacher issues only a family's first
+ * code; replacing a code and changing a coded family's phone are an admin's; each replacement or phone
+ * change tells the family's devices, once, through the push outbox.
  */
 
-let t: TestApp;
+let api: TestClient;
 let fake: FakePushService;
-let admin: string;
-let teacher: string;
 
 beforeAll(async () => {
-  fake = await FakePushService.start();
-  t = await createTestApp({
-    config: { push: { ...testConfig().push, allowLoopbackEndpointsForTests: true, pollMs: 20, retryBaseMs: 20 } },
-  });
-  t.ctx.push.start();
-  admin = await t.adminToken();
-  teacher = await t.teacherToken();
+  ({ api, fake } = await startPushApp({ config: { push: loopbackPush() } }));
 });
 
-afterAll(async () => {
-  await t?.ctx.push.stop(2000);
-  await fake?.close();
-  await t?.close();
-});
+afterAll(() => stopPushApp(api, fake));
 
-let addressCounter = 0;
-function freshAddress(): string {
-  addressCounter += 1;
-  return `10.41.${Math.floor(addressCounter / 250)}.${(addressCounter % 250) + 1}`;
+function issue(studentId: number, who: 'admin' | 'teacher') {
+  return api.as(who).post(`/api/v1/students/${studentId}/parent-access`);
 }
 
-function issue(studentId: number, token: string) {
-  return t.app.inject({ method: 'POST', url: `/api/v1/students/${studentId}/parent-access`, headers: auth(token) });
+function editStudent(studentId: number, who: 'admin' | 'teacher', body: Record<string, unknown>) {
+  return api.as(who).put(`/api/v1/students/${studentId}`, body);
 }
 
-function editStudent(studentId: number, token: string, body: Record<string, unknown>) {
-  return t.app.inject({ method: 'PUT', url: `/api/v1/students/${studentId}`, headers: auth(token), payload: body });
-}
-
-async function signIn(phone: string, code: string): Promise<string> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/parent/login',
-    payload: { phone, code },
-    remoteAddress: freshAddress(),
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json().access_token as string;
+/** Signs the family in through the parent app (each sign-in from an address of its own) and answers the token. */
+function signIn(phone: string, code: string): Promise<string> {
+  return api.as('parent', { phone, code }).token();
 }
 
 /** A device signed in with the family's code that turned notifications on, as the parent app does. */
 async function subscribedDevice(token: string): Promise<FakeDevice> {
   const device = fake.createDevice();
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/parent/push/subscriptions',
-    headers: auth(token),
-    payload: { endpoint: device.endpoint, keys: device.keys },
-  });
+  const response = await api
+    .withToken(token)
+    .post('/api/v1/parent/push/subscriptions', { endpoint: device.endpoint, keys: device.keys });
   expect(response.statusCode, response.body).toBe(201);
   return device;
 }
@@ -87,12 +55,12 @@ async function subscribedDevice(token: string): Promise<FakeDevice> {
 /** A family whose first code an admin issued, signed in on `devices` devices with notifications on. */
 async function codedFamily(devices = 2, childName = 'Kavya Menon') {
   const phone = uniquePhone();
-  const student = await createStudent(t.app, admin, {
+  const student = await api.student({
     full_name: childName,
     parent_phone: phone,
     parent_name: 'Asha Menon',
   });
-  const issued = await issue(student.id, admin);
+  const issued = await issue(student.id, 'admin');
   expect(issued.statusCode).toBe(201);
   const token = await signIn(phone, issued.json().code);
   const phones: FakeDevice[] = [];
@@ -101,7 +69,7 @@ async function codedFamily(devices = 2, childName = 'Kavya Menon') {
 }
 
 async function accessRow(phone: string) {
-  const rows = await t.db.query<{ code_hash: string; token_version: number; issued_by: string }>(
+  const rows = await api.db.query<{ code_hash: string; token_version: number; issued_by: string }>(
     'SELECT code_hash, token_version, issued_by FROM parent_access WHERE phone = $1',
     [phone],
   );
@@ -109,7 +77,7 @@ async function accessRow(phone: string) {
 }
 
 async function notices(phone: string) {
-  return t.db.query<{ id: number; subject: string; message: string; sent_by: string; delivery_status: string }>(
+  return api.db.query<{ id: number; subject: string; message: string; sent_by: string; delivery_status: string }>(
     `SELECT id, subject, message, sent_by, delivery_status FROM messages
       WHERE recipient = $1 AND message_type = 'ACCESS_NOTICE' ORDER BY id`,
     [phone],
@@ -117,18 +85,8 @@ async function notices(phone: string) {
 }
 
 async function activityCount(): Promise<number> {
-  const [row] = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM activities');
+  const [row] = await api.db.query<{ count: number }>('SELECT count(*)::int AS count FROM activities');
   return row?.count ?? 0;
-}
-
-async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 8000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Every push a device got, decrypted. */
@@ -138,7 +96,7 @@ function pushesTo(device: FakeDevice) {
 
 async function quietOutbox(phone: string) {
   await waitFor('the outbox drained and the revoked devices forgotten', async () => {
-    const [row] = await t.db.query<{ pending: number; revoked: number }>(
+    const [row] = await api.db.query<{ pending: number; revoked: number }>(
       `SELECT (SELECT count(*)::int FROM push_outbox o JOIN push_subscriptions s ON s.id = o.subscription_id
                 WHERE s.phone = $1) AS pending,
               (SELECT count(*)::int FROM push_subscriptions WHERE phone = $1 AND revoked_at IS NOT NULL) AS revoked`,
@@ -151,14 +109,14 @@ async function quietOutbox(phone: string) {
 describe('who may issue and replace a code', () => {
   it('a teacher issues the first code; replacing it is 403 for a teacher and changes nothing; an admin replaces it', async () => {
     const phone = uniquePhone();
-    const student = await createStudent(t.app, admin, { parent_phone: phone, parent_name: 'Ravi Das' });
-    const first = await issue(student.id, teacher);
+    const student = await api.student({ parent_phone: phone, parent_name: 'Ravi Das' });
+    const first = await issue(student.id, 'teacher');
     expect(first.statusCode).toBe(201);
     expect(first.json()).toMatchObject({ has_code: true, issued_by: 'Tess Teacher', can_replace_code: false });
     const [before] = await accessRow(phone);
     const activitiesBefore = await activityCount();
 
-    const replace = await issue(student.id, teacher);
+    const replace = await issue(student.id, 'teacher');
     expect(replace.statusCode).toBe(403);
     expect(detailOf(replace)).toBe(REPLACE_NEEDS_ADMIN);
     expect(await accessRow(phone)).toEqual([before]);
@@ -167,12 +125,12 @@ describe('who may issue and replace a code', () => {
     // The first code still works: nothing was replaced.
     await signIn(phone, first.json().code);
 
-    const replaced = await issue(student.id, admin);
+    const replaced = await issue(student.id, 'admin');
     expect(replaced.statusCode).toBe(201);
     expect(replaced.json()).toMatchObject({ issued_by: 'Administrator', can_replace_code: true });
     const [after] = await accessRow(phone);
     expect(after).toMatchObject({ token_version: 1, issued_by: 'Administrator' });
-    const [activity] = await t.db.query<{ action: string; actor: string; description: string }>(
+    const [activity] = await api.db.query<{ action: string; actor: string; description: string }>(
       'SELECT action, actor, description FROM activities ORDER BY id DESC LIMIT 1',
     );
     expect(activity).toMatchObject({ action: 'parents.access_reissued', actor: 'Administrator' });
@@ -181,17 +139,9 @@ describe('who may issue and replace a code', () => {
 
   it('tells the status which caller may replace the code', async () => {
     const { student } = await codedFamily(0);
-    const asTeacher = await t.app.inject({
-      method: 'GET',
-      url: `/api/v1/students/${student.id}/parent-access`,
-      headers: auth(teacher),
-    });
+    const asTeacher = await api.as('teacher').get(`/api/v1/students/${student.id}/parent-access`);
     expect(asTeacher.json()).toMatchObject({ has_code: true, can_replace_code: false });
-    const asAdmin = await t.app.inject({
-      method: 'GET',
-      url: `/api/v1/students/${student.id}/parent-access`,
-      headers: auth(admin),
-    });
+    const asAdmin = await api.as('admin').get(`/api/v1/students/${student.id}/parent-access`);
     expect(asAdmin.json()).toMatchObject({ has_code: true, can_replace_code: true });
   });
 });
@@ -201,18 +151,16 @@ describe('a replaced code tells the family', () => {
     const family = await codedFamily(2);
     const other = await codedFamily(1, 'Ishaan Rao');
 
-    const replaced = await issue(family.student.id, admin);
+    const replaced = await issue(family.student.id, 'admin');
     expect(replaced.statusCode).toBe(201);
     expect(replaced.json().devices_with_notifications).toBe(0);
     for (const url of ['/api/v1/parent/me', '/api/v1/parent/messages']) {
-      const response = await t.app.inject({ method: 'GET', url, headers: auth(family.token) });
+      const response = await api.withToken(family.token).get(url);
       expect(response.statusCode).toBe(401);
     }
-    const resubscribe = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/parent/push/subscriptions',
-      headers: auth(family.token),
-      payload: { endpoint: family.devices[0]?.endpoint, keys: family.devices[0]?.keys },
+    const resubscribe = await api.withToken(family.token).post('/api/v1/parent/push/subscriptions', {
+      endpoint: family.devices[0]?.endpoint,
+      keys: family.devices[0]?.keys,
     });
     expect(resubscribe.statusCode).toBe(401);
 
@@ -228,11 +176,10 @@ describe('a replaced code tells the family', () => {
     await quietOutbox(family.phone);
 
     // Then an ordinary message: the other family gets it, the signed-out devices do not.
-    const sent = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/messages/send-to-parents',
-      headers: auth(admin),
-      payload: { subject: 'Exam timetable', message: 'Exams start on Monday.', recipients: 'all_parents' },
+    const sent = await api.as('admin').post('/api/v1/messages/send-to-parents', {
+      subject: 'Exam timetable',
+      message: 'Exams start on Monday.',
+      recipients: 'all_parents',
     });
     expect(sent.statusCode).toBe(200);
     await waitFor('the other family', () => pushesTo(other.devices[0] as FakeDevice)[0]);
@@ -242,17 +189,13 @@ describe('a replaced code tells the family', () => {
         [notice?.id, ACCESS_NOTICE_SUBJECT, CODE_REPLACED_NOTICE],
       ]);
     }
-    expect(await t.db.query('SELECT 1 FROM push_subscriptions WHERE phone = $1', [family.phone])).toEqual([]);
+    expect(await api.db.query('SELECT 1 FROM push_subscriptions WHERE phone = $1', [family.phone])).toEqual([]);
 
     // The staff history shows the notice, sent by the admin; the device's receipt marks it delivered.
     const receipt = pushesTo(family.devices[0] as FakeDevice)[0]?.receipt as string;
-    const confirmed = await t.app.inject({ method: 'POST', url: '/api/v1/parent/receipts', payload: { receipt } });
+    const confirmed = await api.anonymous().post('/api/v1/parent/receipts', { receipt });
     expect(confirmed.statusCode).toBe(200);
-    const history = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/communications/history?limit=100',
-      headers: auth(teacher),
-    });
+    const history = await api.as('teacher').get('/api/v1/communications/history?limit=100');
     expect(history.json().find((entry: { id: number }) => entry.id === notice?.id)).toMatchObject({
       message_type: 'ACCESS_NOTICE',
       recipient: family.phone,
@@ -264,7 +207,7 @@ describe('a replaced code tells the family', () => {
 
     // With the new code the family signs in again and reads the notice in the inbox.
     const fresh = await signIn(family.phone, replaced.json().code);
-    const inbox = await t.app.inject({ method: 'GET', url: '/api/v1/parent/messages', headers: auth(fresh) });
+    const inbox = await api.withToken(fresh).get('/api/v1/parent/messages');
     expect(inbox.json().messages.map((message: { subject: string }) => message.subject)).toContain(
       ACCESS_NOTICE_SUBJECT,
     );
@@ -273,17 +216,16 @@ describe('a replaced code tells the family', () => {
   it('is durable: queued while the worker is down, sent when it is back; earlier queued messages are dropped', async () => {
     const family = await codedFamily(1);
     const [device] = family.devices as [FakeDevice];
-    await t.ctx.push.stop();
+    await api.ctx.push.stop();
     try {
-      const sent = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/messages/send-to-parents',
-        headers: auth(admin),
-        payload: { subject: 'Queued before', message: 'For the old devices.', recipients: 'all_parents' },
+      const sent = await api.as('admin').post('/api/v1/messages/send-to-parents', {
+        subject: 'Queued before',
+        message: 'For the old devices.',
+        recipients: 'all_parents',
       });
       expect(sent.statusCode).toBe(200);
-      expect((await issue(family.student.id, admin)).statusCode).toBe(201);
-      const queued = await t.db.query<{ message_type: string; revoked: boolean }>(
+      expect((await issue(family.student.id, 'admin')).statusCode).toBe(201);
+      const queued = await api.db.query<{ message_type: string; revoked: boolean }>(
         `SELECT m.message_type, s.revoked_at IS NOT NULL AS revoked FROM push_outbox o
            JOIN messages m ON m.id = o.message_id JOIN push_subscriptions s ON s.id = o.subscription_id
           WHERE s.phone = $1`,
@@ -291,7 +233,7 @@ describe('a replaced code tells the family', () => {
       );
       expect(queued).toEqual([{ message_type: 'ACCESS_NOTICE', revoked: true }]);
     } finally {
-      t.ctx.push.start();
+      api.ctx.push.start();
     }
     await waitFor('the notice', () => pushesTo(device)[0]);
     await quietOutbox(family.phone);
@@ -309,10 +251,10 @@ describe("changing a coded family's phone", () => {
       parent_name: 'Asha Menon',
       parent_phone: uniquePhone(),
     };
-    const refused = await editStudent(family.student.id, teacher, body);
+    const refused = await editStudent(family.student.id, 'teacher', body);
     expect(refused.statusCode).toBe(403);
     expect(detailOf(refused)).toBe(PHONE_CHANGE_NEEDS_ADMIN);
-    const [row] = await t.db.query<{ full_name: string; class_name: string; parent_phone: string }>(
+    const [row] = await api.db.query<{ full_name: string; class_name: string; parent_phone: string }>(
       'SELECT full_name, class_name, parent_phone FROM students WHERE id = $1',
       [family.student.id],
     );
@@ -323,7 +265,7 @@ describe("changing a coded family's phone", () => {
     // The console sends the whole record: the same phone (in any format) is no change.
     const spaced = `00 ${family.phone.slice(1, 3)} ${family.phone.slice(3)}`;
     for (const parent_phone of [family.phone, spaced]) {
-      const edited = await editStudent(family.student.id, teacher, { ...body, parent_phone });
+      const edited = await editStudent(family.student.id, 'teacher', { ...body, parent_phone });
       expect(edited.statusCode, edited.body).toBe(200);
       expect(edited.json()).toMatchObject({ full_name: 'Meher A. Shah', class_name: '8', parent_phone: family.phone });
     }
@@ -332,18 +274,18 @@ describe("changing a coded family's phone", () => {
   });
 
   it('a teacher may change the phone of a family without a code', async () => {
-    const student = await createStudent(t.app, admin, { parent_phone: uniquePhone() });
+    const student = await api.student({ parent_phone: uniquePhone() });
     const moved = uniquePhone();
-    const edited = await editStudent(student.id, teacher, { parent_phone: moved });
+    const edited = await editStudent(student.id, 'teacher', { parent_phone: moved });
     expect(edited.statusCode).toBe(200);
     expect(edited.json().parent_phone).toBe(moved);
   });
 
   it("an admin may; the family's devices get one notice and the activity row says who", async () => {
     const family = await codedFamily(2, 'Neel Varma');
-    const sibling = await createStudent(t.app, admin, { full_name: 'Tara Varma', parent_phone: family.phone });
+    const sibling = await api.student({ full_name: 'Tara Varma', parent_phone: family.phone });
     const newPhone = uniquePhone();
-    const edited = await editStudent(family.student.id, admin, { parent_phone: newPhone });
+    const edited = await editStudent(family.student.id, 'admin', { parent_phone: newPhone });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(edited.json().parent_phone).toBe(newPhone);
 
@@ -356,26 +298,26 @@ describe("changing a coded family's phone", () => {
         [notice?.id, phoneChangedNotice('Neel Varma')],
       ]);
     }
-    const [activity] = await t.db.query<{ action: string; actor: string; description: string }>(
+    const [activity] = await api.db.query<{ action: string; actor: string; description: string }>(
       "SELECT action, actor, description FROM activities WHERE action = 'student.updated' ORDER BY id DESC LIMIT 1",
     );
     expect(activity?.actor).toBe('Administrator');
     expect(activity?.description).toContain(`from ${family.phone} to ${newPhone}`);
 
     // The family keeps its app (a sibling is still on the phone), without the child who moved.
-    const me = await t.app.inject({ method: 'GET', url: '/api/v1/parent/me', headers: auth(family.token) });
+    const me = await api.withToken(family.token).get('/api/v1/parent/me');
     expect(me.statusCode).toBe(200);
     expect(me.json().children.map((child: { id: number }) => child.id)).toEqual([sibling.id]);
     // The new phone has no code: a teacher may issue it one (the family at the door), not the old family's.
-    expect((await issue(family.student.id, teacher)).statusCode).toBe(201);
+    expect((await issue(family.student.id, 'teacher')).statusCode).toBe(201);
   });
 });
 
 describe('bursts', () => {
   it('twenty teachers issuing a first code at once leave one code: one 201, the rest 403', async () => {
     const phone = uniquePhone();
-    const student = await createStudent(t.app, admin, { parent_phone: phone });
-    const answers = await Promise.all(Array.from({ length: 20 }, () => issue(student.id, teacher)));
+    const student = await api.student({ parent_phone: phone });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => issue(student.id, 'teacher')));
     const statuses = answers.map((answer) => answer.statusCode).sort();
     expect(statuses).toEqual([201, ...Array(19).fill(403)]);
     const rows = await accessRow(phone);
@@ -383,7 +325,7 @@ describe('bursts', () => {
     expect(rows[0]?.token_version).toBe(0);
     const code = answers.find((answer) => answer.statusCode === 201)?.json().code as string;
     expect(await verifyAccessCode(normaliseAccessCode(code), rows[0]?.code_hash)).toBe(true);
-    const [issued] = await t.db.query<{ count: number }>(
+    const [issued] = await api.db.query<{ count: number }>(
       "SELECT count(*)::int AS count FROM activities WHERE action = 'parents.access_issued' AND description LIKE $1",
       [`%(${phone})%`],
     );
@@ -393,7 +335,7 @@ describe('bursts', () => {
   it("ten teachers' and ten admins' replacements at once: teachers 403, one consistent row, one notice per device", async () => {
     const family = await codedFamily(2);
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => issue(family.student.id, index % 2 === 0 ? teacher : admin)),
+      Array.from({ length: 20 }, (_, index) => issue(family.student.id, index % 2 === 0 ? 'teacher' : 'admin')),
     );
     const byRole = answers.map((answer, index) => [index % 2 === 0 ? 'teacher' : 'admin', answer.statusCode]);
     expect(byRole.filter(([role]) => role === 'teacher').every(([, status]) => status === 403)).toBe(true);
@@ -409,7 +351,7 @@ describe('bursts', () => {
       if (await verifyAccessCode(normaliseAccessCode(code), rows[0]?.code_hash)) working.push(code);
     }
     expect(working).toHaveLength(1);
-    const [reissued] = await t.db.query<{ count: number }>(
+    const [reissued] = await api.db.query<{ count: number }>(
       "SELECT count(*)::int AS count FROM activities WHERE action = 'parents.access_reissued' AND description LIKE $1",
       [`%(${family.phone})%`],
     );

@@ -2,20 +2,11 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/lib/passwords';
 import { enrol } from './helpers/authenticator';
-import {
-  ADMIN_PASSWORD,
-  auth,
-  createTeacher,
-  createTestApp,
-  detailOf,
-  familyWithCode,
-  login,
-  type TestApp,
-  uniquePhone,
-} from './helpers/test-app';
+import { type TestClient, testClient } from './helpers/client';
+import { ADMIN_PASSWORD, createTeacher, detailOf, familyWithCode, login, uniquePhone } from './helpers/test-app';
 
 /**
- * The forced password change is the server's rule (issue 11, point 7; ADR 021): a session whose
+ * The forced password change is the server's rule (ADR 021): a session whose
  * account must change its password may read /auth/me, change the password, set up two-factor sign-in
  * where the centre requires it of that account, and sign out (dropping its token); every other call
  * answers 403 and does nothing.
@@ -24,27 +15,22 @@ import {
 const CHANGE_FIRST =
   'Change your password first: this account still has the password it was given, and can do nothing else until it sets its own';
 
-let t: TestApp;
+let api: TestClient;
 /** The admin's token once it has chosen its password (the first test does). */
 let admin: string;
 beforeAll(async () => {
-  t = await createTestApp({ firstStart: true });
+  api = await testClient({ firstStart: true });
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
 });
 
 function call(method: string, url: string, token: string, payload?: unknown): Promise<LightMyRequestResponse> {
-  return t.app.inject({
-    method: method as 'GET',
-    url: `/api/v1${url}`,
-    headers: auth(token),
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+  return api.withToken(token).request(method as 'GET', `/api/v1${url}`, payload);
 }
 
 async function count(table: string): Promise<number> {
-  const [row] = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+  const [row] = await api.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
   return row?.n ?? 0;
 }
 
@@ -54,7 +40,7 @@ interface OpenApi {
 
 /** Every staff operation of the API, as `METHOD /path` with its path parameters filled in. */
 async function staffOperations(): Promise<{ method: string; url: string }[]> {
-  const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as OpenApi;
+  const document = (await api.anonymous().get('/api/openapi.json')).json() as OpenApi;
   const operations: { method: string; url: string }[] = [];
   for (const [path, methods] of Object.entries(document.paths)) {
     if (!path.startsWith('/api/v1/') || path.startsWith('/api/v1/parent/')) continue;
@@ -74,12 +60,9 @@ const PUBLIC = new Set(['GET /health', 'POST /auth/login', 'GET /whatsapp/webhoo
 
 describe('an account that must change its password', () => {
   it('the first-start admin: reads its account, is refused everything else, then changes the password and works', async () => {
-    const signIn = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/login',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ username: 'admin', password: ADMIN_PASSWORD }).toString(),
-    });
+    const signIn = await api
+      .anonymous()
+      .post('/api/v1/auth/login', undefined, { form: { username: 'admin', password: ADMIN_PASSWORD } });
     expect(signIn.statusCode).toBe(200);
     expect(signIn.json().user).toMatchObject({ must_change_password: true });
     const token = signIn.json().access_token as string;
@@ -111,8 +94,8 @@ describe('an account that must change its password', () => {
   });
 
   it('a new teacher: every staff operation but its own account and the change answers 403, all at once', async () => {
-    const teacher = await createTeacher(t.app, admin, { first_name: 'Nisha', last_name: 'Varma' });
-    const token = await login(t.app, teacher.username, teacher.initial_password);
+    const teacher = await createTeacher(api.app, admin, { first_name: 'Nisha', last_name: 'Varma' });
+    const token = await login(api.app, teacher.username, teacher.initial_password);
     const operations = await staffOperations();
     expect(operations.length).toBeGreaterThan(40);
     const activitiesBefore = await count('activities');
@@ -134,17 +117,17 @@ describe('an account that must change its password', () => {
   });
 
   it('an admin whom the centre requires to use two-factor may set it up before changing the password, and nothing else', async () => {
-    const enrolled = await enrol(t.app, admin);
+    const enrolled = await enrol(api.app, admin);
     admin = enrolled.token;
     const policy = await call('PUT', '/settings/two-factor', enrolled.token, { require_admin_two_factor: true });
     expect(policy.statusCode).toBe(200);
 
-    await t.db.query(
+    await api.db.query(
       `INSERT INTO users (username, full_name, role, password_hash, must_change_password)
        VALUES ('deputy', 'Deputy Admin', 'admin', $1, true)`,
       [await hashPassword('Given-By-Admin-77')],
     );
-    const deputy = await login(t.app, 'deputy', 'Given-By-Admin-77');
+    const deputy = await login(api.app, 'deputy', 'Given-By-Admin-77');
     expect((await call('GET', '/auth/me', deputy)).json()).toMatchObject({
       must_change_password: true,
       must_enrol_two_factor: true,
@@ -162,14 +145,10 @@ describe('an account that must change its password', () => {
   });
 
   it("leaves the parent app alone: a family's sign-in works whatever state the staff accounts are in", async () => {
-    const { phone, code } = await familyWithCode(t.app, admin);
-    const parent = await t.app.inject({ method: 'POST', url: '/api/v1/parent/login', payload: { phone, code } });
+    const { phone, code } = await familyWithCode(api.app, admin);
+    const parent = await api.anonymous().post('/api/v1/parent/login', { phone, code });
     expect(parent.statusCode).toBe(200);
-    const me = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/parent/me',
-      headers: auth(parent.json().access_token),
-    });
+    const me = await api.withToken(parent.json().access_token).get('/api/v1/parent/me');
     expect(me.statusCode).toBe(200);
   });
 });

@@ -6,33 +6,26 @@
  */
 import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, createTestApp, detailOf, type TestApp } from './helpers/test-app';
-import { multipartBody, rebuildWorkbook, workbook } from './helpers/workbooks';
+import { type TestClient, testClient } from './helpers/client';
+import { detailOf } from './helpers/test-app';
+import { rebuildWorkbook, workbook } from './helpers/workbooks';
 
-let t: TestApp;
-let token: string;
+let api: TestClient;
 beforeAll(async () => {
-  t = await createTestApp();
-  token = await t.adminToken();
+  api = await testClient();
 });
 afterAll(async () => {
-  await t.close();
+  await api.close();
 });
 
 const HEADER = ['First Name', 'Last Name', 'Class', 'Parent Mobile', 'Parent Name'];
 
-async function upload(file: Buffer, filename = 'students.xlsx') {
-  const body = multipartBody([{ field: 'file', filename, content: file }]);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/import/students/import',
-    headers: { ...auth(token), ...body.headers },
-    payload: body.payload,
-  });
+function upload(file: Buffer, filename = 'students.xlsx') {
+  return api.as('admin').upload('/api/v1/import/students/import', [{ field: 'file', filename, content: file }]);
 }
 
 async function studentCount(): Promise<number> {
-  const rows = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM students');
+  const rows = await api.db.query<{ count: number }>('SELECT count(*)::int AS count FROM students');
   return rows[0]?.count ?? 0;
 }
 
@@ -99,14 +92,14 @@ describe('formulas and hyperlinks in cells', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ imported_count: 2, total_rows: 3 });
     expect(response.json().errors).toEqual([{ row: 4, error: 'First Name: is required' }]);
-    const stored = await t.db.query<{ full_name: string; class_name: string }>(
+    const stored = await api.db.query<{ full_name: string; class_name: string }>(
       "SELECT full_name, class_name FROM students WHERE parent_phone LIKE '+9198000001%' ORDER BY parent_phone",
     );
     expect(stored).toEqual([
       { full_name: 'Asha Rao', class_name: '7' },
       { full_name: 'Ravi Kumar', class_name: '8' },
     ]);
-    const texts = await t.db.query<{ t: string }>(
+    const texts = await api.db.query<{ t: string }>(
       "SELECT concat_ws(' ', full_name, parent_name) AS t FROM students WHERE full_name ~ '[=|(]|http'",
     );
     expect(texts).toEqual([]);

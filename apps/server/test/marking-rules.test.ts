@@ -1,81 +1,72 @@
 /**
- * Issue 11, point 11: teachers act on their own classes. A teacher marks attendance only for students
- * of the classes assigned to them, from today back the centre's number of days (default 2); admins
- * mark any class on any past day; a centre setting lets every teacher mark every class (ADR 019).
+ * Teachers act on their own classes (ADR 019). A teacher marks attendance only for students of the
+ * classes assigned to them, from today back the centre's number of days (default 2); admins mark any
+ * class on any past day; a centre setting lets every teacher mark every class.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, today } from '../src/lib/time';
-import { auth, createStudent, createTeacher, createTestApp, detailOf, login, type TestApp } from './helpers/test-app';
+import { type Caller, type TestClient, testClient } from './helpers/client';
+import { detailOf, signInNewTeacher } from './helpers/test-app';
 
-let t: TestApp;
-let admin: Record<string, string>;
+let api: TestClient;
+let admin: Caller;
 /** Tess teaches classes 7 and 8. */
-let tess: Record<string, string>;
+let tess: Caller;
 const students: Record<'seven' | 'sevenToo' | 'eight' | 'nine' | 'ten', { id: number; full_name: string }> =
   {} as never;
 
 /** A teacher account with its own password set (a fresh account must change the one it was given). */
-async function signedInTeacher(
-  fields: Record<string, unknown>,
-): Promise<{ id: number; headers: Record<string, string> }> {
-  const teacher = await createTeacher(t.app, await t.adminToken(), fields);
-  const first = await login(t.app, teacher.username, teacher.initial_password);
-  const changed = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/change-password',
-    headers: auth(first),
-    payload: { current_password: teacher.initial_password, new_password: `Kettle-Orbit-${teacher.id}-zq` },
-  });
-  expect(changed.statusCode).toBe(200);
-  return { id: teacher.id, headers: auth(changed.json().access_token) };
+async function signedInTeacher(fields: Record<string, unknown>): Promise<{ id: number; caller: Caller }> {
+  const teacher = await signInNewTeacher(api.app, api.db, await api.adminToken(), fields);
+  return { id: teacher.teacherId, caller: api.withToken(teacher.token) };
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = auth(await t.adminToken());
-  const token = await t.adminToken();
-  students.seven = await createStudent(t.app, token, { full_name: 'Asha Seven', class_name: '7' });
-  students.sevenToo = await createStudent(t.app, token, { full_name: 'Bala Seven', class_name: '7' });
-  students.eight = await createStudent(t.app, token, { full_name: 'Chitra Eight', class_name: '8' });
-  students.nine = await createStudent(t.app, token, { full_name: 'Dev Nine', class_name: '9' });
-  students.ten = await createStudent(t.app, token, { full_name: 'Esha Ten', class_name: '10' });
-  tess = (await signedInTeacher({ first_name: 'Tess', last_name: 'Own', classes_assigned: ['8', '7'] })).headers;
+  api = await testClient();
+  admin = api.as('admin');
+  students.seven = await api.student({ full_name: 'Asha Seven', class_name: '7' });
+  students.sevenToo = await api.student({ full_name: 'Bala Seven', class_name: '7' });
+  students.eight = await api.student({ full_name: 'Chitra Eight', class_name: '8' });
+  students.nine = await api.student({ full_name: 'Dev Nine', class_name: '9' });
+  students.ten = await api.student({ full_name: 'Esha Ten', class_name: '10' });
+  tess = (await signedInTeacher({ first_name: 'Tess', last_name: 'Own', classes_assigned: ['8', '7'] })).caller;
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
 });
 
 const RULES = { teacher_mark_days_back: 2, teachers_mark_any_class: false };
 // Every test starts from the default rules, whatever the one before it set.
 beforeEach(async () => {
-  await t.db.query(
+  await api.db.query(
     "UPDATE settings SET value = CASE key WHEN 'teacher_mark_days_back' THEN '2' ELSE 'false' END WHERE key IN ('teacher_mark_days_back', 'teachers_mark_any_class')",
   );
 });
 
-function mark(headers: Record<string, string>, date: string, records: { student_id: number; status: string }[]) {
-  return t.app.inject({ method: 'POST', url: '/api/v1/attendance/mark', headers, payload: { date, records } });
+function mark(caller: Caller, date: string, records: { student_id: number; status: string }[]) {
+  return caller.post('/api/v1/attendance/mark', { date, records });
 }
 
-function get(headers: Record<string, string>, url: string) {
-  return t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers });
+function get(caller: Caller, url: string) {
+  return caller.get(`/api/v1${url}`);
 }
 
-function putRules(headers: Record<string, string>, payload: unknown) {
-  return t.app.inject({ method: 'PUT', url: '/api/v1/settings/marking', headers, payload: payload as object });
+function putRules(caller: Caller, payload: unknown) {
+  return caller.put('/api/v1/settings/marking', payload);
 }
 
 async function recordsOn(date: string, ids: number[]) {
-  return t.db.query<{ student_id: number; status: string; marked_by: string }>(
+  return api.db.query<{ student_id: number; status: string; marked_by: string }>(
     'SELECT student_id, status, marked_by FROM attendance WHERE date = $1 AND student_id = ANY($2::int[]) ORDER BY student_id',
     [date, ids],
   );
 }
 
 async function countActivities(action: string): Promise<number> {
-  const rows = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM activities WHERE action = $1', [
-    action,
-  ]);
+  const rows = await api.db.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM activities WHERE action = $1',
+    [action],
+  );
   return rows[0]?.count ?? 0;
 }
 
@@ -138,34 +129,29 @@ describe('a teacher marks the classes assigned to them', () => {
   it('reads the classes from the teacher record as it is now, not as it was at sign-in', async () => {
     const teacher = await signedInTeacher({ first_name: 'Moved', last_name: 'Around', classes_assigned: ['9'] });
     const day = today();
-    expect((await mark(teacher.headers, day, [{ student_id: students.nine.id, status: 'late' }])).statusCode).toBe(200);
-    const edited = await t.app.inject({
-      method: 'PUT',
-      url: `/api/v1/teachers/${teacher.id}`,
-      headers: admin,
-      payload: { classes_assigned: ['10'] },
-    });
+    expect((await mark(teacher.caller, day, [{ student_id: students.nine.id, status: 'late' }])).statusCode).toBe(200);
+    const edited = await admin.put(`/api/v1/teachers/${teacher.id}`, { classes_assigned: ['10'] });
     expect(edited.statusCode).toBe(200);
-    const refused = await mark(teacher.headers, day, [{ student_id: students.nine.id, status: 'absent' }]);
+    const refused = await mark(teacher.caller, day, [{ student_id: students.nine.id, status: 'absent' }]);
     expect(refused.statusCode).toBe(403);
     expect(detailOf(refused)).toBe('You can mark attendance only for your class (10). Class 9 is not assigned to you.');
     expect((await recordsOn(day, [students.nine.id]))[0]?.status).toBe('late');
-    expect((await mark(teacher.headers, day, [{ student_id: students.ten.id, status: 'present' }])).statusCode).toBe(
+    expect((await mark(teacher.caller, day, [{ student_id: students.ten.id, status: 'present' }])).statusCode).toBe(
       200,
     );
   });
 
   it('refuses a teacher with no class, or an account with no teacher record, with 403 saying why', async () => {
     const idle = await signedInTeacher({ first_name: 'No', last_name: 'Classes', classes_assigned: [] });
-    const response = await mark(idle.headers, today(), [{ student_id: students.seven.id, status: 'present' }]);
+    const response = await mark(idle.caller, today(), [{ student_id: students.seven.id, status: 'present' }]);
     expect(response.statusCode).toBe(403);
     expect(detailOf(response)).toBe(
       'No class is assigned to you, so you cannot mark attendance. Ask an admin to assign your classes on the Teachers screen.',
     );
 
     const unlinked = await signedInTeacher({ first_name: 'Un', last_name: 'Linked', classes_assigned: ['7'] });
-    await t.db.query('UPDATE teachers SET user_id = NULL WHERE id = $1', [unlinked.id]);
-    const orphan = await mark(unlinked.headers, today(), [{ student_id: students.seven.id, status: 'present' }]);
+    await api.db.query('UPDATE teachers SET user_id = NULL WHERE id = $1', [unlinked.id]);
+    const orphan = await mark(unlinked.caller, today(), [{ student_id: students.seven.id, status: 'present' }]);
     expect(orphan.statusCode).toBe(403);
     expect(detailOf(orphan)).toMatch(/^Your account is not linked to a teacher record, so you cannot mark attendance/);
     expect(await recordsOn(today(), [students.sevenToo.id])).toEqual([]);
@@ -192,8 +178,8 @@ describe('a teacher marks today and the days the centre allows', () => {
   });
 
   it('refuses a future date as before, to teachers and admins', async () => {
-    for (const headers of [tess, admin]) {
-      const response = await mark(headers, addDays(today(), 1), [{ student_id: students.seven.id, status: 'present' }]);
+    for (const caller of [tess, admin]) {
+      const response = await mark(caller, addDays(today(), 1), [{ student_id: students.seven.id, status: 'present' }]);
       expect(response.statusCode).toBe(422);
       expect(detailOf(response)).toBe('date: cannot be in the future');
     }
@@ -237,7 +223,7 @@ describe('the any-class setting', () => {
     expect((await putRules(admin, { ...RULES, teachers_mark_any_class: true })).statusCode).toBe(200);
     const day = addDays(today(), -1);
     expect((await mark(tess, day, [{ student_id: students.ten.id, status: 'present' }])).statusCode).toBe(200);
-    expect((await mark(idle.headers, day, [{ student_id: students.nine.id, status: 'late' }])).statusCode).toBe(200);
+    expect((await mark(idle.caller, day, [{ student_id: students.nine.id, status: 'late' }])).statusCode).toBe(200);
     expect(await recordsOn(day, [students.nine.id, students.ten.id])).toEqual([
       { student_id: students.nine.id, status: 'late', marked_by: 'Cover Teacher' },
       { student_id: students.ten.id, status: 'present', marked_by: 'Tess Own' },
@@ -306,13 +292,13 @@ describe('GET /attendance/marking-scope', () => {
 
   it('says why a teacher with no class can mark nothing, and follows the settings', async () => {
     const idle = await signedInTeacher({ first_name: 'Scope', last_name: 'Less', classes_assigned: [] });
-    expect((await get(idle.headers, '/attendance/marking-scope')).json()).toMatchObject({
+    expect((await get(idle.caller, '/attendance/marking-scope')).json()).toMatchObject({
       restricted: true,
       classes: [],
       cannot_mark_reason: expect.stringMatching(/^No class is assigned to you/),
     });
     expect((await putRules(admin, { teacher_mark_days_back: 5, teachers_mark_any_class: true })).statusCode).toBe(200);
-    expect((await get(idle.headers, '/attendance/marking-scope')).json()).toEqual({
+    expect((await get(idle.caller, '/attendance/marking-scope')).json()).toEqual({
       restricted: true,
       classes: ['7', '8', '9', '10'],
       any_class: true,
@@ -324,14 +310,14 @@ describe('GET /attendance/marking-scope', () => {
   });
 
   it('answers 401 without a token', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/v1/attendance/marking-scope' });
+    const response = await api.anonymous().get('/api/v1/attendance/marking-scope');
     expect(response.statusCode).toBe(401);
   });
 });
 
 describe('the marking rules setting', () => {
   it('starts at 2 days back and own classes only (migration 0007), readable by staff', async () => {
-    const rows = await t.db.query<{ key: string; value: string }>(
+    const rows = await api.db.query<{ key: string; value: string }>(
       "SELECT key, value FROM settings WHERE key IN ('teacher_mark_days_back', 'teachers_mark_any_class') ORDER BY key",
     );
     expect(rows).toEqual([
@@ -357,7 +343,7 @@ describe('the marking rules setting', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ teacher_mark_days_back: 4, teachers_mark_any_class: true });
     expect((await get(tess, '/settings/marking')).json()).toEqual(response.json());
-    const [activity] = await t.db.query<{ description: string; actor: string }>(
+    const [activity] = await api.db.query<{ description: string; actor: string }>(
       "SELECT description, actor FROM activities WHERE action = 'settings.updated' ORDER BY id DESC LIMIT 1",
     );
     expect(activity).toEqual({
@@ -369,7 +355,7 @@ describe('the marking rules setting', () => {
     expect((await putRules(admin, { teacher_mark_days_back: 4, teachers_mark_any_class: true })).statusCode).toBe(200);
     expect(await countActivities('settings.updated')).toBe(before + 1);
     await putRules(admin, { teacher_mark_days_back: 0, teachers_mark_any_class: false });
-    const [latest] = await t.db.query<{ description: string }>(
+    const [latest] = await api.db.query<{ description: string }>(
       "SELECT description FROM activities WHERE action = 'settings.updated' ORDER BY id DESC LIMIT 1",
     );
     expect(latest?.description).toBe(
@@ -405,7 +391,7 @@ describe('the marking rules setting', () => {
   });
 
   it('treats a value edited by hand into nonsense as the default, never as "no limit"', async () => {
-    await t.db.query("UPDATE settings SET value = 'lots' WHERE key = 'teacher_mark_days_back'");
+    await api.db.query("UPDATE settings SET value = 'lots' WHERE key = 'teacher_mark_days_back'");
     expect((await get(admin, '/settings/marking')).json()).toEqual(RULES);
     const response = await mark(tess, addDays(today(), -3), [{ student_id: students.seven.id, status: 'present' }]);
     expect(response.statusCode).toBe(422);

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../src/db/database';
-import { auth, createStudent, createTestApp, detailOf, type TestApp, uniquePhone } from './helpers/test-app';
+import { type Caller, type TestClient, testClient } from './helpers/client';
+import { detailOf, uniquePhone } from './helpers/test-app';
 
 /** What the delivery was handed, and what the transaction it was handed showed at that moment. */
 const enqueued: { ids: number[]; visibleInTx: number }[] = [];
 let failNextEnqueue = false;
 let notified = 0;
 
-let t: TestApp;
+let api: TestClient;
 beforeAll(async () => {
-  t = await createTestApp({
+  api = await testClient({
     prepare: (ctx) => ({
       ...ctx,
       // The push service lies outside; this fake records what it is given and can be told to fail.
@@ -33,32 +34,26 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
 });
 
-async function admin() {
-  return auth(await t.adminToken());
+const admin = () => api.as('admin');
+
+function send(caller: Caller, payload: unknown) {
+  return caller.post('/api/v1/messages/send-to-parents', payload);
 }
 
-async function addStudent(fields: Record<string, unknown>) {
-  return createStudent(t.app, await t.adminToken(), fields);
-}
-
-function send(headers: Record<string, string>, payload: unknown) {
-  return t.app.inject({ method: 'POST', url: '/api/v1/messages/send-to-parents', headers, payload: payload as object });
-}
-
-function history(headers: Record<string, string>, query = '') {
-  return t.app.inject({ method: 'GET', url: `/api/v1/communications/history${query}`, headers });
+function history(caller: Caller, query = '') {
+  return caller.get(`/api/v1/communications/history${query}`);
 }
 
 async function messageCount(): Promise<number> {
-  const rows = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM messages');
+  const rows = await api.db.query<{ count: number }>('SELECT count(*)::int AS count FROM messages');
   return rows[0]?.count ?? 0;
 }
 
 async function activitiesOf(action: string) {
-  return t.db.query<{ description: string; actor: string; user_id: number }>(
+  return api.db.query<{ description: string; actor: string; user_id: number }>(
     'SELECT description, actor, user_id FROM activities WHERE action = $1 ORDER BY id',
     [action],
   );
@@ -69,7 +64,7 @@ const BODY = 'The centre is closed on Friday.';
 
 describe('before any student exists', () => {
   it('refuses to send to all parents with 422 and writes nothing', async () => {
-    const response = await send(await admin(), { subject: SUBJECT, message: BODY, recipients: 'all_parents' });
+    const response = await send(admin(), { subject: SUBJECT, message: BODY, recipients: 'all_parents' });
     expect(response.statusCode).toBe(422);
     expect(detailOf(response)).toBe('recipients: no parents found');
     expect(await messageCount()).toBe(0);
@@ -77,7 +72,7 @@ describe('before any student exists', () => {
   });
 
   it('answers an empty history', async () => {
-    const response = await history(await admin());
+    const response = await history(admin());
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual([]);
   });
@@ -90,28 +85,28 @@ describe('POST /messages/send-to-parents', () => {
 
   beforeAll(async () => {
     // Two siblings in class 7 share one parent phone; class 8 and 9 have one student each.
-    await addStudent({
+    await api.student({
       full_name: 'Asha Mehta',
       class_name: '7',
       parent_name: 'Kiran Mehta',
       parent_phone: sharedPhone,
     });
-    await addStudent({
+    await api.student({
       full_name: 'Rohan Mehta',
       class_name: '7',
       parent_name: 'Kiran Mehta',
       parent_phone: sharedPhone,
     });
-    class8Phone = (await addStudent({ full_name: 'Dev Shah', class_name: '8', parent_name: 'Meera Shah' }))
+    class8Phone = (await api.student({ full_name: 'Dev Shah', class_name: '8', parent_name: 'Meera Shah' }))
       .parent_phone;
-    const noParentName = await addStudent({ full_name: 'Lila Rao', class_name: '9', parent_name: 'Temp' });
+    const noParentName = await api.student({ full_name: 'Lila Rao', class_name: '9', parent_name: 'Temp' });
     class9Phone = noParentName.parent_phone;
     // An imported student may have no parent name on record.
-    await t.db.query("UPDATE students SET parent_name = '' WHERE id = $1", [noParentName.id]);
+    await api.db.query("UPDATE students SET parent_name = '' WHERE id = $1", [noParentName.id]);
   });
 
   it('refuses a call without a token with 401', async () => {
-    const response = await send({}, { subject: SUBJECT, message: BODY, recipients: 'all_parents' });
+    const response = await send(api.anonymous(), { subject: SUBJECT, message: BODY, recipients: 'all_parents' });
     expect(response.statusCode).toBe(401);
     expect(detailOf(response)).toBeTruthy();
   });
@@ -134,7 +129,7 @@ describe('POST /messages/send-to-parents', () => {
     ['a subject over 200 characters', { subject: 'x'.repeat(201), message: BODY, recipients: '7' }, /^subject: .*200/],
   ])('refuses %s with 422 naming the field, and writes nothing', async (_name, payload, detail) => {
     const before = await messageCount();
-    const response = await send(await admin(), payload);
+    const response = await send(admin(), payload);
     expect(response.statusCode).toBe(422);
     expect(detailOf(response)).toMatch(detail);
     expect(await messageCount()).toBe(before);
@@ -142,7 +137,7 @@ describe('POST /messages/send-to-parents', () => {
 
   it('refuses a class with no students with 422 naming the class, and writes nothing', async () => {
     const before = await messageCount();
-    const response = await send(await admin(), { subject: SUBJECT, message: BODY, recipients: '10' });
+    const response = await send(admin(), { subject: SUBJECT, message: BODY, recipients: '10' });
     expect(response.statusCode).toBe(422);
     expect(detailOf(response)).toBe('recipients: no parents found for Class 10');
     expect(await messageCount()).toBe(before);
@@ -152,13 +147,13 @@ describe('POST /messages/send-to-parents', () => {
   it('sends one message per distinct parent phone in a class, and queues them in the same transaction', async () => {
     enqueued.length = 0;
     const notifiedBefore = notified;
-    const response = await send(await admin(), { subject: ` ${SUBJECT} `, message: BODY, recipients: '7' });
+    const response = await send(admin(), { subject: ` ${SUBJECT} `, message: BODY, recipients: '7' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: 'Message sent to 1 parent(s)', recipients_count: 1 });
 
-    const rows = await t.db.query<Record<string, unknown>>('SELECT * FROM messages ORDER BY id');
+    const rows = await api.db.query<Record<string, unknown>>('SELECT * FROM messages ORDER BY id');
     expect(rows).toHaveLength(1);
-    const [adminUser] = await t.db.query<{ id: number; full_name: string }>(
+    const [adminUser] = await api.db.query<{ id: number; full_name: string }>(
       "SELECT id, full_name FROM users WHERE username = 'admin'",
     );
     expect(rows[0]).toMatchObject({
@@ -187,10 +182,10 @@ describe('POST /messages/send-to-parents', () => {
 
   it('reads the class however it is written ("Class 8")', async () => {
     const before = await messageCount();
-    const response = await send(await admin(), { subject: 'Class 8 test', message: BODY, recipients: 'Class 8' });
+    const response = await send(admin(), { subject: 'Class 8 test', message: BODY, recipients: 'Class 8' });
     expect(response.statusCode).toBe(200);
     expect(response.json().recipients_count).toBe(1);
-    const rows = await t.db.query<{ recipient: string }>('SELECT recipient FROM messages WHERE subject = $1', [
+    const rows = await api.db.query<{ recipient: string }>('SELECT recipient FROM messages WHERE subject = $1', [
       'Class 8 test',
     ]);
     expect(rows.map((row) => row.recipient)).toEqual([class8Phone]);
@@ -199,14 +194,14 @@ describe('POST /messages/send-to-parents', () => {
 
   it('sends to every distinct parent of all classes, naming parents without a name by their children', async () => {
     enqueued.length = 0;
-    const response = await send(await admin(), {
+    const response = await send(admin(), {
       subject: 'Fees',
       message: 'Fees are due.',
       recipients: 'all_parents',
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: 'Message sent to 3 parent(s)', recipients_count: 3 });
-    const rows = await t.db.query<{ id: number; recipient: string; recipient_name: string }>(
+    const rows = await api.db.query<{ id: number; recipient: string; recipient_name: string }>(
       "SELECT id, recipient, recipient_name FROM messages WHERE subject = 'Fees' ORDER BY recipient",
     );
     expect(rows.map(({ recipient, recipient_name }) => ({ recipient, recipient_name }))).toEqual(
@@ -225,27 +220,31 @@ describe('POST /messages/send-to-parents', () => {
 
   it('names a shared phone without a parent name after every child in scope', async () => {
     const phone = uniquePhone();
-    const first = await addStudent({ full_name: 'Zara Khan', class_name: '10', parent_name: 'X', parent_phone: phone });
-    const second = await addStudent({
+    const first = await api.student({
+      full_name: 'Zara Khan',
+      class_name: '10',
+      parent_name: 'X',
+      parent_phone: phone,
+    });
+    const second = await api.student({
       full_name: 'Omar Khan',
       class_name: '10',
       parent_name: 'X',
       parent_phone: phone,
     });
-    await t.db.query("UPDATE students SET parent_name = '' WHERE id = ANY($1::int[])", [[first.id, second.id]]);
-    const response = await send(await admin(), { subject: 'Siblings', message: BODY, recipients: '10' });
+    await api.db.query("UPDATE students SET parent_name = '' WHERE id = ANY($1::int[])", [[first.id, second.id]]);
+    const response = await send(admin(), { subject: 'Siblings', message: BODY, recipients: '10' });
     expect(response.json().recipients_count).toBe(1);
-    const rows = await t.db.query<{ recipient_name: string }>(
+    const rows = await api.db.query<{ recipient_name: string }>(
       "SELECT recipient_name FROM messages WHERE subject = 'Siblings'",
     );
     expect(rows).toEqual([{ recipient_name: 'Parent of Omar Khan, Zara Khan' }]);
   });
 
   it('lets a teacher send to parents', async () => {
-    const token = await t.teacherToken();
-    const response = await send(auth(token), { subject: 'From a teacher', message: BODY, recipients: '9' });
+    const response = await send(api.as('teacher'), { subject: 'From a teacher', message: BODY, recipients: '9' });
     expect(response.statusCode).toBe(200);
-    const [row] = await t.db.query<{ sent_by: string; sent_by_user_id: number; role: string }>(
+    const [row] = await api.db.query<{ sent_by: string; sent_by_user_id: number; role: string }>(
       `SELECT m.sent_by, m.sent_by_user_id, u.role FROM messages m JOIN users u ON u.id = m.sent_by_user_id
         WHERE m.subject = 'From a teacher'`,
     );
@@ -256,7 +255,7 @@ describe('POST /messages/send-to-parents', () => {
     const before = await messageCount();
     const activitiesBefore = (await activitiesOf('messages.sent_to_parents')).length;
     failNextEnqueue = true;
-    const response = await send(await admin(), { subject: 'Lost', message: BODY, recipients: 'all_parents' });
+    const response = await send(admin(), { subject: 'Lost', message: BODY, recipients: 'all_parents' });
     expect(response.statusCode).toBe(500);
     expect(detailOf(response)).toBe('Internal server error');
     expect(await messageCount()).toBe(before);
@@ -266,12 +265,12 @@ describe('POST /messages/send-to-parents', () => {
 
 describe('GET /communications/history', () => {
   it('refuses a call without a token with 401', async () => {
-    const response = await history({});
+    const response = await history(api.anonymous());
     expect(response.statusCode).toBe(401);
   });
 
   it('answers every message, newest first, with the fields of a history item', async () => {
-    const response = await history(await admin());
+    const response = await history(admin());
     expect(response.statusCode).toBe(200);
     const items = response.json() as Record<string, unknown>[];
     expect(items).toHaveLength(await messageCount());
@@ -291,7 +290,7 @@ describe('GET /communications/history', () => {
       ].sort(),
     );
     expect(items[0]?.sent_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/);
-    const expected = await t.db.query<{ id: number }>('SELECT id FROM messages ORDER BY sent_at DESC, id DESC');
+    const expected = await api.db.query<{ id: number }>('SELECT id FROM messages ORDER BY sent_at DESC, id DESC');
     expect(items.map((item) => item.id)).toEqual(expected.map((row) => row.id));
     // The latest send is on top.
     expect(items[0]?.subject).toBe('From a teacher');
@@ -301,16 +300,16 @@ describe('GET /communications/history', () => {
   });
 
   it('pages with limit and offset', async () => {
-    const all = (await history(await admin())).json() as { id: number }[];
-    const page = await history(await admin(), '?limit=2&offset=1');
+    const all = (await history(admin())).json() as { id: number }[];
+    const page = await history(admin(), '?limit=2&offset=1');
     expect(page.statusCode).toBe(200);
     expect((page.json() as { id: number }[]).map((item) => item.id)).toEqual(all.slice(1, 3).map((item) => item.id));
-    const past = await history(await admin(), `?limit=5&offset=${all.length}`);
+    const past = await history(admin(), `?limit=5&offset=${all.length}`);
     expect(past.json()).toEqual([]);
   });
 
   it('is open to teachers', async () => {
-    const response = await history(auth(await t.teacherToken()), '?limit=1');
+    const response = await history(api.as('teacher'), '?limit=1');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toHaveLength(1);
   });
@@ -322,7 +321,7 @@ describe('GET /communications/history', () => {
     ['?limit=1.5', /^limit: must be a whole number$/],
     ['?offset=-1', /^offset: must not be negative$/],
   ])('refuses %s with 422', async (query, detail) => {
-    const response = await history(await admin(), query);
+    const response = await history(admin(), query);
     expect(response.statusCode).toBe(422);
     expect(detailOf(response)).toMatch(detail);
   });
@@ -331,19 +330,19 @@ describe('GET /communications/history', () => {
 describe('sending to many parents', () => {
   it('sends to 5,000 distinct parents in one statement, quickly', async () => {
     // Bulk setup straight in SQL: 5,000 API calls would test the students module, not this one.
-    await t.db.query(
+    await api.db.query(
       `INSERT INTO students (full_name, class_name, parent_name, parent_phone)
        SELECT 'Bulk Student ' || n, '8', 'Bulk Parent ' || n, '+4477' || lpad(n::text, 8, '0')
          FROM generate_series(1, 5000) AS n`,
     );
     enqueued.length = 0;
     const started = Date.now();
-    const response = await send(await admin(), { subject: 'Bulk', message: BODY, recipients: '8' });
+    const response = await send(admin(), { subject: 'Bulk', message: BODY, recipients: '8' });
     const elapsed = Date.now() - started;
     expect(response.statusCode).toBe(200);
     expect(response.json().recipients_count).toBe(5001);
     expect(enqueued[0]?.ids).toHaveLength(5001);
-    const rows = await t.db.query<{ count: number }>(
+    const rows = await api.db.query<{ count: number }>(
       "SELECT count(*)::int AS count FROM messages WHERE subject = 'Bulk'",
     );
     expect(rows[0]?.count).toBe(5001);

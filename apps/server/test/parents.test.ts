@@ -4,43 +4,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, today } from '../src/lib/time';
 import { TokenService } from '../src/lib/tokens';
 import { hashAccessCode } from '../src/modules/parents/access-codes';
-import { auth, createStudent, createTestApp, detailOf, type TestApp, uniquePhone } from './helpers/test-app';
+import { freshAddress, type TestClient, testClient } from './helpers/client';
+import { detailOf, uniquePhone } from './helpers/test-app';
 
-let t: TestApp;
+let api: TestClient;
 let admin: string;
 let teacher: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
-  teacher = await t.teacherToken();
+  api = await testClient();
+  admin = await api.adminToken();
+  teacher = await api.teacherToken();
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
 });
 
-let addressCounter = 0;
-/** Each sign-in from its own address unless a test says otherwise, so the per-address throttle stays out of the way. */
-function freshAddress(): string {
-  addressCounter += 1;
-  return `10.40.${Math.floor(addressCounter / 250)}.${(addressCounter % 250) + 1}`;
-}
-
 function issue(studentId: number | string, token = admin) {
-  return t.app.inject({ method: 'POST', url: `/api/v1/students/${studentId}/parent-access`, headers: auth(token) });
+  return api.withToken(token).post(`/api/v1/students/${studentId}/parent-access`);
 }
 
 function status(studentId: number | string, token = admin) {
-  return t.app.inject({ method: 'GET', url: `/api/v1/students/${studentId}/parent-access`, headers: auth(token) });
+  return api.withToken(token).get(`/api/v1/students/${studentId}/parent-access`);
 }
 
 function parentLogin(phone: string, code: string, address = freshAddress()) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/parent/login',
-    payload: { phone, code },
-    remoteAddress: address,
-  });
+  return api.anonymous().post('/api/v1/parent/login', { phone, code }, { remoteAddress: address });
 }
 
 async function signIn(phone: string, code: string): Promise<string> {
@@ -60,23 +49,23 @@ async function family(names: string[] = ['Kiran Das'], parentName = 'Meera Das')
   const phone = uniquePhone();
   const children = [];
   for (const name of names) {
-    children.push(await createStudent(t.app, admin, { full_name: name, parent_phone: phone, parent_name: parentName }));
+    children.push(await api.student({ full_name: name, parent_phone: phone, parent_name: parentName }));
   }
   knownHash ??= hashAccessCode('K7M2Q9XR');
-  await t.db.query("INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, $2, 'Admin')", [
+  await api.db.query("INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, $2, 'Admin')", [
     phone,
     await knownHash,
   ]);
-  const token = await t.ctx.tokens.signParent({ phone, tokenVersion: 0 });
+  const token = await api.ctx.tokens.signParent({ phone, tokenVersion: 0 });
   return { phone, children, code: KNOWN_CODE, token };
 }
 
 function parentGet(url: string, token: string) {
-  return t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: auth(token) });
+  return api.withToken(token).get(`/api/v1${url}`);
 }
 
 async function insertMessage(phone: string, fields: { subject?: string; type?: string; sentAt?: string } = {}) {
-  const rows = await t.db.query<{ id: number }>(
+  const rows = await api.db.query<{ id: number }>(
     `INSERT INTO messages (message_type, subject, message, recipient, sent_by, sent_at)
      VALUES ($1, $2, 'Body text', $3, 'Admin', COALESCE($4::timestamptz, now())) RETURNING id`,
     [fields.type ?? 'IN_APP', fields.subject ?? 'Hello', phone, fields.sentAt ?? null],
@@ -85,7 +74,7 @@ async function insertMessage(phone: string, fields: { subject?: string; type?: s
 }
 
 async function addSubscription(phone: string): Promise<number> {
-  const rows = await t.db.query<{ id: number }>(
+  const rows = await api.db.query<{ id: number }>(
     `INSERT INTO push_subscriptions (phone, endpoint, p256dh, auth) VALUES ($1, $2, 'key', 'secret') RETURNING id`,
     [phone, `https://push.example.test/${Math.random().toString(36).slice(2)}`],
   );
@@ -95,10 +84,10 @@ async function addSubscription(phone: string): Promise<number> {
 describe('staff: parent access', () => {
   it('shows the state before any code, with every child on the phone by name', async () => {
     const phone = uniquePhone();
-    const zara = await createStudent(t.app, admin, { full_name: 'Zara Khan', parent_phone: phone });
+    const zara = await api.student({ full_name: 'Zara Khan', parent_phone: phone });
     // An import may leave the parent name empty: the name on a sibling's record is used.
-    await t.db.query("UPDATE students SET parent_name = '' WHERE id = $1", [zara.id]);
-    const aman = await createStudent(t.app, admin, {
+    await api.db.query("UPDATE students SET parent_name = '' WHERE id = $1", [zara.id]);
+    const aman = await api.student({
       full_name: 'Aman Khan',
       class_name: '9',
       parent_phone: phone,
@@ -125,12 +114,9 @@ describe('staff: parent access', () => {
   });
 
   it('lets a teacher issue a code: shown once as XXXX-XXXX, only its hash stored, an activity row without it', async () => {
-    const phone = uniquePhone();
-    const student = await createStudent(t.app, admin, {
-      full_name: 'Nila Rao',
-      parent_phone: phone,
-      parent_name: 'Hari Rao',
-    });
+    // A new student on a phone of its own.
+    const student = await api.student({ full_name: 'Nila Rao', parent_name: 'Hari Rao' });
+    const phone = student.parent_phone;
     const response = await issue(student.id, teacher);
     expect(response.statusCode).toBe(201);
     const body = response.json();
@@ -140,7 +126,7 @@ describe('staff: parent access', () => {
     expect(body.issued_at).toEqual(expect.any(String));
 
     const compact = body.code.replace('-', '');
-    const [stored] = await t.db.query<{ code_hash: string; token_version: number; issued_by_user_id: number }>(
+    const [stored] = await api.db.query<{ code_hash: string; token_version: number; issued_by_user_id: number }>(
       'SELECT code_hash, token_version, issued_by_user_id FROM parent_access WHERE phone = $1',
       [phone],
     );
@@ -148,7 +134,7 @@ describe('staff: parent access', () => {
     expect(stored?.code_hash).not.toContain(compact);
     expect(stored?.token_version).toBe(0);
 
-    const [activity] = await t.db.query<{ action: string; description: string; actor: string }>(
+    const [activity] = await api.db.query<{ action: string; description: string; actor: string }>(
       "SELECT action, description, actor FROM activities WHERE action LIKE 'parents.%' ORDER BY id DESC LIMIT 1",
     );
     expect(activity?.actor).toBe('Tess Teacher');
@@ -171,21 +157,17 @@ describe('staff: parent access', () => {
 
   it('answers 401 without a token and 404 for an unknown student, 422 for a bad id', async () => {
     for (const method of ['GET', 'POST'] as const) {
-      const anonymous = await t.app.inject({ method, url: '/api/v1/students/1/parent-access' });
+      const anonymous = await api.anonymous().request(method, '/api/v1/students/1/parent-access');
       expect(anonymous.statusCode).toBe(401);
-      const missing = await t.app.inject({
-        method,
-        url: '/api/v1/students/999999/parent-access',
-        headers: auth(admin),
-      });
+      const missing = await api.as('admin').request(method, '/api/v1/students/999999/parent-access');
       expect(missing.statusCode).toBe(404);
       expect(detailOf(missing)).toBe('Student not found');
-      const bad = await t.app.inject({ method, url: '/api/v1/students/abc/parent-access', headers: auth(admin) });
+      const bad = await api.as('admin').request(method, '/api/v1/students/abc/parent-access');
       expect(bad.statusCode).toBe(422);
       expect(detailOf(bad)).toMatch(/^id: /);
     }
     expect(
-      await t.db.query('SELECT 1 FROM parent_access WHERE phone NOT IN (SELECT parent_phone FROM students)'),
+      await api.db.query('SELECT 1 FROM parent_access WHERE phone NOT IN (SELECT parent_phone FROM students)'),
     ).toEqual([]);
   });
 
@@ -200,12 +182,9 @@ describe('staff: parent access', () => {
 
 describe('POST /parent/login', () => {
   it('signs a parent in with the code as issued, and records the sign-in', async () => {
-    const phone = uniquePhone();
-    const student = await createStudent(t.app, admin, {
-      full_name: 'Omar Ali',
-      parent_phone: phone,
-      parent_name: 'Sara Ali',
-    });
+    // A new student on a phone of its own.
+    const student = await api.student({ full_name: 'Omar Ali', parent_name: 'Sara Ali' });
+    const phone = student.parent_phone;
     const { code } = (await issue(student.id)).json();
     const response = await parentLogin(phone, code);
     expect(response.statusCode).toBe(200);
@@ -222,7 +201,7 @@ describe('POST /parent/login', () => {
     const me = await parentGet('/parent/me', body.access_token);
     expect(me.statusCode).toBe(200);
     expect(me.json()).toEqual(body.parent);
-    const [row] = await t.db.query<{ last_sign_in_at: string | null }>(
+    const [row] = await api.db.query<{ last_sign_in_at: string | null }>(
       'SELECT last_sign_in_at FROM parent_access WHERE phone = $1',
       [phone],
     );
@@ -231,7 +210,7 @@ describe('POST /parent/login', () => {
 
   it('accepts the code typed lower-case, without the dash, with spaces, and the phone in another format', async () => {
     const phone = uniquePhone();
-    const student = await createStudent(t.app, admin, { parent_phone: phone });
+    const student = await api.student({ parent_phone: phone });
     const { code } = (await issue(student.id)).json() as { code: string };
     expect((await parentLogin(phone, code.toLowerCase())).statusCode).toBe(200);
     expect((await parentLogin(phone, code.replace('-', ''))).statusCode).toBe(200);
@@ -241,9 +220,9 @@ describe('POST /parent/login', () => {
 
   it('reads O as 0 and I or L as 1', async () => {
     const phone = uniquePhone();
-    await createStudent(t.app, admin, { parent_phone: phone });
+    await api.student({ parent_phone: phone });
     // A known code, so the look-alikes are certain to be in it.
-    await t.db.query(`INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, $2, 'Admin')`, [
+    await api.db.query(`INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, $2, 'Admin')`, [
       phone,
       await hashAccessCode('10AB0C1D'),
     ]);
@@ -255,7 +234,7 @@ describe('POST /parent/login', () => {
     const { phone, code } = await family(['Rhea Sen']);
     const wrongCode = code.startsWith('A') ? `B${code.slice(1)}` : `A${code.slice(1)}`;
     const noCodePhone = uniquePhone();
-    await createStudent(t.app, admin, { parent_phone: noCodePhone });
+    await api.student({ parent_phone: noCodePhone });
     const address = freshAddress();
     for (const [p, c] of [
       [phone, wrongCode],
@@ -270,14 +249,10 @@ describe('POST /parent/login', () => {
   });
 
   it('names the field of a malformed request in a 422', async () => {
-    const noPhone = await t.app.inject({ method: 'POST', url: '/api/v1/parent/login', payload: { code: 'ABCD-EFGH' } });
+    const noPhone = await api.anonymous().post('/api/v1/parent/login', { code: 'ABCD-EFGH' });
     expect(noPhone.statusCode).toBe(422);
     expect(detailOf(noPhone)).toMatch(/^phone: /);
-    const noCode = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/parent/login',
-      payload: { phone: uniquePhone() },
-    });
+    const noCode = await api.anonymous().post('/api/v1/parent/login', { phone: uniquePhone() });
     expect(noCode.statusCode).toBe(422);
     expect(detailOf(noCode)).toMatch(/^code: /);
   });
@@ -299,9 +274,9 @@ describe('POST /parent/login', () => {
     const other = await family(['Uma Pillai']);
     expect((await parentLogin(other.phone, other.code)).statusCode).toBe(200);
     const key = `pw:parent:${phone}@${attacker}`;
-    await t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second' WHERE key = $1", [key]);
+    await api.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second' WHERE key = $1", [key]);
     expect((await parentLogin(phone, code, attacker)).statusCode).toBe(200);
-    expect(await t.db.query('SELECT 1 FROM login_throttle WHERE key = $1', [key])).toEqual([]);
+    expect(await api.db.query('SELECT 1 FROM login_throttle WHERE key = $1', [key])).toEqual([]);
   });
 
   it('throttles one address trying many phones', async () => {
@@ -321,7 +296,7 @@ describe('issuing a code again (an admin; teachers: test/family-access.test.ts)'
     await addSubscription(phone);
     const messageId = await insertMessage(phone);
     const subscription = await addSubscription(phone);
-    await t.db.query('INSERT INTO push_outbox (message_id, subscription_id) VALUES ($1, $2)', [
+    await api.db.query('INSERT INTO push_outbox (message_id, subscription_id) VALUES ($1, $2)', [
       messageId,
       subscription,
     ]);
@@ -343,13 +318,13 @@ describe('issuing a code again (an admin; teachers: test/family-access.test.ts)'
     const old = await parentGet('/parent/me', token);
     expect(old.statusCode).toBe(401);
     // Revoked, not yet deleted: each device waits for the one notice the worker sends it (then goes).
-    const devices = await t.db.query<{ revoked: boolean }>(
+    const devices = await api.db.query<{ revoked: boolean }>(
       'SELECT revoked_at IS NOT NULL AS revoked FROM push_subscriptions WHERE phone = $1',
       [phone],
     );
     expect(devices).toEqual([{ revoked: true }, { revoked: true }]);
-    expect(await t.db.query('SELECT 1 FROM push_outbox WHERE message_id = $1', [messageId])).toEqual([]);
-    const queued = await t.db.query<{ message_type: string; subject: string; sent_by: string }>(
+    expect(await api.db.query('SELECT 1 FROM push_outbox WHERE message_id = $1', [messageId])).toEqual([]);
+    const queued = await api.db.query<{ message_type: string; subject: string; sent_by: string }>(
       `SELECT m.message_type, m.subject, m.sent_by FROM push_outbox o JOIN messages m ON m.id = o.message_id
         JOIN push_subscriptions s ON s.id = o.subscription_id WHERE s.phone = $1`,
       [phone],
@@ -361,7 +336,7 @@ describe('issuing a code again (an admin; teachers: test/family-access.test.ts)'
         sent_by: 'Administrator',
       }),
     );
-    const [row] = await t.db.query<{ token_version: number }>(
+    const [row] = await api.db.query<{ token_version: number }>(
       'SELECT token_version FROM parent_access WHERE phone = $1',
       [phone],
     );
@@ -370,7 +345,7 @@ describe('issuing a code again (an admin; teachers: test/family-access.test.ts)'
     expect((await parentLogin(phone, code)).statusCode).toBe(401);
     const fresh = await signIn(phone, body.code);
     expect((await parentGet('/parent/me', fresh)).statusCode).toBe(200);
-    const [activity] = await t.db.query<{ action: string; description: string }>(
+    const [activity] = await api.db.query<{ action: string; description: string }>(
       "SELECT action, description FROM activities WHERE action LIKE 'parents.%' ORDER BY id DESC LIMIT 1",
     );
     expect(activity?.action).toBe('parents.access_reissued');
@@ -380,7 +355,7 @@ describe('issuing a code again (an admin; teachers: test/family-access.test.ts)'
 
 describe('audiences', () => {
   async function apiOperations(): Promise<{ method: string; path: string }[]> {
-    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+    const document = (await api.anonymous().get('/api/openapi.json')).json() as {
       paths: Record<string, Record<string, unknown>>;
     };
     const operations: { method: string; path: string }[] = [];
@@ -396,12 +371,9 @@ describe('audiences', () => {
   }
 
   function call(operation: { method: string; path: string }, token?: string): Promise<LightMyRequestResponse> {
-    return t.app.inject({
-      method: operation.method as 'GET',
-      url: operation.path,
-      headers: token ? auth(token) : {},
-      ...(operation.method === 'GET' || operation.method === 'DELETE' ? {} : { payload: {} }),
-    });
+    const caller = token ? api.withToken(token) : api.anonymous();
+    const body = operation.method === 'GET' || operation.method === 'DELETE' ? undefined : {};
+    return caller.request(operation.method as 'GET', operation.path, body);
   }
 
   it('refuses a parent token with 403 on every staff call, and a staff token with 403 on every parent call', async () => {
@@ -454,8 +426,8 @@ describe('audiences', () => {
 
   it('refuses parent calls without a token, and with a token that is no token', async () => {
     for (const url of ['/api/v1/parent/me', '/api/v1/parent/messages']) {
-      expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
-      expect((await t.app.inject({ method: 'GET', url, headers: auth('nonsense') })).statusCode).toBe(401);
+      expect((await api.anonymous().get(url)).statusCode).toBe(401);
+      expect((await api.withToken('nonsense').get(url)).statusCode).toBe(401);
     }
   });
 });
@@ -493,11 +465,10 @@ describe('the inbox', () => {
 
   it('receives what staff send to parents', async () => {
     const { token } = await family(['Arjun Nair']);
-    const sent = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/messages/send-to-parents',
-      headers: auth(teacher),
-      payload: { subject: 'Holiday', message: 'The centre is closed on Friday.', recipients: 'all_parents' },
+    const sent = await api.as('teacher').post('/api/v1/messages/send-to-parents', {
+      subject: 'Holiday',
+      message: 'The centre is closed on Friday.',
+      recipients: 'all_parents',
     });
     expect(sent.statusCode).toBe(200);
     const inbox = (await parentGet('/parent/messages', token)).json();
@@ -508,23 +479,19 @@ describe('the inbox', () => {
     const { phone, token } = await family(['Bela Roy']);
     const id = await insertMessage(phone, { subject: 'Fees' });
     const subscription = await addSubscription(phone);
-    await t.db.query('INSERT INTO push_outbox (message_id, subscription_id) VALUES ($1, $2)', [id, subscription]);
-    await t.db.query(
+    await api.db.query('INSERT INTO push_outbox (message_id, subscription_id) VALUES ($1, $2)', [id, subscription]);
+    await api.db.query(
       "UPDATE messages SET delivery_status = 'failed', failure_reason = 'push service said no' WHERE id = $1",
       [id],
     );
 
-    const read = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/parent/messages/${id}/read`,
-      headers: auth(token),
-    });
+    const read = await api.withToken(token).post(`/api/v1/parent/messages/${id}/read`);
     expect(read.statusCode).toBe(200);
     expect(read.json()).toMatchObject({ id, subject: 'Fees', read_at: expect.any(String) });
     const firstReadAt = read.json().read_at;
-    expect(await t.db.query('SELECT 1 FROM push_outbox WHERE message_id = $1', [id])).toEqual([]);
+    expect(await api.db.query('SELECT 1 FROM push_outbox WHERE message_id = $1', [id])).toEqual([]);
 
-    const history = await t.app.inject({ method: 'GET', url: '/api/v1/communications/history', headers: auth(admin) });
+    const history = await api.as('admin').get('/api/v1/communications/history');
     const entry = history.json().find((m: { id: number }) => m.id === id);
     expect(entry).toMatchObject({
       delivery_status: 'delivered',
@@ -532,14 +499,10 @@ describe('the inbox', () => {
       delivered_at: expect.any(String),
     });
 
-    const again = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/parent/messages/${id}/read`,
-      headers: auth(token),
-    });
+    const again = await api.withToken(token).post(`/api/v1/parent/messages/${id}/read`);
     expect(again.statusCode).toBe(200);
     expect(again.json().read_at).toBe(firstReadAt);
-    const history2 = await t.app.inject({ method: 'GET', url: '/api/v1/communications/history', headers: auth(admin) });
+    const history2 = await api.as('admin').get('/api/v1/communications/history');
     expect(history2.json().find((m: { id: number }) => m.id === id).delivered_at).toBe(entry.delivered_at);
     expect((await parentGet('/parent/messages', token)).json().unread_count).toBe(0);
   });
@@ -548,57 +511,49 @@ describe('the inbox', () => {
     const mine = await family(['Chitra Bose']);
     const theirs = await family(['Dev Bose']);
     const id = await insertMessage(theirs.phone);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/parent/messages/${id}/read`,
-      headers: auth(mine.token),
-    });
+    const response = await api.withToken(mine.token).post(`/api/v1/parent/messages/${id}/read`);
     expect(response.statusCode).toBe(404);
     expect(detailOf(response)).toBe('Message not found');
-    const [row] = await t.db.query<{ read_at: string | null; delivery_status: string }>(
+    const [row] = await api.db.query<{ read_at: string | null; delivery_status: string }>(
       'SELECT read_at, delivery_status FROM messages WHERE id = $1',
       [id],
     );
     expect(row).toEqual({ read_at: null, delivery_status: 'sent' });
     const whatsapp = await insertMessage(mine.phone, { type: 'WHATSAPP' });
-    expect(
-      (
-        await t.app.inject({
-          method: 'POST',
-          url: `/api/v1/parent/messages/${whatsapp}/read`,
-          headers: auth(mine.token),
-        })
-      ).statusCode,
-    ).toBe(404);
+    expect((await api.withToken(mine.token).post(`/api/v1/parent/messages/${whatsapp}/read`)).statusCode).toBe(404);
   });
 });
 
 describe('POST /parent/receipts', () => {
   function postReceipt(receipt: unknown) {
-    return t.app.inject({ method: 'POST', url: '/api/v1/parent/receipts', payload: { receipt } });
+    return api.anonymous().post('/api/v1/parent/receipts', { receipt });
   }
 
   it('marks a sent or failed message delivered, idempotently, without a parent token', async () => {
     const { phone } = await family(['Esha Gill']);
     const id = await insertMessage(phone);
-    const receipt = await t.ctx.tokens.signReceipt(id);
+    const receipt = await api.ctx.tokens.signReceipt(id);
     const first = await postReceipt(receipt);
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ message_id: id, delivery_status: 'delivered' });
-    const [row] = await t.db.query<{ delivered_at: string; read_at: string | null }>(
+    const [row] = await api.db.query<{ delivered_at: string; read_at: string | null }>(
       'SELECT delivered_at, read_at FROM messages WHERE id = $1',
       [id],
     );
     expect(row?.read_at).toBeNull();
     const second = await postReceipt(receipt);
     expect(second.json()).toEqual({ message_id: id, delivery_status: 'delivered' });
-    const [after] = await t.db.query<{ delivered_at: string }>('SELECT delivered_at FROM messages WHERE id = $1', [id]);
+    const [after] = await api.db.query<{ delivered_at: string }>('SELECT delivered_at FROM messages WHERE id = $1', [
+      id,
+    ]);
     expect(after?.delivered_at).toBe(row?.delivered_at);
 
     const failed = await insertMessage(phone);
-    await t.db.query("UPDATE messages SET delivery_status = 'failed', failure_reason = 'gone' WHERE id = $1", [failed]);
-    expect((await postReceipt(await t.ctx.tokens.signReceipt(failed))).json().delivery_status).toBe('delivered');
-    const [cleared] = await t.db.query<{ failure_reason: string | null }>(
+    await api.db.query("UPDATE messages SET delivery_status = 'failed', failure_reason = 'gone' WHERE id = $1", [
+      failed,
+    ]);
+    expect((await postReceipt(await api.ctx.tokens.signReceipt(failed))).json().delivery_status).toBe('delivered');
+    const [cleared] = await api.db.query<{ failure_reason: string | null }>(
       'SELECT failure_reason FROM messages WHERE id = $1',
       [failed],
     );
@@ -614,37 +569,27 @@ describe('POST /parent/receipts', () => {
       expect(response.statusCode).toBe(400);
       expect(detailOf(response)).toBe('This delivery receipt is not valid');
     }
-    const [row] = await t.db.query<{ delivery_status: string }>('SELECT delivery_status FROM messages WHERE id = $1', [
-      id,
-    ]);
+    const [row] = await api.db.query<{ delivery_status: string }>(
+      'SELECT delivery_status FROM messages WHERE id = $1',
+      [id],
+    );
     expect(row?.delivery_status).toBe('sent');
-    expect((await postReceipt(await t.ctx.tokens.signReceipt(2_000_000_000))).statusCode).toBe(404);
+    expect((await postReceipt(await api.ctx.tokens.signReceipt(2_000_000_000))).statusCode).toBe(404);
     expect((await postReceipt('')).statusCode).toBe(422);
   });
 });
 
 describe("a child's attendance", () => {
   async function markAndApprove(studentId: number, date: string, statusText: string, remarks?: string) {
-    const marked = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/attendance/mark',
-      // The admin: up to 30 days back, further than a teacher may mark (ADR 019).
-      headers: auth(admin),
-      payload: { date, records: [{ student_id: studentId, status: statusText, remarks }] },
+    // The admin: up to 30 days back, further than a teacher may mark (ADR 019).
+    const marked = await api.as('admin').post('/api/v1/attendance/mark', {
+      date,
+      records: [{ student_id: studentId, status: statusText, remarks }],
     });
     expect(marked.statusCode).toBe(200);
-    const pending = await t.app.inject({
-      method: 'GET',
-      url: `/api/v1/attendance/pending-approval?attendance_date=${date}`,
-      headers: auth(admin),
-    });
+    const pending = await api.as('admin').get(`/api/v1/attendance/pending-approval?attendance_date=${date}`);
     const record = pending.json().find((r: { student_id: number }) => r.student_id === studentId);
-    const approved = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/attendance/approve',
-      headers: auth(admin),
-      payload: { attendance_ids: [record.id] },
-    });
+    const approved = await api.as('admin').post('/api/v1/attendance/approve', { attendance_ids: [record.id] });
     expect(approved.statusCode).toBe(200);
   }
 
@@ -657,11 +602,9 @@ describe("a child's attendance", () => {
     await markAndApprove(child.id, addDays(day, -29), 'absent');
     await markAndApprove(child.id, addDays(day, -30), 'absent');
     // Pending: not shown.
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/attendance/mark',
-      headers: auth(admin),
-      payload: { date: addDays(day, -2), records: [{ student_id: child.id, status: 'leave' }] },
+    await api.as('admin').post('/api/v1/attendance/mark', {
+      date: addDays(day, -2),
+      records: [{ student_id: child.id, status: 'leave' }],
     });
 
     const response = await parentGet(`/parent/children/${child.id}/attendance`, token);

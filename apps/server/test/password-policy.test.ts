@@ -1,5 +1,5 @@
 /**
- * Issue 11, point 9: the server refuses a new password that is common (the shipped list, also with
+ * The server refuses a new password that is common (the shipped list, also with
  * digits or symbols added and look-alike characters), that holds the username, email or name, or
  * that is only spaces, with a `new_password: …` detail; the hash stays as it was. ADMIN_PASSWORD is
  * held to the same rules at start-up.
@@ -9,32 +9,33 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkNewPassword, commonPasswordList, FIRST_ADMIN } from '../src/lib/password-policy';
 import { verifyPassword } from '../src/lib/passwords';
+import { type TestClient, testClient } from './helpers/client';
 import { cleanUpProcesses, LOCK_FILE, spawnServer, tempDir } from './helpers/server-process';
-import { ADMIN_PASSWORD, auth, createTeacher, createTestApp, detailOf, login, type TestApp } from './helpers/test-app';
+import { ADMIN_PASSWORD, detailOf, login } from './helpers/test-app';
 
 const LIST_FILE = new URL('../src/lib/common-passwords.txt', import.meta.url);
 
 const COMMON = 'is one of the most common passwords; choose one that is harder to guess';
 const DRESSED_UP = 'is a common password with a few characters added or swapped; choose one that is harder to guess';
 
-let t: TestApp;
+let api: TestClient;
 let teacher: { id: number; username: string; initial_password: string };
 beforeAll(async () => {
-  t = await createTestApp();
-  const created = await createTeacher(t.app, await t.adminToken(), {
+  api = await testClient();
+  const created = await api.teacher({
     first_name: 'Priya',
     last_name: 'Venkatesan',
     email: 'pv.teach@example.com',
   });
-  const [row] = await t.db.query<{ id: number }>('SELECT id FROM users WHERE username = $1', [created.username]);
+  const [row] = await api.db.query<{ id: number }>('SELECT id FROM users WHERE username = $1', [created.username]);
   teacher = { id: row?.id as number, username: created.username, initial_password: created.initial_password };
 });
 afterAll(async () => {
-  await Promise.all([t?.close(), cleanUpProcesses()]);
+  await Promise.all([api?.close(), cleanUpProcesses()]);
 });
 
 async function userRow(id: number) {
-  const [row] = await t.db.query<{ password_hash: string; token_version: number; must_change_password: boolean }>(
+  const [row] = await api.db.query<{ password_hash: string; token_version: number; must_change_password: boolean }>(
     'SELECT password_hash, token_version, must_change_password FROM users WHERE id = $1',
     [id],
   );
@@ -42,7 +43,7 @@ async function userRow(id: number) {
 }
 
 async function changedCount(userId: number): Promise<number> {
-  const [row] = await t.db.query<{ n: number }>(
+  const [row] = await api.db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM activities WHERE action = 'auth.password_changed' AND user_id = $1`,
     [userId],
   );
@@ -50,12 +51,7 @@ async function changedCount(userId: number): Promise<number> {
 }
 
 function changePassword(token: string, current: string, next: string) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/change-password',
-    headers: auth(token),
-    payload: { current_password: current, new_password: next },
-  });
+  return api.withToken(token).post('/api/v1/auth/change-password', { current_password: current, new_password: next });
 }
 
 describe('the shipped list of common passwords', () => {
@@ -138,7 +134,7 @@ describe('POST /auth/change-password refuses weak new passwords', () => {
   ];
 
   it('answers 422 naming the problem for each, sent all at once, and keeps the old password', async () => {
-    const token = await login(t.app, teacher.username, teacher.initial_password);
+    const token = await login(api.app, teacher.username, teacher.initial_password);
     const before = await userRow(teacher.id);
     const table: [string, string][] = [
       ...refused,
@@ -156,35 +152,35 @@ describe('POST /auth/change-password refuses weak new passwords', () => {
     expect(await userRow(teacher.id)).toEqual(before);
     expect(await changedCount(teacher.id)).toBe(0);
     expect(await verifyPassword(teacher.initial_password, before?.password_hash as string)).toBe(true);
-    const me = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: auth(token) });
+    const me = await api.withToken(token).get('/api/v1/auth/me');
     expect(me.statusCode).toBe(200);
     expect(me.json()).toMatchObject({ must_change_password: true });
   });
 
   it('checks the current password first: a wrong one is still a 400, whatever the new one', async () => {
-    const token = await login(t.app, teacher.username, teacher.initial_password);
+    const token = await login(api.app, teacher.username, teacher.initial_password);
     const answer = await changePassword(token, 'not-the-password', 'password');
     expect(answer.statusCode).toBe(400);
     expect(detailOf(answer)).toBe('Current password is incorrect');
   });
 
   it('holds the admin to the same rules', async () => {
-    const token = await t.adminToken();
+    const token = await api.adminToken();
     const answer = await changePassword(token, ADMIN_PASSWORD, 'Administrator1');
     expect(answer.statusCode).toBe(422);
     expect(detailOf(answer)).toBe('new_password: must not contain your username (admin)');
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: auth(token) })).statusCode).toBe(200);
+    expect((await api.withToken(token).get('/api/v1/auth/me')).statusCode).toBe(200);
   });
 
   it('accepts good passwords, spaces inside and around included, and signs in with each', async () => {
     let current = teacher.initial_password;
-    let token = await login(t.app, teacher.username, current);
+    let token = await login(api.app, teacher.username, current);
     for (const next of ['violet-harbour-27', '  a quiet river at dawn  ', 'पासवर्ड-सुरक्षित-९']) {
       const answer = await changePassword(token, current, next);
       expect(answer.statusCode, answer.body).toBe(200);
       token = answer.json().access_token;
       current = next;
-      expect(await login(t.app, teacher.username, next)).toBeTruthy();
+      expect(await login(api.app, teacher.username, next)).toBeTruthy();
     }
     expect(await changedCount(teacher.id)).toBe(3);
     expect((await userRow(teacher.id))?.must_change_password).toBe(false);

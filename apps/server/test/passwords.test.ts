@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GENERATED_PASSWORD_COST, hashPassword, needsRehash, verifyPassword } from '../src/lib/passwords';
-import { auth, createTestApp, login, type TestApp } from './helpers/test-app';
+import { testClientForBlock } from './helpers/client';
+import { login } from './helpers/test-app';
 
 const LEGACY_COST = { algorithm: 'scrypt', logN: 17, r: 8, p: 1 } as const;
 
@@ -43,30 +44,24 @@ describe('password hashes', () => {
 });
 
 describe('signing in with a password hashed the old way', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const api = testClientForBlock();
 
   it('signs in, upgrades the stored hash to Argon2id, and ends no session', async () => {
-    const before = await t.adminToken();
+    const before = await api().adminToken();
     const legacy = await hashPassword('legacy-admin-password', LEGACY_COST);
-    await t.db.query("UPDATE users SET password_hash = $1 WHERE username = 'admin'", [legacy]);
+    await api().db.query("UPDATE users SET password_hash = $1 WHERE username = 'admin'", [legacy]);
 
-    const token = await login(t.app, 'admin', 'legacy-admin-password');
+    const token = await login(api().app, 'admin', 'legacy-admin-password');
     expect(token).toBeTruthy();
-    const [row] = await t.db.query<{ password_hash: string }>(
+    const [row] = await api().db.query<{ password_hash: string }>(
       "SELECT password_hash FROM users WHERE username = 'admin'",
     );
     expect(row?.password_hash).toMatch(/^\$argon2id\$/);
     expect(await verifyPassword('legacy-admin-password', row?.password_hash as string)).toBe(true);
 
     // The same password still signs in, and the session from before is still good.
-    expect(await login(t.app, 'admin', 'legacy-admin-password')).toBeTruthy();
-    const me = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: auth(before) });
+    expect(await login(api().app, 'admin', 'legacy-admin-password')).toBeTruthy();
+    const me = await api().withToken(before).get('/api/v1/auth/me');
     expect(me.statusCode).toBe(200);
   });
 });

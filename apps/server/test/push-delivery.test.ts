@@ -6,93 +6,53 @@ import { readKeyFile, type ServerKeys } from '../src/lib/server-keys';
 import { MAX_DEVICES_PER_PHONE } from '../src/modules/push/repository';
 import { resolveVapidDetails } from '../src/modules/push/vapid';
 import { PUSH_FAILURES } from '../src/modules/push/worker';
-import { type FakeDevice, FakePushService } from './helpers/fake-push-service';
-import {
-  auth,
-  createStudent,
-  createTestApp,
-  detailOf,
-  type TestApp,
-  testConfig,
-  uniquePhone,
-} from './helpers/test-app';
+import { waitFor } from './helpers/async';
+import type { Caller, TestClient } from './helpers/client';
+import type { Behaviour, FakeDevice, FakePushService } from './helpers/fake-push-service';
+import { loopbackPush, type ParentWithToken, parentWithToken, startPushApp, stopPushApp } from './helpers/push';
+import { detailOf, testConfig } from './helpers/test-app';
 
 const MAX_ATTEMPTS = 3;
 
-let t: TestApp;
+let api: TestClient;
 let fake: FakePushService;
 
 beforeAll(async () => {
-  fake = await FakePushService.start();
-  t = await createTestApp({
+  ({ api, fake } = await startPushApp({
     config: {
-      push: {
-        ...testConfig().push,
-        allowLoopbackEndpointsForTests: true,
-        pollMs: 20,
-        retryBaseMs: 20,
+      push: loopbackPush({
         retryMaxMs: 80,
         maxAttempts: MAX_ATTEMPTS,
         // Generous: a push the fake took but answered after the deadline would be sent again
         // (at-least-once), and a loaded test machine can be slow. The slow-service tests shorten it.
         requestTimeoutMs: 3000,
-      },
+      }),
     },
-  });
-  t.ctx.push.start();
+  }));
 });
 
-afterAll(async () => {
-  await t?.ctx.push.stop(2000);
-  await fake?.close();
-  await t?.close();
-});
+afterAll(() => stopPushApp(api, fake));
 
 // Sends go to every parent: each test starts with no device subscribed, so only its own get pushes.
 beforeEach(async () => {
-  await t.db.query('DELETE FROM push_subscriptions');
+  await api.db.query('DELETE FROM push_subscriptions');
 });
 
-interface Parent {
-  phone: string;
-  token: string;
-  headers: Record<string, string>;
-  studentId: number;
-}
-
-/** A parent with a child and access to the parent app (the row A's issue-code call would write). */
-async function newParent(): Promise<Parent> {
-  const phone = uniquePhone();
-  const student = await createStudent(t.app, await t.adminToken(), { parent_phone: phone, parent_name: 'Meena Iyer' });
-  await t.db.query("INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, 'not-a-real-hash', 'Test')", [
-    phone,
-  ]);
-  const token = await t.ctx.tokens.signParent({ phone, tokenVersion: 0 });
-  return { phone, token, headers: auth(token), studentId: student.id };
-}
-
-function subscribe(headers: Record<string, string>, body: unknown) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/parent/push/subscriptions',
-    headers: { ...headers, 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/131' },
-    payload: body as object,
+/** A device's call to the subscription routes, as the parent app makes it (a phone's browser names itself). */
+function subscribe(caller: Caller, body: unknown) {
+  return caller.post('/api/v1/parent/push/subscriptions', body, {
+    headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/131' },
   });
 }
 
-function unsubscribe(headers: Record<string, string>, endpoint: string) {
-  return t.app.inject({
-    method: 'DELETE',
-    url: '/api/v1/parent/push/subscriptions',
-    headers,
-    payload: { endpoint },
-  });
+function unsubscribe(caller: Caller, endpoint: string) {
+  return caller.request('DELETE', '/api/v1/parent/push/subscriptions', { endpoint });
 }
 
 /** A device subscribed through the API, as the parent app does after the permission prompt. */
-async function newDevice(parent: Parent): Promise<FakeDevice> {
+async function newDevice(parent: ParentWithToken): Promise<FakeDevice> {
   const device = fake.createDevice();
-  const response = await subscribe(parent.headers, {
+  const response = await subscribe(api.as('parent', parent), {
     endpoint: device.endpoint,
     expirationTime: null,
     keys: device.keys,
@@ -101,18 +61,23 @@ async function newDevice(parent: Parent): Promise<FakeDevice> {
   return device;
 }
 
+/** A new parent with one subscribed device, which the push service treats as `behaviour` says. */
+async function parentWithDevice(behaviour: Behaviour): Promise<{ parent: ParentWithToken; device: FakeDevice }> {
+  const parent = await parentWithToken(api, 'Meena Iyer');
+  const device = await newDevice(parent);
+  fake.behave(device.endpoint, behaviour);
+  return { parent, device };
+}
+
 async function sendToAll(subject: string, message: string): Promise<void> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/messages/send-to-parents',
-    headers: auth(await t.adminToken()),
-    payload: { subject, message, recipients: 'all_parents' },
-  });
+  const response = await api
+    .as('admin')
+    .post('/api/v1/messages/send-to-parents', { subject, message, recipients: 'all_parents' });
   expect(response.statusCode, response.body).toBe(200);
 }
 
 async function messageFor(phone: string, subject: string) {
-  const rows = await t.db.query<{
+  const rows = await api.db.query<{
     id: number;
     delivery_status: string;
     failure_reason: string | null;
@@ -126,34 +91,28 @@ async function messageFor(phone: string, subject: string) {
   return rows[0] as (typeof rows)[number];
 }
 
+/** The parent's copy of the message, once delivery has given up on it. */
+function failedMessage(phone: string, subject: string) {
+  return waitFor('the message failed', async () => {
+    const row = await messageFor(phone, subject);
+    return row.delivery_status === 'failed' ? row : undefined;
+  });
+}
+
 async function outboxCount(): Promise<number> {
-  const rows = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM push_outbox');
+  const rows = await api.db.query<{ count: number }>('SELECT count(*)::int AS count FROM push_outbox');
   return rows[0]?.count ?? 0;
 }
 
 async function subscriptionsOf(phone: string) {
-  return t.db.query<{ endpoint: string; p256dh: string; auth: string; user_agent: string | null }>(
+  return api.db.query<{ endpoint: string; p256dh: string; auth: string; user_agent: string | null }>(
     'SELECT endpoint, p256dh, auth, user_agent FROM push_subscriptions WHERE phone = $1 ORDER BY id',
     [phone],
   );
 }
 
-async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 async function historyEntry(id: number) {
-  const response = await t.app.inject({
-    method: 'GET',
-    url: '/api/v1/communications/history?limit=200',
-    headers: auth(await t.adminToken()),
-  });
+  const response = await api.as('admin').get('/api/v1/communications/history?limit=200');
   expect(response.statusCode).toBe(200);
   return (response.json() as { id: number; delivery_status: string; failure_reason: string | null }[]).find(
     (entry) => entry.id === id,
@@ -196,9 +155,9 @@ describe('configuration', () => {
   });
 
   it('takes the VAPID key pair from the key file, never the database (ADR 017); the environment wins', async () => {
-    expect(await t.db.query("SELECT key FROM settings WHERE key LIKE '%vapid%'")).toEqual([]);
-    const kept = (readKeyFile(t.ctx.config.keyFile) as ServerKeys).vapid;
-    expect(kept.publicKey).toBe(t.ctx.push.publicKey);
+    expect(await api.db.query("SELECT key FROM settings WHERE key LIKE '%vapid%'")).toEqual([]);
+    const kept = (readKeyFile(api.ctx.config.keyFile) as ServerKeys).vapid;
+    expect(kept.publicKey).toBe(api.ctx.push.publicKey);
     // Another instance (or a restart) with the same key file signs with the same key.
     const again = resolveVapidDetails(testConfig().push, kept);
     expect(again).toEqual({ subject: 'mailto:office@tuitiondesk.invalid', ...kept });
@@ -209,47 +168,41 @@ describe('configuration', () => {
 
 describe('subscription routes', () => {
   it('answers the public key to a parent; 401 without a token, 403 for staff', async () => {
-    const parent = await newParent();
-    const response = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/parent/push/public-key',
-      headers: parent.headers,
-    });
+    const parent = await parentWithToken(api, 'Meena Iyer');
+    const response = await api.as('parent', parent).get('/api/v1/parent/push/public-key');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ public_key: t.ctx.push.publicKey });
-    expect(Buffer.from(t.ctx.push.publicKey, 'base64url')).toHaveLength(65);
+    expect(response.json()).toEqual({ public_key: api.ctx.push.publicKey });
+    expect(Buffer.from(api.ctx.push.publicKey, 'base64url')).toHaveLength(65);
 
-    const anonymous = await t.app.inject({ method: 'GET', url: '/api/v1/parent/push/public-key' });
+    const anonymous = await api.anonymous().get('/api/v1/parent/push/public-key');
     expect(anonymous.statusCode).toBe(401);
-    const staff = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/parent/push/public-key',
-      headers: auth(await t.adminToken()),
-    });
+    const staff = await api.as('admin').get('/api/v1/parent/push/public-key');
     expect(staff.statusCode).toBe(403);
   });
 
   it('refuses subscribing without a parent token: 401, and 403 for staff', async () => {
     const device = fake.createDevice();
     const body = { endpoint: device.endpoint, keys: device.keys };
-    expect((await subscribe({}, body)).statusCode).toBe(401);
-    expect((await subscribe(auth('not-a-token'), body)).statusCode).toBe(401);
-    const staff = await subscribe(auth(await t.teacherToken()), body);
+    expect((await subscribe(api.anonymous(), body)).statusCode).toBe(401);
+    expect((await subscribe(api.withToken('not-a-token'), body)).statusCode).toBe(401);
+    const staff = await subscribe(api.as('teacher'), body);
     expect(staff.statusCode).toBe(403);
-    expect((await unsubscribe({}, device.endpoint)).statusCode).toBe(401);
-    expect((await unsubscribe(auth(await t.adminToken()), device.endpoint)).statusCode).toBe(403);
-    expect(await t.db.query('SELECT 1 FROM push_subscriptions')).toHaveLength(0);
+    expect((await unsubscribe(api.anonymous(), device.endpoint)).statusCode).toBe(401);
+    expect((await unsubscribe(api.as('admin'), device.endpoint)).statusCode).toBe(403);
+    expect(await api.db.query('SELECT 1 FROM push_subscriptions')).toHaveLength(0);
   });
 
   it('refuses a parent token whose code was issued again (version bumped)', async () => {
-    const parent = await newParent();
-    await t.db.query('UPDATE parent_access SET token_version = token_version + 1 WHERE phone = $1', [parent.phone]);
+    const parent = await parentWithToken(api, 'Meena Iyer');
+    await api.db.query('UPDATE parent_access SET token_version = token_version + 1 WHERE phone = $1', [parent.phone]);
     const device = fake.createDevice();
-    expect((await subscribe(parent.headers, { endpoint: device.endpoint, keys: device.keys })).statusCode).toBe(401);
+    expect(
+      (await subscribe(api.as('parent', parent), { endpoint: device.endpoint, keys: device.keys })).statusCode,
+    ).toBe(401);
   });
 
   it('stores the subscription (201) with the device name', async () => {
-    const parent = await newParent();
+    const parent = await parentWithToken(api, 'Meena Iyer');
     const device = await newDevice(parent);
     expect(await subscriptionsOf(parent.phone)).toEqual([
       {
@@ -262,7 +215,7 @@ describe('subscription routes', () => {
   });
 
   it('answers 422 naming the field for bad keys or endpoints', async () => {
-    const parent = await newParent();
+    const parent = await parentWithToken(api, 'Meena Iyer');
     const device = fake.createDevice();
     const cases: [unknown, string][] = [
       [{ endpoint: device.endpoint, keys: { ...device.keys, p256dh: 'short' } }, 'keys.p256dh:'],
@@ -276,7 +229,7 @@ describe('subscription routes', () => {
       [{ endpoint: `https://push.example/${'x'.repeat(2100)}`, keys: device.keys }, 'endpoint: is too long'],
     ];
     for (const [body, detail] of cases) {
-      const response = await subscribe(parent.headers, body);
+      const response = await subscribe(api.as('parent', parent), body);
       expect(response.statusCode, JSON.stringify(body).slice(0, 120)).toBe(422);
       expect(detailOf(response)).toContain(detail);
     }
@@ -284,20 +237,20 @@ describe('subscription routes', () => {
   });
 
   it('refuses the loopback fake push service unless the test-only switch is on', async () => {
-    const parent = await newParent();
+    const parent = await parentWithToken(api, 'Meena Iyer');
     const device = fake.createDevice();
-    t.ctx.config.push.allowLoopbackEndpointsForTests = false;
+    api.ctx.config.push.allowLoopbackEndpointsForTests = false;
     try {
-      const response = await subscribe(parent.headers, { endpoint: device.endpoint, keys: device.keys });
+      const response = await subscribe(api.as('parent', parent), { endpoint: device.endpoint, keys: device.keys });
       expect(response.statusCode).toBe(422);
       expect(detailOf(response)).toBe('endpoint: must be an https URL');
-      const https = await subscribe(parent.headers, {
+      const https = await subscribe(api.as('parent', parent), {
         endpoint: 'https://fcm.googleapis.com/fcm/send/abc:def',
         keys: device.keys,
       });
       expect(https.statusCode).toBe(201);
     } finally {
-      t.ctx.config.push.allowLoopbackEndpointsForTests = true;
+      api.ctx.config.push.allowLoopbackEndpointsForTests = true;
     }
     expect((await subscriptionsOf(parent.phone)).map((row) => row.endpoint)).toEqual([
       'https://fcm.googleapis.com/fcm/send/abc:def',
@@ -305,41 +258,41 @@ describe('subscription routes', () => {
   });
 
   it('updates the row when a device subscribes again, and moves it when another parent signs in on it', async () => {
-    const first = await newParent();
-    const second = await newParent();
+    const first = await parentWithToken(api, 'Meena Iyer');
+    const second = await parentWithToken(api, 'Meena Iyer');
     const device = await newDevice(first);
     const renewed = fake.createDevice();
-    const again = await subscribe(first.headers, { endpoint: device.endpoint, keys: renewed.keys });
+    const again = await subscribe(api.as('parent', first), { endpoint: device.endpoint, keys: renewed.keys });
     expect(again.statusCode).toBe(201);
     expect(await subscriptionsOf(first.phone)).toMatchObject([{ endpoint: device.endpoint, ...renewed.keys }]);
 
     // A push still queued for the first parent must not reach the device once it is the second's.
-    await t.db.query(
+    await api.db.query(
       `INSERT INTO messages (subject, message, recipient) VALUES ('Queued', 'for the first parent', $1)`,
       [first.phone],
     );
-    await t.ctx.push.stop();
+    await api.ctx.push.stop();
     try {
-      await t.db.transaction(async (tx) => {
+      await api.db.transaction(async (tx) => {
         const ids = await tx.query<{ id: number }>("SELECT id FROM messages WHERE subject = 'Queued'");
-        await t.ctx.delivery.enqueue(
+        await api.ctx.delivery.enqueue(
           tx,
           ids.map((row) => row.id),
         );
       });
       expect(await outboxCount()).toBe(1);
-      const moved = await subscribe(second.headers, { endpoint: device.endpoint, keys: device.keys });
+      const moved = await subscribe(api.as('parent', second), { endpoint: device.endpoint, keys: device.keys });
       expect(moved.statusCode).toBe(201);
       expect(await outboxCount()).toBe(0);
     } finally {
-      t.ctx.push.start();
+      api.ctx.push.start();
     }
     expect(await subscriptionsOf(first.phone)).toHaveLength(0);
     expect(await subscriptionsOf(second.phone)).toMatchObject([{ endpoint: device.endpoint, ...device.keys }]);
   });
 
   it(`keeps the newest ${MAX_DEVICES_PER_PHONE} devices of a parent`, async () => {
-    const parent = await newParent();
+    const parent = await parentWithToken(api, 'Meena Iyer');
     const devices: FakeDevice[] = [];
     for (let index = 0; index <= MAX_DEVICES_PER_PHONE; index += 1) devices.push(await newDevice(parent));
     const kept = (await subscriptionsOf(parent.phone)).map((row) => row.endpoint);
@@ -347,37 +300,32 @@ describe('subscription routes', () => {
   });
 
   it("deletes only the caller's own subscription", async () => {
-    const owner = await newParent();
-    const other = await newParent();
+    const owner = await parentWithToken(api, 'Meena Iyer');
+    const other = await parentWithToken(api, 'Meena Iyer');
     const device = await newDevice(owner);
 
     // Another family's endpoint answers like an unknown one, and stays.
-    const foreign = await unsubscribe(other.headers, device.endpoint);
+    const foreign = await unsubscribe(api.as('parent', other), device.endpoint);
     expect(foreign.statusCode).toBe(200);
     expect(await subscriptionsOf(owner.phone)).toHaveLength(1);
 
-    const missing = await t.app.inject({
-      method: 'DELETE',
-      url: '/api/v1/parent/push/subscriptions',
-      headers: owner.headers,
-      payload: {},
-    });
+    const missing = await api.as('parent', owner).request('DELETE', '/api/v1/parent/push/subscriptions', {});
     expect(missing.statusCode).toBe(422);
     expect(detailOf(missing)).toContain('endpoint:');
 
-    const own = await unsubscribe(owner.headers, device.endpoint);
+    const own = await unsubscribe(api.as('parent', owner), device.endpoint);
     expect(own.statusCode).toBe(200);
     expect(own.json()).toEqual({ ok: true });
     expect(await subscriptionsOf(owner.phone)).toHaveLength(0);
     // Already gone (a new code, an expired device): turning notifications off still works.
-    expect((await unsubscribe(owner.headers, device.endpoint)).statusCode).toBe(200);
+    expect((await unsubscribe(api.as('parent', owner), device.endpoint)).statusCode).toBe(200);
   });
 });
 
 describe('delivery', () => {
   it('pushes each message to every device of its parent: VAPID-signed, aes128gcm, the PushPayload', async () => {
-    const mother = await newParent();
-    const father = await newParent();
+    const mother = await parentWithToken(api, 'Meena Iyer');
+    const father = await parentWithToken(api, 'Meena Iyer');
     const phone = await newDevice(mother);
     const tablet = await newDevice(mother);
     const fatherPhone = await newDevice(father);
@@ -405,10 +353,10 @@ describe('delivery', () => {
         sent_at: message.sent_at,
         receipt: payload.receipt,
       });
-      expect(await t.ctx.tokens.verifyReceipt(payload.receipt)).toBe(message.id);
+      expect(await api.ctx.tokens.verifyReceipt(payload.receipt)).toBe(message.id);
       // The receipt is not a parent or staff token.
-      expect(await t.ctx.tokens.verifyParent(payload.receipt)).toBeUndefined();
-      expect(push.vapidKey).toBe(t.ctx.push.publicKey);
+      expect(await api.ctx.tokens.verifyParent(payload.receipt)).toBeUndefined();
+      expect(push.vapidKey).toBe(api.ctx.push.publicKey);
       expect(push.jwt.sub).toBe('mailto:office@tuitiondesk.invalid');
       expect(push.jwt.aud).toBe(fake.origin);
       expect(push.headers['content-encoding']).toBe('aes128gcm');
@@ -417,7 +365,7 @@ describe('delivery', () => {
     }
     expect(fake.rejected).toEqual([]);
     expect(motherMessage.pushed_at).not.toBeNull();
-    const stamped = await t.db.query<{ last_success_at: string | null }>(
+    const stamped = await api.db.query<{ last_success_at: string | null }>(
       'SELECT last_success_at FROM push_subscriptions WHERE phone = $1',
       [mother.phone],
     );
@@ -426,8 +374,8 @@ describe('delivery', () => {
 
     // The service worker confirms with the receipt: the staff history shows `delivered`.
     const receipt = pushPayloadSchema.parse(JSON.parse(fake.receivedBy(phone.endpoint)[0]?.plaintext ?? '')).receipt;
-    if (t.app.hasRoute({ method: 'POST', url: '/api/v1/parent/receipts' })) {
-      const confirmed = await t.app.inject({ method: 'POST', url: '/api/v1/parent/receipts', payload: { receipt } });
+    if (api.app.hasRoute({ method: 'POST', url: '/api/v1/parent/receipts' })) {
+      const confirmed = await api.anonymous().post('/api/v1/parent/receipts', { receipt });
       expect(confirmed.statusCode, confirmed.body).toBe(200);
       expect(confirmed.json()).toMatchObject({ message_id: motherMessage.id, delivery_status: 'delivered' });
       expect((await historyEntry(motherMessage.id))?.delivery_status).toBe('delivered');
@@ -435,7 +383,7 @@ describe('delivery', () => {
   });
 
   it('queues nothing for parents without a device; the message stays in the inbox as `sent`', async () => {
-    const parent = await newParent();
+    const parent = await parentWithToken(api, 'Meena Iyer');
     const before = fake.received.length;
     await sendToAll('No devices', 'Only in the app.');
     const message = await messageFor(parent.phone, 'No devices');
@@ -446,7 +394,7 @@ describe('delivery', () => {
   });
 
   it('cuts a long message so the encrypted push fits in 4096 bytes', async () => {
-    const parent = await newParent();
+    const parent = await parentWithToken(api, 'Meena Iyer');
     const device = await newDevice(parent);
     const long = 'é'.repeat(4990);
     await sendToAll('Long letter', long);
@@ -460,7 +408,7 @@ describe('delivery', () => {
   });
 
   it.each([410, 404])('removes a subscription the push service answers %i for', async (status) => {
-    const parent = await newParent();
+    const parent = await parentWithToken(api, 'Meena Iyer');
     const gone = await newDevice(parent);
     const kept = await newDevice(parent);
     fake.behave(gone.endpoint, { status });
@@ -477,9 +425,7 @@ describe('delivery', () => {
   });
 
   it('retries a failing push service with backoff and then delivers once', async () => {
-    const parent = await newParent();
-    const device = await newDevice(parent);
-    fake.behave(device.endpoint, { status: 500, times: 2 });
+    const { parent, device } = await parentWithDevice({ status: 500, times: 2 });
     await sendToAll('Retried', 'Third time lucky.');
     const push = await waitFor('the push', () => fake.receivedBy(device.endpoint)[0]);
     expect(JSON.parse(push.plaintext)).toMatchObject({ title: 'Retried', body: 'Third time lucky.' });
@@ -492,18 +438,16 @@ describe('delivery', () => {
   });
 
   it('retries a push service that does not answer in time', async () => {
-    const parent = await newParent();
-    const device = await newDevice(parent);
-    fake.behave(device.endpoint, 'slow');
-    t.ctx.config.push.requestTimeoutMs = 300;
+    const { parent, device } = await parentWithDevice('slow');
+    api.ctx.config.push.requestTimeoutMs = 300;
     await sendToAll('Slow', 'Eventually.');
     const error = await waitFor('a timed-out attempt', async () => {
-      const rows = await t.db.query<{ last_error: string | null }>('SELECT last_error FROM push_outbox');
+      const rows = await api.db.query<{ last_error: string | null }>('SELECT last_error FROM push_outbox');
       return rows[0]?.last_error ?? undefined;
     });
     // The outbox keeps the generic sentence; the timing detail goes to the log.
     expect(error).toBe(PUSH_FAILURES.unreachable);
-    t.ctx.config.push.requestTimeoutMs = 3000;
+    api.ctx.config.push.requestTimeoutMs = 3000;
     fake.behave(device.endpoint, undefined);
     await waitFor('the push', () => fake.receivedBy(device.endpoint)[0]);
     await waitFor('an empty outbox', async () => (await outboxCount()) === 0 || undefined);
@@ -511,14 +455,9 @@ describe('delivery', () => {
   });
 
   it('marks the message failed with the reason once every attempt failed', async () => {
-    const parent = await newParent();
-    const device = await newDevice(parent);
-    fake.behave(device.endpoint, { status: 503 });
+    const { parent, device } = await parentWithDevice({ status: 503 });
     await sendToAll('Unlucky', 'This one will not arrive.');
-    const message = await waitFor('the message failed', async () => {
-      const row = await messageFor(parent.phone, 'Unlucky');
-      return row.delivery_status === 'failed' ? row : undefined;
-    });
+    const message = await failedMessage(parent.phone, 'Unlucky');
     // A generic sentence: nothing the push service said (status, text) reaches staff.
     const reason = `The push service was busy or unavailable after ${MAX_ATTEMPTS} attempts.`;
     expect(message.failure_reason).toBe(reason);
@@ -531,21 +470,16 @@ describe('delivery', () => {
   });
 
   it('gives up at once when the push service says the push is too large (413)', async () => {
-    const parent = await newParent();
-    const device = await newDevice(parent);
-    fake.behave(device.endpoint, { status: 413 });
+    const { parent, device } = await parentWithDevice({ status: 413 });
     await sendToAll('Refused', 'Too large, says the service.');
-    const message = await waitFor('the message failed', async () => {
-      const row = await messageFor(parent.phone, 'Refused');
-      return row.delivery_status === 'failed' ? row : undefined;
-    });
+    const message = await failedMessage(parent.phone, 'Refused');
     expect(message.failure_reason).toBe(PUSH_FAILURES.refused);
     expect(fake.attempts.get(device.endpoint)).toBe(1);
     fake.behave(device.endpoint, undefined);
   });
 
   it('does not mark a message failed when another device of the parent got it', async () => {
-    const parent = await newParent();
+    const parent = await parentWithToken(api, 'Meena Iyer');
     const broken = await newDevice(parent);
     const working = await newDevice(parent);
     fake.behave(broken.endpoint, { status: 502 });
@@ -559,18 +493,16 @@ describe('delivery', () => {
   });
 
   it('does not mark a message failed that the parent already opened', async () => {
-    const parent = await newParent();
-    const device = await newDevice(parent);
-    fake.behave(device.endpoint, { status: 503 });
-    await t.ctx.push.stop();
+    const { parent, device } = await parentWithDevice({ status: 503 });
+    await api.ctx.push.stop();
     try {
       await sendToAll('Opened', 'Read in the app before the push got through.');
       const message = await messageFor(parent.phone, 'Opened');
-      await t.db.query("UPDATE messages SET delivery_status = 'delivered', delivered_at = now() WHERE id = $1", [
+      await api.db.query("UPDATE messages SET delivery_status = 'delivered', delivered_at = now() WHERE id = $1", [
         message.id,
       ]);
     } finally {
-      t.ctx.push.start();
+      api.ctx.push.start();
     }
     await waitFor('the outbox given up', async () =>
       (fake.attempts.get(device.endpoint) ?? 0) >= MAX_ATTEMPTS && (await outboxCount()) === 0 ? true : undefined,
@@ -583,23 +515,21 @@ describe('delivery', () => {
   });
 
   it('waits for the sends in flight when stopped; the failed attempt is retried after a restart', async () => {
-    const parent = await newParent();
-    const device = await newDevice(parent);
-    fake.behave(device.endpoint, 'slow');
-    t.ctx.config.push.requestTimeoutMs = 300;
+    const { device } = await parentWithDevice('slow');
+    api.ctx.config.push.requestTimeoutMs = 300;
     await sendToAll('Stopping', 'In flight at shutdown.');
     await waitFor('the request in flight', () => fake.attempts.get(device.endpoint));
     const started = Date.now();
-    await t.ctx.push.stop(2000);
+    await api.ctx.push.stop(2000);
     // The request times out (300 ms) inside the grace period and its retry is recorded.
     expect(Date.now() - started).toBeLessThan(1500);
-    const rows = await t.db.query<{ attempts: number; last_error: string | null }>(
+    const rows = await api.db.query<{ attempts: number; last_error: string | null }>(
       'SELECT attempts, last_error FROM push_outbox',
     );
     expect(rows).toEqual([{ attempts: 1, last_error: PUSH_FAILURES.unreachable }]);
-    t.ctx.config.push.requestTimeoutMs = 3000;
+    api.ctx.config.push.requestTimeoutMs = 3000;
     fake.behave(device.endpoint, undefined);
-    t.ctx.push.start();
+    api.ctx.push.start();
     await waitFor('the push', () => fake.receivedBy(device.endpoint)[0]);
   });
 });

@@ -6,19 +6,14 @@ import { PushDelivery } from '../src/modules/push/delivery';
 import { ENDPOINT_PROBLEMS, type LookupHost } from '../src/modules/push/endpoint-policy';
 import { createPushAgents, postPush } from '../src/modules/push/transport';
 import { PUSH_FAILURES, PushWorker } from '../src/modules/push/worker';
-import { FakePushService } from './helpers/fake-push-service';
-import {
-  auth,
-  createStudent,
-  createTestApp,
-  detailOf,
-  type TestApp,
-  testConfig,
-  uniquePhone,
-} from './helpers/test-app';
+import { waitFor } from './helpers/async';
+import type { TestClient } from './helpers/client';
+import type { FakePushService } from './helpers/fake-push-service';
+import { loopbackPush, type ParentWithToken, parentWithToken, startPushApp, stopPushApp } from './helpers/push';
+import { detailOf } from './helpers/test-app';
 
 /**
- * Push endpoints as an attacker would register them (issue 11, point 5; ADR 018): every way of
+ * Push endpoints as an attacker would register them (ADR 018): every way of
  * writing an internal address is refused when subscribing, and a public-looking name that resolves
  * inside the network (at once, or only after the check: rebinding) reaches nothing at send time.
  */
@@ -36,22 +31,13 @@ const fakeDns: LookupHost = async (hostname) => {
   return next.map((address): LookupAddress => ({ address, family: isIP(address) }));
 };
 
-let t: TestApp;
+let api: TestClient;
 let fake: FakePushService;
 
 beforeAll(async () => {
-  fake = await FakePushService.start();
-  t = await createTestApp({
+  ({ api, fake } = await startPushApp({
     config: {
-      push: {
-        ...testConfig().push,
-        allowLoopbackEndpointsForTests: true,
-        pollMs: 20,
-        retryBaseMs: 20,
-        retryMaxMs: 40,
-        maxAttempts: MAX_ATTEMPTS,
-        requestTimeoutMs: 1000,
-      },
+      push: loopbackPush({ retryMaxMs: 40, maxAttempts: MAX_ATTEMPTS, requestTimeoutMs: 1000 }),
     },
     // The worker resolves names through the fake DNS; everything else is the app as it runs.
     prepare: (ctx) => {
@@ -59,55 +45,30 @@ beforeAll(async () => {
       const push = new PushWorker({ db: ctx.db, tokens: ctx.tokens, vapid, config: ctx.config.push, lookup: fakeDns });
       return { ...ctx, push, delivery: new PushDelivery(() => push.wake()) };
     },
-  });
-  t.ctx.push.start();
+  }));
 });
 
-afterAll(async () => {
-  await t?.ctx.push.stop(2000);
-  await fake?.close();
-  await t?.close();
-});
+afterAll(() => stopPushApp(api, fake));
 
 beforeEach(async () => {
-  await t.db.query('DELETE FROM push_subscriptions');
+  await api.db.query('DELETE FROM push_subscriptions');
 });
 
-async function newParent() {
-  const phone = uniquePhone();
-  await createStudent(t.app, await t.adminToken(), { parent_phone: phone, parent_name: 'Leela Nair' });
-  await t.db.query("INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, 'not-a-real-hash', 'Test')", [
-    phone,
-  ]);
-  return { phone, headers: auth(await t.ctx.tokens.signParent({ phone, tokenVersion: 0 })) };
-}
+const newParent = () => parentWithToken(api, 'Leela Nair');
 
 const keys = () => fake.createDevice().keys;
 
-function subscribe(headers: Record<string, string>, endpoint: string, deviceKeys = keys()) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/parent/push/subscriptions',
-    headers,
-    payload: { endpoint, expirationTime: null, keys: deviceKeys },
-  });
+function subscribe(parent: ParentWithToken, endpoint: string, deviceKeys = keys()) {
+  return api
+    .as('parent', parent)
+    .post('/api/v1/parent/push/subscriptions', { endpoint, expirationTime: null, keys: deviceKeys });
 }
 
 async function storedEndpoints(phone: string): Promise<string[]> {
-  const rows = await t.db.query<{ endpoint: string }>('SELECT endpoint FROM push_subscriptions WHERE phone = $1', [
+  const rows = await api.db.query<{ endpoint: string }>('SELECT endpoint FROM push_subscriptions WHERE phone = $1', [
     phone,
   ]);
   return rows.map((row) => row.endpoint);
-}
-
-async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 8000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** The endpoint shapes real browsers get from each push service. */
@@ -181,33 +142,33 @@ const HOSTILE_ENDPOINTS: [endpoint: string, problem: string][] = [
 
 describe('subscribing: the endpoint is checked without DNS', () => {
   it('accepts the endpoints of FCM, Mozilla, Apple and Windows (no DNS needed on this offline machine)', async () => {
-    t.ctx.config.push.allowLoopbackEndpointsForTests = false;
+    api.ctx.config.push.allowLoopbackEndpointsForTests = false;
     try {
       const parent = await newParent();
       for (const endpoint of REAL_ENDPOINTS) {
-        const response = await subscribe(parent.headers, endpoint);
+        const response = await subscribe(parent, endpoint);
         expect(response.statusCode, `${endpoint}: ${response.body}`).toBe(201);
       }
       expect(await storedEndpoints(parent.phone)).toHaveLength(REAL_ENDPOINTS.length);
       expect(asked).toEqual([]);
     } finally {
-      t.ctx.config.push.allowLoopbackEndpointsForTests = true;
+      api.ctx.config.push.allowLoopbackEndpointsForTests = true;
     }
   });
 
   it('refuses every hostile endpoint with 422 and a sentence, and stores none', async () => {
-    t.ctx.config.push.allowLoopbackEndpointsForTests = false;
+    api.ctx.config.push.allowLoopbackEndpointsForTests = false;
     try {
       const parent = await newParent();
       for (const [endpoint, problem] of HOSTILE_ENDPOINTS) {
-        const response = await subscribe(parent.headers, endpoint);
+        const response = await subscribe(parent, endpoint);
         expect({ endpoint, status: response.statusCode }).toEqual({ endpoint, status: 422 });
         expect(detailOf(response), endpoint).toBe(`endpoint: ${problem}`);
       }
       expect(await storedEndpoints(parent.phone)).toEqual([]);
       expect(asked).toEqual([]);
     } finally {
-      t.ctx.config.push.allowLoopbackEndpointsForTests = true;
+      api.ctx.config.push.allowLoopbackEndpointsForTests = true;
     }
   });
 
@@ -220,7 +181,7 @@ describe('subscribing: the endpoint is checked without DNS', () => {
       'http://[::1]:9/push',
       'http://localhost:9/push',
     ];
-    for (const endpoint of admitted) expect((await subscribe(parent.headers, endpoint)).statusCode, endpoint).toBe(201);
+    for (const endpoint of admitted) expect((await subscribe(parent, endpoint)).statusCode, endpoint).toBe(201);
     const refused: [string, string][] = [
       ['http://169.254.169.254/latest/meta-data/', ENDPOINT_PROBLEMS.ipLiteral],
       ['http://10.0.0.1:8080/push', ENDPOINT_PROBLEMS.ipLiteral],
@@ -232,7 +193,7 @@ describe('subscribing: the endpoint is checked without DNS', () => {
       ['http://metadata/computeMetadata/v1/', ENDPOINT_PROBLEMS.singleLabel],
     ];
     for (const [endpoint, problem] of refused) {
-      const response = await subscribe(parent.headers, endpoint);
+      const response = await subscribe(parent, endpoint);
       expect(response.statusCode, endpoint).toBe(422);
       expect(detailOf(response), endpoint).toBe(`endpoint: ${problem}`);
     }
@@ -246,8 +207,8 @@ describe('the test-only switch', () => {
     const logger = { info() {}, error() {}, warn: (_: object, message: string) => warnings.push(message) };
     const vapid = { subject: 'mailto:office@tuitiondesk.invalid', ...webpush.generateVAPIDKeys() };
     for (const on of [true, false]) {
-      const config = { ...t.ctx.config.push, allowLoopbackEndpointsForTests: on };
-      const worker = new PushWorker({ db: t.db, tokens: t.ctx.tokens, vapid, config, lookup: fakeDns });
+      const config = { ...api.ctx.config.push, allowLoopbackEndpointsForTests: on };
+      const worker = new PushWorker({ db: api.db, tokens: api.ctx.tokens, vapid, config, lookup: fakeDns });
       worker.start(logger);
       await worker.stop(1000);
     }
@@ -262,24 +223,21 @@ describe('sending: the address is checked at every attempt, and only it is conne
     const parent = await newParent();
     answers.set(host, answersInTurn);
     const device = fake.createDevice(`http://${host}:${new URL(fake.origin).port}`);
-    const response = await subscribe(parent.headers, device.endpoint, device.keys);
+    const response = await subscribe(parent, device.endpoint, device.keys);
     expect(response.statusCode, response.body).toBe(201);
     return { parent, device };
   }
 
   async function send(subject: string) {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/messages/send-to-parents',
-      headers: auth(await t.adminToken()),
-      payload: { subject, message: 'Is anyone inside?', recipients: 'all_parents' },
-    });
+    const response = await api
+      .as('admin')
+      .post('/api/v1/messages/send-to-parents', { subject, message: 'Is anyone inside?', recipients: 'all_parents' });
     expect(response.statusCode, response.body).toBe(200);
   }
 
   async function failureOf(phone: string, subject: string) {
     return waitFor(`the message to ${phone} failed`, async () => {
-      const [row] = await t.db.query<{ delivery_status: string; failure_reason: string | null }>(
+      const [row] = await api.db.query<{ delivery_status: string; failure_reason: string | null }>(
         'SELECT delivery_status, failure_reason FROM messages WHERE recipient = $1 AND subject = $2',
         [phone, subject],
       );
@@ -290,7 +248,7 @@ describe('sending: the address is checked at every attempt, and only it is conne
   it('delivers to the loopback fake named as such (so the fake would see anything that got through)', async () => {
     const parent = await newParent();
     const device = fake.createDevice();
-    expect((await subscribe(parent.headers, device.endpoint, device.keys)).statusCode).toBe(201);
+    expect((await subscribe(parent, device.endpoint, device.keys)).statusCode).toBe(201);
     await send('Control');
     await waitFor('the control push', () => fake.receivedBy(device.endpoint)[0]);
   });
@@ -318,7 +276,7 @@ describe('sending: the address is checked at every attempt, and only it is conne
     // Refused once, not retried: the device is forgotten with its queued pushes.
     expect(asked.filter((name) => name === host)).toHaveLength(1);
     expect(await storedEndpoints(parent.phone)).toEqual([]);
-    expect(await t.db.query('SELECT 1 FROM push_outbox')).toEqual([]);
+    expect(await api.db.query('SELECT 1 FROM push_outbox')).toEqual([]);
   });
 
   it('refuses a name with any inside address among public ones', async () => {
@@ -347,7 +305,7 @@ describe('sending: the address is checked at every attempt, and only it is conne
   it('retries a name that does not resolve, and tells staff only that the service could not be reached', async () => {
     const parent = await newParent();
     const host = 'gone.attacker-cdn.net';
-    expect((await subscribe(parent.headers, `https://${host}/push`)).statusCode).toBe(201);
+    expect((await subscribe(parent, `https://${host}/push`)).statusCode).toBe(201);
     await send('Nowhere');
     expect(await failureOf(parent.phone, 'Nowhere')).toBe(
       `The push service could not be reached after ${MAX_ATTEMPTS} attempts.`,
@@ -358,18 +316,14 @@ describe('sending: the address is checked at every attempt, and only it is conne
   it("shows staff no word of the push service's answer", async () => {
     const parent = await newParent();
     const device = fake.createDevice();
-    expect((await subscribe(parent.headers, device.endpoint)).statusCode).toBe(201);
+    expect((await subscribe(parent, device.endpoint)).statusCode).toBe(201);
     // The fake answers 403 with a body, as an internal service might: none of it reaches staff.
     fake.behave(device.endpoint, { status: 403 });
     await send('Quiet');
     const reason = await failureOf(parent.phone, 'Quiet');
     expect(reason).toBe(PUSH_FAILURES.refused);
     expect(reason).not.toMatch(/403|Forbidden|127\.0\.0\.1|ECONN/);
-    const history = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/communications/history?limit=50',
-      headers: auth(await t.adminToken()),
-    });
+    const history = await api.as('admin').get('/api/v1/communications/history?limit=50');
     expect(history.body).not.toMatch(/Forbidden|ECONNREFUSED|127\.0\.0\.1:/);
     fake.behave(device.endpoint, undefined);
   });

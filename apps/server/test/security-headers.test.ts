@@ -3,17 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, createStudent, createTestApp, detailOf, type TestApp } from './helpers/test-app';
+import { type TestClient, testClient } from './helpers/client';
+import { createStudent, detailOf } from './helpers/test-app';
 
 /**
- * Security headers on the console's pages, the parent app, static files and every kind of API answer
- * (issue 6). What helmet sends beyond our own settings is pinned here too, so a change is noticed:
+ * Security headers on the console's pages, the parent app, static files and every kind of API answer.
+ * What helmet sends beyond our own settings is pinned here too, so a change is noticed:
  * X-Frame-Options DENY (as the CSP's frame-ancestors 'none', for browsers that only know the older
  * header), and Strict-Transport-Security max-age=31536000; includeSubDomains (browsers ignore it
  * over plain http; behind TLS it keeps the console on https).
  */
 
-let t: TestApp;
+let api: TestClient;
 let dist: string;
 let backupDir: string;
 let failWith: 'none' | 'crash' | 'whatsapp' = 'none';
@@ -30,7 +31,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'parent', 'index.html'), '<!doctype html><title>Parents</title>');
   writeFileSync(path.join(dist, 'assets', 'x.js'), 'console.log("console");');
   backupDir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-headers-backups-'));
-  t = await createTestApp({
+  api = await testClient({
     config: { webDistDir: dist, backupDir },
     prepare: (ctx) => ({
       ...ctx,
@@ -52,7 +53,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
   if (dist) rmSync(dist, { recursive: true, force: true });
   if (backupDir) rmSync(backupDir, { recursive: true, force: true });
 });
@@ -99,7 +100,7 @@ describe("the console's pages and files", () => {
     ['/parent/inbox', 'text/html'],
     ['/assets/x.js', 'javascript'],
   ])('%s carries the security headers', async (url, type) => {
-    const response = await t.app.inject({ method: 'GET', url });
+    const response = await api.anonymous().get(url);
     expect(response.statusCode).toBe(200);
     expect(String(response.headers['content-type'])).toContain(type);
     expectSecurityHeaders(response, url);
@@ -108,7 +109,7 @@ describe("the console's pages and files", () => {
   });
 
   it('a missing file answers 404 with a detail and the same headers', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/assets/missing.js' });
+    const response = await api.anonymous().get('/assets/missing.js');
     expect(response.statusCode).toBe(404);
     expect(detailOf(response)).toBeTruthy();
     expectSecurityHeaders(response, '/assets/missing.js');
@@ -117,110 +118,62 @@ describe("the console's pages and files", () => {
 
 describe('every kind of API answer: security headers, and Cache-Control no-store', () => {
   const cases: [string, () => Promise<LightMyRequestResponse>, number][] = [
-    ['200 health', () => t.app.inject({ method: 'GET', url: '/api/v1/health' }), 200],
-    [
-      '200 me',
-      async () => t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: auth(await t.adminToken()) }),
-      200,
-    ],
+    ['200 health', () => api.anonymous().get('/api/v1/health'), 200],
+    ['200 me', async () => api.as('admin').get('/api/v1/auth/me'), 200],
     [
       '201 create',
       async () =>
-        t.app.inject({
-          method: 'POST',
-          url: '/api/v1/students/',
-          headers: auth(await t.adminToken()),
-          payload: { full_name: 'Header Check', class_name: '7', parent_name: 'P', parent_phone: '+919812345678' },
+        api.as('admin').post('/api/v1/students/', {
+          full_name: 'Header Check',
+          class_name: '7',
+          parent_name: 'P',
+          parent_phone: '+919812345678',
         }),
       201,
     ],
-    [
-      '200 binary template',
-      async () =>
-        t.app.inject({ method: 'GET', url: '/api/v1/import/students/template', headers: auth(await t.adminToken()) }),
-      200,
-    ],
-    ['200 OpenAPI document', () => t.app.inject({ method: 'GET', url: '/api/openapi.json' }), 200],
-    ['401 no token', () => t.app.inject({ method: 'GET', url: '/api/v1/auth/me' }), 401],
-    [
-      '403 wrong role',
-      async () => t.app.inject({ method: 'GET', url: '/api/v1/teachers/', headers: auth(await t.teacherToken()) }),
-      403,
-    ],
-    [
-      '404 unknown endpoint',
-      async () => t.app.inject({ method: 'GET', url: '/api/v1/nowhere', headers: auth(await t.adminToken()) }),
-      404,
-    ],
-    [
-      '404 unknown id',
-      async () => t.app.inject({ method: 'GET', url: '/api/v1/students/999999', headers: auth(await t.adminToken()) }),
-      404,
-    ],
+    ['200 binary template', async () => api.as('admin').get('/api/v1/import/students/template'), 200],
+    ['200 OpenAPI document', () => api.anonymous().get('/api/openapi.json'), 200],
+    ['401 no token', () => api.anonymous().get('/api/v1/auth/me'), 401],
+    ['403 wrong role', async () => api.as('teacher').get('/api/v1/teachers/'), 403],
+    ['404 unknown endpoint', async () => api.as('admin').get('/api/v1/nowhere'), 404],
+    ['404 unknown id', async () => api.as('admin').get('/api/v1/students/999999'), 404],
     [
       '400 malformed JSON',
       async () =>
-        t.app.inject({
-          method: 'POST',
-          url: '/api/v1/students/',
-          headers: { ...auth(await t.adminToken()), 'content-type': 'application/json' },
-          payload: '{"full_name":',
-        }),
+        api.as('admin').post('/api/v1/students/', '{"full_name":', { headers: { 'content-type': 'application/json' } }),
       400,
     ],
     [
       '413 body too large',
       async () =>
-        t.app.inject({
-          method: 'POST',
-          url: '/api/v1/students/',
-          headers: { ...auth(await t.adminToken()), 'content-type': 'application/json' },
-          payload: JSON.stringify({ full_name: 'x'.repeat(1024 * 1024 + 10) }),
+        api.as('admin').post('/api/v1/students/', JSON.stringify({ full_name: 'x'.repeat(1024 * 1024 + 10) }), {
+          headers: { 'content-type': 'application/json' },
         }),
       413,
     ],
     [
       '404 path segment too long for a route (the console takes every GET)',
-      async () =>
-        t.app.inject({
-          method: 'GET',
-          url: `/api/v1/students/${'9'.repeat(200)}`,
-          headers: auth(await t.adminToken()),
-        }),
+      async () => api.as('admin').get(`/api/v1/students/${'9'.repeat(200)}`),
       404,
     ],
     [
       '415 unsupported content type',
       async () =>
-        t.app.inject({
-          method: 'POST',
-          url: '/api/v1/students/',
-          headers: { ...auth(await t.adminToken()), 'content-type': 'application/xml' },
-          payload: '<student/>',
-        }),
+        api.as('admin').post('/api/v1/students/', '<student/>', { headers: { 'content-type': 'application/xml' } }),
       415,
     ],
     [
       '422 invalid field',
       async () =>
-        t.app.inject({
-          method: 'POST',
-          url: '/api/v1/students/',
-          headers: auth(await t.adminToken()),
-          payload: { full_name: 'X', class_name: '11', parent_name: 'P', parent_phone: '+919812345678' },
+        api.as('admin').post('/api/v1/students/', {
+          full_name: 'X',
+          class_name: '11',
+          parent_name: 'P',
+          parent_phone: '+919812345678',
         }),
       422,
     ],
-    [
-      '422 NUL character',
-      async () =>
-        t.app.inject({
-          method: 'GET',
-          url: '/api/v1/attendance/history/page?search=a%00b',
-          headers: auth(await t.adminToken()),
-        }),
-      422,
-    ],
+    ['422 NUL character', async () => api.as('admin').get('/api/v1/attendance/history/page?search=a%00b'), 422],
   ];
 
   it.each(cases)('%s', async (what, send, status) => {
@@ -236,7 +189,7 @@ describe('every kind of API answer: security headers, and Cache-Control no-store
     ['400 malformed %-escape in the path', 'GET', '/api/v1/students/%E0%A4%A', 400],
     ['414 path segment too long', 'POST', `/api/v1/students/${'9'.repeat(200)}/parent-access`, 414],
   ] as const)('%s', async (_what, method, url, status) => {
-    const response = await t.app.inject({ method, url, headers: auth(await t.adminToken()) });
+    const response = await api.as('admin').request(method, url);
     expect(response.statusCode).toBe(status);
     expect(detailOf(response)).toBeTruthy();
     expect(response.headers['cache-control']).toBe('no-store');
@@ -251,11 +204,8 @@ describe('every kind of API answer: security headers, and Cache-Control no-store
   it('429 too many sign-in attempts', async () => {
     let response: LightMyRequestResponse | undefined;
     for (let i = 0; i < 6; i += 1) {
-      response = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/auth/login',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: 'username=header-check&password=wrong',
+      response = await api.anonymous().post('/api/v1/auth/login', undefined, {
+        form: { username: 'header-check', password: 'wrong' },
         remoteAddress: '10.77.0.1',
       });
     }
@@ -266,30 +216,23 @@ describe('every kind of API answer: security headers, and Cache-Control no-store
   });
 
   it('5xx: a bug in a handler (500) and an upstream failure (502) keep the headers and hide the internals', async () => {
-    const admin = await t.adminToken();
+    const admin = await api.adminToken();
     const phone = '+919812300001';
-    const student = await createStudent(t.app, admin, { parent_phone: phone });
-    await t.db.query("INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, 'x', 'Admin')", [phone]);
-    const parent = await t.ctx.tokens.signParent({ phone, tokenVersion: 0 });
+    const student = await createStudent(api.app, admin, { parent_phone: phone });
+    await api.db.query("INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, 'x', 'Admin')", [phone]);
+    const parent = await api.ctx.tokens.signParent({ phone, tokenVersion: 0 });
     try {
       failWith = 'crash';
-      const crashed = await t.app.inject({
-        method: 'GET',
-        url: '/api/v1/parent/push/public-key',
-        headers: auth(parent),
-      });
+      const crashed = await api.withToken(parent).get('/api/v1/parent/push/public-key');
       expect(crashed.statusCode).toBe(500);
       expect(crashed.json()).toEqual({ detail: 'Internal server error' });
       expect(crashed.headers['cache-control']).toBe('no-store');
       expectSecurityHeaders(crashed, '500');
 
       failWith = 'whatsapp';
-      const upstream = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/communications/send-whatsapp',
-        headers: auth(admin),
-        payload: { student_id: student.id, message: 'Hello' },
-      });
+      const upstream = await api
+        .withToken(admin)
+        .post('/api/v1/communications/send-whatsapp', { student_id: student.id, message: 'Hello' });
       expect(upstream.statusCode).toBe(502);
       expect(detailOf(upstream)).not.toMatch(/connection reset/);
       expect(upstream.headers['cache-control']).toBe('no-store');
@@ -297,13 +240,11 @@ describe('every kind of API answer: security headers, and Cache-Control no-store
     } finally {
       failWith = 'none';
     }
-    expect(
-      (await t.app.inject({ method: 'GET', url: '/api/v1/parent/push/public-key', headers: auth(parent) })).statusCode,
-    ).toBe(200);
+    expect((await api.withToken(parent).get('/api/v1/parent/push/public-key')).statusCode).toBe(200);
   });
 
   it('the API reference pages keep frame-ancestors and no-store', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    const response = await api.anonymous().get('/api/docs/');
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     const csp = directives(response);

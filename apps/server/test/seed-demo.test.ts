@@ -6,11 +6,10 @@
  */
 import path from 'node:path';
 import { CLASS_NAMES, SUBJECTS } from '@tuitiondesk/contract';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openPglite, openPostgres } from '../src/db/database';
 import { addDays, today } from '../src/lib/time';
-import { buildDemoCentre, DEMO_DAYS } from '../src/scripts/demo-data';
+import { buildDemoCentre, DEMO_DAYS } from '../src/scripts/demo/centre';
 import {
   choosePassword,
   cleanUpProcesses,
@@ -22,6 +21,7 @@ import {
   stopServer,
   tempDir,
 } from './helpers/server-process';
+import { emptyServerDatabase } from './helpers/test-app';
 
 const serverUrl = process.env.TEST_DATABASE_URL || undefined;
 
@@ -75,20 +75,9 @@ async function snapshot(db: Database): Promise<Record<string, unknown>> {
 beforeAll(async () => {
   dataDir = tempDir();
   if (serverUrl) {
-    const name = `tuitiondesk_seed_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const cleaner = new pg.Client({ connectionString: serverUrl });
-      await cleaner.connect();
-      await cleaner.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleaner.end();
-    };
+    const created = await emptyServerDatabase(serverUrl, 'tuitiondesk_seed');
+    databaseUrl = created.url;
+    dropDatabase = created.drop;
   }
 });
 

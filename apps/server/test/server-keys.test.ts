@@ -6,7 +6,6 @@
  */
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { prepareContext } from '../src/bootstrap';
@@ -21,21 +20,22 @@ import {
   type ServerKeys,
 } from '../src/lib/server-keys';
 import { decryptSecret } from '../src/modules/two-factor/secrets';
-import { freshCode, get, parentSignIn, populate, signIn, writeLegacyState } from './helpers/key-scenario';
+import { refusal } from './helpers/async';
+import {
+  expectTwoFactorSignIns,
+  freshCode,
+  get,
+  legacySessionToken,
+  parentSignIn,
+  populate,
+  signIn,
+  writeLegacyState,
+} from './helpers/key-scenario';
 import { scratchSpace } from './helpers/scratch';
 import { cleanUpProcesses, runProcess, runScript, SERVER_DIR, spawnServer } from './helpers/server-process';
 import { ADMIN_PASSWORD, createTestApp, testConfig } from './helpers/test-app';
 
 const { tempDir, emptyDatabase } = scratchSpace('tuitiondesk-server-keys');
-
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a refusal');
-}
 
 afterAll(async () => {
   await cleanUpProcesses();
@@ -170,13 +170,7 @@ describe('a database an older TuitionDesk left (the secrets in settings)', () =>
       sealedWith: jwtSecret,
       signingSecret: legacy.signingSecret,
     });
-    const tokenOfThen = await new SignJWT({ ver: 0 })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(String(legacy.teacher.id))
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .setAudience('tuitiondesk-staff')
-      .sign(new TextEncoder().encode(legacy.signingSecret));
+    const tokenOfThen = await legacySessionToken(legacy);
     // writeLegacyState wrote a new VAPID pair for the second account's call: the last one is in settings.
     const vapid = sealedWithEnv.vapid;
 
@@ -215,15 +209,7 @@ describe('a database an older TuitionDesk left (the secrets in settings)', () =>
       for (const account of [legacy.teacher, sealedWithEnv.teacher]) {
         const alone = await signIn(app, { username: account.username, password: account.password });
         expect(alone.statusCode).toBe(401);
-        const otp = await freshCode(db, account.id, account.secret);
-        const withCode = await signIn(app, { username: account.username, password: account.password, otp });
-        expect(withCode.statusCode, withCode.body).toBe(200);
-        const recovery = await signIn(app, {
-          username: account.username,
-          password: account.password,
-          otp: account.recoveryCodes[2] as string,
-        });
-        expect(recovery.statusCode, recovery.body).toBe(200);
+        await expectTwoFactorSignIns(app, db, account, 2);
       }
       // Sessions signed with the old settings secret end.
       expect((await get(app, '/auth/me', tokenOfThen)).statusCode).toBe(401);

@@ -6,18 +6,11 @@ import { ConfigError, loadConfig } from '../src/config';
 import { Housekeeping } from '../src/lib/housekeeping';
 import { deleteExpiredThrottleRows, throttleAddress } from '../src/modules/auth/throttle';
 import { enrol, freshCode, wrongCode } from './helpers/authenticator';
-import {
-  auth,
-  createTestApp,
-  detailOf,
-  familyWithCode,
-  type SignedInTeacher,
-  signInNewTeacher,
-  type TestApp,
-} from './helpers/test-app';
+import { callerOf, type TestClient, testClient } from './helpers/client';
+import { detailOf, familyWithCode, type SignedInTeacher, signInNewTeacher } from './helpers/test-app';
 
 /**
- * The sign-in throttle attacked as an attacker would (issue 11, ADR 021): guesses sent all at once,
+ * The sign-in throttle attacked as an attacker would (ADR 021): guesses sent all at once,
  * from many claimed addresses, behind a reverse proxy that the server trusts. Every request in this
  * file comes through that proxy (127.0.0.1) with an X-Forwarded-For whose first entry the client
  * wrote itself (a new one each time) and whose last entry is the address the proxy saw.
@@ -27,14 +20,14 @@ const PROXY = '127.0.0.1';
 const WRONG_CODE = 'That code is not right. Enter the current code from your authenticator app, or a recovery code.';
 const TOO_MANY = /^Too many sign-in attempts\. Try again in \d+ minutes?\.$/;
 
-let t: TestApp;
+let api: TestClient;
 let admin: string;
 beforeAll(async () => {
-  t = await createTestApp({ config: { trustProxy: [PROXY] } });
-  admin = await t.adminToken();
+  api = await testClient({ config: { trustProxy: [PROXY] } });
+  admin = await api.adminToken();
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
 });
 
 let addressCounter = 0;
@@ -49,18 +42,11 @@ function throughProxy(seenByProxy: string): { headers: Record<string, string>; r
 }
 
 function signIn(fields: Record<string, string>, from: string): Promise<LightMyRequestResponse> {
-  const { headers, remoteAddress } = throughProxy(from);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/login',
-    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams(fields).toString(),
-    remoteAddress,
-  });
+  return api.anonymous().post('/api/v1/auth/login', undefined, { form: fields, ...throughProxy(from) });
 }
 
 function parentSignIn(phone: string, code: string, from: string): Promise<LightMyRequestResponse> {
-  return t.app.inject({ method: 'POST', url: '/api/v1/parent/login', payload: { phone, code }, ...throughProxy(from) });
+  return api.anonymous().post('/api/v1/parent/login', { phone, code }, throughProxy(from));
 }
 
 /** How many of each status, e.g. {401: 5, 429: 95}. */
@@ -82,17 +68,19 @@ const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length
 
 /** As if the blocks had run out: the database's clock cannot be moved, so the blocks are. */
 async function endBlocks(): Promise<void> {
-  await t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second' WHERE blocked_until > now()");
+  await api.db.query(
+    "UPDATE login_throttle SET blocked_until = now() - interval '1 second' WHERE blocked_until > now()",
+  );
 }
 
-const newTeacher = (fields: Record<string, unknown> = {}) => signInNewTeacher(t.app, t.db, admin, fields);
+const newTeacher = (fields: Record<string, unknown> = {}) => signInNewTeacher(api.app, api.db, admin, fields);
 
 /**
  * Failures already counted for an account from addresses it never signed in from, as if a campaign had
  * been going on: a burst then reaches the cross-address threshold (50) after a few hashes instead of 50.
  */
 async function campaignSoFar(key: string, count: number): Promise<void> {
-  await t.db.query(
+  await api.db.query(
     `INSERT INTO login_throttle (key, failures, last_failure_at) VALUES ($1, $2, now())
      ON CONFLICT (key) DO UPDATE SET failures = EXCLUDED.failures, last_failure_at = now()`,
     [key, count],
@@ -100,7 +88,7 @@ async function campaignSoFar(key: string, count: number): Promise<void> {
 }
 
 async function failures(key: string): Promise<number | undefined> {
-  const [row] = await t.db.query<{ failures: number }>('SELECT failures FROM login_throttle WHERE key = $1', [key]);
+  const [row] = await api.db.query<{ failures: number }>('SELECT failures FROM login_throttle WHERE key = $1', [key]);
   return row?.failures;
 }
 
@@ -112,7 +100,9 @@ describe('the client address behind a trusted proxy (TRUST_PROXY)', () => {
     for (let i = 0; i < 6; i += 1)
       statuses.push((await signIn({ username: 'spoofer', password: 'x' }, seen)).statusCode);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
-    const keys = await t.db.query<{ key: string }>("SELECT key FROM login_throttle WHERE key LIKE 'pw:name:spoofer@%'");
+    const keys = await api.db.query<{ key: string }>(
+      "SELECT key FROM login_throttle WHERE key LIKE 'pw:name:spoofer@%'",
+    );
     expect(keys).toEqual([{ key: `pw:name:spoofer@${seen}` }]);
     expect(await failures(`ip:${seen}`)).toBe(5);
   });
@@ -120,11 +110,9 @@ describe('the client address behind a trusted proxy (TRUST_PROXY)', () => {
   it('is the connection address for a client that does not come through the proxy, whatever it claims', async () => {
     const direct = '198.51.100.23';
     const claimed = newAddress();
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/login',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': claimed },
-      payload: 'username=direct-caller&password=wrong',
+    const response = await api.anonymous().post('/api/v1/auth/login', undefined, {
+      form: { username: 'direct-caller', password: 'wrong' },
+      headers: { 'x-forwarded-for': claimed },
       remoteAddress: direct,
     });
     expect(response.statusCode).toBe(401);
@@ -192,7 +180,7 @@ describe('bursts of guesses sent at once are checked no further than the limit',
 
   it('two-factor codes at sign-in, with the right password from 100 addresses: 5 codes checked', async () => {
     const victim = await newTeacher();
-    const { secret } = await enrol(t.app, victim.token);
+    const { secret } = await enrol(api.app, victim.token);
     // Ten of the hundred get past the password (40 failures elsewhere so far), all ten with the right one.
     await campaignSoFar(`pw:user:${victim.id}`, 40);
     const responses = await Promise.all(
@@ -206,7 +194,7 @@ describe('bursts of guesses sent at once are checked no further than the limit',
     expect(tally(responses)[429]).toBe(95);
     // A right code from yet another address is refused while the block lasts; the block ends.
     const stranger = newAddress();
-    const code = await freshCode(t.db, victim.id, secret);
+    const code = await freshCode(api.db, victim.id, secret);
     expectTooMany(await signIn({ username: victim.username, password: victim.password, otp: code }, stranger), 15 * 60);
     await endBlocks();
     const back = await signIn({ username: victim.username, password: victim.password, otp: code }, stranger);
@@ -215,7 +203,7 @@ describe('bursts of guesses sent at once are checked no further than the limit',
 
   it('recovery codes at sign-in, from 100 addresses: 5 checked', async () => {
     const victim = await newTeacher();
-    await enrol(t.app, victim.token);
+    await enrol(api.app, victim.token);
     await campaignSoFar(`pw:user:${victim.id}`, 40);
     const responses = await Promise.all(
       times(100, (i) =>
@@ -231,22 +219,16 @@ describe('bursts of guesses sent at once are checked no further than the limit',
 
   it('turning two-factor off: 100 guesses at once in one session, 5 checked, and it stays on', async () => {
     const victim = await newTeacher();
-    const { secret, token } = await enrol(t.app, victim.token);
+    const { secret, token } = await enrol(api.app, victim.token);
     const from = newAddress();
     const responses = await Promise.all(
       times(100, (i) => {
-        const via = throughProxy(from);
-        return t.app.inject({
-          method: 'POST',
-          url: '/api/v1/auth/two-factor/disable',
-          payload: { current_password: victim.password, otp: wrongCode(secret, i) },
-          remoteAddress: via.remoteAddress,
-          headers: { ...via.headers, ...auth(token) },
-        });
+        const body = { current_password: victim.password, otp: wrongCode(secret, i) };
+        return api.withToken(token).post('/api/v1/auth/two-factor/disable', body, throughProxy(from));
       }),
     );
     expect(tally(responses)).toEqual({ 400: 5, 429: 95 });
-    const [row] = await t.db.query<{ on: boolean }>(
+    const [row] = await api.db.query<{ on: boolean }>(
       'SELECT confirmed_at IS NOT NULL AS on FROM user_two_factor WHERE user_id = $1',
       [victim.id],
     );
@@ -254,7 +236,7 @@ describe('bursts of guesses sent at once are checked no further than the limit',
   });
 
   it("parents' access codes: 5 checked from one address, and across addresses up to the phone's threshold", async () => {
-    const { phone, code } = await familyWithCode(t.app, admin);
+    const { phone, code } = await familyWithCode(api.app, admin);
     const home = newAddress();
     expect((await parentSignIn(phone, code, home)).statusCode).toBe(200);
     const attacker = newAddress();
@@ -307,7 +289,7 @@ describe('no malicious lockout (ASVS 6.3.1)', () => {
     for (const response of guesses.filter((r) => r.statusCode === 429)) expectTooMany(response, 60);
     // The attack goes on: the account stays slowed for addresses it has not signed in from.
     const slowDown = async () =>
-      t.db.query("UPDATE login_throttle SET blocked_until = now() + interval '30 seconds' WHERE key = $1", [
+      api.db.query("UPDATE login_throttle SET blocked_until = now() + interval '30 seconds' WHERE key = $1", [
         `pw:user:${victim.id}`,
       ]);
     await slowDown();
@@ -328,13 +310,13 @@ describe('no malicious lockout (ASVS 6.3.1)', () => {
     const from = newAddress();
     const accountAddressKey = `pw:user:${victim.id}@${from}`;
     const accountKey = `pw:user:${victim.id}`;
-    await t.db.query(
+    await api.db.query(
       `INSERT INTO login_throttle (key, failures, last_failure_at) VALUES ($1, 500, now()), ($2, 5000, now())
        ON CONFLICT (key) DO UPDATE SET failures = EXCLUDED.failures, blocked_until = NULL, last_failure_at = now()`,
       [accountAddressKey, accountKey],
     );
     expect((await signIn({ username: victim.username, password: 'again' }, from)).statusCode).toBe(401);
-    const blocks = await t.db.query<{ key: string; seconds: number }>(
+    const blocks = await api.db.query<{ key: string; seconds: number }>(
       `SELECT key, extract(epoch FROM blocked_until - now())::int AS seconds FROM login_throttle WHERE key = ANY($1::text[])`,
       [[accountAddressKey, accountKey]],
     );
@@ -344,7 +326,7 @@ describe('no malicious lockout (ASVS 6.3.1)', () => {
     });
     // An hour without failures: the count starts again at one.
     await endBlocks();
-    await t.db.query("UPDATE login_throttle SET last_failure_at = now() - interval '61 minutes' WHERE key = $1", [
+    await api.db.query("UPDATE login_throttle SET last_failure_at = now() - interval '61 minutes' WHERE key = $1", [
       accountAddressKey,
     ]);
     expect((await signIn({ username: victim.username, password: 'once-more' }, from)).statusCode).toBe(401);
@@ -387,36 +369,36 @@ describe('throttle rows expire, so spraying new names cannot grow the table fore
     const sprayedKeys = `pw:name:spray-${process.pid}-%`;
     const count = async () =>
       (
-        await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM login_throttle WHERE key LIKE $1', [
+        await api.db.query<{ n: number }>('SELECT count(*)::int AS n FROM login_throttle WHERE key LIKE $1', [
           sprayedKeys,
         ])
       )[0]?.n;
     expect(await count()).toBe(60);
-    await t.db.query("UPDATE login_throttle SET last_failure_at = now() - interval '61 minutes' WHERE key LIKE $1", [
+    await api.db.query("UPDATE login_throttle SET last_failure_at = now() - interval '61 minutes' WHERE key LIKE $1", [
       sprayedKeys,
     ]);
     // One of them is still blocked, and one failed again just now: both stay.
-    await t.db.query(`UPDATE login_throttle SET blocked_until = now() + interval '5 minutes' WHERE key = $1`, [
+    await api.db.query(`UPDATE login_throttle SET blocked_until = now() + interval '5 minutes' WHERE key = $1`, [
       `pw:name:spray-${process.pid}-0`,
     ]);
-    await t.db.query('UPDATE login_throttle SET last_failure_at = now() WHERE key = $1', [
+    await api.db.query('UPDATE login_throttle SET last_failure_at = now() WHERE key = $1', [
       `pw:name:spray-${process.pid}-1`,
     ]);
-    await t.db.query(
+    await api.db.query(
       `INSERT INTO sign_in_addresses (account, address, last_success_at)
        VALUES ('user:999999', '192.0.2.1', now() - interval '91 days'), ('user:999999', '192.0.2.2', now() - interval '89 days')`,
     );
 
-    const deleted = await deleteExpiredThrottleRows(t.db);
+    const deleted = await deleteExpiredThrottleRows(api.db);
     expect(deleted.keys).toBeGreaterThanOrEqual(58);
     expect(deleted.addresses).toBeGreaterThanOrEqual(1);
     expect(await count()).toBe(2);
-    const addresses = await t.db.query("SELECT address FROM sign_in_addresses WHERE account = 'user:999999'");
+    const addresses = await api.db.query("SELECT address FROM sign_in_addresses WHERE account = 'user:999999'");
     expect(addresses).toEqual([{ address: '192.0.2.2' }]);
   });
 
   it('runs by itself every interval, and a failed round does not stop it', async () => {
-    await t.db.query(
+    await api.db.query(
       `INSERT INTO login_throttle (key, failures, last_failure_at) VALUES ('pw:name:forgotten-by-itself', 3, now() - interval '2 hours')`,
     );
     const warnings: string[] = [];
@@ -430,7 +412,7 @@ describe('throttle rows expire, so spraying new names cannot grow the table fore
             if (rounds === 1) throw new Error('database away');
           },
         },
-        { name: 'sign-in throttle clean-up', run: () => deleteExpiredThrottleRows(t.db) },
+        { name: 'sign-in throttle clean-up', run: () => deleteExpiredThrottleRows(api.db) },
       ],
       50,
       { warn: (object) => warnings.push((object as { job: string }).job) },
@@ -440,7 +422,7 @@ describe('throttle rows expire, so spraying new names cannot grow the table fore
       await expect
         .poll(
           async () =>
-            (await t.db.query("SELECT 1 FROM login_throttle WHERE key = 'pw:name:forgotten-by-itself'")).length,
+            (await api.db.query("SELECT 1 FROM login_throttle WHERE key = 'pw:name:forgotten-by-itself'")).length,
         )
         .toBe(0);
       await expect.poll(() => rounds).toBeGreaterThanOrEqual(3);
@@ -460,20 +442,14 @@ describe('every attempt at a secret is a security event in the log (ASVS 16.3.1)
         done();
       },
     });
-    const logged = await buildApp(t.ctx, { logger: { level: 'info', stream } });
+    const logged = await buildApp(api.ctx, { logger: { level: 'info', stream } });
     await logged.ready();
     try {
       const victim = await newTeacher();
       const from = newAddress();
       const attempt = (password: string) => {
-        const { headers, remoteAddress } = throughProxy(from);
-        return logged.inject({
-          method: 'POST',
-          url: '/api/v1/auth/login',
-          headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-          payload: new URLSearchParams({ username: victim.username, password }).toString(),
-          remoteAddress,
-        });
+        const form = { username: victim.username, password };
+        return callerOf(logged).post('/api/v1/auth/login', undefined, { form, ...throughProxy(from) });
       };
       const statuses = [];
       for (const password of ['Wrong-Guess-1', 'Wrong-Guess-2', 'Wrong-Guess-3', 'Wrong-Guess-4', 'Wrong-Guess-5']) {

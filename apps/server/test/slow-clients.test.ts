@@ -1,5 +1,5 @@
 /**
- * Issue 11, point 6: slow clients. A real listening server and raw sockets, as a slow-loris client
+ * Slow clients (ADR 020). A real listening server and raw sockets, as a slow-loris client
  * speaks: a body or headers trickled in are cut with a 408 `{detail}` soon after the limit, a steady
  * slow request still passes, idle kept-alive connections close, and an upload the client abandons
  * is logged as the client's doing, never as the database being unavailable.
@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { ConfigError, type HttpTimeouts, loadConfig } from '../src/config';
-import { auth, createTestApp, type TestApp } from './helpers/test-app';
+import { type TestClient, testClient } from './helpers/client';
 import { multipartBody, workbook } from './helpers/workbooks';
 
 /** Short limits, so each cut comes in seconds; the production values are checked on their own. */
@@ -40,7 +40,7 @@ interface Listening {
   logs: () => LogLine[];
 }
 
-let t: TestApp;
+let api: TestClient;
 let server: Listening;
 let token: string;
 
@@ -53,7 +53,10 @@ async function listen(http: HttpTimeouts): Promise<Listening> {
       done();
     },
   });
-  const app = await buildApp({ ...t.ctx, config: { ...t.ctx.config, http } }, { logger: { level: 'info', stream } });
+  const app = await buildApp(
+    { ...api.ctx, config: { ...api.ctx.config, http } },
+    { logger: { level: 'info', stream } },
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,
@@ -63,13 +66,13 @@ async function listen(http: HttpTimeouts): Promise<Listening> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  token = await t.adminToken();
+  api = await testClient();
+  token = await api.adminToken();
   server = await listen(FAST);
 });
 afterAll(async () => {
   await server?.app.close();
-  await t?.close();
+  await api?.close();
 });
 
 interface RawConnection {
@@ -115,7 +118,7 @@ function bodyOf(raw: string): unknown {
 }
 
 async function studentCount(): Promise<number> {
-  const [row] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM students');
+  const [row] = await api.db.query<{ n: number }>('SELECT count(*)::int AS n FROM students');
   return row?.n ?? 0;
 }
 
@@ -257,8 +260,8 @@ describe('the production limits', () => {
   });
 
   it('are the ones the Node server runs with', () => {
-    const http = t.ctx.config.http;
-    const node = t.app.server;
+    const http = api.ctx.config.http;
+    const node = api.app.server;
     expect(node.requestTimeout).toBe(http.requestMs);
     expect(node.headersTimeout).toBe(http.headersMs);
     expect(node.timeout).toBe(http.socketIdleMs);
@@ -306,7 +309,7 @@ describe('an upload the client abandons', () => {
     expect(await studentCount()).toBe(before);
 
     // The server carries on.
-    const health = await t.app.inject({ method: 'GET', url: '/api/v1/health', headers: auth(token) });
+    const health = await api.withToken(token).get('/api/v1/health');
     expect(health.statusCode).toBe(200);
   });
 });

@@ -1,31 +1,24 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { today } from '../src/lib/time';
-import { auth, createStudent, createTestApp, detailOf, type TestApp, uniquePhone } from './helpers/test-app';
+import { type TestClient, testClient } from './helpers/client';
+import { detailOf, uniquePhone } from './helpers/test-app';
 
-let t: TestApp;
+let api: TestClient;
 beforeAll(async () => {
-  t = await createTestApp();
+  api = await testClient();
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
 });
 
-type Headers = Record<string, string>;
-const admin = async (): Promise<Headers> => auth(await t.adminToken());
-const teacher = async (): Promise<Headers> => auth(await t.teacherToken());
-
-function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: Headers, payload?: unknown) {
-  return t.app.inject({ method, url: `/api/v1${url}`, headers, payload: payload as never });
-}
-
 async function studentRow(id: number) {
-  const rows = await t.db.query<Record<string, unknown>>('SELECT * FROM students WHERE id = $1', [id]);
+  const rows = await api.db.query<Record<string, unknown>>('SELECT * FROM students WHERE id = $1', [id]);
   return rows[0];
 }
 
 async function activitiesLike(pattern: string): Promise<string[]> {
-  const rows = await t.db.query<{ description: string }>(
+  const rows = await api.db.query<{ description: string }>(
     'SELECT description FROM activities WHERE description LIKE $1 ORDER BY id',
     [pattern],
   );
@@ -34,7 +27,7 @@ async function activitiesLike(pattern: string): Promise<string[]> {
 
 describe('POST /students/', () => {
   it('adds a student with a server-assigned Student ID, normalised fields, and an activity row', async () => {
-    const response = await call('POST', '/students/', await admin(), {
+    const response = await api.as('admin').post('/api/v1/students/', {
       full_name: '  Aarav Sharma ',
       class_name: 'Class 8',
       parent_name: ' Rohit Sharma',
@@ -56,14 +49,14 @@ describe('POST /students/', () => {
   });
 
   it('numbers students in order and never reuses a deleted number', async () => {
-    const first = await createStudent(t.app, await t.adminToken());
-    await call('DELETE', `/students/${first.id}`, await admin());
-    const second = await createStudent(t.app, await t.adminToken());
+    const first = await api.student();
+    await api.as('admin').delete(`/api/v1/students/${first.id}`);
+    const second = await api.student();
     expect(Number(second.unique_id.slice(3))).toBe(Number(first.unique_id.slice(3)) + 1);
   });
 
   it('lets a teacher add a student', async () => {
-    const response = await call('POST', '/students/', await teacher(), {
+    const response = await api.as('teacher').post('/api/v1/students/', {
       full_name: 'Diya Patel',
       class_name: '7',
       parent_name: 'Meena Patel',
@@ -81,8 +74,8 @@ describe('POST /students/', () => {
     ['parent_phone', { parent_phone: '9876543210' }, 'parent_phone: must include the country code, e.g. +919876543210'],
     ['parent_phone', { parent_phone: 'call me' }, 'parent_phone: must include the country code, e.g. +919876543210'],
   ])('refuses a bad %s with 422 naming the field, and stores nothing', async (_field, change, detail) => {
-    const before = await t.db.query('SELECT count(*)::int AS n FROM students');
-    const response = await call('POST', '/students/', await admin(), {
+    const before = await api.db.query('SELECT count(*)::int AS n FROM students');
+    const response = await api.as('admin').post('/api/v1/students/', {
       full_name: 'Valid Name',
       class_name: '7',
       parent_name: 'Valid Parent',
@@ -91,11 +84,11 @@ describe('POST /students/', () => {
     });
     expect(response.statusCode).toBe(422);
     expect(detailOf(response)).toBe(detail);
-    expect(await t.db.query('SELECT count(*)::int AS n FROM students')).toEqual(before);
+    expect(await api.db.query('SELECT count(*)::int AS n FROM students')).toEqual(before);
   });
 
   it('ignores fields it does not take, such as id and unique_id', async () => {
-    const response = await call('POST', '/students/', await admin(), {
+    const response = await api.as('admin').post('/api/v1/students/', {
       id: 999,
       unique_id: 'STU9999',
       full_name: 'Kiran Rao',
@@ -110,17 +103,17 @@ describe('POST /students/', () => {
   });
 
   it('needs a token', async () => {
-    const response = await call('POST', '/students/', {}, { full_name: 'X' });
+    const response = await api.anonymous().post('/api/v1/students/', { full_name: 'X' });
     expect(response.statusCode).toBe(401);
   });
 });
 
 describe('GET /students/ and /students/classes', () => {
   it('lists every student, oldest first, for admins and teachers', async () => {
-    const a = await createStudent(t.app, await t.adminToken(), { full_name: 'List One', class_name: '9' });
-    const b = await createStudent(t.app, await t.adminToken(), { full_name: 'List Two', class_name: '10' });
-    for (const headers of [await admin(), await teacher()]) {
-      const response = await call('GET', '/students/', headers);
+    const a = await api.student({ full_name: 'List One', class_name: '9' });
+    const b = await api.student({ full_name: 'List Two', class_name: '10' });
+    for (const who of ['admin', 'teacher'] as const) {
+      const response = await api.as(who).get('/api/v1/students/');
       expect(response.statusCode).toBe(200);
       const ids = response.json().map((s: { id: number }) => s.id);
       expect(ids.indexOf(a.id)).toBeLessThan(ids.indexOf(b.id));
@@ -129,17 +122,17 @@ describe('GET /students/ and /students/classes', () => {
   });
 
   it('filters by class when asked, in any spelling', async () => {
-    const response = await call('GET', '/students/?class_name=Class%209', await admin());
+    const response = await api.as('admin').get('/api/v1/students/?class_name=Class%209');
     expect(response.statusCode).toBe(200);
     expect(response.json().length).toBeGreaterThan(0);
     expect(new Set(response.json().map((s: { class_name: string }) => s.class_name))).toEqual(new Set(['9']));
-    const bad = await call('GET', '/students/?class_name=12', await admin());
+    const bad = await api.as('admin').get('/api/v1/students/?class_name=12');
     expect(bad.statusCode).toBe(422);
     expect(detailOf(bad)).toBe('class_name: must be one of 7, 8, 9 or 10');
   });
 
   it('answers the four classes as value and label', async () => {
-    const response = await call('GET', '/students/classes', await teacher());
+    const response = await api.as('teacher').get('/api/v1/students/classes');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual([
       { value: '7', label: 'Class 7' },
@@ -150,12 +143,12 @@ describe('GET /students/ and /students/classes', () => {
   });
 
   it('answers one student by id, or 404', async () => {
-    const s = await createStudent(t.app, await t.adminToken(), { full_name: 'Single One' });
-    expect((await call('GET', `/students/${s.id}`, await teacher())).json().full_name).toBe('Single One');
-    const missing = await call('GET', '/students/999999', await admin());
+    const s = await api.student({ full_name: 'Single One' });
+    expect((await api.as('teacher').get(`/api/v1/students/${s.id}`)).json().full_name).toBe('Single One');
+    const missing = await api.as('admin').get('/api/v1/students/999999');
     expect(missing.statusCode).toBe(404);
     expect(detailOf(missing)).toBe('Student with id 999999 was not found');
-    const bad = await call('GET', '/students/abc', await admin());
+    const bad = await api.as('admin').get('/api/v1/students/abc');
     expect(bad.statusCode).toBe(422);
     expect(detailOf(bad)).toMatch(/^id: /);
   });
@@ -163,8 +156,8 @@ describe('GET /students/ and /students/classes', () => {
 
 describe('PUT /students/{id}', () => {
   it('takes the whole edited object the console sends, ignoring id and unique_id', async () => {
-    const s = await createStudent(t.app, await t.adminToken(), { full_name: 'Edit Me', class_name: '7' });
-    const response = await call('PUT', `/students/${s.id}`, await teacher(), {
+    const s = await api.student({ full_name: 'Edit Me', class_name: '7' });
+    const response = await api.as('teacher').put(`/api/v1/students/${s.id}`, {
       ...s,
       id: 1,
       unique_id: 'STU0000',
@@ -185,51 +178,51 @@ describe('PUT /students/{id}', () => {
   });
 
   it('keeps fields left out', async () => {
-    const s = await createStudent(t.app, await t.adminToken(), { full_name: 'Partial Edit', parent_name: 'Keep Me' });
-    const response = await call('PUT', `/students/${s.id}`, await admin(), { class_name: '10' });
+    const s = await api.student({ full_name: 'Partial Edit', parent_name: 'Keep Me' });
+    const response = await api.as('admin').put(`/api/v1/students/${s.id}`, { class_name: '10' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ full_name: 'Partial Edit', parent_name: 'Keep Me', class_name: '10' });
   });
 
   it('refuses a bad field with 422 and changes nothing', async () => {
-    const s = await createStudent(t.app, await t.adminToken(), { full_name: 'Stay Same' });
-    const response = await call('PUT', `/students/${s.id}`, await admin(), { full_name: 'New', parent_phone: '12' });
+    const s = await api.student({ full_name: 'Stay Same' });
+    const response = await api.as('admin').put(`/api/v1/students/${s.id}`, { full_name: 'New', parent_phone: '12' });
     expect(response.statusCode).toBe(422);
     expect(detailOf(response)).toBe('parent_phone: must include the country code, e.g. +919876543210');
     expect((await studentRow(s.id))?.full_name).toBe('Stay Same');
   });
 
   it('answers 404 for an unknown student', async () => {
-    const response = await call('PUT', '/students/999999', await admin(), { full_name: 'Nobody' });
+    const response = await api.as('admin').put('/api/v1/students/999999', { full_name: 'Nobody' });
     expect(response.statusCode).toBe(404);
   });
 });
 
 describe('DELETE /students/{id}', () => {
   it('deletes the student with their attendance, and writes an activity row', async () => {
-    const s = await createStudent(t.app, await t.adminToken(), { full_name: 'Delete Me' });
-    const marked = await call('POST', '/attendance/mark', await admin(), {
+    const s = await api.student({ full_name: 'Delete Me' });
+    const marked = await api.as('admin').post('/api/v1/attendance/mark', {
       date: today(),
       records: [{ student_id: s.id, status: 'present' }],
     });
     expect(marked.statusCode).toBe(200);
-    const response = await call('DELETE', `/students/${s.id}`, await admin());
+    const response = await api.as('admin').delete(`/api/v1/students/${s.id}`);
     expect(response.statusCode).toBe(200);
     expect(response.json().message).toBe('Student deleted successfully');
     expect(await studentRow(s.id)).toBeUndefined();
-    expect(await t.db.query('SELECT id FROM attendance WHERE student_id = $1', [s.id])).toEqual([]);
+    expect(await api.db.query('SELECT id FROM attendance WHERE student_id = $1', [s.id])).toEqual([]);
     expect(await activitiesLike(`%deleted student Delete Me (${s.unique_id})`)).toHaveLength(1);
   });
 
   it('refuses a teacher with 403 and keeps the student', async () => {
-    const s = await createStudent(t.app, await t.adminToken());
-    const response = await call('DELETE', `/students/${s.id}`, await teacher());
+    const s = await api.student();
+    const response = await api.as('teacher').delete(`/api/v1/students/${s.id}`);
     expect(response.statusCode).toBe(403);
     expect(await studentRow(s.id)).toBeDefined();
   });
 
   it('answers 404 for an unknown student', async () => {
-    const response = await call('DELETE', '/students/999999', await admin());
+    const response = await api.as('admin').delete('/api/v1/students/999999');
     expect(response.statusCode).toBe(404);
     expect(detailOf(response)).toBe('Student with id 999999 was not found');
   });
@@ -237,18 +230,18 @@ describe('DELETE /students/{id}', () => {
 
 describe('POST /students/delete-multiple', () => {
   it('deletes the listed students and answers the count', async () => {
-    const a = await createStudent(t.app, await t.adminToken());
-    const b = await createStudent(t.app, await t.adminToken());
-    const response = await call('POST', '/students/delete-multiple', await admin(), [a.id, b.id, a.id]);
+    const a = await api.student();
+    const b = await api.student();
+    const response = await api.as('admin').post('/api/v1/students/delete-multiple', [a.id, b.id, a.id]);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ deleted_count: 2, message: 'Successfully deleted 2 student(s)' });
-    expect(await t.db.query('SELECT id FROM students WHERE id = ANY($1::int[])', [[a.id, b.id]])).toEqual([]);
+    expect(await api.db.query('SELECT id FROM students WHERE id = ANY($1::int[])', [[a.id, b.id]])).toEqual([]);
     expect(await activitiesLike('Administrator deleted 2 students')).toHaveLength(1);
   });
 
   it('deletes nobody when one id is unknown', async () => {
-    const a = await createStudent(t.app, await t.adminToken());
-    const response = await call('POST', '/students/delete-multiple', await admin(), [a.id, 999998]);
+    const a = await api.student();
+    const response = await api.as('admin').post('/api/v1/students/delete-multiple', [a.id, 999998]);
     expect(response.statusCode).toBe(404);
     expect(detailOf(response)).toBe('Student not found: id 999998. Nothing was deleted; reload the list and try again');
     expect(await studentRow(a.id)).toBeDefined();
@@ -259,28 +252,28 @@ describe('POST /students/delete-multiple', () => {
     ['an empty list', [], 'body: must list at least one id'],
     ['text ids', ['1'], 'body[0]: must be a number'],
   ])('refuses %s with 422', async (_name, payload, detail) => {
-    const response = await call('POST', '/students/delete-multiple', await admin(), payload);
+    const response = await api.as('admin').post('/api/v1/students/delete-multiple', payload);
     expect(response.statusCode).toBe(422);
     expect(detailOf(response)).toBe(detail);
   });
 
   it('refuses a teacher with 403 before reading the body', async () => {
-    const response = await call('POST', '/students/delete-multiple', await teacher(), 'not json at all');
+    const response = await api.as('teacher').post('/api/v1/students/delete-multiple', 'not json at all');
     expect(response.statusCode).toBe(403);
   });
 });
 
 describe('DELETE /students/clear-all', () => {
   it('refuses a teacher with 403', async () => {
-    const response = await call('DELETE', '/students/clear-all', await teacher());
+    const response = await api.as('teacher').delete('/api/v1/students/clear-all');
     expect(response.statusCode).toBe(403);
-    expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM students'))[0]?.n).toBeGreaterThan(0);
+    expect((await api.db.query<{ n: number }>('SELECT count(*)::int AS n FROM students'))[0]?.n).toBeGreaterThan(0);
   });
 
   it('deletes every student and their attendance, answering the count', async () => {
-    const [{ n }] = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM students')) as [{ n: number }];
+    const [{ n }] = (await api.db.query<{ n: number }>('SELECT count(*)::int AS n FROM students')) as [{ n: number }];
     expect(n).toBeGreaterThan(0);
-    const response = await call('DELETE', '/students/clear-all', await admin());
+    const response = await api.as('admin').delete('/api/v1/students/clear-all');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
       deleted_count: n,
@@ -288,9 +281,9 @@ describe('DELETE /students/clear-all', () => {
     });
     // The backup was written (into BACKUP_DIR) before the students were deleted: see backup.test.ts.
     expect(existsSync(response.json().backup_file)).toBe(true);
-    expect(await t.db.query('SELECT id FROM students')).toEqual([]);
-    expect(await t.db.query('SELECT id FROM attendance')).toEqual([]);
-    const again = await call('DELETE', '/students/clear-all', await admin());
+    expect(await api.db.query('SELECT id FROM students')).toEqual([]);
+    expect(await api.db.query('SELECT id FROM attendance')).toEqual([]);
+    const again = await api.as('admin').delete('/api/v1/students/clear-all');
     expect(again.json()).toMatchObject({ deleted_count: 0 });
   });
 });

@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, today } from '../src/lib/time';
-import { auth, createTeacher, createTestApp, detailOf, type TestApp } from './helpers/test-app';
+import { expectRefusal } from './helpers/answers';
+import { type TestClient, testClient } from './helpers/client';
+import type { createTeacher } from './helpers/test-app';
 
-let t: TestApp;
+let api: TestClient;
 beforeAll(async () => {
-  t = await createTestApp();
+  api = await testClient();
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
 });
 
 type Teacher = Awaited<ReturnType<typeof createTeacher>>;
-type Headers = Record<string, string>;
-
-const admin = async (): Promise<Headers> => auth(await t.adminToken());
-
-async function addTeacher(first_name: string, last_name: string): Promise<Teacher> {
-  return createTeacher(t.app, await t.adminToken(), { first_name, last_name });
-}
 
 /** Each test works on its own day, so the days' totals and locks do not mix. */
 let dayCounter = 30;
@@ -26,29 +21,26 @@ const freshDay = () => {
   return addDays(today(), -dayCounter);
 };
 
-function getDay(date: string, headers: Headers) {
-  return t.app.inject({ method: 'GET', url: `/api/v1/teacher-attendance/date/${date}`, headers });
+// Every call below is the admin's: a teacher may make none of them.
+
+function getDay(date: string) {
+  return api.as('admin').get(`/api/v1/teacher-attendance/date/${date}`);
 }
 
-function mark(headers: Headers, date: string, records: Record<string, unknown>[]) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/teacher-attendance/mark',
-    headers,
-    payload: { date, teacher_records: records },
-  });
+function mark(date: string, records: Record<string, unknown>[]) {
+  return api.as('admin').post('/api/v1/teacher-attendance/mark', { date, teacher_records: records });
 }
 
-function lock(headers: Headers, date: string, payload?: unknown) {
-  return t.app.inject({ method: 'POST', url: `/api/v1/teacher-attendance/lock/${date}`, headers, payload } as never);
+function lock(date: string, payload?: unknown, headers: Record<string, string> = {}) {
+  return api.as('admin').post(`/api/v1/teacher-attendance/lock/${date}`, payload, { headers });
 }
 
-function saveRemarks(headers: Headers, payload: Record<string, unknown>) {
-  return t.app.inject({ method: 'POST', url: '/api/v1/teacher-attendance/update-remarks', headers, payload });
+function saveRemarks(payload: Record<string, unknown>) {
+  return api.as('admin').post('/api/v1/teacher-attendance/update-remarks', payload);
 }
 
 async function rowsOf(date: string) {
-  return t.db.query<{
+  return api.db.query<{
     teacher_id: number;
     status: string;
     remarks: string | null;
@@ -59,9 +51,10 @@ async function rowsOf(date: string) {
 }
 
 async function countActivities(action: string): Promise<number> {
-  const rows = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM activities WHERE action = $1', [
-    action,
-  ]);
+  const rows = await api.db.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM activities WHERE action = $1',
+    [action],
+  );
   return rows[0]?.count ?? 0;
 }
 
@@ -69,9 +62,9 @@ let zoya: Teacher;
 let arun: Teacher;
 let bina: Teacher;
 beforeAll(async () => {
-  zoya = await addTeacher('Zoya', 'Khan');
-  arun = await addTeacher('arun', 'Mehta');
-  bina = await addTeacher('Bina', 'Das');
+  zoya = await api.teacher({ first_name: 'Zoya', last_name: 'Khan' });
+  arun = await api.teacher({ first_name: 'arun', last_name: 'Mehta' });
+  bina = await api.teacher({ first_name: 'Bina', last_name: 'Das' });
 });
 
 /** The teachers made here, in the order the day lists them (by name). */
@@ -87,27 +80,20 @@ describe('who may call the teacher-attendance endpoints', () => {
   ];
 
   it.each(calls)('$method $url answers 401 without a token', async ({ method, url }) => {
-    const response = await t.app.inject({ method, url, payload: method === 'POST' ? {} : undefined });
-    expect(response.statusCode).toBe(401);
-    expect(detailOf(response)).toBe('Not authenticated');
+    const response = await api.anonymous().request(method, url, method === 'POST' ? {} : undefined);
+    expectRefusal(response, 401, 'Not authenticated');
   });
 
   it.each(calls)('$method $url refuses a teacher with 403', async ({ method, url }) => {
-    const response = await t.app.inject({
-      method,
-      url,
-      headers: auth(await t.teacherToken()),
-      payload: method === 'POST' ? {} : undefined,
-    });
-    expect(response.statusCode).toBe(403);
-    expect(detailOf(response)).toBe('You do not have permission to do this');
+    const response = await api.as('teacher').request(method, url, method === 'POST' ? {} : undefined);
+    expectRefusal(response, 403, 'You do not have permission to do this');
   });
 });
 
 describe('GET /teacher-attendance/date/{date}', () => {
   it('lists every teacher by name as not_marked, with the totals, on a day nothing is marked', async () => {
     const date = freshDay();
-    const response = await getDay(date, await admin());
+    const response = await getDay(date);
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body).toMatchObject({ date, is_locked: false, locked_at: null, locked_by: null, marked_attendance: 0 });
@@ -131,12 +117,12 @@ describe('GET /teacher-attendance/date/{date}', () => {
 
   it('counts marked teachers; a remarks-only row stays pending', async () => {
     const date = freshDay();
-    await mark(await admin(), date, [
+    await mark(date, [
       { teacher_id: zoya.id, status: 'present', check_in_time: '09:05', check_out_time: null },
       { teacher_id: arun.id, status: 'half_day', remarks: 'doctor' },
     ]);
-    await saveRemarks(await admin(), { teacher_id: bina.id, date, remarks: 'late train' });
-    const body = (await getDay(date, await admin())).json();
+    await saveRemarks({ teacher_id: bina.id, date, remarks: 'late train' });
+    const body = (await getDay(date)).json();
     expect(body.marked_attendance).toBe(2);
     expect(body.pending_count).toBe(body.total_teachers - 2);
     const [a, b, z] = ours(body.teachers) as Record<string, unknown>[];
@@ -149,9 +135,7 @@ describe('GET /teacher-attendance/date/{date}', () => {
     ['2026-02-30', 'date: is not a real calendar date'],
     ['today', 'date: must be a date written yyyy-MM-dd'],
   ])('refuses /date/%s with 422', async (date, detail) => {
-    const response = await getDay(date, await admin());
-    expect(response.statusCode).toBe(422);
-    expect(detailOf(response)).toBe(detail);
+    expectRefusal(await getDay(date), 422, detail);
   });
 });
 
@@ -159,7 +143,7 @@ describe('POST /teacher-attendance/mark', () => {
   it('saves one row per teacher and date, with one activity row; saving again updates the rows', async () => {
     const date = freshDay();
     const before = await countActivities('teacher_attendance.marked');
-    const response = await mark(await admin(), date, [
+    const response = await mark(date, [
       { teacher_id: zoya.id, status: 'present', remarks: 'on time', check_in_time: null, check_out_time: null },
       { teacher_id: arun.id, status: 'on_leave', remarks: null, check_in_time: null, check_out_time: null },
     ]);
@@ -175,7 +159,7 @@ describe('POST /teacher-attendance/mark', () => {
     );
     expect(rows[0]?.marked_by_user_id).toEqual(expect.any(Number));
 
-    const again = await mark(await admin(), date, [{ teacher_id: zoya.id, status: 'absent' }]);
+    const again = await mark(date, [{ teacher_id: zoya.id, status: 'absent' }]);
     expect(again.statusCode).toBe(200);
     expect(again.json().message).toBe('Attendance saved successfully for 1 teachers!');
     const after = await rowsOf(date);
@@ -185,22 +169,20 @@ describe('POST /teacher-attendance/mark', () => {
 
   it('answers 404 for an unknown teacher and writes nothing', async () => {
     const date = freshDay();
-    const response = await mark(await admin(), date, [
+    const response = await mark(date, [
       { teacher_id: zoya.id, status: 'present' },
       { teacher_id: 777_777, status: 'present' },
     ]);
-    expect(response.statusCode).toBe(404);
-    expect(detailOf(response)).toBe('Teacher with id 777777 was not found');
+    expectRefusal(response, 404, 'Teacher with id 777777 was not found');
     expect(await rowsOf(date)).toEqual([]);
   });
 
   it('answers 422 for a teacher listed twice', async () => {
-    const response = await mark(await admin(), freshDay(), [
+    const response = await mark(freshDay(), [
       { teacher_id: zoya.id, status: 'present' },
       { teacher_id: zoya.id, status: 'absent' },
     ]);
-    expect(response.statusCode).toBe(422);
-    expect(detailOf(response)).toBe(`teacher_records[1].teacher_id: teacher ${zoya.id} is listed more than once`);
+    expectRefusal(response, 422, `teacher_records[1].teacher_id: teacher ${zoya.id} is listed more than once`);
   });
 
   it.each([
@@ -234,14 +216,7 @@ describe('POST /teacher-attendance/mark', () => {
       /^teacher_records\[0\]\.remarks: must be at most 500 characters$/,
     ],
   ])('answers 422 for %s', async (_name, payload, detail) => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/teacher-attendance/mark',
-      headers: await admin(),
-      payload,
-    });
-    expect(response.statusCode).toBe(422);
-    expect(detailOf(response)).toMatch(detail);
+    expectRefusal(await api.as('admin').post('/api/v1/teacher-attendance/mark', payload), 422, detail);
   });
 });
 
@@ -249,7 +224,7 @@ describe('POST /teacher-attendance/update-remarks', () => {
   it('saves remarks on a day not marked yet (status stays not_marked) and on a marked day', async () => {
     const date = freshDay();
     const before = await countActivities('teacher_attendance.remarks_updated');
-    const response = await saveRemarks(await admin(), { teacher_id: bina.id, date, remarks: '  called in sick ' });
+    const response = await saveRemarks({ teacher_id: bina.id, date, remarks: '  called in sick ' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: 'Remarks saved successfully.' });
     expect(await rowsOf(date)).toMatchObject([
@@ -257,9 +232,9 @@ describe('POST /teacher-attendance/update-remarks', () => {
     ]);
     expect(await countActivities('teacher_attendance.remarks_updated')).toBe(before + 1);
 
-    await mark(await admin(), date, [{ teacher_id: bina.id, status: 'on_leave' }]);
+    await mark(date, [{ teacher_id: bina.id, status: 'on_leave' }]);
     expect((await rowsOf(date))[0]).toMatchObject({ status: 'on_leave', remarks: 'called in sick' });
-    await saveRemarks(await admin(), { teacher_id: bina.id, date, remarks: 'sick leave approved' });
+    await saveRemarks({ teacher_id: bina.id, date, remarks: 'sick leave approved' });
     const rows = await rowsOf(date);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'on_leave', remarks: 'sick leave approved' });
@@ -267,9 +242,8 @@ describe('POST /teacher-attendance/update-remarks', () => {
 
   it('answers 404 for an unknown teacher', async () => {
     const date = freshDay();
-    const response = await saveRemarks(await admin(), { teacher_id: 777_777, date, remarks: 'x' });
-    expect(response.statusCode).toBe(404);
-    expect(detailOf(response)).toBe('Teacher with id 777777 was not found');
+    const response = await saveRemarks({ teacher_id: 777_777, date, remarks: 'x' });
+    expectRefusal(response, 404, 'Teacher with id 777777 was not found');
     expect(await rowsOf(date)).toEqual([]);
   });
 
@@ -280,33 +254,29 @@ describe('POST /teacher-attendance/update-remarks', () => {
     [{ teacher_id: 1, date: '2026-01-05', remarks: 'x'.repeat(501) }, /^remarks: must be at most 500 characters$/],
     [{ teacher_id: 1, date: '2026-01-05', remarks: 5 }, /^remarks: must be text$/],
   ])('answers 422 for %j', async (payload, detail) => {
-    const response = await saveRemarks(await admin(), payload);
-    expect(response.statusCode).toBe(422);
-    expect(detailOf(response)).toMatch(detail);
+    expectRefusal(await saveRemarks(payload), 422, detail);
   });
 });
 
 describe('POST /teacher-attendance/lock/{date}', () => {
   it('answers 409 when nothing is marked, even with remarks saved', async () => {
     const date = freshDay();
-    const empty = await lock(await admin(), date);
-    expect(empty.statusCode).toBe(409);
-    expect(detailOf(empty)).toBe('No attendance has been marked for this date yet');
-    await saveRemarks(await admin(), { teacher_id: zoya.id, date, remarks: 'note' });
-    const remarksOnly = await lock(await admin(), date);
-    expect(remarksOnly.statusCode).toBe(409);
-    expect(detailOf(remarksOnly)).toBe('No attendance has been marked for this date yet');
-    expect(await t.db.query('SELECT * FROM teacher_attendance_locks WHERE date = $1', [date])).toEqual([]);
+    const empty = await lock(date);
+    expectRefusal(empty, 409, 'No attendance has been marked for this date yet');
+    await saveRemarks({ teacher_id: zoya.id, date, remarks: 'note' });
+    const remarksOnly = await lock(date);
+    expectRefusal(remarksOnly, 409, 'No attendance has been marked for this date yet');
+    expect(await api.db.query('SELECT * FROM teacher_attendance_locks WHERE date = $1', [date])).toEqual([]);
   });
 
   it('locks a marked day for good: the day shows it, marks and remarks then answer 409', async () => {
     const date = freshDay();
-    await mark(await admin(), date, [
+    await mark(date, [
       { teacher_id: zoya.id, status: 'present' },
       { teacher_id: arun.id, status: 'absent', remarks: 'no call' },
     ]);
     const before = await countActivities('teacher_attendance.locked');
-    const response = await lock(await admin(), date);
+    const response = await lock(date);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       date,
@@ -316,24 +286,21 @@ describe('POST /teacher-attendance/lock/{date}', () => {
     });
     expect(await countActivities('teacher_attendance.locked')).toBe(before + 1);
 
-    const day = (await getDay(date, await admin())).json();
+    const day = (await getDay(date)).json();
     expect(day).toMatchObject({ is_locked: true, locked_by: 'Administrator', marked_attendance: 2 });
     expect(day.locked_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(day.teachers.every((entry: { is_locked: boolean }) => entry.is_locked)).toBe(true);
 
     const rowsBefore = await rowsOf(date);
-    const again = await lock(await admin(), date);
-    expect(again.statusCode).toBe(409);
-    expect(detailOf(again)).toBe('Attendance for this date is already locked');
-    const marked = await mark(await admin(), date, [{ teacher_id: bina.id, status: 'present' }]);
-    expect(marked.statusCode).toBe(409);
-    expect(detailOf(marked)).toBe('Attendance for this date is locked and cannot be modified');
-    const remarks = await saveRemarks(await admin(), { teacher_id: arun.id, date, remarks: 'changed' });
-    expect(remarks.statusCode).toBe(409);
-    expect(detailOf(remarks)).toBe('Attendance for this date is locked and cannot be modified');
+    const again = await lock(date);
+    expectRefusal(again, 409, 'Attendance for this date is already locked');
+    const marked = await mark(date, [{ teacher_id: bina.id, status: 'present' }]);
+    expectRefusal(marked, 409, 'Attendance for this date is locked and cannot be modified');
+    const remarks = await saveRemarks({ teacher_id: arun.id, date, remarks: 'changed' });
+    expectRefusal(remarks, 409, 'Attendance for this date is locked and cannot be modified');
     expect(await rowsOf(date)).toEqual(rowsBefore);
     // Other days stay open.
-    expect((await mark(await admin(), freshDay(), [{ teacher_id: bina.id, status: 'present' }])).statusCode).toBe(200);
+    expect((await mark(freshDay(), [{ teacher_id: bina.id, status: 'present' }])).statusCode).toBe(200);
   });
 
   it.each([
@@ -342,30 +309,24 @@ describe('POST /teacher-attendance/lock/{date}', () => {
     ['a JSON content type with an empty body', '', { 'content-type': 'application/json' }],
   ])('accepts %s', async (_name, payload, headers) => {
     const date = freshDay();
-    await mark(await admin(), date, [{ teacher_id: zoya.id, status: 'present' }]);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/teacher-attendance/lock/${date}`,
-      headers: { ...(await admin()), ...headers },
-      ...(payload === undefined ? {} : { payload }),
-    } as never);
+    await mark(date, [{ teacher_id: zoya.id, status: 'present' }]);
+    const response = await lock(date, payload, headers);
     expect(response.statusCode).toBe(200);
     expect(response.json().locked_count).toBe(1);
   });
 
   it('refuses a malformed date with 422', async () => {
-    const response = await lock(await admin(), '2026-1-5');
-    expect(response.statusCode).toBe(422);
-    expect(detailOf(response)).toBe('date: must be a date written yyyy-MM-dd');
+    const response = await lock('2026-1-5');
+    expectRefusal(response, 422, 'date: must be a date written yyyy-MM-dd');
   });
 
   it('a lock and a mark sent at once never leave a change after the lock', async () => {
     for (let round = 0; round < 3; round += 1) {
       const date = freshDay();
-      await mark(await admin(), date, [{ teacher_id: zoya.id, status: 'present' }]);
+      await mark(date, [{ teacher_id: zoya.id, status: 'present' }]);
       const [locked, marked] = await Promise.all([
-        lock(await admin(), date),
-        mark(await admin(), date, [{ teacher_id: arun.id, status: 'present' }]),
+        lock(date),
+        mark(date, [{ teacher_id: arun.id, status: 'present' }]),
       ]);
       expect(locked.statusCode).toBe(200);
       const rows = await rowsOf(date);
@@ -383,20 +344,16 @@ describe('POST /teacher-attendance/lock/{date}', () => {
 
 describe('deleting a teacher', () => {
   it('deletes their attendance rows with them', async () => {
-    const gone = await addTeacher('Gone', 'Soon');
+    const gone = await api.teacher({ first_name: 'Gone', last_name: 'Soon' });
     const date = freshDay();
-    await mark(await admin(), date, [
+    await mark(date, [
       { teacher_id: gone.id, status: 'present' },
       { teacher_id: zoya.id, status: 'present' },
     ]);
-    const deleted = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/v1/teachers/${gone.id}`,
-      headers: await admin(),
-    });
+    const deleted = await api.as('admin').delete(`/api/v1/teachers/${gone.id}`);
     expect(deleted.statusCode).toBe(200);
     expect((await rowsOf(date)).map((row) => row.teacher_id)).toEqual([zoya.id]);
-    const day = (await getDay(date, await admin())).json();
+    const day = (await getDay(date)).json();
     expect(day.teachers.some((entry: { teacher_id: number }) => entry.teacher_id === gone.id)).toBe(false);
   });
 });

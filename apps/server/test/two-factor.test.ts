@@ -3,45 +3,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/lib/passwords';
 import { base32Decode, totp } from '../src/modules/two-factor/totp';
 import { enrol as enrolAuthenticator, freshCode as freshAuthenticatorCode, wrongCode } from './helpers/authenticator';
-import {
-  ADMIN_PASSWORD,
-  auth,
-  createTestApp,
-  detailOf,
-  login,
-  signInNewTeacher,
-  type TestApp,
-} from './helpers/test-app';
+import { freshAddress, type TestClient, testClient } from './helpers/client';
+import { ADMIN_PASSWORD, detailOf, login, signInNewTeacher } from './helpers/test-app';
 
-let t: TestApp;
+let api: TestClient;
 let admin: string;
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.adminToken();
+  api = await testClient();
+  admin = await api.adminToken();
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
 });
 
 const ENTER_CODE = 'Enter the 6-digit code from your authenticator app';
 const WRONG_CODE = 'That code is not right. Enter the current code from your authenticator app, or a recovery code.';
 const ENROL_FIRST = 'Set up two-factor sign-in to continue';
 
-let ipCounter = 0;
 /** Each sign-in from its own address unless one is given, so the per-address throttle stays out of the way. */
 function postLogin(fields: Record<string, string>, ip?: string): Promise<LightMyRequestResponse> {
-  ipCounter += 1;
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/login',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams(fields).toString(),
-    remoteAddress: ip ?? `10.6.${Math.floor(ipCounter / 250)}.${ipCounter % 250}`,
-  });
+  return api.anonymous().post('/api/v1/auth/login', undefined, { form: fields, remoteAddress: ip ?? freshAddress() });
 }
 
 function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token?: string, payload?: object) {
-  return t.app.inject({ method, url: `/api/v1${url}`, headers: token ? auth(token) : {}, payload });
+  return (token ? api.withToken(token) : api.anonymous()).request(method, `/api/v1${url}`, payload);
 }
 
 interface Account {
@@ -55,30 +40,30 @@ let teacherCounter = 0;
 /** A teacher with a password of their own and a fresh token. */
 async function newTeacher(fields: Record<string, unknown> = {}): Promise<Account> {
   teacherCounter += 1;
-  return signInNewTeacher(t.app, t.db, admin, { first_name: 'Tara', last_name: `Two${teacherCounter}`, ...fields });
+  return signInNewTeacher(api.app, api.db, admin, { first_name: 'Tara', last_name: `Two${teacherCounter}`, ...fields });
 }
 
 /** Another admin account, made directly in the database (the API makes only teachers). */
 async function newAdmin(username: string, password: string): Promise<Account> {
-  const [row] = await t.db.query<{ id: number }>(
+  const [row] = await api.db.query<{ id: number }>(
     `INSERT INTO users (username, full_name, role, password_hash) VALUES ($1, $2, 'admin', $3) RETURNING id`,
     [username, `Admin ${username}`, await hashPassword(password)],
   );
-  return { id: row?.id as number, username, password, token: await login(t.app, username, password) };
+  return { id: row?.id as number, username, password, token: await login(api.app, username, password) };
 }
 
 /** Sets up and confirms an authenticator for the account; answers its secret and recovery codes. */
 /** Turning it on ends the account's other sessions: the account goes on with the token the answer carries. */
 async function enrol(account: { token: string }): Promise<{ secret: Buffer; recoveryCodes: string[] }> {
-  const enrolled = await enrolAuthenticator(t.app, account.token);
+  const enrolled = await enrolAuthenticator(api.app, account.token);
   account.token = enrolled.token;
   return enrolled;
 }
 
-const freshCode = (userId: number, secret: Buffer) => freshAuthenticatorCode(t.db, userId, secret);
+const freshCode = (userId: number, secret: Buffer) => freshAuthenticatorCode(api.db, userId, secret);
 
 async function lastActivity(action: string): Promise<{ description: string; user_id: number } | undefined> {
-  const [row] = await t.db.query<{ description: string; user_id: number }>(
+  const [row] = await api.db.query<{ description: string; user_id: number }>(
     'SELECT description, user_id FROM activities WHERE action = $1 ORDER BY id DESC LIMIT 1',
     [action],
   );
@@ -128,7 +113,7 @@ describe('setting up an authenticator', () => {
     expect(body).toMatchObject({ digits: 6, period: 30 });
     expect(body.qr_code).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(Buffer.from(body.qr_code.split(',')[1], 'base64').toString()).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
-    const [row] = await t.db.query<{ secret_encrypted: string; confirmed_at: string | null }>(
+    const [row] = await api.db.query<{ secret_encrypted: string; confirmed_at: string | null }>(
       'SELECT secret_encrypted, confirmed_at FROM user_two_factor WHERE user_id = $1',
       [teacher.id],
     );
@@ -176,7 +161,7 @@ describe('setting up an authenticator', () => {
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     for (const c of codes) expect(c).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$/);
-    const stored = await t.db.query<{ code_hash: string; used_at: string | null }>(
+    const stored = await api.db.query<{ code_hash: string; used_at: string | null }>(
       'SELECT code_hash, used_at FROM two_factor_recovery_codes WHERE user_id = $1',
       [teacher.id],
     );
@@ -316,14 +301,14 @@ describe('throttling wrong codes', () => {
     expect(detailOf(blocked)).toMatch(/^Too many sign-in attempts\. Try again in \d+ minutes?\.$/);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
 
-    await t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second'");
+    await api.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second'");
     const back = await postLogin(
       { username: teacher.username, password: teacher.password, otp: await freshCode(teacher.id, secret) },
       '10.6.251.1',
     );
     expect(back.statusCode).toBe(200);
     // The address that signed in starts afresh; guesses made from elsewhere are not forgiven by it.
-    const left = await t.db.query<{ key: string }>(
+    const left = await api.db.query<{ key: string }>(
       'SELECT key FROM login_throttle WHERE key LIKE $1 AND failures > 0',
       [`%:user:${teacher.id}%`],
     );
@@ -347,7 +332,7 @@ describe('throttling wrong codes', () => {
       });
       expect(response.statusCode).toBe(429);
     }
-    await t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second'");
+    await api.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second'");
   });
 
   it('does not count asking for the code as a failure', async () => {
@@ -356,7 +341,7 @@ describe('throttling wrong codes', () => {
     for (let i = 0; i < 7; i += 1) {
       expect((await postLogin({ username: teacher.username, password: teacher.password })).statusCode).toBe(401);
     }
-    const rows = await t.db.query('SELECT key FROM login_throttle WHERE key LIKE $1 AND failures > 0', [
+    const rows = await api.db.query('SELECT key FROM login_throttle WHERE key LIKE $1 AND failures > 0', [
       `%:user:${teacher.id}%`,
     ]);
     expect(rows).toEqual([]);
@@ -408,8 +393,8 @@ describe('turning two-factor sign-in off', () => {
       token_type: 'bearer',
     });
     teacher.token = off.json().access_token;
-    expect(await t.db.query('SELECT 1 FROM user_two_factor WHERE user_id = $1', [teacher.id])).toEqual([]);
-    expect(await t.db.query('SELECT 1 FROM two_factor_recovery_codes WHERE user_id = $1', [teacher.id])).toEqual([]);
+    expect(await api.db.query('SELECT 1 FROM user_two_factor WHERE user_id = $1', [teacher.id])).toEqual([]);
+    expect(await api.db.query('SELECT 1 FROM two_factor_recovery_codes WHERE user_id = $1', [teacher.id])).toEqual([]);
     expect(await lastActivity('two_factor.disabled')).toMatchObject({ user_id: teacher.id });
     expect((await postLogin({ username: teacher.username, password: teacher.password })).statusCode).toBe(200);
     expect((await call('GET', '/auth/me', teacher.token)).json().two_factor_enabled).toBe(false);
@@ -431,7 +416,7 @@ describe('turning two-factor sign-in off', () => {
     });
     expect(blocked.statusCode).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    await t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second'");
+    await api.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second'");
   });
 });
 
@@ -451,7 +436,7 @@ describe('an admin resets another account', () => {
     expect((await call('DELETE', `/auth/two-factor/users/${teacher.id}`, teacher.token)).statusCode).toBe(403);
     expect((await call('DELETE', '/auth/two-factor/users/999999', admin)).statusCode).toBe(404);
     expect((await call('DELETE', '/auth/two-factor/users/abc', admin)).statusCode).toBe(422);
-    const [adminRow] = await t.db.query<{ id: number }>("SELECT id FROM users WHERE username = 'admin'");
+    const [adminRow] = await api.db.query<{ id: number }>("SELECT id FROM users WHERE username = 'admin'");
     const own = await call('DELETE', `/auth/two-factor/users/${adminRow?.id}`, admin);
     expect(own.statusCode).toBe(409);
 
@@ -472,7 +457,7 @@ describe('an admin resets another account', () => {
 describe('changing two-factor sign-in ends the account’s other sessions', () => {
   it('turning it on: every other session ends, this one goes on with the new token', async () => {
     const teacher = await newTeacher();
-    const elsewhere = await login(t.app, teacher.username, teacher.password);
+    const elsewhere = await login(api.app, teacher.username, teacher.password);
     const before = teacher.token;
     const setup = await call('POST', '/auth/two-factor/setup', before);
     const secret = base32Decode(setup.json().secret) as Buffer;
@@ -538,7 +523,7 @@ describe('requiring two-factor sign-in for every admin', () => {
     const response = await call('PUT', '/settings/two-factor', admin, { require_admin_two_factor: true });
     expect(response.statusCode).toBe(409);
     expect(detailOf(response)).toMatch(/^Turn on two-factor sign-in for your own account first/);
-    const [row] = await t.db.query<{ value: string }>(
+    const [row] = await api.db.query<{ value: string }>(
       "SELECT value FROM settings WHERE key = 'require_admin_two_factor'",
     );
     expect(row?.value).toBe('false');
@@ -630,6 +615,6 @@ describe('requiring two-factor sign-in for every admin', () => {
 });
 
 async function adminId(): Promise<number | undefined> {
-  const [row] = await t.db.query<{ id: number }>("SELECT id FROM users WHERE username = 'admin'");
+  const [row] = await api.db.query<{ id: number }>("SELECT id FROM users WHERE username = 'admin'");
   return row?.id;
 }

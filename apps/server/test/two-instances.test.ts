@@ -1,14 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { pushPayloadSchema } from '@tuitiondesk/contract';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { prepareContext } from '../src/bootstrap';
 import type { AppContext } from '../src/context';
 import { type Database, openPostgres } from '../src/db/database';
+import { callerOf } from './helpers/client';
 import { FakePushService } from './helpers/fake-push-service';
-import { ADMIN_PASSWORD, adminHasChosenPassword, auth, login, testConfig } from './helpers/test-app';
+import { ADMIN_PASSWORD, adminHasChosenPassword, emptyServerDatabase, login, testConfig } from './helpers/test-app';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const PARENTS = 300;
@@ -27,18 +26,14 @@ interface Instance {
  * activity feed's unread state, and the end of sessions at a password change.
  */
 describe.skipIf(!serverUrl)('two server instances on one PostgreSQL database', () => {
-  const name = `tuitiondesk_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   let fake: FakePushService;
+  let dropDatabase = async () => {};
   const instances: Instance[] = [];
   const databases: Database[] = [];
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl as string);
-    url.pathname = `/${name}`;
+    const { url, drop } = await emptyServerDatabase(serverUrl as string);
+    dropDatabase = drop;
     fake = await FakePushService.start();
 
     const base = testConfig();
@@ -46,7 +41,7 @@ describe.skipIf(!serverUrl)('two server instances on one PostgreSQL database', (
     // and the VAPID keys are made once, whoever comes first.
     const prepared = await Promise.all(
       ['a', 'b'].map(async (label) => {
-        const db = openPostgres(url.toString(), { max: 4, onError: () => {} });
+        const db = openPostgres(url, { max: 4, onError: () => {} });
         databases.push(db);
         const config = {
           ...base,
@@ -79,29 +74,21 @@ describe.skipIf(!serverUrl)('two server instances on one PostgreSQL database', (
     }
     for (const db of databases) await db.close();
     await fake?.close();
-    const cleaner = new pg.Client({ connectionString: serverUrl });
-    await cleaner.connect();
-    await cleaner.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await cleaner.end();
+    await dropDatabase();
   });
 
   /** Form-encoded sign-in, as the console posts it. */
   const signIn = (instance: Instance, username: string, password: string) =>
-    instance.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/login',
-      payload: new URLSearchParams({ username, password }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    callerOf(instance.app).post('/api/v1/auth/login', undefined, { form: { username, password } });
 
   it('share one sign-in throttle: a burst split over both is checked no further than the limit, and the block holds on both', async () => {
     const [a, b] = instances as [Instance, Instance];
     const admin = await login(a.app, 'admin', ADMIN_PASSWORD);
-    const created = await a.app.inject({
-      method: 'POST',
-      url: '/api/v1/teachers/',
-      headers: auth(admin),
-      payload: { first_name: 'Throttle', last_name: 'Target', phone_number: '+919811100001', subjects: ['Science'] },
+    const created = await callerOf(a.app, admin).post('/api/v1/teachers/', {
+      first_name: 'Throttle',
+      last_name: 'Target',
+      phone_number: '+919811100001',
+      subjects: ['Science'],
     });
     expect(created.statusCode).toBe(201);
     const { username, initial_password } = created.json() as { username: string; initial_password: string };
@@ -126,50 +113,41 @@ describe.skipIf(!serverUrl)('two server instances on one PostgreSQL database', (
 
   it('share the activity feed’s unread state and end sessions everywhere at a password change', async () => {
     const [a, b] = instances as [Instance, Instance];
-    const created = await a.app.inject({
-      method: 'POST',
-      url: '/api/v1/teachers/',
-      headers: auth(await login(a.app, 'admin', ADMIN_PASSWORD)),
-      payload: { first_name: 'Shared', last_name: 'State', phone_number: '+919811100002', subjects: ['English'] },
+    const created = await callerOf(a.app, await login(a.app, 'admin', ADMIN_PASSWORD)).post('/api/v1/teachers/', {
+      first_name: 'Shared',
+      last_name: 'State',
+      phone_number: '+919811100002',
+      subjects: ['English'],
     });
     expect(created.statusCode, created.body).toBe(201);
     const { username, initial_password } = created.json() as { username: string; initial_password: string };
     // The first sign-in (on b) chooses the teacher's own password (on a): the first session ends everywhere.
     const first = await login(b.app, username, initial_password);
-    const chosen = await a.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/change-password',
-      headers: auth(first),
-      payload: { current_password: initial_password, new_password: 'Copper-Kite-Own-1' },
+    const chosen = await callerOf(a.app, first).post('/api/v1/auth/change-password', {
+      current_password: initial_password,
+      new_password: 'Copper-Kite-Own-1',
     });
     expect(chosen.statusCode, chosen.body).toBe(200);
-    expect((await b.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: auth(first) })).statusCode).toBe(401);
+    expect((await callerOf(b.app, first).get('/api/v1/auth/me')).statusCode).toBe(401);
     const token = chosen.json().access_token as string;
     const unread = async (instance: Instance, bearer: string) =>
-      (
-        await instance.app.inject({
-          method: 'GET',
-          url: '/api/v1/activities/recent?unread_only=true&limit=100',
-          headers: auth(bearer),
-        })
-      ).json().count as number;
+      (await callerOf(instance.app, bearer).get('/api/v1/activities/recent?unread_only=true&limit=100')).json()
+        .count as number;
     expect(await unread(a, token)).toBeGreaterThan(0);
-    const viewed = await b.app.inject({ method: 'POST', url: '/api/v1/activities/mark-viewed', headers: auth(token) });
+    const viewed = await callerOf(b.app, token).post('/api/v1/activities/mark-viewed');
     expect(viewed.statusCode).toBe(200);
     expect(await unread(a, token)).toBe(0);
 
     const elsewhere = await login(b.app, username, 'Copper-Kite-Own-1');
-    const changed = await a.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/change-password',
-      headers: auth(token),
-      payload: { current_password: 'Copper-Kite-Own-1', new_password: 'Copper-Kite-Own-2' },
+    const changed = await callerOf(a.app, token).post('/api/v1/auth/change-password', {
+      current_password: 'Copper-Kite-Own-1',
+      new_password: 'Copper-Kite-Own-2',
     });
     expect(changed.statusCode).toBe(200);
-    const me = await b.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: auth(elsewhere) });
+    const me = await callerOf(b.app, elsewhere).get('/api/v1/auth/me');
     expect(me.statusCode).toBe(401);
     const fresh = changed.json().access_token as string;
-    expect((await b.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: auth(fresh) })).statusCode).toBe(200);
+    expect((await callerOf(b.app, fresh).get('/api/v1/auth/me')).statusCode).toBe(200);
   });
 
   it('share one VAPID key pair', () => {
@@ -194,23 +172,19 @@ describe.skipIf(!serverUrl)('two server instances on one PostgreSQL database', (
     for (const [index, device] of devices.entries()) {
       const instance = index % 2 === 0 ? a : b;
       const token = await instance.ctx.tokens.signParent({ phone: phones[index] as string, tokenVersion: 0 });
-      const response = await instance.app.inject({
-        method: 'POST',
-        url: '/api/v1/parent/push/subscriptions',
-        headers: auth(token),
-        payload: { endpoint: device.endpoint, keys: device.keys },
+      const response = await callerOf(instance.app, token).post('/api/v1/parent/push/subscriptions', {
+        endpoint: device.endpoint,
+        keys: device.keys,
       });
       expect(response.statusCode).toBe(201);
     }
 
     a.ctx.push.start();
     b.ctx.push.start();
-    const send = await a.app.inject({
-      method: 'POST',
-      url: '/api/v1/messages/send-to-parents',
-      headers: auth(await login(a.app, 'admin', ADMIN_PASSWORD)),
-      payload: { subject: 'Exam timetable', message: 'The timetable is on the notice board.', recipients: '8' },
-    });
+    const send = await callerOf(a.app, await login(a.app, 'admin', ADMIN_PASSWORD)).post(
+      '/api/v1/messages/send-to-parents',
+      { subject: 'Exam timetable', message: 'The timetable is on the notice board.', recipients: '8' },
+    );
     expect(send.statusCode, send.body).toBe(200);
     expect(send.json().recipients_count).toBe(PARENTS);
 

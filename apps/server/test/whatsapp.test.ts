@@ -2,7 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWhatsappSender, WhatsappError } from '../src/modules/messages/whatsapp';
-import { auth, createStudent, createTestApp, detailOf, type TestApp, uniquePhone } from './helpers/test-app';
+import { expectRefusal } from './helpers/answers';
+import { type Caller, type TestClient, testClient, testClientForBlock } from './helpers/client';
+import { detailOf, uniquePhone } from './helpers/test-app';
 
 const ACCESS_TOKEN = 'test-access-token-7f3a9c';
 const PHONE_NUMBER_ID = '1098765432';
@@ -101,15 +103,15 @@ async function closedPortUrl(): Promise<string> {
 }
 
 let fake: FakeCloudApi;
-let t: TestApp;
+let api: TestClient;
 beforeAll(async () => {
   fake = await startFakeCloudApi();
-  t = await createTestApp({
+  api = await testClient({
     config: { whatsapp: { baseUrl: fake.baseUrl, accessToken: ACCESS_TOKEN, phoneNumberId: PHONE_NUMBER_ID } },
   });
 });
 afterAll(async () => {
-  await t?.close();
+  await api?.close();
   await fake?.close();
 });
 beforeEach(() => {
@@ -117,45 +119,38 @@ beforeEach(() => {
   fake.requests.length = 0;
 });
 
-function sendWhatsapp(headers: Record<string, string>, payload: unknown, app = t) {
-  return app.app.inject({
-    method: 'POST',
-    url: '/api/v1/communications/send-whatsapp',
-    headers,
-    payload: payload as object,
-  });
+function sendWhatsapp(caller: Caller, payload: unknown) {
+  return caller.post('/api/v1/communications/send-whatsapp', payload);
 }
 
-async function admin() {
-  return auth(await t.adminToken());
-}
+const admin = () => api.as('admin');
 
 async function whatsappRows() {
-  return t.db.query<Record<string, unknown>>("SELECT * FROM messages WHERE message_type = 'WHATSAPP' ORDER BY id");
+  return api.db.query<Record<string, unknown>>("SELECT * FROM messages WHERE message_type = 'WHATSAPP' ORDER BY id");
 }
 
 async function activityRows() {
-  return t.db.query<{ action: string; description: string }>(
+  return api.db.query<{ action: string; description: string }>(
     "SELECT action, description FROM activities WHERE action LIKE 'messages.whatsapp%' ORDER BY id",
   );
 }
 
 describe('POST /communications/send-whatsapp', () => {
   it('refuses a call without a token with 401', async () => {
-    const response = await sendWhatsapp({}, { to: '+919876543210', message: 'Hi' });
+    const response = await sendWhatsapp(api.anonymous(), { to: '+919876543210', message: 'Hi' });
     expect(response.statusCode).toBe(401);
     expect(fake.requests).toHaveLength(0);
   });
 
   it('refuses a teacher with 403 and sends nothing', async () => {
-    const response = await sendWhatsapp(auth(await t.teacherToken()), { to: '+919876543210', message: 'Hi' });
+    const response = await sendWhatsapp(api.as('teacher'), { to: '+919876543210', message: 'Hi' });
     expect(response.statusCode).toBe(403);
     expect(detailOf(response)).toBe('You do not have permission to do this');
     expect(fake.requests).toHaveLength(0);
   });
 
   it('sends a text to a phone through the Cloud API, stores it as sent, and writes an activity', async () => {
-    const response = await sendWhatsapp(await admin(), { to: '+91 98765-43210', message: '  Results are out.  ' });
+    const response = await sendWhatsapp(admin(), { to: '+91 98765-43210', message: '  Results are out.  ' });
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body).toEqual({
@@ -198,20 +193,16 @@ describe('POST /communications/send-whatsapp', () => {
       description: 'Administrator sent a WhatsApp message to +919876543210',
     });
 
-    const history = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/communications/history',
-      headers: await admin(),
-    });
+    const history = await admin().get('/api/v1/communications/history');
     expect(history.json()[0]).toMatchObject({ id: body.id, message_type: 'WHATSAPP', delivery_status: 'sent' });
   });
 
   it('sends to the parent of a student named in `to` by unique id (any case)', async () => {
-    const student = await createStudent(t.app, await t.adminToken(), {
+    const student = await api.student({
       full_name: 'Neha Joshi',
       parent_name: 'Anil Joshi',
     });
-    const response = await sendWhatsapp(await admin(), { to: student.unique_id.toLowerCase(), message: 'Hello' });
+    const response = await sendWhatsapp(admin(), { to: student.unique_id.toLowerCase(), message: 'Hello' });
     expect(response.statusCode).toBe(200);
     expect(response.json().recipient).toBe(student.parent_phone);
     expect((fake.requests[0]?.body as { to?: string } | undefined)?.to).toBe(student.parent_phone.slice(1));
@@ -220,12 +211,12 @@ describe('POST /communications/send-whatsapp', () => {
   });
 
   it('sends to the parent of a student named by student_id, as a number or a unique id', async () => {
-    const student = await createStudent(t.app, await t.adminToken(), {
+    const student = await api.student({
       full_name: 'Kabir Singh',
       parent_name: 'Harpreet Singh',
     });
     for (const studentId of [student.id, String(student.id), student.unique_id]) {
-      const response = await sendWhatsapp(await admin(), { student_id: studentId, message: 'Fees due' });
+      const response = await sendWhatsapp(admin(), { student_id: studentId, message: 'Fees due' });
       expect(response.statusCode).toBe(200);
       expect(response.json().recipient).toBe(student.parent_phone);
     }
@@ -233,52 +224,47 @@ describe('POST /communications/send-whatsapp', () => {
   });
 
   it('sends to an explicit phone when both a phone and a student are given, naming the student’s parent', async () => {
-    const student = await createStudent(t.app, await t.adminToken(), { full_name: 'Ira Das', parent_name: 'Sima Das' });
+    const student = await api.student({ full_name: 'Ira Das', parent_name: 'Sima Das' });
     const phone = uniquePhone();
-    const response = await sendWhatsapp(await admin(), { to: phone, student_id: student.id, message: 'Hi' });
+    const response = await sendWhatsapp(admin(), { to: phone, student_id: student.id, message: 'Hi' });
     expect(response.statusCode).toBe(200);
     expect(response.json().recipient).toBe(phone);
     expect((await whatsappRows()).at(-1)).toMatchObject({ recipient: phone, recipient_name: 'Sima Das' });
   });
 
   it.each([
-    ['an unknown student id', { student_id: 999_999, message: 'Hi' }, 'Student 999999 was not found'],
-    ['an unknown student unique id in `to`', { to: 'STU9999', message: 'Hi' }, 'Student STU9999 was not found'],
-    ['an unknown student unique id', { student_id: 'STU8888', message: 'Hi' }, 'Student STU8888 was not found'],
-    ['an id beyond any row', { student_id: '99999999999999', message: 'Hi' }, 'Student 99999999999999 was not found'],
-  ])('answers 404 for %s, sends nothing and stores nothing', async (_name, payload, detail) => {
-    const before = (await whatsappRows()).length;
-    const response = await sendWhatsapp(await admin(), payload);
-    expect(response.statusCode).toBe(404);
-    expect(detailOf(response)).toBe(detail);
-    expect(fake.requests).toHaveLength(0);
-    expect(await whatsappRows()).toHaveLength(before);
-  });
-
-  it.each([
+    ['an unknown student id', { student_id: 999_999, message: 'Hi' }, 404, 'Student 999999 was not found'],
+    ['an unknown student unique id in `to`', { to: 'STU9999', message: 'Hi' }, 404, 'Student STU9999 was not found'],
+    ['an unknown student unique id', { student_id: 'STU8888', message: 'Hi' }, 404, 'Student STU8888 was not found'],
+    [
+      'an id beyond any row',
+      { student_id: '99999999999999', message: 'Hi' },
+      404,
+      'Student 99999999999999 was not found',
+    ],
     [
       'a local number without a country code',
       { to: '9876543210', message: 'Hi' },
+      422,
       /^to: must include the country code, e\.g\. \+919876543210$/,
     ],
-    ['text that is not a phone', { to: 'call me', message: 'Hi' }, /^to: must include the country code/],
-    ['neither a phone nor a student', { message: 'Hi' }, /^to: must name a phone number or a student id$/],
-    ['a blank message', { to: '+919876543210', message: '   ' }, /^message: must not be empty$/],
-    ['a missing message', { to: '+919876543210' }, /^message: /],
-    ['a message over 4096 characters', { to: '+919876543210', message: 'x'.repeat(4097) }, /^message: .*4096/],
-    ['a negative student id', { student_id: -3, message: 'Hi' }, /^student_id: /],
-  ])('refuses %s with 422, sends nothing and stores nothing', async (_name, payload, detail) => {
+    ['text that is not a phone', { to: 'call me', message: 'Hi' }, 422, /^to: must include the country code/],
+    ['neither a phone nor a student', { message: 'Hi' }, 422, /^to: must name a phone number or a student id$/],
+    ['a blank message', { to: '+919876543210', message: '   ' }, 422, /^message: must not be empty$/],
+    ['a missing message', { to: '+919876543210' }, 422, /^message: /],
+    ['a message over 4096 characters', { to: '+919876543210', message: 'x'.repeat(4097) }, 422, /^message: .*4096/],
+    ['a negative student id', { student_id: -3, message: 'Hi' }, 422, /^student_id: /],
+  ])('refuses %s with %i, sends nothing and stores nothing', async (_name, payload, status, detail) => {
     const before = (await whatsappRows()).length;
-    const response = await sendWhatsapp(await admin(), payload);
-    expect(response.statusCode).toBe(422);
-    expect(detailOf(response)).toMatch(detail);
+    const response = await sendWhatsapp(admin(), payload);
+    expectRefusal(response, status, detail);
     expect(fake.requests).toHaveLength(0);
     expect(await whatsappRows()).toHaveLength(before);
   });
 
   it('answers 502 with the provider’s reason when WhatsApp refuses, and stores the message as failed', async () => {
     fake.mode = 'reject';
-    const response = await sendWhatsapp(await admin(), { to: '+447700900123', message: 'Hi' });
+    const response = await sendWhatsapp(admin(), { to: '+447700900123', message: 'Hi' });
     expect(response.statusCode).toBe(502);
     expect(detailOf(response)).toBe(
       'WhatsApp did not accept the message: (#131030) Recipient phone number not in allowed list',
@@ -294,11 +280,7 @@ describe('POST /communications/send-whatsapp', () => {
       description:
         'Administrator could not send a WhatsApp message to +447700900123: (#131030) Recipient phone number not in allowed list',
     });
-    const history = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/communications/history',
-      headers: await admin(),
-    });
+    const history = await admin().get('/api/v1/communications/history');
     expect(history.json()[0]).toMatchObject({
       delivery_status: 'failed',
       failure_reason: '(#131030) Recipient phone number not in allowed list',
@@ -307,7 +289,7 @@ describe('POST /communications/send-whatsapp', () => {
 
   it('answers 502 naming the HTTP status when WhatsApp answers something that is not the Graph API', async () => {
     fake.mode = 'garbage';
-    const response = await sendWhatsapp(await admin(), { to: '+447700900124', message: 'Hi' });
+    const response = await sendWhatsapp(admin(), { to: '+447700900124', message: 'Hi' });
     expect(response.statusCode).toBe(502);
     expect(detailOf(response)).toBe('WhatsApp did not accept the message: WhatsApp answered with HTTP 500');
     expect((await whatsappRows()).at(-1)).toMatchObject({ delivery_status: 'failed' });
@@ -315,29 +297,19 @@ describe('POST /communications/send-whatsapp', () => {
 });
 
 describe('WhatsApp that cannot be reached', () => {
-  let unreachable: TestApp;
-  beforeAll(async () => {
-    unreachable = await createTestApp({
-      config: {
-        whatsapp: { baseUrl: await closedPortUrl(), accessToken: ACCESS_TOKEN, phoneNumberId: PHONE_NUMBER_ID },
-      },
-    });
-  });
-  afterAll(async () => {
-    await unreachable?.close();
-  });
+  const unreachable = testClientForBlock(async () => ({
+    config: {
+      whatsapp: { baseUrl: await closedPortUrl(), accessToken: ACCESS_TOKEN, phoneNumberId: PHONE_NUMBER_ID },
+    },
+  }));
 
   it('answers 502, stores the message as failed with the reason, and writes an activity', async () => {
-    const response = await sendWhatsapp(
-      auth(await unreachable.adminToken()),
-      { to: '+919812345678', message: 'Hi' },
-      unreachable,
-    );
+    const response = await sendWhatsapp(unreachable().as('admin'), { to: '+919812345678', message: 'Hi' });
     expect(response.statusCode).toBe(502);
     expect(detailOf(response)).toBe(
       'WhatsApp could not be reached, so the message was not sent. Please try again later.',
     );
-    const rows = await unreachable.db.query<Record<string, unknown>>('SELECT * FROM messages');
+    const rows = await unreachable().db.query<Record<string, unknown>>('SELECT * FROM messages');
     expect(rows).toEqual([
       expect.objectContaining({
         message_type: 'WHATSAPP',
@@ -346,7 +318,7 @@ describe('WhatsApp that cannot be reached', () => {
         failure_reason: 'WhatsApp could not be reached',
       }),
     ]);
-    const activities = await unreachable.db.query<{ action: string }>(
+    const activities = await unreachable().db.query<{ action: string }>(
       "SELECT action FROM activities WHERE action LIKE 'messages.%'",
     );
     expect(activities).toEqual([{ action: 'messages.whatsapp_failed' }]);
@@ -354,30 +326,20 @@ describe('WhatsApp that cannot be reached', () => {
 });
 
 describe('WhatsApp not configured', () => {
-  let unconfigured: TestApp;
-  beforeAll(async () => {
-    unconfigured = await createTestApp();
-  });
-  afterAll(async () => {
-    await unconfigured?.close();
-  });
+  const unconfigured = testClientForBlock();
 
   it.each([
     ['a valid body', { to: '+919876543210', message: 'Hi' }],
     ['any body at all', {}],
   ])('answers 503 for %s and stores nothing', async (_name, payload) => {
-    const response = await sendWhatsapp(auth(await unconfigured.adminToken()), payload, unconfigured);
+    const response = await sendWhatsapp(unconfigured().as('admin'), payload);
     expect(response.statusCode).toBe(503);
     expect(detailOf(response)).toBe('WhatsApp is not configured');
-    expect(await unconfigured.db.query('SELECT id FROM messages')).toEqual([]);
+    expect(await unconfigured().db.query('SELECT id FROM messages')).toEqual([]);
   });
 
   it('still refuses a teacher with 403', async () => {
-    const response = await sendWhatsapp(
-      auth(await unconfigured.teacherToken()),
-      { to: '+919876543210', message: 'Hi' },
-      unconfigured,
-    );
+    const response = await sendWhatsapp(unconfigured().as('teacher'), { to: '+919876543210', message: 'Hi' });
     expect(response.statusCode).toBe(403);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryFlagSchema, queryNumberSchema } from './common';
 
 export const activitySchema = z.object({
   id: z.number().int(),
@@ -11,16 +12,8 @@ export const activitySchema = z.object({
 export type Activity = z.infer<typeof activitySchema>;
 
 export const recentActivitiesQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be a whole number')
-    .min(1, 'must be at least 1')
-    .max(100, 'must be at most 100')
-    .default(10),
-  unread_only: z
-    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-    .optional()
-    .transform((value) => value === 'true' || value === '1'),
+  limit: queryNumberSchema({ min: 1, max: 100, byDefault: 10 }),
+  unread_only: queryFlagSchema,
 });
 
 export const recentActivitiesSchema = z.object({

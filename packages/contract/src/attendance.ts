@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { classNameSchema, isoDateSchema, optionalText } from './common';
+import {
+  classNameSchema,
+  isoDateSchema,
+  type MarkedCount,
+  markedCountSchema,
+  markedRecordsSchema,
+  optionalText,
+  queryNumberSchema,
+  rowIdSchema,
+} from './common';
 
 export const ATTENDANCE_STATUSES = ['present', 'absent', 'late', 'leave'] as const;
 export const attendanceStatusSchema = z.enum(ATTENDANCE_STATUSES, {
@@ -57,40 +66,26 @@ export type Roster = z.infer<typeof rosterSchema>;
 
 export const markAttendanceSchema = z.object({
   date: isoDateSchema,
-  records: z
-    .array(
-      z.object({
-        student_id: z
-          .number({ error: 'must be a student id' })
-          .int('must be a whole number')
-          .positive('must be a positive id')
-          .max(2_147_483_647, 'is not a known id'),
-        status: attendanceStatusSchema,
-        remarks: optionalText(500),
-      }),
-      { error: 'must be a list of records' },
-    )
-    .min(1, 'must hold at least one record')
-    .max(5000, 'must hold at most 5000 records'),
+  records: markedRecordsSchema(
+    z.object({
+      student_id: rowIdSchema('must be a student id'),
+      status: attendanceStatusSchema,
+      remarks: optionalText(500),
+    }),
+    'record',
+    5000,
+  ),
 });
 export type MarkAttendanceRequest = z.input<typeof markAttendanceSchema>;
 
-export const markAttendanceResultSchema = z.object({ marked_count: z.number().int(), message: z.string() });
+export const markAttendanceResultSchema = markedCountSchema;
+export type MarkAttendanceResult = MarkedCount;
 
 export const pendingQuerySchema = z.object({ attendance_date: isoDateSchema.optional() });
 
 export const approveAttendanceSchema = z.object({
   attendance_ids: z
-    .array(
-      z
-        .number({ error: 'must be an attendance id' })
-        .int('must be a whole number')
-        .positive('must be a positive id')
-        .max(2_147_483_647, 'is not a known id'),
-      {
-        error: 'must be a list of attendance ids',
-      },
-    )
+    .array(rowIdSchema('must be an attendance id'), { error: 'must be a list of attendance ids' })
     .min(1, 'must list at least one attendance record')
     .max(10_000, 'must list at most 10000 records'),
 });
@@ -104,29 +99,20 @@ export const historyQuerySchema = z.object({
   end_date: isoDateSchema.optional(),
 });
 
-/** The history page's size choices (spec section 9: 25, 50 or 100 rows); the server allows up to 500. */
+/** The history page shows 25, 50 or 100 rows a page; the server allows up to 500. */
 export const HISTORY_PAGE_MAX = 500;
 export const HISTORY_SEARCH_MAX = 100;
 
 /**
  * One page of the history, filtered on the server: what the console's History screen shows when a
- * range holds tens of thousands of records. The spec's `/attendance/history` (the whole range) stays.
+ * range holds tens of thousands of records. `/attendance/history` (the whole range at once) stays.
  */
 export const attendanceHistoryPageQuerySchema = historyQuerySchema.extend({
   class_name: classNameSchema.optional(),
   status: attendanceStatusSchema.optional(),
   search: z.string().trim().max(HISTORY_SEARCH_MAX, `must be at most ${HISTORY_SEARCH_MAX} characters`).optional(),
-  limit: z.coerce
-    .number({ error: 'must be a whole number' })
-    .int('must be a whole number')
-    .min(1, 'must be at least 1')
-    .max(HISTORY_PAGE_MAX, `must be at most ${HISTORY_PAGE_MAX}`)
-    .default(25),
-  offset: z.coerce
-    .number({ error: 'must be a whole number' })
-    .int('must be a whole number')
-    .min(0, 'must not be negative')
-    .default(0),
+  limit: queryNumberSchema({ min: 1, max: HISTORY_PAGE_MAX, byDefault: 25, error: 'must be a whole number' }),
+  offset: queryNumberSchema({ min: 0, byDefault: 0, error: 'must be a whole number' }),
 });
 export type AttendanceHistoryPageQuery = z.infer<typeof attendanceHistoryPageQuerySchema>;
 

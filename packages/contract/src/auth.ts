@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MIN_PASSWORD_LENGTH } from './common';
+import { bearerTokenFields, MIN_PASSWORD_LENGTH, passwordFieldSchema } from './common';
 
 export const ROLES = ['admin', 'teacher'] as const;
 export const roleSchema = z.enum(ROLES);
@@ -7,7 +7,7 @@ export type Role = z.infer<typeof roleSchema>;
 
 export const loginFormSchema = z.object({
   username: z.string({ error: 'is required' }).trim().min(1, 'is required').max(254, 'is too long'),
-  password: z.string({ error: 'is required' }).min(1, 'is required').max(1024, 'is too long'),
+  password: passwordFieldSchema,
   otp: z
     .string()
     .trim()
@@ -25,7 +25,7 @@ export const userSchema = z
     role: roleSchema,
     email: z.string().nullable(),
     must_change_password: z.boolean(),
-    // Optional in the type only (the server always sends both), so clients written before issue 6 still type-check.
+    // Optional in the type only (the server always sends both), so clients written before two-factor sign-in still type-check.
     two_factor_enabled: z.boolean().optional().describe('sign-in asks this account for an authenticator code'),
     must_enrol_two_factor: z
       .boolean()
@@ -36,15 +36,14 @@ export const userSchema = z
 export type User = z.infer<typeof userSchema>;
 
 export const loginResponseSchema = z.object({
-  access_token: z.string(),
-  token_type: z.literal('bearer'),
+  ...bearerTokenFields,
   expires_in: z.number().int().describe('seconds until the token expires'),
   user: userSchema,
 });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 export const changePasswordSchema = z.object({
-  current_password: z.string({ error: 'is required' }).min(1, 'is required').max(1024, 'is too long'),
+  current_password: passwordFieldSchema,
   new_password: z
     .string({ error: 'is required' })
     .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)

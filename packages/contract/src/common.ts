@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 export const API_BASE_PATH = '/api/v1';
 
-/** The classes the centre teaches (spec section 9). */
+/** The classes the centre teaches. */
 export const CLASS_NAMES = ['7', '8', '9', '10'] as const;
 export type ClassName = (typeof CLASS_NAMES)[number];
 
@@ -21,6 +21,28 @@ export const SUBJECTS = [
 export type Subject = (typeof SUBJECTS)[number];
 
 export const MIN_PASSWORD_LENGTH = 6;
+
+/**
+ * Codes people type from a printout (access codes, recovery codes): Crockford base 32, no I, L, O or U.
+ */
+export const CROCKFORD_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * What people type for a code of `length` Crockford characters: any case, spaces or dashes, O for 0
+ * and I/L for 1. Undefined when it cannot be such a code.
+ */
+export function normaliseCrockfordCode(value: string, length: number): string | undefined {
+  const compact = value.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+  if (compact.length !== length) return undefined;
+  for (const char of compact) if (!CROCKFORD_ALPHABET.includes(char)) return undefined;
+  return compact;
+}
+
+/** A password as a form sends it: required, taken as typed (never trimmed). */
+export const passwordFieldSchema = z.string({ error: 'is required' }).min(1, 'is required').max(1024, 'is too long');
+
+/** The token a sign-in (or a change that ends the other sessions) hands out. */
+export const bearerTokenFields = { access_token: z.string(), token_type: z.literal('bearer') };
 
 export const errorSchema = z.object({ detail: z.string() }).meta({ id: 'Error' });
 export type ApiError = z.infer<typeof errorSchema>;
@@ -45,17 +67,25 @@ export function normaliseClassName(value: unknown): ClassName | undefined {
 
 export const CLASS_NAME_HINT = 'must be one of 7, 8, 9 or 10';
 
-export const classNameSchema = z
-  .unknown()
-  .transform((value, ctx) => {
-    const name = normaliseClassName(value);
-    if (!name) {
-      ctx.addIssue({ code: 'custom', message: CLASS_NAME_HINT });
+/**
+ * Any JSON value `normalise` can read, as what it reads it as (a spreadsheet's number as well as
+ * text); anything else is refused with `hint`.
+ */
+export function normalisedSchema<T>(normalise: (value: unknown) => T | undefined, hint: string) {
+  return z.unknown().transform((value, ctx) => {
+    const normalised = normalise(value);
+    if (normalised === undefined) {
+      ctx.addIssue({ code: 'custom', message: hint });
       return z.NEVER;
     }
-    return name;
-  })
-  .meta({ type: 'string', enum: [...CLASS_NAMES] });
+    return normalised;
+  });
+}
+
+export const classNameSchema = normalisedSchema(normaliseClassName, CLASS_NAME_HINT).meta({
+  type: 'string',
+  enum: [...CLASS_NAMES],
+});
 
 export const PHONE_HINT = 'must include the country code, e.g. +919876543210';
 
@@ -77,17 +107,10 @@ export function normalisePhone(value: unknown): string | undefined {
   return /^[1-9]\d{7,14}$/.test(digits) ? `+${digits}` : undefined;
 }
 
-export const phoneSchema = z
-  .unknown()
-  .transform((value, ctx) => {
-    const phone = normalisePhone(value);
-    if (!phone) {
-      ctx.addIssue({ code: 'custom', message: PHONE_HINT });
-      return z.NEVER;
-    }
-    return phone;
-  })
-  .meta({ type: 'string', example: '+919876543210' });
+export const phoneSchema = normalisedSchema(normalisePhone, PHONE_HINT).meta({
+  type: 'string',
+  example: '+919876543210',
+});
 
 /** A calendar date, yyyy-MM-dd, that exists. */
 export const isoDateSchema = z
@@ -118,27 +141,78 @@ export function optionalText(max: number) {
     .transform((value) => value ?? undefined);
 }
 
+/** The largest id a row can have (PostgreSQL's integer). */
+const MAX_ROW_ID = 2_147_483_647;
+
+/** An id in a path: digits, read as a number. */
 export const idSchema = z.coerce
   .number({ error: 'must be a whole number' })
   .int('must be a whole number')
   .positive('must be a positive id')
-  .max(2_147_483_647, 'is not a known id');
+  .max(MAX_ROW_ID, 'is not a known id');
 
 export const idParamsSchema = z.object({ id: idSchema });
 
+/** An id in a JSON body: a number, never text; `error` says what kind of id when it is not a number. */
+export function rowIdSchema(error = 'must be a number') {
+  return z
+    .number({ error })
+    .int('must be a whole number')
+    .positive('must be a positive id')
+    .max(MAX_ROW_ID, 'is not a known id');
+}
+
 export const idListSchema = z
-  .array(
-    z
-      .number({ error: 'must be a number' })
-      .int('must be a whole number')
-      .positive('must be a positive id')
-      .max(2_147_483_647, 'is not a known id'),
-    {
-      error: 'must be a JSON array of ids',
-    },
-  )
+  .array(rowIdSchema(), { error: 'must be a JSON array of ids' })
   .min(1, 'must list at least one id')
   .max(10_000, 'must list at most 10000 ids');
 
+/** `true`, `false`, `1` or `0` in a query string, read as a boolean; absent is false. */
+export const queryFlagSchema = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+  .optional()
+  .transform((value) => value === 'true' || value === '1');
+
+/**
+ * A whole number in a query string, from `min` (0 or 1) up to `max` when given, `byDefault` when
+ * absent; `error` is what text that is not a number is told.
+ */
+export function queryNumberSchema(options: { min: 0 | 1; max?: number; byDefault: number; error?: string }) {
+  const { min, max, byDefault, error = 'must be a number' } = options;
+  const atLeast = z.coerce
+    .number({ error })
+    .int('must be a whole number')
+    .min(min, min === 0 ? 'must not be negative' : 'must be at least 1');
+  return (max === undefined ? atLeast : atLeast.max(max, `must be at most ${max}`)).default(byDefault);
+}
+
+/** One page of a long list: `limit` rows (1 to `maxLimit`) after skipping `offset` rows. */
+export function pageQuerySchema({ maxLimit, defaultLimit }: { maxLimit: number; defaultLimit: number }) {
+  return z.object({
+    limit: queryNumberSchema({ min: 1, max: maxLimit, byDefault: defaultLimit }),
+    offset: queryNumberSchema({ min: 0, byDefault: 0 }),
+  });
+}
+
+/**
+ * The records a marking call saves: 1 to `max` of them; `noun` names one in the errors (`record`,
+ * `teacher record`).
+ */
+export function markedRecordsSchema<T extends z.ZodType>(record: T, noun: string, max: number) {
+  return z
+    .array(record, { error: `must be a list of ${noun}s` })
+    .min(1, `must hold at least one ${noun}`)
+    .max(max, `must hold at most ${max} records`);
+}
+
+/** What a marking call answers: how many records it saved. */
+export const markedCountSchema = z.object({ marked_count: z.number().int(), message: z.string() });
+export type MarkedCount = z.infer<typeof markedCountSchema>;
+
 export const deletedCountSchema = z.object({ deleted_count: z.number().int(), message: z.string() });
 export type DeletedCount = z.infer<typeof deletedCountSchema>;
+
+/** Where a clear-all put the backup it took before deleting anything. */
+export const clearAllBackupFileSchema = z
+  .string()
+  .describe('the backup taken before deleting: `npm run restore <backup_file>` brings it back');

@@ -1,13 +1,9 @@
 import { z } from 'zod';
+import { queryFlagSchema } from './common';
 
 export const IMPORT_EXTENSIONS = ['.xlsx', '.xls'] as const;
 
-export const importQuerySchema = z.object({
-  dry_run: z
-    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-    .optional()
-    .transform((value) => value === 'true' || value === '1'),
-});
+export const importQuerySchema = z.object({ dry_run: queryFlagSchema });
 
 export const importRowErrorSchema = z.object({
   row: z.number().int().describe("the row's number in the sheet (the header is row 1)"),
@@ -31,22 +27,25 @@ export const importedTeacherSchema = z.object({
   initial_password: z.string().nullable().describe('shown once; null in a dry run'),
 });
 
-export const studentImportResultSchema = z.object({
+/** What every import answers, around its own list of the rows it imported. */
+const importSummary = {
   message: z.string(),
   dry_run: z.boolean(),
   total_rows: z.number().int().describe('rows under the header that hold anything; blank rows are not counted'),
   imported_count: z.number().int(),
+};
+const rowErrorsSchema = z.array(importRowErrorSchema);
+
+export const studentImportResultSchema = z.object({
+  ...importSummary,
   imported_students: z.array(importedStudentSchema),
-  errors: z.array(importRowErrorSchema),
+  errors: rowErrorsSchema,
 });
 export type StudentImportResult = z.infer<typeof studentImportResultSchema>;
 
 export const teacherImportResultSchema = z.object({
-  message: z.string(),
-  dry_run: z.boolean(),
-  total_rows: z.number().int().describe('rows under the header that hold anything; blank rows are not counted'),
-  imported_count: z.number().int(),
+  ...importSummary,
   imported_teachers: z.array(importedTeacherSchema),
-  errors: z.array(importRowErrorSchema),
+  errors: rowErrorsSchema,
 });
 export type TeacherImportResult = z.infer<typeof teacherImportResultSchema>;

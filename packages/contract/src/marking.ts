@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CLASS_NAMES } from './common';
 
 /**
- * Who marks which attendance (issue 11, ADR 019): a teacher marks the classes assigned to them, for
+ * Who marks which attendance (ADR 019): a teacher marks the classes assigned to them, for
  * today and a few days back; admins mark any class on any past day. Two centre settings shape it.
  */
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normaliseClassName, requiredText } from './common';
+import { normaliseClassName, normalisedSchema, pageQuerySchema, requiredText } from './common';
 
 export const DELIVERY_STATUSES = ['sent', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -7,18 +7,10 @@ export const MESSAGE_TYPES = ['IN_APP', 'WHATSAPP', 'ABSENCE_ALERT'] as const;
 
 export const ALL_PARENTS = 'all_parents';
 
-export const recipientsSchema = z
-  .unknown()
-  .transform((value, ctx) => {
-    if (value === ALL_PARENTS) return ALL_PARENTS;
-    const className = normaliseClassName(value);
-    if (!className) {
-      ctx.addIssue({ code: 'custom', message: 'must be all_parents or a class (7, 8, 9 or 10)' });
-      return z.NEVER;
-    }
-    return className;
-  })
-  .meta({ type: 'string', enum: [ALL_PARENTS, '7', '8', '9', '10'] });
+export const recipientsSchema = normalisedSchema(
+  (value) => (value === ALL_PARENTS ? ALL_PARENTS : normaliseClassName(value)),
+  'must be all_parents or a class (7, 8, 9 or 10)',
+).meta({ type: 'string', enum: [ALL_PARENTS, '7', '8', '9', '10'] });
 
 export const sendToParentsSchema = z.object({
   subject: requiredText(200),
@@ -54,19 +46,7 @@ export type Communication = z.infer<typeof communicationSchema>;
 
 export const communicationHistorySchema = z.array(communicationSchema);
 
-export const historyPageQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be a whole number')
-    .min(1, 'must be at least 1')
-    .max(5000, 'must be at most 5000')
-    .default(500),
-  offset: z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be a whole number')
-    .min(0, 'must not be negative')
-    .default(0),
-});
+export const historyPageQuerySchema = pageQuerySchema({ maxLimit: 5000, defaultLimit: 500 });
 
 export const sendWhatsappSchema = z
   .object({

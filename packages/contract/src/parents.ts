@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { attendanceStatusSchema } from './attendance';
-import { phoneSchema } from './common';
+import { bearerTokenFields, CROCKFORD_ALPHABET, normaliseCrockfordCode, pageQuerySchema, phoneSchema } from './common';
+import { studentSchema } from './students';
 
 /**
- * The parent side (issue 4). Parents sign in with their phone and an access code that staff issue
+ * The parent side. Parents sign in with their phone and an access code that staff issue
  * from the Students screen; a parent token reaches only the `/parent/...` calls below, scoped to the
  * children whose `parent_phone` is that phone.
  */
@@ -18,15 +19,12 @@ export const ABSENCE_ALERT_TYPE = 'ABSENCE_ALERT';
 export const ACCESS_NOTICE_TYPE = 'ACCESS_NOTICE';
 
 /** Access codes: 8 characters of Crockford base 32 (no I, L, O, U), shown as XXXX-XXXX. */
-export const ACCESS_CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const ACCESS_CODE_ALPHABET = CROCKFORD_ALPHABET;
 export const ACCESS_CODE_LENGTH = 8;
 
 /** What people type: any case, spaces or dashes, O for 0 and I/L for 1. Undefined when it cannot be a code. */
 export function normaliseAccessCode(value: string): string | undefined {
-  const compact = value.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
-  if (compact.length !== ACCESS_CODE_LENGTH) return undefined;
-  for (const char of compact) if (!ACCESS_CODE_ALPHABET.includes(char)) return undefined;
-  return compact;
+  return normaliseCrockfordCode(value, ACCESS_CODE_LENGTH);
 }
 
 /** XXXX-XXXX, for reading aloud and printing (an already formatted code stays as it is). */
@@ -41,24 +39,29 @@ export function parentSignInLink(origin: string, phone: string, code: string): s
   return `${origin.replace(/\/$/, '')}/parent/#${params.toString()}`;
 }
 
-// ---- Staff: parent access (from the Students screen) ----
+// ---- A family, as both sides show it ----
 
-export const parentChildSchema = z
-  .object({
-    id: z.number().int(),
-    unique_id: z.string(),
-    full_name: z.string(),
-    class_name: z.string(),
-  })
+/** A child as the family's side shows them: the student's name, code and class. */
+export const parentChildSchema = studentSchema
+  .pick({ id: true, unique_id: true, full_name: true, class_name: true })
   .meta({ id: 'ParentChild' });
 export type ParentChild = z.infer<typeof parentChildSchema>;
 
-/** GET /students/{id}/parent-access: the state of that student's parent's access, never the code. */
-export const parentAccessStatusSchema = z
+/** A family: the parent phone, the parent's name, and the children with that phone. */
+export const parentProfileSchema = z
   .object({
     phone: z.string(),
     parent_name: z.string(),
     children: z.array(parentChildSchema),
+  })
+  .meta({ id: 'ParentProfile' });
+export type ParentProfile = z.infer<typeof parentProfileSchema>;
+
+// ---- Staff: parent access (from the Students screen) ----
+
+/** GET /students/{id}/parent-access: the state of that student's parent's access, never the code. */
+export const parentAccessStatusSchema = parentProfileSchema
+  .extend({
     has_code: z.boolean(),
     issued_at: z.string().nullable(),
     issued_by: z.string().nullable(),
@@ -103,18 +106,8 @@ export const parentLoginSchema = z.object({
 });
 export type ParentLoginRequest = z.input<typeof parentLoginSchema>;
 
-export const parentProfileSchema = z
-  .object({
-    phone: z.string(),
-    parent_name: z.string(),
-    children: z.array(parentChildSchema),
-  })
-  .meta({ id: 'ParentProfile' });
-export type ParentProfile = z.infer<typeof parentProfileSchema>;
-
 export const parentLoginResponseSchema = z.object({
-  access_token: z.string(),
-  token_type: z.literal('bearer'),
+  ...bearerTokenFields,
   expires_in: z.number().int(),
   parent: parentProfileSchema,
 });
@@ -139,19 +132,7 @@ export const parentInboxSchema = z.object({
 });
 export type ParentInbox = z.infer<typeof parentInboxSchema>;
 
-export const parentInboxQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be a whole number')
-    .min(1, 'must be at least 1')
-    .max(200, 'must be at most 200')
-    .default(50),
-  offset: z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be a whole number')
-    .min(0, 'must not be negative')
-    .default(0),
-});
+export const parentInboxQuerySchema = pageQuerySchema({ maxLimit: 200, defaultLimit: 50 });
 
 export const childAttendanceDaySchema = z.object({
   date: z.string(),

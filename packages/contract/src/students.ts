@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { classNameSchema, deletedCountSchema, optionalText, phoneSchema, requiredText } from './common';
+import {
+  classNameSchema,
+  clearAllBackupFileSchema,
+  deletedCountSchema,
+  optionalText,
+  phoneSchema,
+  requiredText,
+} from './common';
 
 export const studentSchema = z
   .object({
@@ -32,10 +39,8 @@ export const updateStudentSchema = z.object({
 });
 export type UpdateStudentRequest = z.input<typeof updateStudentSchema>;
 
-/** `DELETE /students/clear-all`: `{deleted_count}` as the contract says, and where the backup taken first is. */
-export const studentsClearAllSchema = deletedCountSchema.extend({
-  backup_file: z.string().describe('the backup taken before deleting: `npm run restore <backup_file>` brings it back'),
-});
+/** `DELETE /students/clear-all`: how many were deleted, and where the backup taken first is. */
+export const studentsClearAllSchema = deletedCountSchema.extend({ backup_file: clearAllBackupFileSchema });
 export type StudentsClearAllResult = z.infer<typeof studentsClearAllSchema>;
 
 export const classOptionSchema = z.object({ value: z.string(), label: z.string() }).meta({ id: 'ClassOption' });

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { isoDateSchema, optionalText } from './common';
+import {
+  isoDateSchema,
+  type MarkedCount,
+  markedCountSchema,
+  markedRecordsSchema,
+  optionalText,
+  rowIdSchema,
+} from './common';
 
 export const TEACHER_ATTENDANCE_STATUSES = ['not_marked', 'present', 'absent', 'half_day', 'on_leave'] as const;
 export type TeacherAttendanceStatus = (typeof TEACHER_ATTENDANCE_STATUSES)[number];
@@ -42,36 +49,25 @@ const clockTimeSchema = z
 
 export const markTeacherAttendanceSchema = z.object({
   date: isoDateSchema,
-  teacher_records: z
-    .array(
-      z.object({
-        teacher_id: z
-          .number({ error: 'must be a teacher id' })
-          .int('must be a whole number')
-          .positive('must be a positive id')
-          .max(2_147_483_647, 'is not a known id'),
-        status: z.enum(MARKED_TEACHER_STATUSES, {
-          error: 'must be one of present, absent, half_day or on_leave',
-        }),
-        remarks: optionalText(500),
-        check_in_time: clockTimeSchema,
-        check_out_time: clockTimeSchema,
-      }),
-      { error: 'must be a list of teacher records' },
-    )
-    .min(1, 'must hold at least one teacher record')
-    .max(2000, 'must hold at most 2000 records'),
+  teacher_records: markedRecordsSchema(
+    z.object({
+      teacher_id: rowIdSchema('must be a teacher id'),
+      status: z.enum(MARKED_TEACHER_STATUSES, { error: 'must be one of present, absent, half_day or on_leave' }),
+      remarks: optionalText(500),
+      check_in_time: clockTimeSchema,
+      check_out_time: clockTimeSchema,
+    }),
+    'teacher record',
+    2000,
+  ),
 });
 export type MarkTeacherAttendanceRequest = z.input<typeof markTeacherAttendanceSchema>;
 
-export const markTeacherAttendanceResultSchema = z.object({ marked_count: z.number().int(), message: z.string() });
+export const markTeacherAttendanceResultSchema = markedCountSchema;
+export type MarkTeacherAttendanceResult = MarkedCount;
 
 export const updateTeacherRemarksSchema = z.object({
-  teacher_id: z
-    .number({ error: 'must be a teacher id' })
-    .int('must be a whole number')
-    .positive('must be a positive id')
-    .max(2_147_483_647, 'is not a known id'),
+  teacher_id: rowIdSchema('must be a teacher id'),
   date: isoDateSchema,
   remarks: z
     .string({ error: 'must be text' })
@@ -88,3 +84,4 @@ export const lockTeacherAttendanceResultSchema = z.object({
   locked_count: z.number().int(),
   message: z.string(),
 });
+export type LockTeacherAttendanceResult = z.infer<typeof lockTeacherAttendanceResultSchema>;

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { CLASS_NAME_HINT, classNameSchema, optionalText, phoneSchema, requiredText, SUBJECTS } from './common';
+import {
+  CLASS_NAME_HINT,
+  classNameSchema,
+  clearAllBackupFileSchema,
+  optionalText,
+  phoneSchema,
+  requiredText,
+  SUBJECTS,
+} from './common';
 
 export const teacherSchema = z
   .object({
@@ -94,6 +102,6 @@ export const teachersClearAllSchema = z.object({
   deleted_teachers: z.number().int(),
   deleted_users: z.number().int(),
   message: z.string(),
-  backup_file: z.string().describe('the backup taken before deleting: `npm run restore <backup_file>` brings it back'),
+  backup_file: clearAllBackupFileSchema,
 });
 export type TeachersClearAllResult = z.infer<typeof teachersClearAllSchema>;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { errorSchema } from './common';
+import { CROCKFORD_ALPHABET, errorSchema, normaliseCrockfordCode, passwordFieldSchema } from './common';
 
 /**
- * Two-factor sign-in (issue 6, ASVS 6.3.3): any staff account may add a TOTP authenticator (RFC 6238);
+ * Two-factor sign-in (ASVS 6.3.3): any staff account may add a TOTP authenticator (RFC 6238);
  * an enrolled account gives a current code, or one of its recovery codes, at sign-in in the login
  * form's `otp` field. A centre setting can require it for every admin. See ADR 014.
  */
@@ -13,15 +13,12 @@ export const TWO_FACTOR_ISSUER = 'TuitionDesk';
 export const RECOVERY_CODE_COUNT = 10;
 
 /** Recovery codes: 10 characters of Crockford base 32 (50 bits), shown as XXXXX-XXXXX. */
-export const RECOVERY_CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const RECOVERY_CODE_ALPHABET = CROCKFORD_ALPHABET;
 export const RECOVERY_CODE_LENGTH = 10;
 
 /** What people type: any case, spaces or dashes, O for 0 and I/L for 1. Undefined when it cannot be a recovery code. */
 export function normaliseRecoveryCode(value: string): string | undefined {
-  const compact = value.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
-  if (compact.length !== RECOVERY_CODE_LENGTH) return undefined;
-  for (const char of compact) if (!RECOVERY_CODE_ALPHABET.includes(char)) return undefined;
-  return compact;
+  return normaliseCrockfordCode(value, RECOVERY_CODE_LENGTH);
 }
 
 /** `123 456` and `123456` are the same authenticator code; undefined when the text is not 6 digits. */
@@ -94,7 +91,7 @@ export const twoFactorConfirmedSchema = z
 export type TwoFactorConfirmed = z.infer<typeof twoFactorConfirmedSchema>;
 
 export const twoFactorDisableSchema = z.object({
-  current_password: z.string({ error: 'is required' }).min(1, 'is required').max(1024, 'is too long'),
+  current_password: passwordFieldSchema,
   otp: codeField.describe('a current 6-digit code, or one of the recovery codes'),
 });
 export type TwoFactorDisableRequest = z.infer<typeof twoFactorDisableSchema>;

@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { SERVER_DIR } from '../lib/server-dir';
 import type { Database, Queryable } from './database';
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+export const MIGRATIONS_DIR = path.join(SERVER_DIR, 'migrations');
 
 /** The table that records which migrations a database has had. */
 export const MIGRATIONS_TABLE = 'schema_migrations';

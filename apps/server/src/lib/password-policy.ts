@@ -100,7 +100,7 @@ export function checkNewPassword(password: string, owner: PasswordOwner): string
 export const FIRST_ADMIN: PasswordOwner = { username: 'admin', full_name: 'Administrator' };
 
 /**
- * ADMIN_PASSWORD, read at start by the server and by seed:demo: the spec's length and the rules for
+ * ADMIN_PASSWORD, read at start by the server and by seed:demo: the minimum length and the rules for
  * a chosen password (a common one is an attacker's first guess at a fresh install). Answers what is
  * wrong, in the words of a start-up error, or undefined.
  */

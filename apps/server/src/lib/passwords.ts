@@ -21,7 +21,7 @@ export type PasswordCost = ScryptCost | Argon2Cost;
 /**
  * OWASP's first choice for passwords people choose: Argon2id, 19 MiB, 2 passes, 1 lane. Its floor for
  * scrypt (N=2^17, r=8) costs 450 ms per sign-in on our 2-core machines; this costs about 80 ms for
- * comparable resistance (ADR 004, amended by issue 5).
+ * comparable resistance (ADR 004, amended).
  */
 export const PERSONAL_PASSWORD_COST: Argon2Cost = {
   algorithm: 'argon2id',

@@ -1,17 +1,10 @@
-import type { Role, User } from '@tuitiondesk/contract';
+import type { Role } from '@tuitiondesk/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors';
-import { findUserById } from '../modules/auth/repository';
-import { publicUser } from '../modules/auth/service';
-import { findParentAccess } from '../modules/parents/repository';
-
-export type AuthenticatedUser = User;
-
-/** A signed-in parent: the phone whose children and messages the token reaches. */
-export interface AuthenticatedParent {
-  phone: string;
-}
+import { findStaffSession } from '../modules/auth/session';
+import type { AuthenticatedUser } from '../modules/auth/user';
+import { type AuthenticatedParent, findParentSession } from '../modules/parents/service';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -40,6 +33,12 @@ declare module 'fastify' {
 }
 
 const STAFF_ROLES: readonly Role[] = ['admin', 'teacher'];
+
+/** The config of a route for admins only: a teacher gets 403. */
+export const adminOnly = { roles: ['admin'] } as const;
+
+/** The config of a route of the parent app: a parent token only (a staff token gets 403). */
+export const parentOnly = { audience: 'parent' } as const;
 
 /** The signed-in user of a route that required one. */
 export function currentUser(request: { user: AuthenticatedUser | null }): AuthenticatedUser {
@@ -82,9 +81,9 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
         if (await ctx.tokens.verify(token)) throw new ForbiddenError('This is for parents: staff use the console');
         throw new UnauthorizedError(SESSION_ENDED);
       }
-      const access = await findParentAccess(ctx.db, parentClaims.phone);
-      if (!access || access.token_version !== parentClaims.tokenVersion) throw new UnauthorizedError(SESSION_ENDED);
-      request.parent = { phone: access.phone };
+      const parent = await findParentSession(ctx, parentClaims);
+      if (!parent) throw new UnauthorizedError(SESSION_ENDED);
+      request.parent = parent;
       return;
     }
 
@@ -95,16 +94,15 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
       }
       throw new UnauthorizedError(SESSION_ENDED);
     }
-    const user = await findUserById(ctx.db, claims.userId);
-    if (!user || user.token_version !== claims.tokenVersion) throw new UnauthorizedError(SESSION_ENDED);
-    const signedIn = publicUser(user);
+    const signedIn = await findStaffSession(ctx, claims);
+    if (!signedIn) throw new UnauthorizedError(SESSION_ENDED);
     // The password first, whatever the call: until then the account can do nothing else (ADR 021).
     if (signedIn.must_change_password && !config.beforePasswordChange) {
       const isRequiredEnrolment = signedIn.must_enrol_two_factor && config.beforeTwoFactorEnrolment;
       if (!isRequiredEnrolment) throw new ForbiddenError(CHANGE_PASSWORD_FIRST);
     }
     const roles = config.roles ?? STAFF_ROLES;
-    if (!roles.includes(user.role)) throw new ForbiddenError('You do not have permission to do this');
+    if (!roles.includes(signedIn.role)) throw new ForbiddenError('You do not have permission to do this');
     request.user = signedIn;
     if (signedIn.must_enrol_two_factor && !config.beforeTwoFactorEnrolment) throw new ForbiddenError(ENROL_FIRST);
   });

@@ -5,6 +5,8 @@
  */
 import { createCipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { SignJWT } from 'jose';
+import { expect } from 'vitest';
 import webpush from 'web-push';
 import type { Database, Queryable } from '../../src/db/database';
 import { migrate } from '../../src/db/migrate';
@@ -58,6 +60,23 @@ export async function freshCode(db: Queryable, userId: number, secret: Buffer): 
   return totp(secret, Date.now());
 }
 
+/**
+ * The teacher signs in on `app` with their password and a current authenticator code, and again with
+ * one of their recovery codes: two-factor works with the keys this app holds.
+ */
+export async function expectTwoFactorSignIns(
+  app: FastifyInstance,
+  db: Queryable,
+  teacher: Installation['teacher'],
+  recoveryCode: number,
+): Promise<void> {
+  const { username, password } = teacher;
+  const withCode = await signIn(app, { username, password, otp: await freshCode(db, teacher.id, teacher.secret) });
+  expect(withCode.statusCode, withCode.body).toBe(200);
+  const recovery = await signIn(app, { username, password, otp: teacher.recoveryCodes[recoveryCode] as string });
+  expect(recovery.statusCode, recovery.body).toBe(200);
+}
+
 /** Fills the app's database with one of everything the keys protect, through the API. */
 export async function populate(app: FastifyInstance, db: Queryable, adminPassword: string): Promise<Installation> {
   const adminToken = await login(app, 'admin', adminPassword);
@@ -94,6 +113,17 @@ export interface LegacyState {
   signingSecret: string;
   vapid: { publicKey: string; privateKey: string };
   teacher: { id: number; username: string; password: string; secret: Buffer; recoveryCodes: string[] };
+}
+
+/** The teacher's session token as the code before ADR 017 signed it: HS256 over the secret in settings. */
+export function legacySessionToken(state: LegacyState): Promise<string> {
+  return new SignJWT({ ver: 0 })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(String(state.teacher.id))
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .setAudience('tuitiondesk-staff')
+    .sign(new TextEncoder().encode(state.signingSecret));
 }
 
 /** v1 as the code before ADR 017 sealed it: AES-256-GCM under HKDF-SHA256(signing secret), the user id as associated data. */

@@ -1,6 +1,5 @@
 /**
- * Who may call each operation of the OpenAPI document: the Roles table of /work/shared/contract.md,
- * plus the calls it predates (parent access, settings, the history page) and the parent app's.
+ * Who may call each operation of the OpenAPI document, the staff console's and the parent app's:
  *
  * - public: no token (sign-in, health, push receipts);
  * - staff: admin and teacher;

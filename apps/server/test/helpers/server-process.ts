@@ -1,14 +1,16 @@
 /**
- * The real server as a child process (`node --import tsx src/server.ts`, as `npm start` runs it), for
- * the tests of start-up, signals and faults. Every process and temporary directory made here is
- * cleaned up by `cleanUpProcesses()` (call it in afterAll).
+ * The real server as a child process (`node --import tsx src/server.ts`: the sources that `npm start`
+ * runs compiled), for the tests of start-up, signals and faults. Every process and temporary
+ * directory made here is cleaned up by `cleanUpProcesses()` (call it in afterAll).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../../scripts/kit/port';
+
+export { freePort };
 
 /** PGlite's first start runs initdb: seconds on a quiet machine, far more on a busy one. */
 export const START_TIMEOUT = 90_000;
@@ -36,19 +38,6 @@ export function tempDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-process-'));
   tempDirs.push(dir);
   return dir;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 let sharedKeyDir: string | undefined;

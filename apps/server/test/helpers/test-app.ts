@@ -38,6 +38,32 @@ async function pgliteTemplate(): Promise<Blob> {
   return new Blob([await readFile(file)]);
 }
 
+/**
+ * A new, empty database of its own on the PostgreSQL server at `serverUrl` (nothing migrated), its
+ * address, and how to drop it.
+ */
+export async function emptyServerDatabase(
+  serverUrl: string,
+  prefix = 'tuitiondesk_test',
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const cleaner = new pg.Client({ connectionString: serverUrl });
+      await cleaner.connect();
+      await cleaner.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleaner.end();
+    },
+  };
+}
+
 /** A fresh, empty, migrated database: PGlite in memory, or its own database on TEST_DATABASE_URL. */
 export async function freshDatabase(): Promise<{ db: Database; drop: () => Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
@@ -45,22 +71,13 @@ export async function freshDatabase(): Promise<{ db: Database; drop: () => Promi
     const db = await openPglite(undefined, await pgliteTemplate());
     return { db, drop: () => db.close() };
   }
-  const name = `tuitiondesk_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const db = openPostgres(url.toString(), { max: 5 });
+  const created = await emptyServerDatabase(serverUrl);
+  const db = openPostgres(created.url, { max: 5 });
   return {
     db,
     drop: async () => {
       await db.close();
-      const cleaner = new pg.Client({ connectionString: serverUrl });
-      await cleaner.connect();
-      await cleaner.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleaner.end();
+      await created.drop();
     },
   };
 }
@@ -163,29 +180,34 @@ export function uniquePhone(): string {
   return `+9198${String(process.pid % 1000).padStart(3, '0')}${String(phoneCounter).padStart(5, '0')}`;
 }
 
-export async function createTeacher(
-  app: FastifyInstance,
-  token: string,
-  fields: Record<string, unknown> = {},
-): Promise<{ id: number; unique_id: string; username: string; initial_password: string; full_name: string }> {
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/v1/teachers/',
-    headers: auth(token),
-    payload: {
-      first_name: 'Anita',
-      last_name: 'Rao',
-      phone_number: uniquePhone(),
-      subjects: ['Mathematics'],
-      classes_assigned: ['7'],
-      ...fields,
-    },
-  });
+/** POSTs `payload` as the bearer of `token` and answers the created row; anything but 200 or 201 throws. */
+async function created<T>(app: FastifyInstance, token: string, url: string, payload: object, what: string): Promise<T> {
+  const response = await app.inject({ method: 'POST', url, headers: auth(token), payload });
   if (response.statusCode !== 201 && response.statusCode !== 200) {
-    throw new Error(`creating a teacher failed: ${response.statusCode} ${response.body}`);
+    throw new Error(`${what} failed: ${response.statusCode} ${response.body}`);
   }
   return response.json();
 }
+
+/** A helper that creates a record at `url` from `defaults` (made anew each call) with `fields` over them. */
+function creator<T>(url: string, what: string, defaults: () => Record<string, unknown>) {
+  return (app: FastifyInstance, token: string, fields: Record<string, unknown> = {}): Promise<T> =>
+    created(app, token, url, { ...defaults(), ...fields }, what);
+}
+
+export const createTeacher = creator<{
+  id: number;
+  unique_id: string;
+  username: string;
+  initial_password: string;
+  full_name: string;
+}>('/api/v1/teachers/', 'creating a teacher', () => ({
+  first_name: 'Anita',
+  last_name: 'Rao',
+  phone_number: uniquePhone(),
+  subjects: ['Mathematics'],
+  classes_assigned: ['7'],
+}));
 
 export interface SignedInTeacher {
   /** The sign-in account's id (users.id). */
@@ -233,28 +255,18 @@ export async function signInNewTeacher(
   };
 }
 
-export async function createStudent(
-  app: FastifyInstance,
-  token: string,
-  fields: Record<string, unknown> = {},
-): Promise<{ id: number; unique_id: string; full_name: string; class_name: string; parent_phone: string }> {
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/v1/students/',
-    headers: auth(token),
-    payload: {
-      full_name: 'Ravi Kumar',
-      class_name: '7',
-      parent_name: 'Sunil Kumar',
-      parent_phone: uniquePhone(),
-      ...fields,
-    },
-  });
-  if (response.statusCode !== 201 && response.statusCode !== 200) {
-    throw new Error(`creating a student failed: ${response.statusCode} ${response.body}`);
-  }
-  return response.json();
-}
+export const createStudent = creator<{
+  id: number;
+  unique_id: string;
+  full_name: string;
+  class_name: string;
+  parent_phone: string;
+}>('/api/v1/students/', 'creating a student', () => ({
+  full_name: 'Ravi Kumar',
+  class_name: '7',
+  parent_name: 'Sunil Kumar',
+  parent_phone: uniquePhone(),
+}));
 
 /** A family with a parent app access code: a new student on a new phone, and the code the admin handed over. */
 export async function familyWithCode(

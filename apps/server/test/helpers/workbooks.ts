@@ -52,6 +52,26 @@ export interface ZipEntry {
   flags?: number;
 }
 
+interface EntryFields {
+  flags: number;
+  method: number;
+  crc: number;
+  compressedSize: number;
+  size: number;
+  nameLength: number;
+}
+
+/** The fields a zip entry's local and central headers share, written from `at` (dates left zero). */
+function writeEntryFields(header: Buffer, at: number, fields: EntryFields): void {
+  header.writeUInt16LE(20, at);
+  header.writeUInt16LE(fields.flags, at + 2);
+  header.writeUInt16LE(fields.method, at + 4);
+  header.writeUInt32LE(fields.crc, at + 10);
+  header.writeUInt32LE(fields.compressedSize, at + 14);
+  header.writeUInt32LE(fields.size, at + 18);
+  header.writeUInt16LE(fields.nameLength, at + 22);
+}
+
 /** A zip written by hand, so tests can make one lie about its sizes or carry a damaged stream. */
 export function buildZip(entries: ZipEntry[]): Buffer {
   const locals: Buffer[] = [];
@@ -63,25 +83,16 @@ export function buildZip(entries: ZipEntry[]): Buffer {
     const name = Buffer.from(entry.name);
     const size = entry.declaredSize ?? entry.content.length;
     const crc = zlib.crc32(entry.content);
+    // Both headers carry the same run of fields, from "version needed" to the name's length; the
+    // local one has it after its signature, the central one after "version made by" as well.
+    const fields = { flags: entry.flags ?? 0, method, crc, compressedSize: data.length, size, nameLength: name.length };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(entry.flags ?? 0, 6);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
+    writeEntryFields(local, 4, fields);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(entry.flags ?? 0, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
+    writeEntryFields(central, 6, fields);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, data);
     directory.push(central, name);

@@ -97,13 +97,7 @@ async function page(request) {
 async function api(request) {
   try {
     const response = await fetch(request);
-    if (response.ok) {
-      const copy = response.clone();
-      caches
-        .open(API_CACHE)
-        .then((cache) => cache.put(request, copy))
-        .catch(() => undefined);
-    }
+    keepCopy(API_CACHE, request, response);
     return response;
   } catch (error) {
     const cached = await caches.match(request, { cacheName: API_CACHE });
@@ -116,14 +110,18 @@ async function cacheFirst(request) {
   const cached = await caches.match(request);
   if (cached) return cached;
   const response = await fetch(request);
-  if (response.ok) {
-    const copy = response.clone();
-    caches
-      .open(SHELL_CACHE)
-      .then((cache) => cache.put(request, copy))
-      .catch(() => undefined);
-  }
+  keepCopy(SHELL_CACHE, request, response);
   return response;
+}
+
+/** Keeps a copy of a good answer in the cache, without holding the answer back while it is written. */
+function keepCopy(cacheName, request, response) {
+  if (!response.ok) return;
+  const copy = response.clone();
+  caches
+    .open(cacheName)
+    .then((cache) => cache.put(request, copy))
+    .catch(() => undefined);
 }
 
 /** The push payload (contract: PushPayload), or undefined when it is not one. */

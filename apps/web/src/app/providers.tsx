@@ -2,7 +2,7 @@ import { CssBaseline, createTheme, ThemeProvider } from '@mui/material';
 import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { BrowserRouter } from 'react-router';
-import { AuthProvider } from '../features/auth/auth-provider';
+import { AuthProvider } from '../lib/auth/auth-provider';
 import { ToastProvider } from '../lib/toast';
 
 const theme = createTheme({
@@ -20,7 +20,7 @@ const theme = createTheme({
 export function createQueryClient(): QueryClient {
   const client: QueryClient = new QueryClient({
     defaultOptions: {
-      // Spec section 9: data queries retry once and do not refetch on window focus.
+      // Data queries retry once and do not refetch when the window regains focus.
       queries: { retry: 1, refetchOnWindowFocus: false },
       mutations: { retry: false },
     },

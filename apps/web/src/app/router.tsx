@@ -2,7 +2,7 @@ import { Alert, Box, Button } from '@mui/material';
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { Link, Navigate, Route, Routes } from 'react-router';
 import { PageSpinner } from '../components/page-spinner';
-import { useAuth } from '../features/auth/auth-provider';
+import { useAuth } from '../lib/auth/auth-provider';
 import { CONSOLE_ROUTES, type ConsoleRoute } from './routes';
 
 const LoginPage = lazy(() => import('../features/auth/login-page'));

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { routesFor, titleOf } from './routes';
+import { CONSOLE_ROUTES, routesFor, titleOf } from './routes';
+import ApprovalRoute from './routes/approval';
+import DashboardRoute from './routes/dashboard';
 
-describe('the menu by role (spec section 6)', () => {
+describe('the menu by role', () => {
   it('shows an admin every item, in order', () => {
     expect(routesFor('admin').map((route) => route.title)).toEqual([
       'Dashboard',
@@ -41,5 +43,11 @@ describe('the menu by role (spec section 6)', () => {
     expect(titleOf('/attendance-history')).toBe('Attendance History');
     expect(titleOf('/attendance')).toBe('Attendance Approval');
     expect(titleOf('/somewhere')).toBe('Dashboard');
+  });
+
+  it('opens the pages that combine features through their routes, which compose them', async () => {
+    const load = (path: string) => CONSOLE_ROUTES.find((route) => route.path === path)?.load();
+    expect(await load('/dashboard')).toMatchObject({ default: DashboardRoute });
+    expect(await load('/attendance')).toMatchObject({ default: ApprovalRoute });
   });
 });

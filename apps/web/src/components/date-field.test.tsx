@@ -1,17 +1,12 @@
-import { LocalizationProvider } from '@mui/x-date-pickers';
-import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { renderPage } from '../testing';
 import { DateField } from './date-field';
 
 function renderField(props: { value: string; min?: string; max?: string; disableFuture?: boolean }) {
   const onChange = vi.fn();
-  render(
-    <LocalizationProvider dateAdapter={AdapterDayjs}>
-      <DateField label="Date" onChange={onChange} {...props} />
-    </LocalizationProvider>,
-  );
+  renderPage(<DateField label="Date" onChange={onChange} {...props} />);
   return onChange;
 }
 

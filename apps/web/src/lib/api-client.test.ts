@@ -12,7 +12,7 @@ afterEach(() => {
   setUnauthorizedHandler(undefined);
 });
 
-describe('errorText: the server detail, else the screen fallback (spec section 8)', () => {
+describe('errorText: the server detail, else the screen fallback', () => {
   it('prefers the detail', () => {
     expect(errorText(new ApiError(409, 'email: taken'), 'Failed to save teacher')).toBe('email: taken');
   });

@@ -13,7 +13,7 @@ export interface RowSelection {
 }
 
 /**
- * Row selection of a table (spec section 4: it persists until a bulk delete succeeds). Kept as ids so
+ * Row selection of a table: it persists until a bulk delete succeeds. Kept as ids so
  * that paging, searching and refetching leave it alone.
  */
 export function useRowSelection(existingIds: readonly number[]): RowSelection {

@@ -12,7 +12,7 @@ function Shout({ text }: { text: string }) {
 }
 
 describe('toasts', () => {
-  it('refuses to work outside its provider, in the spec words', () => {
+  it('refuses to work outside its provider, saying so', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(() => renderHook(() => useToast())).toThrow('useToast must be used within a ToastProvider');
   });

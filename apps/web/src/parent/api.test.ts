@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json } from '../testing';
 import {
   clearSession,
   EXPIRES_KEY,
@@ -13,9 +14,6 @@ import {
 } from './api';
 
 const profile = { phone: '+919812345678', parent_name: 'Priya Sharma', children: [] };
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
 afterEach(() => {
   vi.restoreAllMocks();
   setUnauthorizedHandler(undefined);
@@ -25,7 +23,7 @@ describe('parentRequest', () => {
   it('sends the stored parent token, never the console’s', async () => {
     localStorage.setItem('token', 'staff-token');
     saveSession({ token: 'parent-token', profile });
-    const fetchMock = vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(200, { unread_count: 0, messages: [] }));
+    const fetchMock = vi.spyOn(globalThis, 'fetch').mockResolvedValue(json({ unread_count: 0, messages: [] }));
     await parentRequest('/parent/messages');
     const [url, init] = fetchMock.mock.calls[0] ?? [];
     expect(url).toBe('/api/v1/parent/messages');
@@ -36,7 +34,7 @@ describe('parentRequest', () => {
     saveSession({ token: 'old', profile });
     const handler = vi.fn();
     setUnauthorizedHandler(handler);
-    vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(401, { detail: 'Session expired' }));
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(json({ detail: 'Session expired' }, 401));
     await expect(parentRequest('/parent/me')).rejects.toEqual(new ParentApiError(401, 'Session expired'));
     expect(handler).toHaveBeenCalledOnce();
   });
@@ -46,7 +44,7 @@ describe('parentRequest', () => {
     setUnauthorizedHandler(handler);
     const fetchMock = vi
       .spyOn(globalThis, 'fetch')
-      .mockResolvedValue(json(401, { detail: 'Phone number or access code is incorrect' }));
+      .mockResolvedValue(json({ detail: 'Phone number or access code is incorrect' }, 401));
     await expect(
       parentRequest('/parent/login', { token: null, json: { phone: '+919812345678', code: 'X' } }),
     ).rejects.toMatchObject({ status: 401, detail: 'Phone number or access code is incorrect' });

@@ -2,6 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ParentInbox, ParentMessage } from '@tuitiondesk/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type FakeReply, fakeApi } from '../testing';
 import { SESSION_ENDED, saveSession, TOKEN_KEY } from './api';
 import { ParentApp, POLL_MS } from './app';
 
@@ -20,18 +21,6 @@ const message = (id: number, subject: string, read_at: string | null = null): Pa
   student_id: null,
   read_at,
 });
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-/** A fake parent API: answers by method and path, and records the calls. */
-function fakeApi(routes: Record<string, (init: RequestInit | undefined) => Response>) {
-  return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const key = `${init?.method ?? 'GET'} ${String(input).split('?')[0]}`;
-    const route = routes[key];
-    return route ? route(init) : json(404, { detail: `no fake for ${key}` });
-  });
-}
-
 beforeEach(() => window.history.replaceState(null, '', '/parent/'));
 afterEach(() => vi.restoreAllMocks());
 
@@ -39,24 +28,26 @@ describe('the parent app', () => {
   it('signs in from the link in the fragment, clears it, and shows the inbox', async () => {
     window.history.replaceState(null, '', '/parent/#phone=%2B919812345678&code=ABCD-2345');
     const inbox: ParentInbox = { messages: [message(2, 'Holiday on Monday')], unread_count: 1 };
-    const fetchMock = fakeApi({
-      'POST /api/v1/parent/login': () =>
-        json(200, { access_token: 'parent-token', token_type: 'bearer', expires_in: 3600, parent: profile }),
-      'GET /api/v1/parent/messages': () => json(200, inbox),
-      'GET /api/v1/parent/me': () => json(200, profile),
+    const api = fakeApi({
+      'POST /api/v1/parent/login': () => [
+        200,
+        { access_token: 'parent-token', token_type: 'bearer', expires_in: 3600, parent: profile },
+      ],
+      'GET /api/v1/parent/messages': () => [200, inbox],
+      'GET /api/v1/parent/me': () => [200, profile],
     });
     render(<ParentApp />);
     expect(window.location.hash).toBe('');
     expect(await screen.findByText('1 unread')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /^Unread:\s*Holiday on Monday/ })).toBeInTheDocument();
     expect(localStorage.getItem(TOKEN_KEY)).toBe('parent-token');
-    const login = fetchMock.mock.calls.find(([url]) => url === '/api/v1/parent/login');
+    const login = api.spy.mock.calls.find(([url]) => url === '/api/v1/parent/login');
     expect(login?.[1]?.body).toBe('{"phone":"+919812345678","code":"ABCD-2345"}');
   });
 
   it('shows the server’s reason when sign-in fails', async () => {
     fakeApi({
-      'POST /api/v1/parent/login': () => json(401, { detail: 'Phone number or access code is incorrect' }),
+      'POST /api/v1/parent/login': () => [401, { detail: 'Phone number or access code is incorrect' }],
     });
     render(<ParentApp />);
     await userEvent.type(screen.getByLabelText('Phone number'), '+919812345678');
@@ -68,18 +59,18 @@ describe('the parent app', () => {
   });
 
   it('asks for both fields before calling the server', async () => {
-    const fetchMock = fakeApi({});
+    const api = fakeApi({});
     render(<ParentApp />);
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Enter your phone number and the access code');
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.calls).toEqual([]);
   });
 
   it('goes back to sign-in with a message when the code was changed (401)', async () => {
     saveSession({ token: 'revoked', profile });
     fakeApi({
-      'GET /api/v1/parent/messages': () => json(401, { detail: 'Not authenticated' }),
-      'GET /api/v1/parent/me': () => json(401, { detail: 'Not authenticated' }),
+      'GET /api/v1/parent/messages': () => [401, { detail: 'Not authenticated' }],
+      'GET /api/v1/parent/me': () => [401, { detail: 'Not authenticated' }],
     });
     render(<ParentApp />);
     expect(await screen.findByRole('status')).toHaveTextContent(SESSION_ENDED);
@@ -89,14 +80,16 @@ describe('the parent app', () => {
 
   it('opens a message in full, reports it read and counts it', async () => {
     saveSession({ token: 'parent-token', profile });
-    const read = vi.fn(() => json(200, message(2, 'Holiday on Monday', '2026-11-23T09:00:00Z')));
+    const read = vi.fn((): FakeReply => [200, message(2, 'Holiday on Monday', '2026-11-23T09:00:00Z')]);
     fakeApi({
-      'GET /api/v1/parent/messages': () =>
-        json(200, {
+      'GET /api/v1/parent/messages': () => [
+        200,
+        {
           messages: [message(2, 'Holiday on Monday'), message(1, 'Fees', '2026-11-01T00:00:00Z')],
           unread_count: 1,
-        }),
-      'GET /api/v1/parent/me': () => json(200, profile),
+        },
+      ],
+      'GET /api/v1/parent/me': () => [200, profile],
       'POST /api/v1/parent/messages/2/read': read,
     });
     render(<ParentApp />);
@@ -115,8 +108,8 @@ describe('the parent app', () => {
   it('says so when there are no messages', async () => {
     saveSession({ token: 'parent-token', profile });
     fakeApi({
-      'GET /api/v1/parent/messages': () => json(200, { messages: [], unread_count: 0 }),
-      'GET /api/v1/parent/me': () => json(200, profile),
+      'GET /api/v1/parent/messages': () => [200, { messages: [], unread_count: 0 }],
+      'GET /api/v1/parent/me': () => [200, profile],
     });
     render(<ParentApp />);
     expect(await screen.findByText('No messages yet.')).toBeInTheDocument();
@@ -125,10 +118,11 @@ describe('the parent app', () => {
   it('shows a child’s approved attendance with totals', async () => {
     saveSession({ token: 'parent-token', profile });
     fakeApi({
-      'GET /api/v1/parent/messages': () => json(200, { messages: [], unread_count: 0 }),
-      'GET /api/v1/parent/me': () => json(200, profile),
-      'GET /api/v1/parent/children/1/attendance': () =>
-        json(200, {
+      'GET /api/v1/parent/messages': () => [200, { messages: [], unread_count: 0 }],
+      'GET /api/v1/parent/me': () => [200, profile],
+      'GET /api/v1/parent/children/1/attendance': () => [
+        200,
+        {
           child: profile.children[0],
           from_date: '2026-10-24',
           to_date: '2026-11-23',
@@ -137,7 +131,8 @@ describe('the parent app', () => {
             { date: '2026-11-19', status: 'absent', remarks: null },
           ],
           totals: { present: 0, absent: 1, late: 1, leave: 0 },
-        }),
+        },
+      ],
     });
     render(<ParentApp />);
     await userEvent.click(screen.getByRole('button', { name: 'My children' }));
@@ -153,12 +148,11 @@ describe('the parent app', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       saveSession({ token: 'parent-token', profile });
-      const fetchMock = fakeApi({
-        'GET /api/v1/parent/messages': () => json(200, { messages: [], unread_count: 0 }),
-        'GET /api/v1/parent/me': () => json(200, profile),
+      const api = fakeApi({
+        'GET /api/v1/parent/messages': () => [200, { messages: [], unread_count: 0 }],
+        'GET /api/v1/parent/me': () => [200, profile],
       });
-      const inboxCalls = () =>
-        fetchMock.mock.calls.filter(([url]) => String(url).startsWith('/api/v1/parent/messages')).length;
+      const inboxCalls = () => api.calls.filter((call) => call.path.startsWith('/parent/messages')).length;
       render(<ParentApp />);
       await screen.findByText('No messages yet.');
       expect(inboxCalls()).toBe(1);

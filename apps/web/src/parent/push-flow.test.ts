@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, json } from '../testing';
 import { saveSession } from './api';
 import { pushState, turnOffNotifications, turnOnNotifications } from './push';
 
@@ -45,9 +46,6 @@ function fakeBrowser(permission: NotificationPermission, existing: boolean) {
   return { subscribe, requestPermission, current: () => current };
 }
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
 beforeEach(() => saveSession({ token: 'parent-token', profile: { phone: '+91', parent_name: 'P', children: [] } }));
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -70,18 +68,17 @@ describe('notification state', () => {
 describe('turning notifications on and off', () => {
   it('asks, subscribes with the centre’s key as bytes, and registers the subscription', async () => {
     const browser = fakeBrowser('default', false);
-    const fetchMock = vi
-      .spyOn(globalThis, 'fetch')
-      .mockImplementation(async (input) =>
-        String(input).endsWith('/public-key') ? json(200, { public_key: KEY }) : json(201, { ok: true }),
-      );
+    const api = fakeApi({
+      'GET /parent/push/public-key': () => [200, { public_key: KEY }],
+      'POST /parent/push/subscriptions': () => [201, { ok: true }],
+    });
     expect(await turnOnNotifications()).toBe('on');
     expect(browser.requestPermission).toHaveBeenCalledOnce();
     const options = browser.subscribe.mock.calls[0]?.[0];
     expect(options?.userVisibleOnly).toBe(true);
     expect(options?.applicationServerKey).toBeInstanceOf(Uint8Array);
     expect((options?.applicationServerKey as Uint8Array | undefined)?.length).toBe(65);
-    const post = fetchMock.mock.calls.find(([url]) => url === '/api/v1/parent/push/subscriptions');
+    const post = api.spy.mock.calls.find(([url]) => url === '/api/v1/parent/push/subscriptions');
     expect(post?.[1]?.method).toBe('POST');
     expect(JSON.parse(String(post?.[1]?.body))).toEqual(subscriptionJson);
     expect((post?.[1]?.headers as Record<string, string> | undefined)?.authorization).toBe('Bearer parent-token');
@@ -98,7 +95,7 @@ describe('turning notifications on and off', () => {
 
   it('unsubscribes this device on the server and in the browser', async () => {
     const browser = fakeBrowser('granted', true);
-    const fetchMock = vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(200, { ok: true }));
+    const fetchMock = vi.spyOn(globalThis, 'fetch').mockResolvedValue(json({ ok: true }));
     await turnOffNotifications();
     const call = fetchMock.mock.calls[0];
     expect(call?.[0]).toBe('/api/v1/parent/push/subscriptions');

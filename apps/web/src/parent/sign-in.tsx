@@ -1,5 +1,5 @@
 import type { ParentLoginResponse } from '@tuitiondesk/contract';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type InputHTMLAttributes, useEffect, useRef, useState } from 'react';
 import { errorText, type ParentSession, parentRequest, saveSession } from './api';
 
 interface SignInProps {
@@ -8,6 +8,26 @@ interface SignInProps {
   /** Why the parent is here again (the session ended). */
   notice?: string | undefined;
   onSignedIn: (session: ParentSession) => void;
+}
+
+interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
+  id: string;
+  label: string;
+  /** Said under the field, and read with it by screen readers. */
+  help: string;
+}
+
+/** A required field with its label above and its help under it. */
+function Field({ id, label, help, ...input }: FieldProps) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} {...input} aria-describedby={`${id}-help`} required />
+      <p id={`${id}-help`} className="help">
+        {help}
+      </p>
+    </>
+  );
 }
 
 export function SignIn({ link, notice, onSignedIn }: SignInProps) {
@@ -70,9 +90,10 @@ export function SignIn({ link, notice, onSignedIn }: SignInProps) {
             {error}
           </p>
         )}
-        <label htmlFor="parent-phone">Phone number</label>
-        <input
+        <Field
           id="parent-phone"
+          label="Phone number"
+          help="The number the centre has for you."
           name="phone"
           type="tel"
           inputMode="tel"
@@ -80,15 +101,11 @@ export function SignIn({ link, notice, onSignedIn }: SignInProps) {
           placeholder="+91 98765 43210"
           value={phone}
           onChange={(event) => setPhone(event.target.value)}
-          aria-describedby="parent-phone-help"
-          required
         />
-        <p id="parent-phone-help" className="help">
-          The number the centre has for you.
-        </p>
-        <label htmlFor="parent-code">Access code</label>
-        <input
+        <Field
           id="parent-code"
+          label="Access code"
+          help="8 letters and digits from the centre. Ask at the front desk if you do not have one."
           name="code"
           type="text"
           inputMode="text"
@@ -99,12 +116,7 @@ export function SignIn({ link, notice, onSignedIn }: SignInProps) {
           placeholder="XXXX-XXXX"
           value={code}
           onChange={(event) => setCode(event.target.value)}
-          aria-describedby="parent-code-help"
-          required
         />
-        <p id="parent-code-help" className="help">
-          8 letters and digits from the centre. Ask at the front desk if you do not have one.
-        </p>
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>

@@ -4,16 +4,18 @@ import {
   recentActivitiesQuerySchema,
   recentActivitiesSchema,
 } from '@tuitiondesk/contract';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import { markViewed, recentActivities } from './service';
 
 export function registerActivityRoutes(app: ZodApp, ctx: AppContext): void {
-  // Own scope: mark-viewed is a POST without a body (spec section 7), and clients send it both with no
+  // Own scope: mark-viewed is a POST without a body, and clients send it both with no
   // content type and with `application/json` and nothing after it. The stock JSON parser refuses the
   // latter; here an empty JSON body is read as no body, anything else is parsed as usual.
-  app.register(async (scope: ZodApp) => {
+  app.register(async (plugin) => {
+    const scope = plugin.withTypeProvider<ZodTypeProvider>();
     const parseJson = scope.getDefaultJsonParser('error', 'error');
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {

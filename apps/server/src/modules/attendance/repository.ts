@@ -1,5 +1,6 @@
 import { ABSENCE_ALERT_TYPE, ALERT_STATUSES, type AttendanceStatus, type RosterEntry } from '@tuitiondesk/contract';
 import { jsonTimestamp, type Queryable } from '../../db/database';
+import type { Actor } from '../../lib/activity-log';
 
 /** Class names are digits ('7' … '10'): shorter first keeps 7, 8, 9 before 10. */
 const CLASS_ORDER = 'length(a.class_name), a.class_name';
@@ -56,7 +57,7 @@ export async function upsertAttendance(
   db: Queryable,
   date: string,
   records: MarkInput[],
-  marker: { id: number; full_name: string },
+  marker: Actor,
 ): Promise<number[]> {
   const rows = await db.query<{ student_id: number }>(
     `INSERT INTO attendance AS a (student_id, date, class_name, status, remarks, marked_by, marked_by_user_id, marked_at)
@@ -180,11 +181,7 @@ export function historyPageJson(db: Queryable, filter: HistoryFilter, limit: num
  * approves first is skipped here: the row lock makes this statement re-check `approved_at IS NULL`
  * on the committed row, so each record is approved once.
  */
-export async function approvePending(
-  db: Queryable,
-  ids: number[],
-  approver: { id: number; full_name: string },
-): Promise<number[]> {
+export async function approvePending(db: Queryable, ids: number[], approver: Actor): Promise<number[]> {
   const rows = await db.query<{ id: number }>(
     `UPDATE attendance SET approved_at = now(), approved_by = $2, approved_by_user_id = $3
       WHERE id = ANY($1::int[]) AND approved_at IS NULL
@@ -200,11 +197,7 @@ export async function approvePending(
  * date reads as "23 Nov 2026": `Mon` is the English abbreviation whatever the server locale (only
  * `TMMon` would translate it). Answers the new message ids.
  */
-export async function insertAbsenceAlerts(
-  tx: Queryable,
-  attendanceIds: number[],
-  sender: { id: number; full_name: string },
-): Promise<number[]> {
+export async function insertAbsenceAlerts(tx: Queryable, attendanceIds: number[], sender: Actor): Promise<number[]> {
   const rows = await tx.query<{ id: number }>(
     `INSERT INTO messages
        (message_type, subject, message, recipient, recipient_name, student_id, sent_by, sent_by_user_id,

@@ -17,7 +17,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { jsonWithField, sendJsonText } from '../../lib/json-reply';
-import { currentUser } from '../../plugins/authentication';
+import { adminOnly, currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import {
   approveAttendance,
@@ -95,7 +95,7 @@ export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
   app.post(
     '/attendance/approve',
     {
-      config: { roles: ['admin'] },
+      config: adminOnly,
       schema: {
         tags,
         summary: 'Approve the pending records among the given ids',
@@ -109,7 +109,7 @@ export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
   app.get(
     '/attendance/history',
     {
-      config: { roles: ['admin'] },
+      config: adminOnly,
       schema: {
         tags,
         summary: 'Every attendance record in an inclusive date range (default the last 7 days), newest first',
@@ -124,7 +124,7 @@ export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
   app.get(
     '/attendance/history/page',
     {
-      config: { roles: ['admin'] },
+      config: adminOnly,
       schema: {
         tags,
         summary: 'One page of the history in a date range, filtered by class, status and name or ID, with counts',

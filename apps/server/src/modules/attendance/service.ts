@@ -9,6 +9,7 @@ import type {
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { distinctIds } from '../../lib/distinct-ids';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, firstDayOfMonth, lastDayOfMonth, today } from '../../lib/time';
 import { readAbsenceAlerts } from '../settings/repository';
@@ -29,7 +30,7 @@ import {
   upsertAttendance,
 } from './repository';
 
-/** History defaults to the spec's "last 7 days, ending today"; longer ranges than a year are refused. */
+/** History defaults to the last 7 days, ending today; longer ranges than a year are refused. */
 const HISTORY_DEFAULT_DAYS = 7;
 const HISTORY_MAX_DAYS = 366;
 
@@ -70,17 +71,11 @@ export async function markAttendance(
   records: MarkInput[],
 ): Promise<{ marked_count: number; message: string }> {
   if (date > today()) throw new ValidationError('date', 'cannot be in the future');
-  const seen = new Set<number>();
-  records.forEach((record, index) => {
-    if (seen.has(record.student_id)) {
-      throw new ValidationError(
-        `records[${index}].student_id`,
-        `student ${record.student_id} is listed more than once`,
-      );
-    }
-    seen.add(record.student_id);
-  });
-  const ids = [...seen];
+  const ids = distinctIds(
+    records.map((record) => record.student_id),
+    (index) => `records[${index}].student_id`,
+    'student',
+  );
 
   await ctx.db.transaction(async (tx) => {
     const scope = await loadScope(tx, actor, true);
@@ -160,7 +155,7 @@ function daysBetween(start: string, end: string): number {
   return Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000);
 }
 
-/** The range asked for, or the spec's default; refused when reversed or longer than a year. */
+/** The range asked for, or the last 7 days; refused when reversed or longer than a year. */
 function historyRange(startDate: string | undefined, endDate: string | undefined): { start: string; end: string } {
   const end = endDate ?? today();
   const start = startDate ?? addDays(end, -HISTORY_DEFAULT_DAYS);

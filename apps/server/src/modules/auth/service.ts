@@ -5,28 +5,15 @@ import { BadRequestError, UnauthorizedError, ValidationError } from '../../lib/e
 import { checkNewPassword } from '../../lib/password-policy';
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../lib/passwords';
 import { checkSecondFactor, recoveryCodesLeftText, WRONG_CODE } from '../two-factor/service';
-import { findUserById, findUserByLogin, replacePasswordHash, type UserRow, updatePassword } from './repository';
+import { findUserById, findUserByLogin, replacePasswordHash, updatePassword } from './repository';
 import { POLICIES, releaseAttempt, rememberAddress, reserveAttempt, staffAccount, unknownName } from './throttle';
+import { publicUser } from './user';
 
 const INCORRECT = 'Incorrect username or password';
 export const ENTER_CODE = 'Enter the 6-digit code from your authenticator app';
 
 /** The password was right, and the account needs a code (none given, or a wrong one): 401 with `otp_required`. */
 export class SecondFactorRequiredError extends UnauthorizedError {}
-
-/** The user as the API shows it: what the row holds, never the hash, and whether two-factor is due. */
-export function publicUser(row: UserRow): User {
-  return {
-    id: row.id,
-    username: row.username,
-    full_name: row.full_name,
-    role: row.role,
-    email: row.email,
-    must_change_password: row.must_change_password,
-    two_factor_enabled: row.two_factor_enabled,
-    must_enrol_two_factor: row.two_factor_required && !row.two_factor_enabled,
-  };
-}
 
 export async function login(ctx: AppContext, form: LoginForm, clientIp: string): Promise<LoginResponse> {
   const user = await findUserByLogin(ctx.db, form.username);

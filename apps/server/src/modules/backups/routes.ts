@@ -1,11 +1,10 @@
 import { backupCreatedSchema, backupListSchema, errorSchema } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
-import { currentUser } from '../../plugins/authentication';
+import { adminOnly, currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import { createBackup, listBackups } from './service';
 
 const tags = ['backups'];
-const adminOnly = { roles: ['admin'] as const };
 
 export function registerBackupRoutes(app: ZodApp, ctx: AppContext): void {
   app.post(

@@ -19,6 +19,22 @@ export const FULL_NAME = 'full_name';
 
 const FIRST_NAME_ALIASES = ['firstname', 'first', 'givenname', 'forename', 'fname'];
 const LAST_NAME_ALIASES = ['lastname', 'last', 'surname', 'familyname', 'lname'];
+/** Headers that name a phone without saying whose: a teacher's own, or a parent's when no header says parent. */
+const PHONE_ALIASES = [
+  'phone',
+  'phonenumber',
+  'phoneno',
+  'mobile',
+  'mobilenumber',
+  'mobileno',
+  'contact',
+  'contactnumber',
+  'contactno',
+  'whatsapp',
+  'whatsappnumber',
+];
+
+export type ImportKind = 'students' | 'teachers';
 
 export type StudentField = 'first_name' | 'last_name' | 'class_name' | 'parent_phone' | 'parent_name';
 export type TeacherField =
@@ -66,17 +82,7 @@ export const STUDENT_COLUMNS: ColumnSpec<StudentField>[] = [
       'mothersphone',
       'mothermobile',
       'mothersmobile',
-      'phone',
-      'phonenumber',
-      'phoneno',
-      'mobile',
-      'mobilenumber',
-      'mobileno',
-      'contact',
-      'contactnumber',
-      'contactno',
-      'whatsapp',
-      'whatsappnumber',
+      ...PHONE_ALIASES,
     ],
     example: '+919876543210',
   },
@@ -110,19 +116,7 @@ export const TEACHER_COLUMNS: ColumnSpec<TeacherField>[] = [
   {
     field: 'phone_number',
     required: true,
-    aliases: [
-      'phone',
-      'phonenumber',
-      'phoneno',
-      'mobile',
-      'mobilenumber',
-      'mobileno',
-      'contact',
-      'contactnumber',
-      'contactno',
-      'whatsapp',
-      'whatsappnumber',
-    ],
+    aliases: PHONE_ALIASES,
     example: '+919812345678',
   },
   {
@@ -158,7 +152,7 @@ export const TEACHER_COLUMNS: ColumnSpec<TeacherField>[] = [
   },
 ];
 
-const FULL_NAME_ALIASES: Record<'students' | 'teachers', string[]> = {
+const FULL_NAME_ALIASES: Record<ImportKind, string[]> = {
   students: ['fullname', 'name', 'studentname', 'studentfullname', 'nameofstudent'],
   teachers: ['fullname', 'name', 'teachername', 'teacherfullname', 'nameofteacher'],
 };
@@ -181,7 +175,7 @@ export interface ColumnMap<Field extends string> {
 export function mapColumns<Field extends string>(
   headers: string[],
   columns: ColumnSpec<Field>[],
-  kind: 'students' | 'teachers',
+  kind: ImportKind,
 ): ColumnMap<Field> {
   const keys = headers.map(headerKey);
   const taken = new Set<number>();

@@ -10,9 +10,10 @@ import type { AppContext } from '../../context';
 import { AppError, BadRequestError, PayloadTooLargeError } from '../../lib/errors';
 import { currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
+import type { ImportKind } from './columns';
 import { importStudents, importTeachers, type Upload } from './service';
 import { assertExcelName, fileTooLarge } from './spreadsheet';
-import { buildTemplate, type ImportKind, XLSX_CONTENT_TYPE } from './templates';
+import { buildTemplate, XLSX_CONTENT_TYPE } from './templates';
 
 const tags = ['import'];
 const config = { roles: ['admin'] as const };

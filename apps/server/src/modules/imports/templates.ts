@@ -1,8 +1,6 @@
 import { CLASS_NAMES, SUBJECTS } from '@tuitiondesk/contract';
-import { STUDENT_COLUMNS, TEACHER_COLUMNS, templateTable } from './columns';
+import { type ImportKind, STUDENT_COLUMNS, TEACHER_COLUMNS, templateTable } from './columns';
 import { formatSize, writeWorkbook } from './spreadsheet';
-
-export type ImportKind = 'students' | 'teachers';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

@@ -45,7 +45,7 @@ function damaged(part?: string): BadRequestError {
   return new BadRequestError(part ? `${DAMAGED} (the part ${part} is damaged)` : DAMAGED);
 }
 
-/** The uncompressed size a zip64 extra field gives, read as the spec says (only when the header says 0xFFFFFFFF). */
+/** The uncompressed size a zip64 extra field gives, read as the ZIP format defines it (only when the header says 0xFFFFFFFF). */
 function zip64Size(buffer: Buffer, start: number, length: number): number | undefined {
   let at = start;
   const end = Math.min(start + length, buffer.length);
@@ -70,7 +70,7 @@ export async function assertSafeZip(buffer: Buffer, limits: ZipLimits = DEFAULT_
   }
   if (end < 0 || end + 22 > buffer.length) throw damaged();
 
-  // The reader counts entries with the "on this disk" field, the spec with the total: they must agree.
+  // The reader counts entries with the "on this disk" field, the ZIP format with the total: they must agree.
   const entries = buffer.readUInt16LE(end + 8);
   if (entries !== buffer.readUInt16LE(end + 10)) throw damaged();
   if (entries === 0) throw damaged();

@@ -8,7 +8,7 @@ import {
   sendWhatsappSchema,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
-import { currentUser } from '../../plugins/authentication';
+import { adminOnly, currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import { communicationHistory, requireWhatsapp, sendToParents, sendWhatsapp } from './service';
 
@@ -42,7 +42,7 @@ export function registerMessageRoutes(app: ZodApp, ctx: AppContext): void {
   app.post(
     '/communications/send-whatsapp',
     {
-      config: { roles: ['admin'] },
+      config: adminOnly,
       // Unconfigured says so before the body is judged: no body could make it work.
       preValidation: async () => {
         requireWhatsapp(ctx);

@@ -12,10 +12,11 @@ import {
   parentLoginSchema,
   parentMessageSchema,
   parentProfileSchema,
+  queryNumberSchema,
 } from '@tuitiondesk/contract';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { currentParent, currentUser } from '../../plugins/authentication';
+import { currentParent, currentUser, parentOnly } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import { logSignIn } from '../auth/sign-in-log';
 import { getParentAccess, issueParentAccess } from './family-access';
@@ -32,15 +33,9 @@ import {
 
 const staffTags = ['parent access'];
 const parentTags = ['parent'];
-const parentOnly = { audience: 'parent' as const };
 
 const childAttendanceQuerySchema = z.object({
-  days: z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be a whole number')
-    .min(1, 'must be at least 1')
-    .max(CHILD_ATTENDANCE_MAX_DAYS, `must be at most ${CHILD_ATTENDANCE_MAX_DAYS}`)
-    .default(CHILD_ATTENDANCE_DEFAULT_DAYS),
+  days: queryNumberSchema({ min: 1, max: CHILD_ATTENDANCE_MAX_DAYS, byDefault: CHILD_ATTENDANCE_DEFAULT_DAYS }),
 });
 
 const deliveryReceiptResultSchema = z.object({

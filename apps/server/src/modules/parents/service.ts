@@ -11,6 +11,7 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import { addDays, today } from '../../lib/time';
+import type { ParentTokenClaims } from '../../lib/tokens';
 import { POLICIES, parentAccount, releaseAttempt, rememberAddress, reserveAttempt } from '../auth/throttle';
 import { verifyAccessCode } from './access-codes';
 import {
@@ -28,6 +29,24 @@ import {
 } from './repository';
 
 // Issuing and replacing access codes, and who may: family-access.ts.
+
+/** A signed-in parent: the phone whose children and messages the token reaches. */
+export interface AuthenticatedParent {
+  phone: string;
+}
+
+/**
+ * The parent a verified parent token speaks for, or undefined when that session has ended: the phone
+ * has no access code any more, or a new code was issued for it since the token was signed.
+ */
+export async function findParentSession(
+  ctx: AppContext,
+  claims: ParentTokenClaims,
+): Promise<AuthenticatedParent | undefined> {
+  const access = await findParentAccess(ctx.db, claims.phone);
+  if (!access || access.token_version !== claims.tokenVersion) return undefined;
+  return { phone: access.phone };
+}
 
 const INCORRECT = 'Phone number or access code is incorrect';
 

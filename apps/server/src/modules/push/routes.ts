@@ -1,7 +1,7 @@
 import { errorSchema, pushPublicKeySchema, pushSubscriptionSchema, pushUnsubscribeSchema } from '@tuitiondesk/contract';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { currentParent } from '../../plugins/authentication';
+import { currentParent, parentOnly } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import { subscribe, unsubscribe } from './service';
 
@@ -11,7 +11,7 @@ export function registerPushRoutes(app: ZodApp, ctx: AppContext): void {
   app.get(
     '/parent/push/public-key',
     {
-      config: { audience: 'parent' },
+      config: parentOnly,
       schema: {
         tags: ['parent'],
         summary: "The server's VAPID public key: the applicationServerKey of PushManager.subscribe()",
@@ -24,7 +24,7 @@ export function registerPushRoutes(app: ZodApp, ctx: AppContext): void {
   app.post(
     '/parent/push/subscriptions',
     {
-      config: { audience: 'parent' },
+      config: parentOnly,
       schema: {
         tags: ['parent'],
         summary: "Register this device's push subscription (PushSubscription.toJSON()); again updates it",
@@ -41,7 +41,7 @@ export function registerPushRoutes(app: ZodApp, ctx: AppContext): void {
   app.delete(
     '/parent/push/subscriptions',
     {
-      config: { audience: 'parent' },
+      config: parentOnly,
       schema: {
         tags: ['parent'],
         summary: "Stop pushes to this device (only the parent's own subscription; an unknown endpoint is fine)",

@@ -8,7 +8,7 @@ import {
   updateTwoFactorPolicySchema,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
-import { currentUser } from '../../plugins/authentication';
+import { adminOnly, currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import {
   getMarkingRules,
@@ -31,7 +31,7 @@ export function registerSettingsRoutes(app: ZodApp, ctx: AppContext): void {
   app.put(
     '/settings',
     {
-      config: { roles: ['admin'] },
+      config: adminOnly,
       schema: {
         tags,
         summary: "Change the centre's settings (absence alerts on approval)",
@@ -42,7 +42,7 @@ export function registerSettingsRoutes(app: ZodApp, ctx: AppContext): void {
     async (request) => updateSettings(ctx, currentUser(request), request.body),
   );
 
-  // Its own resource, so /settings keeps answering exactly what the spec's console and its tests expect.
+  // Its own resource, so /settings keeps answering exactly the fields the console has always read.
   app.get(
     '/settings/two-factor',
     {
@@ -59,7 +59,7 @@ export function registerSettingsRoutes(app: ZodApp, ctx: AppContext): void {
   app.put(
     '/settings/two-factor',
     {
-      config: { roles: ['admin'] },
+      config: adminOnly,
       schema: {
         tags,
         summary: 'Require two-factor sign-in for every admin (or stop requiring it)',
@@ -87,7 +87,7 @@ export function registerSettingsRoutes(app: ZodApp, ctx: AppContext): void {
   app.put(
     '/settings/marking',
     {
-      config: { roles: ['admin'] },
+      config: adminOnly,
       schema: {
         tags,
         summary: 'Change which classes and days teachers may mark attendance for',

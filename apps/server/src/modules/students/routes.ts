@@ -1,11 +1,7 @@
 import {
   classOptionSchema,
   createStudentSchema,
-  deletedCountSchema,
   errorSchema,
-  idListSchema,
-  idParamsSchema,
-  messageSchema,
   studentListQuerySchema,
   studentSchema,
   studentsClearAllSchema,
@@ -13,8 +9,9 @@ import {
 } from '@tuitiondesk/contract';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import { registerBulkDeleteRoutes } from '../../lib/bulk-delete-routes';
 import { sendJsonText } from '../../lib/json-reply';
-import { currentUser } from '../../plugins/authentication';
+import { registerRecordRoutes } from '../../lib/record-routes';
 import type { ZodApp } from '../../plugins/zod-app';
 import {
   CLASS_OPTIONS,
@@ -28,7 +25,6 @@ import {
 } from './service';
 
 const tags = ['students'];
-const adminOnly = { roles: ['admin'] as const };
 
 export function registerStudentRoutes(app: ZodApp, ctx: AppContext): void {
   app.get(
@@ -56,90 +52,34 @@ export function registerStudentRoutes(app: ZodApp, ctx: AppContext): void {
     async () => CLASS_OPTIONS,
   );
 
-  app.post(
-    '/students/',
-    {
-      schema: {
-        tags,
-        summary: 'Add a student; the server assigns the Student ID',
-        body: createStudentSchema,
-        response: { 201: studentSchema, 422: errorSchema },
-      },
-    },
-    async (request, reply) => {
-      reply.code(201);
-      return createStudent(ctx, currentUser(request), request.body);
-    },
-  );
+  registerBulkDeleteRoutes(app, ctx, {
+    path: '/students',
+    tags,
+    deleteListedSummary:
+      'Delete the listed students (a bare JSON array of ids): all of them, or none when one is unknown',
+    clearAllSummary:
+      'Delete every student and their attendance, after writing a backup of all data into BACKUP_DIR (none written: nothing deleted, 503)',
+    clearAllResponse: studentsClearAllSchema,
+    deleteListed: removeStudents,
+    clearAll: clearAllStudents,
+  });
 
-  app.post(
-    '/students/delete-multiple',
-    {
-      config: adminOnly,
-      schema: {
-        tags,
-        summary: 'Delete the listed students (a bare JSON array of ids): all of them, or none when one is unknown',
-        body: idListSchema,
-        response: { 200: deletedCountSchema, 404: errorSchema, 422: errorSchema },
-      },
-    },
-    async (request) => removeStudents(ctx, currentUser(request), request.body),
-  );
-
-  app.delete(
-    '/students/clear-all',
-    {
-      config: adminOnly,
-      schema: {
-        tags,
-        summary:
-          'Delete every student and their attendance, after writing a backup of all data into BACKUP_DIR (none written: nothing deleted, 503)',
-        response: { 200: studentsClearAllSchema, 503: errorSchema },
-      },
-    },
-    async (request) => clearAllStudents(ctx, currentUser(request)),
-  );
-
-  app.get(
-    '/students/:id',
-    {
-      schema: {
-        tags,
-        summary: 'One student',
-        params: idParamsSchema,
-        response: { 200: studentSchema, 404: errorSchema, 422: errorSchema },
-      },
-    },
-    async (request) => getStudent(ctx, request.params.id),
-  );
-
-  app.put(
-    '/students/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Edit a student; fields left out keep their value, id and unique_id are never changed',
-        description:
-          "Changing the parent phone of a family that has a parent app access code is for admins only (403 for a teacher): the family's devices are told (ADR 018).",
-        params: idParamsSchema,
-        body: updateStudentSchema,
-        response: { 200: studentSchema, 403: errorSchema, 404: errorSchema, 422: errorSchema },
-      },
-    },
-    async (request) => editStudent(ctx, currentUser(request), request.params.id, request.body),
-  );
-
-  app.delete(
-    '/students/:id',
-    {
-      config: adminOnly,
-      schema: {
-        tags,
-        summary: 'Delete a student and their attendance',
-        params: idParamsSchema,
-        response: { 200: messageSchema, 404: errorSchema, 422: errorSchema },
-      },
-    },
-    async (request) => removeStudent(ctx, currentUser(request), request.params.id),
-  );
+  registerRecordRoutes(app, ctx, {
+    path: '/students',
+    tags,
+    record: studentSchema,
+    addSummary: 'Add a student; the server assigns the Student ID',
+    addition: createStudentSchema,
+    getSummary: 'One student',
+    editSummary: 'Edit a student; fields left out keep their value, id and unique_id are never changed',
+    editDescription:
+      "Changing the parent phone of a family that has a parent app access code is for admins only (403 for a teacher): the family's devices are told (ADR 018).",
+    changes: updateStudentSchema,
+    editRefusals: [403],
+    deleteSummary: 'Delete a student and their attendance',
+    add: createStudent,
+    get: getStudent,
+    edit: editStudent,
+    remove: removeStudent,
+  });
 }

@@ -1,14 +1,15 @@
 import {
   CLASS_NAMES,
   type ClassOption,
-  type CreateStudentRequest,
   type createStudentSchema,
+  type DeletedCount,
   type Student,
   type updateStudentSchema,
 } from '@tuitiondesk/contract';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { type DeletableRecords, deleteAllOrNothing, deleteRecord } from '../../lib/bulk-delete';
 import { NotFoundError } from '../../lib/errors';
 import { clearAfterBackup } from '../backups/service';
 import { changeFamilyPhone, type StaffActor } from '../parents/family-access';
@@ -25,7 +26,6 @@ import {
 
 export type NewStudent = z.output<typeof createStudentSchema>;
 export type StudentChanges = z.output<typeof updateStudentSchema>;
-export type { CreateStudentRequest };
 
 export const CLASS_OPTIONS: ClassOption[] = CLASS_NAMES.map((value) => ({ value, label: `Class ${value}` }));
 
@@ -84,44 +84,22 @@ export async function editStudent(
   return student;
 }
 
-export async function removeStudent(ctx: AppContext, actor: Actor, id: number): Promise<{ message: string }> {
-  return ctx.db.transaction(async (tx) => {
-    const [student] = await deleteStudents(tx, [id]);
-    if (!student) throw notFound(id);
-    await recordActivity(
-      tx,
-      actor,
-      'student.deleted',
-      `${actor.full_name} deleted student ${student.full_name} (${student.unique_id})`,
-    );
-    return { message: 'Student deleted successfully' };
-  });
+const STUDENTS: DeletableRecords = {
+  noun: 'student',
+  action: 'student.deleted',
+  lockExisting: findExistingIds,
+  deleteRows: deleteStudents,
+  notFound,
+};
+
+/** A student and their attendance. */
+export function removeStudent(ctx: AppContext, actor: Actor, id: number): Promise<{ message: string }> {
+  return deleteRecord(ctx.db, actor, STUDENTS, id);
 }
 
-/** All or nothing: one unknown id refuses the whole request, so a stale selection deletes nobody. */
-export async function removeStudents(
-  ctx: AppContext,
-  actor: Actor,
-  ids: number[],
-): Promise<{ deleted_count: number; message: string }> {
-  const unique = [...new Set(ids)];
-  return ctx.db.transaction(async (tx) => {
-    const existing = new Set(await findExistingIds(tx, unique));
-    const missing = unique.filter((id) => !existing.has(id));
-    if (missing.length > 0) {
-      throw new NotFoundError(
-        `${missing.length === 1 ? 'Student' : 'Students'} not found: id ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}. Nothing was deleted; reload the list and try again`,
-      );
-    }
-    const deleted = await deleteStudents(tx, unique);
-    await recordActivity(
-      tx,
-      actor,
-      'student.deleted',
-      `${actor.full_name} deleted ${plural(deleted.length, 'student')}`,
-    );
-    return { deleted_count: deleted.length, message: `Successfully deleted ${deleted.length} student(s)` };
-  });
+/** The listed students and their attendance, all or none. */
+export function removeStudents(ctx: AppContext, actor: Actor, ids: number[]): Promise<DeletedCount> {
+  return deleteAllOrNothing(ctx.db, actor, STUDENTS, ids);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { TeacherAttendanceStatus } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
+import type { Actor } from '../../lib/activity-log';
 
 export interface DayLock {
   date: string;
@@ -39,7 +40,7 @@ export async function findDayLock(db: Queryable, date: string): Promise<DayLock 
   return rows[0];
 }
 
-export async function insertDayLock(db: Queryable, date: string, locker: { id: number; full_name: string }) {
+export async function insertDayLock(db: Queryable, date: string, locker: Actor) {
   await db.query(
     'INSERT INTO teacher_attendance_locks (date, locked_by, locked_by_user_id) VALUES ($1::date, $2, $3)',
     [date, locker.full_name, locker.id],

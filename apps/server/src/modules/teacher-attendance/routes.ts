@@ -8,13 +8,13 @@ import {
   teacherAttendanceDaySchema,
   updateTeacherRemarksSchema,
 } from '@tuitiondesk/contract';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
-import { currentUser } from '../../plugins/authentication';
+import { adminOnly, currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import { getTeacherDay, lockTeacherAttendance, markTeacherAttendance, updateTeacherRemarks } from './service';
 
 const tags = ['teacher-attendance'];
-const adminOnly = { roles: ['admin'] as const };
 
 export function registerTeacherAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
   app.get(
@@ -63,7 +63,7 @@ export function registerTeacherAttendanceRoutes(app: ZodApp, ctx: AppContext): v
   // The console posts the lock with an empty body, with or without a JSON content type: in this
   // scope a JSON body, empty or not, is read and set aside rather than parsed.
   app.register(async (plugin) => {
-    const scope = plugin as unknown as ZodApp;
+    const scope = plugin.withTypeProvider<ZodTypeProvider>();
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) =>
       done(null, undefined),

@@ -2,7 +2,8 @@ import type { TeacherAttendanceDay } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
-import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
+import { distinctIds } from '../../lib/distinct-ids';
+import { ConflictError, NotFoundError } from '../../lib/errors';
 import {
   countMarked,
   findDayLock,
@@ -46,17 +47,11 @@ export async function markTeacherAttendance(
   date: string,
   records: TeacherMarkInput[],
 ): Promise<{ marked_count: number; message: string }> {
-  const seen = new Set<number>();
-  records.forEach((record, index) => {
-    if (seen.has(record.teacher_id)) {
-      throw new ValidationError(
-        `teacher_records[${index}].teacher_id`,
-        `teacher ${record.teacher_id} is listed more than once`,
-      );
-    }
-    seen.add(record.teacher_id);
-  });
-  const ids = [...seen];
+  const ids = distinctIds(
+    records.map((record) => record.teacher_id),
+    (index) => `teacher_records[${index}].teacher_id`,
+    'teacher',
+  );
 
   await ctx.db.transaction(async (tx) => {
     // The teachers' rows first, then the day: a teacher being deleted holds their row and then needs

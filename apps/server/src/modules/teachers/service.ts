@@ -1,8 +1,15 @@
-import type { CreatedTeacher, createTeacherSchema, Teacher, updateTeacherSchema } from '@tuitiondesk/contract';
+import type {
+  CreatedTeacher,
+  createTeacherSchema,
+  DeletedCount,
+  Teacher,
+  updateTeacherSchema,
+} from '@tuitiondesk/contract';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { type DeletableRecords, deleteAllOrNothing, deleteRecord } from '../../lib/bulk-delete';
 import { ConflictError, isUniqueViolation, NotFoundError } from '../../lib/errors';
 import { GENERATED_PASSWORD_COST, generatePassword, hashPassword } from '../../lib/passwords';
 import { clearAfterBackup } from '../backups/service';
@@ -165,45 +172,22 @@ function splitFullName(fullName: string | undefined): [string | undefined, strin
   return [trimmed.slice(0, space), trimmed.slice(space + 1).trim()];
 }
 
-export async function removeTeacher(ctx: AppContext, actor: Actor, id: number): Promise<{ message: string }> {
-  return ctx.db.transaction(async (tx) => {
-    const { teachers } = await deleteTeachers(tx, [id]);
-    const [teacher] = teachers;
-    if (!teacher) throw notFound(id);
-    await recordActivity(
-      tx,
-      actor,
-      'teacher.deleted',
-      `${actor.full_name} deleted teacher ${teacher.full_name} (${teacher.unique_id})`,
-    );
-    return { message: 'Teacher deleted successfully' };
-  });
+const TEACHERS: DeletableRecords = {
+  noun: 'teacher',
+  action: 'teacher.deleted',
+  lockExisting: findExistingTeacherIds,
+  deleteRows: async (tx, ids) => (await deleteTeachers(tx, ids)).teachers,
+  notFound,
+};
+
+/** A teacher with their attendance and sign-in account. */
+export function removeTeacher(ctx: AppContext, actor: Actor, id: number): Promise<{ message: string }> {
+  return deleteRecord(ctx.db, actor, TEACHERS, id);
 }
 
-/** All or nothing, as for students. */
-export async function removeTeachers(
-  ctx: AppContext,
-  actor: Actor,
-  ids: number[],
-): Promise<{ deleted_count: number; message: string }> {
-  const unique = [...new Set(ids)];
-  return ctx.db.transaction(async (tx) => {
-    const existing = new Set(await findExistingTeacherIds(tx, unique));
-    const missing = unique.filter((id) => !existing.has(id));
-    if (missing.length > 0) {
-      throw new NotFoundError(
-        `${missing.length === 1 ? 'Teacher' : 'Teachers'} not found: id ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}. Nothing was deleted; reload the list and try again`,
-      );
-    }
-    const { teachers } = await deleteTeachers(tx, unique);
-    await recordActivity(
-      tx,
-      actor,
-      'teacher.deleted',
-      `${actor.full_name} deleted ${plural(teachers.length, 'teacher')}`,
-    );
-    return { deleted_count: teachers.length, message: `Successfully deleted ${teachers.length} teacher(s)` };
-  });
+/** The listed teachers with their attendance and sign-in accounts, all or none. */
+export function removeTeachers(ctx: AppContext, actor: Actor, ids: number[]): Promise<DeletedCount> {
+  return deleteAllOrNothing(ctx.db, actor, TEACHERS, ids);
 }
 
 /**

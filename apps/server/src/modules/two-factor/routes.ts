@@ -10,7 +10,7 @@ import {
   twoFactorStatusSchema,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
-import { currentUser } from '../../plugins/authentication';
+import { adminOnly, currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import { logSignIn } from '../auth/sign-in-log';
 import { confirmSetup, disableTwoFactor, getTwoFactorStatus, resetTwoFactor, startSetup } from './service';
@@ -93,7 +93,7 @@ export function registerTwoFactorRoutes(app: ZodApp, ctx: AppContext): void {
   app.delete(
     '/auth/two-factor/users/:id',
     {
-      config: { roles: ['admin'] },
+      config: adminOnly,
       schema: {
         tags,
         summary:

@@ -15,9 +15,9 @@ import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
-import type { AuthenticatedUser } from '../../plugins/authentication';
 import { endSessions, findUserById } from '../auth/repository';
 import { POLICIES, releaseAttempt, reserveAttempt, staffAccount } from '../auth/throttle';
+import type { AuthenticatedUser } from '../auth/user';
 import { readRequireAdminTwoFactor } from '../settings/repository';
 import {
   claimStep,

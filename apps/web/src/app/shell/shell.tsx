@@ -26,10 +26,11 @@ import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { PageSpinner } from '../../components/page-spinner';
 import { ActivityBell } from '../../features/activities/activity-bell';
 import { usePendingCount } from '../../features/attendance/pending-count';
-import { useAuth } from '../../features/auth/auth-provider';
 import { ChangePasswordDialog } from '../../features/auth/change-password-dialog';
 import { TwoFactorDialog } from '../../features/auth/two-factor-dialog';
+import { useAuth } from '../../lib/auth/auth-provider';
 import { preloadPages, routesFor, titleOf } from '../routes';
+import { AccountTwoFactorDialog } from './account-two-factor';
 
 export const SIDEBAR_WIDTH = 280;
 
@@ -95,13 +96,13 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
+/** Long enough for the first page to load its code and data first. */
+const PRELOAD_AFTER_MS = 1500;
+
 /**
  * Sidebar, top bar and the current page; every signed-in screen sits inside it. Loaded after sign-in,
  * with the date pickers' localisation, so the sign-in screen stays small.
  */
-/** Long enough for the first page to load its code and data first. */
-const PRELOAD_AFTER_MS = 1500;
-
 export default function Shell() {
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('md'));
@@ -215,7 +216,7 @@ export default function Shell() {
         mode="required"
         onClose={() => undefined}
       />
-      <TwoFactorDialog open={twoFactorOpen} mode="account" onClose={() => setTwoFactorOpen(false)} />
+      <AccountTwoFactorDialog open={twoFactorOpen} onClose={() => setTwoFactorOpen(false)} />
     </Box>
   );
 }

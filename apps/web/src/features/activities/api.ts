@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RecentActivities } from '@tuitiondesk/contract';
 import { apiRequest } from '../../lib/api-client';
+import { apiGet } from '../../lib/api-query';
 
 export const ACTIVITY_REFRESH_MS = 30_000;
 export const RECENT_LIMIT = 10;
@@ -15,19 +16,14 @@ const keys = {
 export const recentActivitiesQuery = () =>
   queryOptions({
     queryKey: keys.recent(),
-    queryFn: ({ signal }) =>
-      apiRequest<RecentActivities>('/activities/recent', { query: { limit: RECENT_LIMIT }, signal }),
+    queryFn: apiGet<RecentActivities>('/activities/recent', { limit: RECENT_LIMIT }),
     refetchInterval: ACTIVITY_REFRESH_MS,
   });
 
 export const unreadActivitiesQuery = () =>
   queryOptions({
     queryKey: keys.unread(),
-    queryFn: ({ signal }) =>
-      apiRequest<RecentActivities>('/activities/recent', {
-        query: { unread_only: true, limit: UNREAD_LIMIT },
-        signal,
-      }),
+    queryFn: apiGet<RecentActivities>('/activities/recent', { unread_only: true, limit: UNREAD_LIMIT }),
     refetchInterval: ACTIVITY_REFRESH_MS,
   });
 

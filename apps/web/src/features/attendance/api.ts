@@ -11,6 +11,7 @@ import type {
   Roster,
 } from '@tuitiondesk/contract';
 import { apiRequest } from '../../lib/api-client';
+import { apiGet, useRefreshingMutation } from '../../lib/api-query';
 import { ATTENDANCE_QUERY_ROOT, PENDING_QUERY_ROOT, PENDING_REFRESH_MS } from './pending-count';
 
 export interface MarkAttendanceResult {
@@ -43,16 +44,14 @@ export interface HistoryPageParams {
 export const rosterQuery = (className: ClassName, date: string) =>
   queryOptions({
     queryKey: keys.roster(className, date),
-    queryFn: ({ signal }) =>
-      apiRequest<Roster>('/attendance/roster', { query: { class_name: className, date }, signal }),
+    queryFn: apiGet<Roster>('/attendance/roster', { class_name: className, date }),
   });
 
 /** One date's pending records, refreshed every 30 s like the sidebar's count. */
 export const pendingOnDateQuery = (date: string) =>
   queryOptions({
     queryKey: keys.pendingOn(date),
-    queryFn: ({ signal }) =>
-      apiRequest<AttendanceRecord[]>('/attendance/pending-approval', { query: { attendance_date: date }, signal }),
+    queryFn: apiGet<AttendanceRecord[]>('/attendance/pending-approval', { attendance_date: date }),
     refetchInterval: PENDING_REFRESH_MS,
   });
 
@@ -63,8 +62,7 @@ export const pendingOnDateQuery = (date: string) =>
 export const historyQuery = (start: string, end: string) =>
   queryOptions({
     queryKey: keys.history(start, end),
-    queryFn: ({ signal }) =>
-      apiRequest<AttendanceRecord[]>('/attendance/history', { query: { start_date: start, end_date: end }, signal }),
+    queryFn: apiGet<AttendanceRecord[]>('/attendance/history', { start_date: start, end_date: end }),
     gcTime: 0,
   });
 
@@ -72,32 +70,28 @@ export const historyQuery = (start: string, end: string) =>
 export const historyPageQuery = (params: HistoryPageParams) =>
   queryOptions({
     queryKey: keys.historyPage(params),
-    queryFn: ({ signal }) =>
-      apiRequest<AttendanceHistoryPage>('/attendance/history/page', {
-        query: {
-          start_date: params.start,
-          end_date: params.end,
-          class_name: params.className,
-          status: params.status,
-          search: params.search,
-          limit: params.limit,
-          offset: params.offset,
-        },
-        signal,
-      }),
+    queryFn: apiGet<AttendanceHistoryPage>('/attendance/history/page', {
+      start_date: params.start,
+      end_date: params.end,
+      class_name: params.className,
+      status: params.status,
+      search: params.search,
+      limit: params.limit,
+      offset: params.offset,
+    }),
   });
 
 /** The classes and days the signed-in person may mark (a teacher's own classes, the centre's window). */
 export const markingScopeQuery = () =>
   queryOptions({
     queryKey: keys.scope,
-    queryFn: ({ signal }) => apiRequest<MarkingScope>('/attendance/marking-scope', { signal }),
+    queryFn: apiGet<MarkingScope>('/attendance/marking-scope'),
   });
 
 export const markingRulesQuery = () =>
   queryOptions({
     queryKey: keys.rules,
-    queryFn: ({ signal }) => apiRequest<MarkingRules>('/settings/marking', { signal }),
+    queryFn: apiGet<MarkingRules>('/settings/marking'),
   });
 
 export function useMarkingScope() {
@@ -121,42 +115,31 @@ export function useAttendanceHistoryPage(params: HistoryPageParams, enabled: boo
   return useQuery({ ...historyPageQuery(params), enabled, placeholderData: keepPreviousData });
 }
 
-/** Marks, pending records, the sidebar's count and history all change with a mark or an approval. */
-function useRefreshAttendance() {
-  const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: ATTENDANCE_QUERY_ROOT });
-}
+// Marks, pending records, the sidebar's count and history all change with a mark or an approval.
 
 export function useMarkAttendance() {
-  const refresh = useRefreshAttendance();
-  return useMutation({
-    mutationFn: (request: MarkAttendanceRequest) =>
-      apiRequest<MarkAttendanceResult>('/attendance/mark', { method: 'POST', json: request }),
-    onSuccess: refresh,
-  });
+  return useRefreshingMutation(ATTENDANCE_QUERY_ROOT, (request: MarkAttendanceRequest) =>
+    apiRequest<MarkAttendanceResult>('/attendance/mark', { method: 'POST', json: request }),
+  );
 }
 
 export function useApproveAttendance() {
-  const refresh = useRefreshAttendance();
-  return useMutation({
-    mutationFn: (attendanceIds: number[]) =>
-      apiRequest<ApproveAttendanceResult>('/attendance/approve', {
-        method: 'POST',
-        json: { attendance_ids: attendanceIds },
-      }),
-    onSuccess: refresh,
-  });
+  return useRefreshingMutation(ATTENDANCE_QUERY_ROOT, (attendanceIds: number[]) =>
+    apiRequest<ApproveAttendanceResult>('/attendance/approve', {
+      method: 'POST',
+      json: { attendance_ids: attendanceIds },
+    }),
+  );
 }
 
 /** New rules change what every teacher may mark: the scope and the rosters' can_mark are fetched again. */
 export function useUpdateMarkingRules() {
-  const refresh = useRefreshAttendance();
   const client = useQueryClient();
   return useMutation({
     mutationFn: (rules: MarkingRules) => apiRequest<MarkingRules>('/settings/marking', { method: 'PUT', json: rules }),
     onSuccess: (rules) => {
       client.setQueryData(keys.rules, rules);
-      return refresh();
+      return client.invalidateQueries({ queryKey: ATTENDANCE_QUERY_ROOT });
     },
   });
 }

@@ -3,24 +3,17 @@ import userEvent from '@testing-library/user-event';
 import type { AttendanceRecord } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { todayIso } from '../../lib/dates';
+import { fakeApi, record, renderPage } from '../../testing';
 import ApprovalPage from './approval-page';
-import { record } from './fixtures';
 import { allPendingQuery } from './pending-count';
-import { fakeApi, renderPage } from './test-providers';
 
 const today = todayIso();
 const pending: AttendanceRecord[] = [
-  record({ id: 1, student_name: 'Asha Verma', student_unique_id: 'STU0001', class_name: '7', status: 'present' }),
-  record({
-    id: 2,
-    student_name: 'Bala Das',
-    student_unique_id: 'STU0002',
-    class_name: '7',
-    status: 'absent',
-    remarks: 'Fever',
-  }),
-  record({ id: 3, student_name: 'Chitra Rao', student_unique_id: 'STU0003', class_name: '10', status: 'late' }),
-  record({ id: 4, student_name: 'Dev Singh', student_unique_id: 'STU0004', class_name: '8', status: 'leave' }),
+  // The factory numbers each record's student: STU0001 for id 1, and so on.
+  record({ id: 1, student_name: 'Asha Verma', class_name: '7', status: 'present' }),
+  record({ id: 2, student_name: 'Bala Das', class_name: '7', status: 'absent', remarks: 'Fever' }),
+  record({ id: 3, student_name: 'Chitra Rao', class_name: '10', status: 'late' }),
+  record({ id: 4, student_name: 'Dev Singh', class_name: '8', status: 'leave' }),
 ].map((r) => ({ ...r, date: today, marked_at: `${today}T09:05:07` }));
 
 function panel(name: string) {
@@ -31,7 +24,7 @@ afterEach(() => vi.restoreAllMocks());
 
 // jsdom draws MUI slowly, and test files share two cores: generous time per test.
 describe('Attendance Approval screen', { timeout: 30_000 }, () => {
-  it("groups today's pending records by class with a count chip and the spec's columns", async () => {
+  it("groups today's pending records by class with a count chip and the table's columns", async () => {
     const api = fakeApi({ 'GET /api/v1/attendance/pending-approval': () => [200, pending] });
     renderPage(<ApprovalPage />);
     expect(await screen.findByText('Asha Verma')).toBeInTheDocument();
@@ -135,7 +128,7 @@ describe('Attendance Approval screen', { timeout: 30_000 }, () => {
     expect(client.getQueryState(allPendingQuery().queryKey)?.isInvalidated).toBe(true);
   });
 
-  it("shows the server's detail when approval fails, else the spec's fallback", async () => {
+  it("shows the server's detail when approval fails, else the fallback", async () => {
     let answer: [number, unknown] = [409, { detail: 'These attendance records are already approved' }];
     fakeApi({
       'GET /api/v1/attendance/pending-approval': () => [200, pending],
@@ -152,26 +145,16 @@ describe('Attendance Approval screen', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Failed to approve attendance records')).toBeInTheDocument();
   });
 
-  it('has the absence alerts switch, bound to the centre settings', async () => {
-    let alerts = true;
-    const api = fakeApi({
-      'GET /api/v1/attendance/pending-approval': () => [200, pending],
-      'GET /api/v1/settings': () => [200, { absence_alerts: alerts }],
-      'PUT /api/v1/settings': ({ body }) => {
-        alerts = (body as { absence_alerts: boolean }).absence_alerts;
-        return [200, { absence_alerts: alerts }];
-      },
-    });
-    const user = userEvent.setup();
-    renderPage(<ApprovalPage />);
-    const toggle = await screen.findByRole('switch', {
-      name: 'Send absence alerts to parents when approving absent or late',
-    });
-    await waitFor(() => expect(toggle).toBeChecked());
-    await user.click(toggle);
-    expect(await screen.findByText('Absence alerts turned off')).toBeInTheDocument();
-    expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ absence_alerts: false });
-    expect(toggle).not.toBeChecked();
+  it('shows the settings the app places under the toolbar, and none of its own', async () => {
+    const api = fakeApi({ 'GET /api/v1/attendance/pending-approval': () => [200, pending] });
+    const first = renderPage(<ApprovalPage />);
+    await screen.findByText('Asha Verma');
+    expect(screen.queryByRole('switch')).not.toBeInTheDocument();
+    expect(api.calls.map((call) => call.url.pathname)).not.toContain('/api/v1/settings');
+    first.unmount();
+
+    renderPage(<ApprovalPage settings={<p>Placed by the app</p>} />);
+    expect(await screen.findByText('Placed by the app')).toBeInTheDocument();
   });
 
   it('says everything is approved when nothing is pending, and shows fetch errors', async () => {

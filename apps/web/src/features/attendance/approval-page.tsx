@@ -10,7 +10,6 @@ import { PageSpinner } from '../../components/page-spinner';
 import { errorText } from '../../lib/api-client';
 import { formatDay, todayIso } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
-import { AbsenceAlertsSwitch } from '../parents/absence-alerts-switch';
 import { useApproveAttendance, usePendingOnDate } from './api';
 import { PendingClassPanel } from './pending-class-panel';
 import { groupByClass, keepPending, toggleGroup } from './pending-selection';
@@ -19,8 +18,11 @@ import { filterRecords, NO_FILTERS, type RecordFilters } from './record-filters'
 
 const EMPTY: AttendanceRecord[] = [];
 
-/** Attendance Approval (spec section 2): one date's pending records, by class, approved in bulk. */
-export default function ApprovalPage() {
+/**
+ * Attendance Approval: one date's pending records, by class, approved in bulk. `settings` is what the app
+ * places under the toolbar (the centre's absence-alerts switch).
+ */
+export default function ApprovalPage({ settings }: { settings?: ReactNode }) {
   const { showToast } = useToast();
   const [date, setDate] = useState(todayIso);
   const [filters, setFilters] = useState<RecordFilters>(NO_FILTERS);
@@ -145,9 +147,7 @@ export default function ApprovalPage() {
               Approve Attendance ({selection.size})
             </Button>
           </Box>
-          <Box sx={{ borderTop: 1, borderColor: 'divider', pt: 1.5 }}>
-            <AbsenceAlertsSwitch />
-          </Box>
+          {settings && <Box sx={{ borderTop: 1, borderColor: 'divider', pt: 1.5 }}>{settings}</Box>}
         </Stack>
       </Paper>
       {pending.isError && (

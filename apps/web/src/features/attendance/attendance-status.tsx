@@ -8,7 +8,7 @@ import type { ReactElement } from 'react';
 
 export { ATTENDANCE_STATUSES, CLASS_NAMES };
 
-/** Spec section 4: present success, absent error, late warning, leave info. */
+/** Each status keeps its colour everywhere: present success, absent error, late warning, leave info. */
 export const STATUS_COLOURS = {
   present: 'success',
   absent: 'error',

@@ -3,10 +3,9 @@ import userEvent from '@testing-library/user-event';
 import type { AttendanceHistoryPage, AttendanceRecord } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isoDaysAgo, todayIso } from '../../lib/dates';
-import { record } from './fixtures';
+import { deferred, fakeApi, optionTexts, record, renderPage } from '../../testing';
 import HistoryPage from './history-page';
 import { filterRecords } from './record-filters';
-import { fakeApi, renderPage } from './test-providers';
 
 const PAGE_PATH = '/api/v1/attendance/history/page';
 const FULL_PATH = '/api/v1/attendance/history';
@@ -106,6 +105,17 @@ function searchBox(): HTMLInputElement {
   return screen.getByRole('searchbox', { name: 'Search by name or student ID' });
 }
 
+/** Serves the 120 pupils and goes to the second page: a new filter must bring the first page back. */
+async function onSecondPage() {
+  const api = serving(many);
+  const user = userEvent.setup();
+  renderPage(<HistoryPage />);
+  await screen.findByText('Pupil 0');
+  await user.click(screen.getByRole('button', { name: 'Go to next page' }));
+  await screen.findByText('Pupil 25');
+  return { api, user };
+}
+
 afterEach(() => vi.restoreAllMocks());
 
 // jsdom draws MUI slowly, and test files share two cores: generous time per test.
@@ -186,21 +196,10 @@ describe('Attendance History screen', { timeout: 30_000 }, () => {
   });
 
   it('sends the class and status filters and goes back to the first page', async () => {
-    const api = serving(many);
-    const user = userEvent.setup();
-    renderPage(<HistoryPage />);
-    await screen.findByText('Pupil 0');
-    await user.click(screen.getByRole('button', { name: 'Go to next page' }));
-    await screen.findByText('Pupil 25');
+    const { api, user } = await onSecondPage();
 
     await user.click(screen.getByRole('combobox', { name: 'Class' }));
-    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
-      'All',
-      'Class 7',
-      'Class 8',
-      'Class 9',
-      'Class 10',
-    ]);
+    expect(optionTexts()).toEqual(['All', 'Class 7', 'Class 8', 'Class 9', 'Class 10']);
     await user.click(screen.getByRole('option', { name: 'Class 9' }));
     expect(await screen.findByText('Pupil 60')).toBeInTheDocument();
     expect(lastPageCall(api.calls)).toMatchObject({ class_name: '9', offset: '0' });
@@ -211,13 +210,7 @@ describe('Attendance History screen', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Go to next page' }));
     await screen.findByText('Pupil 85');
     await user.click(screen.getByRole('combobox', { name: 'Status' }));
-    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
-      'All',
-      'Present',
-      'Absent',
-      'Late',
-      'Leave',
-    ]);
+    expect(optionTexts()).toEqual(['All', 'Present', 'Absent', 'Late', 'Leave']);
     await user.click(screen.getByRole('option', { name: 'Absent' }));
     await waitFor(() => expect(card('Total Records')).toBe('15'));
     expect(lastPageCall(api.calls)).toMatchObject({ class_name: '9', status: 'absent', offset: '0' });
@@ -233,12 +226,7 @@ describe('Attendance History screen', { timeout: 30_000 }, () => {
   });
 
   it('sends the search once typing pauses, and goes back to the first page', async () => {
-    const api = serving(many);
-    const user = userEvent.setup();
-    renderPage(<HistoryPage />);
-    await screen.findByText('Pupil 0');
-    await user.click(screen.getByRole('button', { name: 'Go to next page' }));
-    await screen.findByText('Pupil 25');
+    const { api } = await onSecondPage();
     const before = api.calls.length;
 
     // Three keystrokes in one tick: the field shows each at once, the server hears only the last.
@@ -316,16 +304,10 @@ describe('Attendance History screen', { timeout: 30_000 }, () => {
   });
 
   it('disables Export while the range is fetched, and shows why an export failed', async () => {
-    let answer: (response: Response) => void = () => undefined;
-    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-      const url = new URL(String(input), 'http://localhost');
-      if (url.pathname === PAGE_PATH) {
-        const [status, body] = serverPage(history, url);
-        return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-      }
-      return new Promise<Response>((resolve) => {
-        answer = resolve;
-      });
+    const range = deferred();
+    const api = fakeApi({
+      [`GET ${PAGE_PATH}`]: ({ url }) => serverPage(history, url),
+      [`GET ${FULL_PATH}`]: () => range.promise,
     });
     const user = userEvent.setup();
     renderPage(<HistoryPage />);
@@ -333,13 +315,10 @@ describe('Attendance History screen', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Export' }));
 
     await waitFor(() => expect(screen.getByRole('button', { name: 'Export' })).toBeDisabled());
-    expect(fetchSpy.mock.calls.some(([input]) => String(input).includes('/attendance/history?'))).toBe(true);
-    answer(
-      new Response(JSON.stringify({ detail: 'The range holds too many records to export' }), {
-        status: 400,
-        headers: { 'content-type': 'application/json' },
-      }),
+    expect(api.calls.some((call) => call.url.pathname === FULL_PATH && call.url.searchParams.has('start_date'))).toBe(
+      true,
     );
+    range.release([400, { detail: 'The range holds too many records to export' }]);
     expect(await screen.findByRole('alert')).toHaveTextContent('The range holds too many records to export');
     expect(screen.getByRole('button', { name: 'Export' })).toBeEnabled();
   });

@@ -3,25 +3,14 @@ import CancelIcon from '@mui/icons-material/Cancel';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import ScheduleIcon from '@mui/icons-material/Schedule';
-import {
-  Box,
-  Button,
-  Grid,
-  Paper,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TablePagination,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Grid, Paper, TableCell, TableRow, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { type AttendanceRecord, HISTORY_SEARCH_MAX } from '@tuitiondesk/contract';
 import dayjs from 'dayjs';
 import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { DataTable } from '../../components/data-table';
 import { DateField } from '../../components/date-field';
+import { Pager, usePageState } from '../../components/pager';
 import { StatCard } from '../../components/stat-card';
 import { errorText, saveFile } from '../../lib/api-client';
 import { csvBlob } from '../../lib/csv';
@@ -33,7 +22,9 @@ import { buildHistoryCsv, historyCsvFilename } from './history-rows';
 import { RecordFilterFields } from './record-filter-fields';
 import { filterRecords, NO_FILTERS, type RecordFilters } from './record-filters';
 
-/** Spec section 9: the last 7 days, ending today. */
+const HEADINGS = ['Student', 'Student ID', 'Class', 'Date', 'Status', 'Marked By', 'Approved By', 'Remarks'];
+
+/** The history opens on the last 7 days, ending today. */
 export const HISTORY_DEFAULT_DAYS = 7;
 /** The server refuses longer ranges; say so here rather than show an empty list. */
 const MAX_RANGE_DAYS = 366;
@@ -66,7 +57,7 @@ function MessageRow({ text }: { text: string }) {
 }
 
 /**
- * Attendance History (spec section 2): the records in a date range, filtered, counted and exported.
+ * Attendance History: the records in a date range, filtered, counted and exported.
  * The server filters, counts and pages (a month at a large centre is 150,000 records); the export
  * alone fetches the whole range.
  */
@@ -79,8 +70,8 @@ export default function HistoryPage() {
   const [filters, setFilters] = useState<RecordFilters>(NO_FILTERS);
   /** The search the server is asked for: the typed one, once typing has paused. */
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(PAGE_SIZES[0] as number);
+  const paging = usePageState(PAGE_SIZES[0] as number);
+  const { page, pageSize, setPage } = paging;
   const [exporting, setExporting] = useState(false);
 
   const typed = searchParam(filters.search);
@@ -91,7 +82,7 @@ export default function HistoryPage() {
       setPage(0);
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [typed, search]);
+  }, [typed, search, setPage]);
 
   const problem = rangeProblem(start, end);
   const history = useAttendanceHistoryPage(
@@ -107,7 +98,7 @@ export default function HistoryPage() {
     problem === undefined,
   );
   useEffect(() => {
-    // Spec section 8: history fetch errors are only logged, and the list shows empty.
+    // A failed history fetch is only logged: the list shows empty, with no error on screen.
     if (history.error) console.error('Failed to fetch attendance history', history.error);
   }, [history.error]);
 
@@ -123,16 +114,22 @@ export default function HistoryPage() {
   const pastTheEnd = data !== undefined && !stale && page > lastPage;
   useEffect(() => {
     if (pastTheEnd) setPage(lastPage);
-  }, [pastTheEnd, lastPage]);
+  }, [pastTheEnd, lastPage, setPage]);
 
-  const changeStart = useCallback((value: string) => {
-    setStart(value);
-    setPage(0);
-  }, []);
-  const changeEnd = useCallback((value: string) => {
-    setEnd(value);
-    setPage(0);
-  }, []);
+  const changeStart = useCallback(
+    (value: string) => {
+      setStart(value);
+      setPage(0);
+    },
+    [setPage],
+  );
+  const changeEnd = useCallback(
+    (value: string) => {
+      setEnd(value);
+      setPage(0);
+    },
+    [setPage],
+  );
   const changeFilters = (next: RecordFilters) => {
     setFilters(next);
     // A new search resets the page when it reaches the server, after the pause.
@@ -224,41 +221,17 @@ export default function HistoryPage() {
         </Grid>
       </Grid>
       <Paper variant="outlined">
-        {/* Scrolls sideways on phones: focusable so a keyboard can scroll it too. */}
-        <TableContainer tabIndex={0} role="region" aria-label="Attendance records">
-          <Table size="small" aria-label="Attendance history" sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}>
-            <TableHead>
-              <TableRow>
-                <TableCell>Student</TableCell>
-                <TableCell>Student ID</TableCell>
-                <TableCell>Class</TableCell>
-                <TableCell>Date</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell>Marked By</TableCell>
-                <TableCell>Approved By</TableCell>
-                <TableCell>Remarks</TableCell>
-              </TableRow>
-            </TableHead>
-            {/* The previous page stays, dimmed, until the one asked for arrives. */}
-            <TableBody aria-busy={stale} sx={{ opacity: stale ? 0.6 : 1 }}>
-              {body}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        {total > 0 && (
-          <TablePagination
-            component="div"
-            count={total}
-            page={currentPage}
-            onPageChange={(_event, next) => setPage(next)}
-            rowsPerPage={pageSize}
-            rowsPerPageOptions={PAGE_SIZES}
-            onRowsPerPageChange={(event) => {
-              setPageSize(Number(event.target.value));
-              setPage(0);
-            }}
-          />
-        )}
+        <DataTable
+          label="Attendance history"
+          labels={HEADINGS}
+          region="Attendance records"
+          sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}
+          // The previous page stays, dimmed, until the one asked for arrives.
+          bodyProps={{ 'aria-busy': stale, sx: { opacity: stale ? 0.6 : 1 } }}
+        >
+          {body}
+        </DataTable>
+        {total > 0 && <Pager paging={paging} count={total} sizes={PAGE_SIZES} page={currentPage} />}
       </Paper>
     </Box>
   );

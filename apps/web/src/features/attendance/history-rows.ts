@@ -2,8 +2,8 @@ import type { AttendanceRecord } from '@tuitiondesk/contract';
 import { buildCsv } from '../../lib/csv';
 import { STATUS_LABELS } from './attendance-status';
 
-/** Spec section 7, client-side export: these columns, in this order. */
-export const HISTORY_CSV_COLUMNS = [
+/** The export, built in the browser: these columns, in this order. */
+const HISTORY_CSV_COLUMNS = [
   'Student Name',
   'Student ID',
   'Class',

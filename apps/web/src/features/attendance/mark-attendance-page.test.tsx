@@ -3,9 +3,8 @@ import userEvent from '@testing-library/user-event';
 import type { MarkingScope, Roster } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatDay, isoDaysAgo, todayIso } from '../../lib/dates';
-import { rosterEntry } from './fixtures';
+import { fakeApi, optionTexts, renderPage, rosterEntry } from '../../testing';
 import MarkAttendancePage from './mark-attendance-page';
-import { fakeApi, renderPage } from './test-providers';
 
 const yesterday = isoDaysAgo(1);
 const adminScope: MarkingScope = {
@@ -147,12 +146,7 @@ describe('Mark Attendance screen', { timeout: 30_000 }, () => {
     expect(rosterCalls(api)).toHaveLength(0);
 
     await user.click(screen.getByRole('combobox', { name: 'Class' }));
-    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
-      'Class 7',
-      'Class 8',
-      'Class 9',
-      'Class 10',
-    ]);
+    expect(optionTexts()).toEqual(['Class 7', 'Class 8', 'Class 9', 'Class 10']);
     await user.click(screen.getByRole('option', { name: 'Class 10' }));
     expect(await screen.findByText('No students in Class 10')).toBeInTheDocument();
     await waitFor(() => expect(rosterCalls(api)).toHaveLength(1));
@@ -187,7 +181,7 @@ describe('Mark Attendance for a teacher: their own classes and days (ADR 019)', 
     ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Marking rules' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('combobox', { name: 'Class' }));
-    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Class 7', 'Class 9']);
+    expect(optionTexts()).toEqual(['Class 7', 'Class 9']);
   });
 
   it('ignores a class that is not theirs and a date before their window in the address', async () => {

@@ -37,7 +37,7 @@ export function scopeSentence(scope: MarkingScope): string {
 }
 
 /**
- * Mark Attendance (beyond the spec): a class's register for a date. A teacher is offered only the
+ * Mark Attendance: a class's register for a date. A teacher is offered only the
  * classes and days the server says they may mark (ADR 019); an admin every class and any past day,
  * and the centre's marking rules.
  */

@@ -6,20 +6,19 @@ import {
   Box,
   Checkbox,
   Chip,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
-  TablePagination,
   TableRow,
   Typography,
 } from '@mui/material';
 import type { AttendanceRecord } from '@tuitiondesk/contract';
-import { memo, useEffect, useState } from 'react';
+import { memo, useEffect } from 'react';
+import { DataTable } from '../../components/data-table';
+import { Pager, rowsOfPage, usePageState } from '../../components/pager';
 import { formatClock } from '../../lib/dates';
 import { classLabel, StatusLabel } from './attendance-status';
 import { groupCheckState } from './pending-selection';
+
+const HEADINGS = ['Student', 'ID', 'Status', 'Remarks', 'Parent Phone', 'Marked At'];
 
 const PAGE_SIZES = [25, 50, 100];
 
@@ -75,18 +74,18 @@ export function PendingClassPanel({
   onToggleRecord,
   onToggleGroup,
 }: Props) {
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(PAGE_SIZES[1] as number);
+  const paging = usePageState(PAGE_SIZES[1] as number);
+  const { page, pageSize, setPage } = paging;
   const lastPage = Math.max(0, Math.ceil(records.length / pageSize) - 1);
   useEffect(() => {
     if (page > lastPage) setPage(lastPage);
-  }, [page, lastPage]);
+  }, [page, lastPage, setPage]);
 
   const state = groupCheckState(records, selected);
   const label = classLabel(className);
   const summaryId = `pending-class-${className}-summary`;
   const regionId = `pending-class-${className}-records`;
-  const shown = records.slice(page * pageSize, page * pageSize + pageSize);
+  const shown = rowsOfPage(records, page, pageSize);
 
   return (
     <Accordion
@@ -121,48 +120,24 @@ export function PendingClassPanel({
         </AccordionSummary>
       </Box>
       <AccordionDetails sx={{ p: 0 }}>
-        <TableContainer sx={{ borderTop: 1, borderColor: 'divider' }}>
-          <Table
-            size="small"
-            aria-label={`Pending attendance, ${label}`}
-            sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}
-          >
-            <TableHead>
-              <TableRow>
-                <TableCell padding="checkbox">Select</TableCell>
-                <TableCell>Student</TableCell>
-                <TableCell>ID</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell>Remarks</TableCell>
-                <TableCell>Parent Phone</TableCell>
-                <TableCell>Marked At</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {shown.map((record) => (
-                <PendingRow
-                  key={record.id}
-                  record={record}
-                  isSelected={selected.has(record.id)}
-                  onToggle={onToggleRecord}
-                />
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <DataTable
+          label={`Pending attendance, ${label}`}
+          select="Select"
+          labels={HEADINGS}
+          boxSx={{ borderTop: 1, borderColor: 'divider' }}
+          sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}
+        >
+          {shown.map((record) => (
+            <PendingRow
+              key={record.id}
+              record={record}
+              isSelected={selected.has(record.id)}
+              onToggle={onToggleRecord}
+            />
+          ))}
+        </DataTable>
         {records.length > (PAGE_SIZES[0] as number) && (
-          <TablePagination
-            component="div"
-            count={records.length}
-            page={Math.min(page, lastPage)}
-            onPageChange={(_event, next) => setPage(next)}
-            rowsPerPage={pageSize}
-            rowsPerPageOptions={PAGE_SIZES}
-            onRowsPerPageChange={(event) => {
-              setPageSize(Number(event.target.value));
-              setPage(0);
-            }}
-          />
+          <Pager paging={paging} count={records.length} sizes={PAGE_SIZES} page={Math.min(page, lastPage)} />
         )}
       </AccordionDetails>
     </Accordion>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { record } from './fixtures';
+import { record } from '../../testing';
 import { groupByClass, groupCheckState, keepPending, toggleGroup } from './pending-selection';
 
 describe('pending records by class', () => {

@@ -7,7 +7,7 @@ function compareClasses(a: string, b: string): number {
   return Number(a) - Number(b) || a.localeCompare(b);
 }
 
-/** Pending records grouped by class_name (spec section 3), classes in order, records in their order. */
+/** Pending records grouped by class_name, classes in order, records in their order. */
 export function groupByClass<T extends Pick<AttendanceRecord, 'class_name'>>(records: readonly T[]): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const name of [...new Set(records.map((record) => record.class_name))].sort(compareClasses)) {

@@ -1,5 +1,5 @@
-import SearchIcon from '@mui/icons-material/Search';
-import { InputAdornment, MenuItem, TextField } from '@mui/material';
+import { MenuItem, TextField } from '@mui/material';
+import { SearchField } from '../../components/search-field';
 import {
   ATTENDANCE_STATUSES,
   CLASS_NAMES,
@@ -22,22 +22,11 @@ const fieldWidth = { xs: '100%', sm: 160 };
 export function RecordFilterFields({ filters, onChange, searchLabel = 'Search by name or ID' }: Props) {
   return (
     <>
-      <TextField
-        size="small"
-        type="search"
+      <SearchField
         label={searchLabel}
         value={filters.search}
-        onChange={(event) => onChange({ ...filters, search: event.target.value })}
+        onChange={(search) => onChange({ ...filters, search })}
         sx={{ width: { xs: '100%', sm: 240 } }}
-        slotProps={{
-          input: {
-            startAdornment: (
-              <InputAdornment position="start">
-                <SearchIcon fontSize="small" />
-              </InputAdornment>
-            ),
-          },
-        }}
       />
       <TextField
         select

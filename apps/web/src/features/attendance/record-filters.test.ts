@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { record } from './fixtures';
+import { record } from '../../testing';
 import { filterRecords, NO_FILTERS } from './record-filters';
 
 const asha = record({ student_name: 'Asha Verma', student_unique_id: 'STU0001', class_name: '7', status: 'present' });

@@ -11,7 +11,7 @@ export const NO_FILTERS: RecordFilters = { search: '', status: '', className: ''
 
 type Filterable = Pick<AttendanceRecord, 'student_name' | 'student_unique_id' | 'status' | 'class_name'>;
 
-/** Search is case-insensitive over the student's name and ID (spec section 5). */
+/** Search is case-insensitive over the student's name and ID. */
 export function filterRecords<T extends Filterable>(records: readonly T[], filters: RecordFilters): T[] {
   const needle = filters.search.trim().toLowerCase();
   return records.filter(

@@ -7,7 +7,6 @@ import {
   CircularProgress,
   Paper,
   Stack,
-  TablePagination,
   TextField,
   ToggleButton,
   ToggleButtonGroup,
@@ -15,6 +14,7 @@ import {
 } from '@mui/material';
 import type { AttendanceStatus, Roster, RosterEntry } from '@tuitiondesk/contract';
 import { memo, useCallback, useMemo, useState } from 'react';
+import { Pager, rowsOfPage, usePageState } from '../../components/pager';
 import { errorText } from '../../lib/api-client';
 import { formatClock, formatDay } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
@@ -130,8 +130,7 @@ export function RosterForm({ roster }: { roster: Roster }) {
   const mark = useMarkAttendance();
   const students = roster.students;
   const [marks, setMarks] = useState(() => initialMarks(students));
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(PAGE_SIZES[1] as number);
+  const paging = usePageState(PAGE_SIZES[1] as number);
 
   const change = useCallback((studentId: number, change: Partial<Mark>) => {
     setMarks((current) => {
@@ -145,7 +144,7 @@ export function RosterForm({ roster }: { roster: Roster }) {
   const readOnly = !roster.can_mark;
   const approved = students.filter(isLocked).length;
   const editable = readOnly ? 0 : students.length - approved;
-  const shown = students.slice(page * pageSize, page * pageSize + pageSize);
+  const shown = rowsOfPage(students, paging.page, paging.pageSize);
 
   const markAllPresent = () =>
     setMarks((current) => {
@@ -233,18 +232,7 @@ export function RosterForm({ roster }: { roster: Roster }) {
         ))}
       </Box>
       {students.length > (PAGE_SIZES[0] as number) && (
-        <TablePagination
-          component="div"
-          count={students.length}
-          page={page}
-          onPageChange={(_event, next) => setPage(next)}
-          rowsPerPage={pageSize}
-          rowsPerPageOptions={PAGE_SIZES}
-          onRowsPerPageChange={(event) => {
-            setPageSize(Number(event.target.value));
-            setPage(0);
-          }}
-        />
+        <Pager paging={paging} count={students.length} sizes={PAGE_SIZES} />
       )}
       {/* Stays in view while a long class scrolls past. */}
       <Stack

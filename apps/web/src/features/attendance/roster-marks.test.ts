@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rosterEntry } from './fixtures';
+import { rosterEntry } from '../../testing';
 import { countStatuses, initialMarks, recordsToSubmit } from './roster-marks';
 
 const unmarked = rosterEntry({ student_id: 1 });

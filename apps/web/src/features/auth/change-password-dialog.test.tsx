@@ -1,22 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { User } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ToastProvider } from '../../lib/toast';
-import { AuthProvider } from './auth-provider';
+import { fakeApi, renderPage, user } from '../../testing';
 import { ChangePasswordDialog } from './change-password-dialog';
 
-const user: User = {
-  id: 3,
-  username: 'tch0001',
-  full_name: 'Anita Rao',
-  role: 'teacher',
-  email: null,
-  must_change_password: false,
-  two_factor_enabled: false,
-  must_enrol_two_factor: false,
-};
+const account = user('teacher', { full_name: 'Anita Rao', two_factor_enabled: false, must_enrol_two_factor: false });
 
 /** The server's refusals, as the policy words them (apps/server/src/lib/password-policy.ts). */
 const REFUSALS: Record<string, string> = {
@@ -30,44 +18,30 @@ const REFUSALS: Record<string, string> = {
 /** A server that signs in with `current-one` and refuses the new passwords above; records each change sent. */
 function fakeServer() {
   const changes: unknown[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const path = new URL(String(input), 'http://localhost').pathname.replace('/api/v1', '');
-    const answer = (status: number, body: unknown) =>
-      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    if (path === '/auth/me') return answer(200, user);
-    if (path === '/auth/login') {
-      const form = new URLSearchParams(String(init?.body));
-      if (form.get('password') !== 'current-one') return answer(401, { detail: 'Incorrect username or password' });
-      return answer(200, { access_token: 'sign-in-token', token_type: 'bearer', expires_in: 3600, user });
-    }
-    if (path === '/auth/change-password') {
-      const body = JSON.parse(String(init?.body)) as { current_password: string; new_password: string };
-      changes.push(body);
-      if (body.current_password !== 'current-one') return answer(400, { detail: 'Current password is incorrect' });
-      const refusal = REFUSALS[body.new_password];
-      if (refusal) return answer(422, { detail: refusal });
-      return answer(200, { message: 'ok', access_token: 'new-token', token_type: 'bearer', user });
-    }
-    return answer(404, { detail: 'Not found' });
+  fakeApi({
+    'GET /auth/me': () => [200, account],
+    'POST /auth/login': ({ body }) => {
+      const form = new URLSearchParams(body as URLSearchParams);
+      if (form.get('password') !== 'current-one') return [401, { detail: 'Incorrect username or password' }];
+      return [200, { access_token: 'sign-in-token', token_type: 'bearer', expires_in: 3600, user: account }];
+    },
+    'POST /auth/change-password': ({ body }) => {
+      const change = body as { current_password: string; new_password: string };
+      changes.push(change);
+      if (change.current_password !== 'current-one') return [400, { detail: 'Current password is incorrect' }];
+      const refusal = REFUSALS[change.new_password];
+      if (refusal) return [422, { detail: refusal }];
+      return [200, { message: 'ok', access_token: 'new-token', token_type: 'bearer', user: account }];
+    },
   });
   return changes;
 }
 
+/** The dialog from the dashboard (signed in) or from the sign-in screen (signed out). */
 function renderDialog(mode: 'sign-in' | 'signed-in', onClose = () => {}) {
-  if (mode === 'signed-in') {
-    localStorage.setItem('token', 'old-token');
-    localStorage.setItem('user', JSON.stringify(user));
-  }
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <ToastProvider>
-        <AuthProvider>
-          <ChangePasswordDialog open mode={mode} onClose={onClose} initialUsername="tch0001" />
-        </AuthProvider>
-      </ToastProvider>
-    </QueryClientProvider>,
-  );
+  renderPage(<ChangePasswordDialog open mode={mode} onClose={onClose} initialUsername="tch0001" />, {
+    signedInAs: mode === 'signed-in' ? account : null,
+  });
   return screen.getByRole('dialog');
 }
 
@@ -106,7 +80,7 @@ describe("the server's refusal of a new password", () => {
       expect(within(dialog).queryByRole('alert')).toBeNull();
       expect(changes).toEqual([{ current_password: 'current-one', new_password: password }]);
       // Still signed in with the old token: nothing changed.
-      expect(localStorage.getItem('token')).toBe('old-token');
+      expect(localStorage.getItem('token')).toBe('test-token');
     },
   );
 
@@ -148,7 +122,7 @@ describe("the server's refusal of a new password", () => {
   });
 });
 
-describe("the dialog's own checks (spec section 5)", () => {
+describe("the dialog's own checks", () => {
   it('puts a short new password under its field, a mismatch under the confirmation, and sends neither', async () => {
     const changes = fakeServer();
     const dialog = renderDialog('signed-in');

@@ -1,10 +1,11 @@
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { errorText } from '../../lib/api-client';
+import { changePassword, isOtpRequired, login } from '../../lib/auth/api';
+import { useAuth } from '../../lib/auth/auth-provider';
 import { useToast } from '../../lib/toast';
-import { changePassword, isOtpRequired, login } from './api';
-import { useAuth } from './auth-provider';
 import { OneTimeCodeField } from './one-time-code-field';
+import { PasswordField } from './password-field';
 import { checkNewPassword, newPasswordRefusal } from './password-rules';
 
 export const SIGN_IN_CLOSE_DELAY_MS = 2000;
@@ -61,6 +62,11 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
     clearTimeout(closeTimer.current);
     reset();
     onClose();
+  };
+  // Typing in a field clears the problem shown under it.
+  const edit = (field: 'next' | 'confirm', set: (value: string) => void) => (value: string) => {
+    set(value);
+    setFieldError(({ [field]: _, ...rest }) => rest);
   };
 
   const submit = async (event: FormEvent) => {
@@ -133,43 +139,29 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
                 required
               />
             )}
-            <TextField
+            <PasswordField
               label="Current Password"
-              type="password"
               value={current}
-              onChange={(e) => setCurrent(e.target.value)}
+              onChange={setCurrent}
               autoComplete="current-password"
-              required
             />
             {mode === 'sign-in' && needsCode && (
               <OneTimeCodeField value={otp} onChange={setOtp} allowRecoveryCode autoFocus required />
             )}
-            <TextField
+            <PasswordField
               label="New Password"
-              type="password"
               value={next}
-              onChange={(e) => {
-                setNext(e.target.value);
-                setFieldError(({ next: _, ...rest }) => rest);
-              }}
+              onChange={edit('next', setNext)}
               inputRef={nextInput}
-              error={Boolean(fieldError.next)}
-              helperText={fieldError.next}
+              error={fieldError.next}
               autoComplete="new-password"
-              required
             />
-            <TextField
+            <PasswordField
               label="Confirm New Password"
-              type="password"
               value={confirm}
-              onChange={(e) => {
-                setConfirm(e.target.value);
-                setFieldError(({ confirm: _, ...rest }) => rest);
-              }}
-              error={Boolean(fieldError.confirm)}
-              helperText={fieldError.confirm}
+              onChange={edit('confirm', setConfirm)}
+              error={fieldError.confirm}
               autoComplete="new-password"
-              required
             />
           </Stack>
         </DialogContent>

@@ -1,62 +1,41 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { User } from '@tuitiondesk/contract';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ToastProvider } from '../../lib/toast';
-import { AuthProvider } from './auth-provider';
+import { fakeApi, renderPage, user } from '../../testing';
 import LoginPage from './login-page';
 
 const ENTER_CODE = 'Enter the 6-digit code from your authenticator app';
 const WRONG_CODE = 'That code is not right. Enter the current code from your authenticator app, or a recovery code.';
 
-const user: User = {
-  id: 3,
-  username: 'tch0001',
-  full_name: 'Tara Teacher',
-  role: 'teacher',
-  email: null,
-  must_change_password: false,
-  two_factor_enabled: true,
-  must_enrol_two_factor: false,
-};
+const account = user('teacher', { two_factor_enabled: true, must_enrol_two_factor: false });
 
 /** The login call as the server answers it for an account with two-factor sign-in and code 123456. */
 function fakeLogin(options: { recoveryCode?: string } = {}) {
   const forms: Record<string, string>[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const url = new URL(String(input), 'http://localhost');
-    const answer = (status: number, body: unknown) =>
-      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    if (url.pathname !== '/api/v1/auth/login') return answer(404, { detail: 'Not found' });
-    const form = Object.fromEntries(new URLSearchParams(String(init?.body)));
-    forms.push(form);
-    if (form.password !== 'right-password') return answer(401, { detail: 'Incorrect username or password' });
-    if (!form.otp) return answer(401, { detail: ENTER_CODE, otp_required: true });
-    if (form.otp !== '123456' && form.otp !== options.recoveryCode) {
-      return answer(401, { detail: WRONG_CODE, otp_required: true });
-    }
-    return answer(200, { access_token: 'a-token', token_type: 'bearer', expires_in: 3600, user });
+  fakeApi({
+    'POST /auth/login': ({ body }) => {
+      const form = Object.fromEntries(new URLSearchParams(body as URLSearchParams));
+      forms.push(form);
+      if (form.password !== 'right-password') return [401, { detail: 'Incorrect username or password' }];
+      if (!form.otp) return [401, { detail: ENTER_CODE, otp_required: true }];
+      if (form.otp !== '123456' && form.otp !== options.recoveryCode) {
+        return [401, { detail: WRONG_CODE, otp_required: true }];
+      }
+      return [200, { access_token: 'a-token', token_type: 'bearer', expires_in: 3600, user: account }];
+    },
   });
   return forms;
 }
 
+/** The sign-in screen, signed out, with the dashboard it goes to. */
 function renderLogin() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={['/login']}>
-        <ToastProvider>
-          <AuthProvider>
-            <Routes>
-              <Route path="/login" element={<LoginPage />} />
-              <Route path="/dashboard" element={<p>The dashboard</p>} />
-            </Routes>
-          </AuthProvider>
-        </ToastProvider>
-      </MemoryRouter>
-    </QueryClientProvider>,
+  renderPage(
+    <Routes>
+      <Route path="/login" element={<LoginPage />} />
+      <Route path="/dashboard" element={<p>The dashboard</p>} />
+    </Routes>,
+    { path: '/login', signedInAs: null },
   );
 }
 

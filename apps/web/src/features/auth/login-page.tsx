@@ -1,9 +1,10 @@
 import { Alert, Box, Button, Card, CardContent, Link, Stack, TextField, Typography } from '@mui/material';
 import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { useAuth } from './auth-provider';
+import { useAuth } from '../../lib/auth/auth-provider';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { OneTimeCodeField } from './one-time-code-field';
+import { PasswordField } from './password-field';
 
 export default function LoginPage() {
   const auth = useAuth();
@@ -65,13 +66,11 @@ export default function LoginPage() {
                 autoFocus={!needsCode}
                 required
               />
-              <TextField
+              <PasswordField
                 label="Password"
-                type="password"
                 value={password}
-                onChange={(e) => type(setPassword)(e.target.value)}
+                onChange={type(setPassword)}
                 autoComplete="current-password"
-                required
               />
               {needsCode && (
                 <OneTimeCodeField value={otp} onChange={type(setOtp)} allowRecoveryCode autoFocus required />

@@ -7,7 +7,7 @@ export interface PasswordProblem {
   field?: 'next' | 'confirm';
 }
 
-/** The spec's checks of the Change Password dialog, in its words; undefined when all pass. */
+/** The Change Password dialog's checks, in the words staff see; undefined when all pass. */
 export function checkNewPassword(fields: {
   current: string;
   next: string;

@@ -1,26 +1,13 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type {
   TwoFactorConfirmed,
   TwoFactorDisabled,
   TwoFactorDisableRequest,
-  TwoFactorPolicy,
   TwoFactorSetup,
-  TwoFactorStatus,
 } from '@tuitiondesk/contract';
 import { apiRequest } from '../../lib/api-client';
-import { useAuth } from './auth-provider';
-
-const keys = { status: ['two-factor'] as const };
-
-export const twoFactorStatusQuery = () =>
-  queryOptions({
-    queryKey: keys.status,
-    queryFn: ({ signal }) => apiRequest<TwoFactorStatus>('/auth/two-factor', { signal }),
-  });
-
-export function useTwoFactorStatus(enabled = true) {
-  return useQuery({ ...twoFactorStatusQuery(), enabled });
-}
+import { useAuth } from '../../lib/auth/auth-provider';
+import { twoFactorStatusQuery } from '../../lib/auth/two-factor-status';
 
 /** A new secret and QR code; the status is not on yet, so nothing is cached from it. */
 export function useStartTwoFactorSetup() {
@@ -44,7 +31,7 @@ export function useConfirmTwoFactor() {
     // must be in place before anything else is asked.
     onSuccess: (answer) => {
       replaceToken(answer.access_token);
-      return client.invalidateQueries({ queryKey: keys.status });
+      return client.invalidateQueries({ queryKey: twoFactorStatusQuery().queryKey });
     },
   });
 }
@@ -57,17 +44,7 @@ export function useDisableTwoFactor() {
       apiRequest<TwoFactorDisabled>('/auth/two-factor/disable', { method: 'POST', json: request, replacesToken: true }),
     onSuccess: (answer) => {
       replaceToken(answer.access_token);
-      return client.invalidateQueries({ queryKey: keys.status });
+      return client.invalidateQueries({ queryKey: twoFactorStatusQuery().queryKey });
     },
-  });
-}
-
-/** The centre setting (admins): require two-factor sign-in for every admin. */
-export function useUpdateTwoFactorPolicy() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (policy: TwoFactorPolicy) =>
-      apiRequest<TwoFactorPolicy>('/settings/two-factor', { method: 'PUT', json: policy }),
-    onSuccess: () => client.invalidateQueries({ queryKey: keys.status }),
   });
 }

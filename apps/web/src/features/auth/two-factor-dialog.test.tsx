@@ -1,110 +1,38 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Role, TwoFactorStatus, User } from '@tuitiondesk/contract';
+import type { Role, TwoFactorStatus } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ToastProvider } from '../../lib/toast';
-import { AuthProvider } from './auth-provider';
-import { groupSecret, RECOVERY_CODES_FILE, REQUIRE_FOR_ADMINS_LABEL, TwoFactorDialog } from './two-factor-dialog';
+import {
+  RECOVERY_CODES as CODES,
+  type FakeRoute,
+  fakeTwoFactorServer,
+  SETUP_QR as QR,
+  renderPage,
+  SETUP_SECRET as SECRET,
+  twoFactorOn,
+  twoFactorStatus,
+} from '../../testing';
+import { groupSecret } from './authenticator-key';
+import { RECOVERY_CODES_FILE } from './recovery-codes';
+import { TwoFactorDialog } from './two-factor-dialog';
 
-const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
-const CODES = Array.from({ length: 10 }, (_, i) => `ABCD${i}-EFGH${i}`);
-const QR = `data:image/svg+xml;base64,${btoa('<svg xmlns="http://www.w3.org/2000/svg"/>')}`;
+type Props = Parameters<typeof TwoFactorDialog>[0];
 
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
+const off = twoFactorStatus();
+const on = twoFactorOn();
 
-const off: TwoFactorStatus = {
-  enabled: false,
-  enabled_at: null,
-  setup_pending: false,
-  recovery_codes_left: 0,
-  required: false,
-  required_for_admins: false,
-};
-const on: TwoFactorStatus = { ...off, enabled: true, enabled_at: '2026-11-20T10:00:00+05:30', recovery_codes_left: 8 };
-
-/** A fake server holding one account's two-factor state; answers by method and path and records each call. */
-function fakeServer(
+/** The dialog as the account menu (or the centre's requirement) opens it, for an account of `role`. */
+function renderDialog(
   role: Role,
-  initial: TwoFactorStatus,
-  answers: Record<string, (body: unknown) => [number, unknown]> = {},
+  status: TwoFactorStatus,
+  options: { mode?: 'account' | 'required'; routes?: Record<string, FakeRoute> } & Pick<Props, 'afterStatus'> = {},
 ) {
-  let status = initial;
-  const user = (): User => ({
-    id: 1,
-    username: role === 'admin' ? 'admin' : 'tch0001',
-    full_name: role === 'admin' ? 'Administrator' : 'Tara Teacher',
-    role,
-    email: null,
-    must_change_password: false,
-    two_factor_enabled: status.enabled,
-    must_enrol_two_factor: status.required && !status.enabled,
-  });
-  localStorage.setItem('token', 'test-token');
-  localStorage.setItem('user', JSON.stringify(user()));
-  const calls: Call[] = [];
-  // As the server does: turning two-factor sign-in on or off ends every session but the caller's,
-  // which gets a new token; the old one is refused from then on.
-  let currentToken = 'test-token';
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const url = new URL(String(input), 'http://localhost');
-    const method = init?.method ?? 'GET';
-    const path = url.pathname.replace('/api/v1', '');
-    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    calls.push({ method, path, body });
-    const reply = (code: number, data: unknown) =>
-      new Response(JSON.stringify(data), { status: code, headers: { 'content-type': 'application/json' } });
-    const authorization = (init?.headers as Record<string, string> | undefined)?.authorization;
-    if (authorization !== `Bearer ${currentToken}`) return reply(401, { detail: 'Your session has ended' });
-    const custom = answers[`${method} ${path}`];
-    if (custom) {
-      const [code, data] = custom(body);
-      return reply(code, data);
-    }
-    if (method === 'GET' && path === '/auth/me') return reply(200, user());
-    if (method === 'GET' && path === '/auth/two-factor') return reply(200, status);
-    if (method === 'POST' && path === '/auth/two-factor/setup') {
-      status = { ...status, setup_pending: true };
-      return reply(200, { secret: SECRET, otpauth_uri: 'otpauth://totp/x', qr_code: QR, digits: 6, period: 30 });
-    }
-    if (method === 'POST' && path === '/auth/two-factor/confirm') {
-      if ((body as { otp: string }).otp !== '123456') return reply(400, { detail: 'That code is not right.' });
-      status = { ...status, enabled: true, setup_pending: false, recovery_codes_left: 10 };
-      currentToken = 'token-after-enrolling';
-      return reply(200, { message: 'on', recovery_codes: CODES, access_token: currentToken, token_type: 'bearer' });
-    }
-    if (method === 'POST' && path === '/auth/two-factor/disable') {
-      status = { ...off, required_for_admins: status.required_for_admins };
-      currentToken = 'token-after-turning-off';
-      return reply(200, { message: 'Two-factor sign-in is off.', access_token: currentToken, token_type: 'bearer' });
-    }
-    if (method === 'PUT' && path === '/settings/two-factor') {
-      const next = (body as { require_admin_two_factor: boolean }).require_admin_two_factor;
-      status = { ...status, required_for_admins: next, required: role === 'admin' && next };
-      return reply(200, { require_admin_two_factor: next });
-    }
-    return reply(404, { detail: 'Not found' });
-  });
-  return calls;
-}
-
-function renderDialog(mode: 'account' | 'required' = 'account') {
+  const { mode = 'account', routes, afterStatus } = options;
+  const { calls, account } = fakeTwoFactorServer({ role, status, routes });
   const onClose = vi.fn();
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <ToastProvider>
-        <AuthProvider>
-          <TwoFactorDialog open mode={mode} onClose={onClose} />
-        </AuthProvider>
-      </ToastProvider>
-    </QueryClientProvider>,
-  );
-  return onClose;
+  const dialog = <TwoFactorDialog open mode={mode} onClose={onClose} afterStatus={afterStatus} />;
+  const { unmount } = renderPage(dialog, { signedInAs: account });
+  return { calls, onClose, unmount };
 }
 
 vi.setConfig({ testTimeout: 20_000 });
@@ -113,11 +41,10 @@ afterEach(() => vi.restoreAllMocks());
 describe('the two-factor dialog', () => {
   it('sets up an authenticator: QR code and key, one code, then the recovery codes once', async () => {
     const u = userEvent.setup({ delay: null });
-    const calls = fakeServer('teacher', off);
     const createObjectURL = vi.fn(() => 'blob:codes');
     Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
-    const onClose = renderDialog();
+    const { calls, onClose } = renderDialog('teacher', off);
 
     await u.click(await screen.findByRole('button', { name: 'Set up two-factor sign-in' }));
     const qr = await screen.findByRole('img', { name: 'QR code to scan with your authenticator app' });
@@ -164,8 +91,7 @@ describe('the two-factor dialog', () => {
 
   it('shows an account with it on, and turns it off with the password and a code', async () => {
     const u = userEvent.setup({ delay: null });
-    const calls = fakeServer('teacher', on);
-    renderDialog();
+    const { calls } = renderDialog('teacher', on);
     expect(await screen.findByText(/Two-factor sign-in is on/)).toBeInTheDocument();
     expect(screen.getByText('8 recovery codes left.')).toBeInTheDocument();
     expect(screen.queryByRole('switch')).not.toBeInTheDocument();
@@ -186,10 +112,9 @@ describe('the two-factor dialog', () => {
 
   it('shows the server’s words when turning off fails', async () => {
     const u = userEvent.setup({ delay: null });
-    fakeServer('teacher', on, {
-      'POST /auth/two-factor/disable': () => [400, { detail: 'Current password is incorrect' }],
+    renderDialog('teacher', on, {
+      routes: { 'POST /auth/two-factor/disable': () => [400, { detail: 'Current password is incorrect' }] },
     });
-    renderDialog();
     await u.type(await screen.findByLabelText(/^Current Password/), 'wrong');
     await u.click(screen.getByRole('button', { name: 'Use a recovery code instead' }));
     await u.type(screen.getByLabelText(/^Recovery code/), 'ABCDE-FGHJK');
@@ -197,37 +122,32 @@ describe('the two-factor dialog', () => {
     expect(await screen.findByText('Current password is incorrect')).toBeInTheDocument();
   });
 
-  it('gives an admin with it on the switch that requires it for every admin; then it stays on', async () => {
-    const u = userEvent.setup({ delay: null });
-    const calls = fakeServer('admin', on);
-    renderDialog();
-    const control = await screen.findByRole('switch', { name: REQUIRE_FOR_ADMINS_LABEL });
-    expect(control).not.toBeChecked();
-    await u.click(control);
-    expect(await screen.findByText('Two-factor sign-in is now required for every admin')).toBeInTheDocument();
-    expect(calls.find((c) => c.method === 'PUT')).toEqual({
-      method: 'PUT',
-      path: '/settings/two-factor',
-      body: { require_admin_two_factor: true },
-    });
-    await waitFor(() => expect(screen.getByRole('switch', { name: REQUIRE_FOR_ADMINS_LABEL })).toBeChecked());
-    expect(await screen.findByText(/so it stays on/)).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Turn off' })).not.toBeInTheDocument();
-  });
+  it('places what the app gives it below the status once it is on, with that status; not before, not when required', async () => {
+    const afterStatus = (status: TwoFactorStatus) => <p>Placed by the app: {status.recovery_codes_left} codes left</p>;
+    const first = renderDialog('admin', on, { afterStatus });
+    expect(await screen.findByText('Placed by the app: 8 codes left')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Turn off' })).toBeInTheDocument();
+    first.unmount();
+    vi.restoreAllMocks();
 
-  it('shows a refused switch change as a toast', async () => {
-    const u = userEvent.setup({ delay: null });
-    fakeServer('admin', on, {
-      'PUT /settings/two-factor': () => [409, { detail: 'Turn on two-factor sign-in for your own account first' }],
+    const second = renderDialog('admin', off, { afterStatus });
+    expect(await screen.findByRole('button', { name: 'Set up two-factor sign-in' })).toBeInTheDocument();
+    expect(screen.queryByText(/Placed by the app/)).not.toBeInTheDocument();
+    second.unmount();
+    vi.restoreAllMocks();
+
+    renderDialog('admin', twoFactorOn({ required: true, required_for_admins: true }), {
+      mode: 'required',
+      afterStatus,
     });
-    renderDialog();
-    await u.click(await screen.findByRole('switch', { name: REQUIRE_FOR_ADMINS_LABEL }));
-    expect(await screen.findByText('Turn on two-factor sign-in for your own account first')).toBeInTheDocument();
+    expect(await screen.findByText(/so it stays on/)).toBeInTheDocument();
+    expect(screen.queryByText(/Placed by the app/)).not.toBeInTheDocument();
   });
 
   it('when required, starts the setup at once and offers only signing out', async () => {
-    const calls = fakeServer('admin', { ...off, required: true, required_for_admins: true });
-    renderDialog('required');
+    const { calls } = renderDialog('admin', twoFactorStatus({ required: true, required_for_admins: true }), {
+      mode: 'required',
+    });
     expect(
       await screen.findByText(/requires two-factor sign-in for every admin\. Set it up to continue/),
     ).toBeInTheDocument();

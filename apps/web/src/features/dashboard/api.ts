@@ -3,7 +3,7 @@ import type { DashboardSummary } from '@tuitiondesk/contract';
 import { useEffect } from 'react';
 import { apiRequest } from '../../lib/api-client';
 
-/** Spec section 9: dashboard data reloads every 30 seconds. */
+/** The dashboard's figures reload every 30 seconds while it is open. */
 export const DASHBOARD_REFRESH_MS = 30_000;
 
 const keys = {
@@ -18,7 +18,7 @@ export const dashboardSummaryQuery = () =>
     refetchInterval: DASHBOARD_REFRESH_MS,
   });
 
-/** Spec section 8: dashboard fetch errors are only logged; the cards keep what they last showed. */
+/** A failed dashboard fetch is only logged: the cards keep what they last showed. */
 export function useDashboardSummary() {
   const query = useQuery(dashboardSummaryQuery());
   useEffect(() => {

@@ -2,14 +2,12 @@ import ChatIcon from '@mui/icons-material/Chat';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import ClassIcon from '@mui/icons-material/Class';
 import EditCalendarIcon from '@mui/icons-material/EditCalendar';
-import LockResetIcon from '@mui/icons-material/LockReset';
 import PendingActionsIcon from '@mui/icons-material/PendingActions';
 import PeopleIcon from '@mui/icons-material/People';
 import SchoolIcon from '@mui/icons-material/School';
 import TrendingUpIcon from '@mui/icons-material/TrendingUp';
 import {
   Box,
-  Button,
   Grid,
   List,
   ListItem,
@@ -22,12 +20,12 @@ import {
   Typography,
 } from '@mui/material';
 import type { DashboardSummary } from '@tuitiondesk/contract';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { PageHeader } from '../../components/page-header';
 import { StatCard } from '../../components/stat-card';
+import { useAuth } from '../../lib/auth/auth-provider';
 import { formatDay } from '../../lib/dates';
-import { useAuth } from '../auth/auth-provider';
-import { ChangePasswordDialog } from '../auth/change-password-dialog';
 import { useDashboardSummary } from './api';
 
 /** Shown when the figure is unknown (the call failed and nothing was loaded before). */
@@ -40,7 +38,7 @@ interface CardSpec {
   value: (summary: DashboardSummary) => ReactNode;
 }
 
-/** Spec section 2, Dashboard: the six cards, in order. */
+/** The dashboard's six cards, in order. */
 const CARDS: readonly CardSpec[] = [
   {
     label: 'Total Students',
@@ -55,7 +53,7 @@ const CARDS: readonly CardSpec[] = [
     icon: <PendingActionsIcon />,
     value: (summary) => summary.pending_approval,
   },
-  // The spec's approved_records is a slip: this card counts messages (docs/decisions).
+  // Counts the messages sent this month, as its label says (not the approved attendance records).
   { label: 'Messages Sent', caption: 'This month', icon: <ChatIcon />, value: (summary) => summary.messages_sent },
   {
     label: 'Attendance Rate',
@@ -119,33 +117,24 @@ function UnmarkedClasses({ summary, loading }: { summary: DashboardSummary | und
   );
 }
 
-/** Dashboard (spec section 2): the centre's figures for admins and teachers, refreshed every 30 s. */
-export default function DashboardPage() {
+/**
+ * Dashboard: the centre's figures for admins and teachers, refreshed every 30 s. `actions` sit beside
+ * the welcome (the app places there what a role may do from here, such as changing one's password).
+ */
+export default function DashboardPage({ actions }: { actions?: ReactNode }) {
   const { user } = useAuth();
   const summary = useDashboardSummary();
-  const [changingPassword, setChangingPassword] = useState(false);
   const loading = summary.isPending;
   const data = summary.data;
 
   return (
     <Box>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ mb: 3, justifyContent: 'space-between', alignItems: { xs: 'stretch', sm: 'center' } }}
-      >
-        <Box>
-          <Typography variant="h5" component="h2" sx={{ fontWeight: 600 }}>
-            Welcome back{user ? `, ${user.full_name}` : ''}!
-          </Typography>
-          <Typography color="text.secondary">Your tutorial management system at a glance.</Typography>
-        </Box>
-        {user?.role === 'teacher' && (
-          <Button variant="outlined" startIcon={<LockResetIcon />} onClick={() => setChangingPassword(true)}>
-            Change Password
-          </Button>
-        )}
-      </Stack>
+      <PageHeader
+        title={`Welcome back${user ? `, ${user.full_name}` : ''}!`}
+        subtitle="Your tutorial management system at a glance."
+        action={actions}
+        mb={3}
+      />
 
       <Grid container spacing={2}>
         {CARDS.map((card) => (
@@ -162,10 +151,6 @@ export default function DashboardPage() {
       </Grid>
 
       <UnmarkedClasses summary={data} loading={loading} />
-
-      {user?.role === 'teacher' && (
-        <ChangePasswordDialog open={changingPassword} mode="signed-in" onClose={() => setChangingPassword(false)} />
-      )}
     </Box>
   );
 }

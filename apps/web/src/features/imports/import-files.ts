@@ -4,7 +4,7 @@ import { buildCsv } from '../../lib/csv';
 export const EXCEL_ONLY = 'Please upload only Excel files (.xlsx or .xls)';
 export const ACCEPT = IMPORT_EXTENSIONS.join(',');
 
-/** Spec section 5: a file name must end in .xlsx or .xls (any case). */
+/** Only Excel files are taken: a file name must end in .xlsx or .xls (any case). */
 export function isExcelFileName(name: string): boolean {
   const lower = name.toLowerCase();
   return IMPORT_EXTENSIONS.some((extension) => lower.endsWith(extension));

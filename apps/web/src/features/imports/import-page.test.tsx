@@ -1,18 +1,11 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { StudentImportResult, TeacherImportResult } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ToastProvider } from '../../lib/toast';
+import { card, deferred, type FakeCall, type FakeReply, fakeApi, renderPage } from '../../testing';
 import { buildAccountsCsv, isExcelFileName } from './import-files';
 import ImportPage from './import-page';
 import { ImportResult } from './import-result';
-
-// The suite shares busy machines: give slow renders time before a query gives up.
-configure({ asyncUtilTimeout: 4000 });
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const studentResult: StudentImportResult = {
   message: 'Successfully imported 2 students. 2 row(s) had errors and were skipped.',
@@ -47,44 +40,20 @@ const teacherResult: TeacherImportResult = {
   errors: [],
 };
 
-function renderWithClient(element: React.ReactElement) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <ToastProvider>{element}</ToastProvider>
-    </QueryClientProvider>,
-  );
-}
+const STUDENTS_IMPORT = 'POST /import/students/import';
 
-interface Sent {
-  url: string;
-  method: string;
-  file?: File;
+/** Where a call went: its path without the API prefix, and its query. */
+const sentTo = (call: FakeCall | undefined) => (call ? call.path + call.url.search : undefined);
+/** The file a call uploaded as the multipart field "file". */
+function sentFile(call: FakeCall | undefined): File | undefined {
+  const file = call?.body instanceof FormData ? call.body.get('file') : null;
+  return file instanceof File ? file : undefined;
 }
-
-function serve(answer: (request: Sent) => Promise<Response>) {
-  const sent: Sent[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const url = new URL(String(input), 'http://localhost');
-    const body = init?.body instanceof FormData ? init.body : undefined;
-    const request: Sent = {
-      url: url.pathname.replace('/api/v1', '') + url.search,
-      method: init?.method ?? 'GET',
-      file: (body?.get('file') as File | null) ?? undefined,
-    };
-    sent.push(request);
-    return answer(request);
-  });
-  return sent;
-}
+const failed = () => new Response('', { status: 500 });
 
 const xlsx = (name = 'students.xlsx') => new File(['PK\u0003\u0004'], name, { type: 'application/octet-stream' });
 
-function studentsCard(): HTMLElement {
-  const card = screen.getByText('Import Students').closest('.MuiCard-root');
-  if (!(card instanceof HTMLElement)) throw new Error('no card');
-  return card;
-}
+const studentsCard = () => card('Import Students');
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -100,7 +69,7 @@ describe('isExcelFileName', () => {
 
 describe('ImportResult', { timeout: 20_000 }, () => {
   it('shows the message, each imported record, and every row error with its row number', () => {
-    renderWithClient(<ImportResult kind="students" result={studentResult} />);
+    renderPage(<ImportResult kind="students" result={studentResult} />);
     expect(screen.getByText(studentResult.message)).toBeInTheDocument();
     const imported = screen.getByRole('list', { name: 'Imported records' });
     expect(within(imported).getByText('Riya Sen')).toBeInTheDocument();
@@ -114,7 +83,7 @@ describe('ImportResult', { timeout: 20_000 }, () => {
   });
 
   it('says what a check would do, without accounts', () => {
-    renderWithClient(
+    renderPage(
       <ImportResult
         kind="teachers"
         result={{
@@ -134,7 +103,7 @@ describe('ImportResult', { timeout: 20_000 }, () => {
   });
 
   it('shows each new teacher account once, with a warning and a CSV download', () => {
-    renderWithClient(<ImportResult kind="teachers" result={teacherResult} />);
+    renderPage(<ImportResult kind="teachers" result={teacherResult} />);
     expect(screen.getByText(/shown only once/)).toBeInTheDocument();
     const accounts = screen.getByRole('table', { name: 'Teacher sign-in accounts' });
     expect(within(accounts).getByText('tch0001')).toBeInTheDocument();
@@ -152,8 +121,8 @@ describe('ImportResult', { timeout: 20_000 }, () => {
 
 describe('Import Data', { timeout: 20_000 }, () => {
   it('refuses a dropped file that is not Excel', async () => {
-    const sent = serve(async () => json(studentResult));
-    renderWithClient(<ImportPage />);
+    const api = fakeApi({ [STUDENTS_IMPORT]: () => [200, studentResult] });
+    renderPage(<ImportPage />);
     const zone = screen.getByTestId('students-drop-zone');
     fireEvent.drop(zone, { dataTransfer: { files: [new File(['a,b'], 'students.csv', { type: 'text/csv' })] } });
     expect(within(studentsCard()).getByText('Please upload only Excel files (.xlsx or .xls)')).toBeInTheDocument();
@@ -161,59 +130,57 @@ describe('Import Data', { timeout: 20_000 }, () => {
     fireEvent.drop(zone, { dataTransfer: { files: [xlsx('term.XLSX')] } });
     expect(within(studentsCard()).queryByText('Please upload only Excel files (.xlsx or .xls)')).toBeNull();
     expect(within(studentsCard()).getByText('term.XLSX')).toBeInTheDocument();
-    expect(sent).toEqual([]);
+    expect(api.calls).toEqual([]);
   });
 
   it('uploads the picked file as the multipart field "file", showing Uploading... meanwhile', async () => {
-    let release: (response: Response) => void = () => undefined;
-    const sent = serve(
-      () =>
-        new Promise((resolve) => {
-          release = resolve;
-        }),
-    );
-    renderWithClient(<ImportPage />);
+    const reply = deferred();
+    const api = fakeApi({ [STUDENTS_IMPORT]: () => reply.promise });
+    renderPage(<ImportPage />);
     await userEvent.upload(screen.getByLabelText('Student spreadsheet file'), xlsx());
     expect(within(studentsCard()).getByText('students.xlsx')).toBeInTheDocument();
     await userEvent.click(within(studentsCard()).getByRole('button', { name: 'Upload' }));
     expect(within(studentsCard()).getByRole('button', { name: 'Uploading...' })).toBeDisabled();
-    expect(sent[0]?.url).toBe('/import/students/import');
-    expect(sent[0]?.method).toBe('POST');
-    expect(sent[0]?.file?.name).toBe('students.xlsx');
-    release(json(studentResult));
+    expect(sentTo(api.calls[0])).toBe('/import/students/import');
+    expect(api.calls[0]?.method).toBe('POST');
+    expect(sentFile(api.calls[0])?.name).toBe('students.xlsx');
+    reply.release([200, studentResult]);
     expect(await within(studentsCard()).findByText('2 row(s) had errors and were skipped')).toBeInTheDocument();
     // A finished import lets go of its file, so it is not imported twice by accident.
     expect(within(studentsCard()).queryByText('students.xlsx')).toBeNull();
   });
 
   it('checks a file with dry_run=true and keeps it for the upload', async () => {
-    const sent = serve(async () =>
-      json({ ...studentResult, dry_run: true, message: 'Check complete: 2 students can be imported.' }),
-    );
-    renderWithClient(<ImportPage />);
+    const api = fakeApi({
+      [STUDENTS_IMPORT]: () => [
+        200,
+        { ...studentResult, dry_run: true, message: 'Check complete: 2 students can be imported.' },
+      ],
+    });
+    renderPage(<ImportPage />);
     await userEvent.upload(screen.getByLabelText('Student spreadsheet file'), xlsx());
     await userEvent.click(within(studentsCard()).getByRole('button', { name: 'Check file' }));
     expect(await within(studentsCard()).findByText('Check complete: 2 students can be imported.')).toBeInTheDocument();
-    expect(sent[0]?.url).toBe('/import/students/import?dry_run=true');
+    expect(sentTo(api.calls[0])).toBe('/import/students/import?dry_run=true');
     expect(within(studentsCard()).getByText('students.xlsx')).toBeInTheDocument();
     expect(within(studentsCard()).getByRole('button', { name: 'Upload' })).toBeEnabled();
   });
 
   it('shows an upload failure inline: the detail, or the fallback', async () => {
-    let answer = json({ detail: 'Missing required column(s): parent_phone' }, 400);
-    serve(async () => answer);
-    renderWithClient(<ImportPage />);
+    let answer: FakeReply = [400, { detail: 'Missing required column(s): parent_phone' }];
+    fakeApi({ [STUDENTS_IMPORT]: () => answer });
+    renderPage(<ImportPage />);
     await userEvent.upload(screen.getByLabelText('Student spreadsheet file'), xlsx());
     await userEvent.click(within(studentsCard()).getByRole('button', { name: 'Upload' }));
     expect(await within(studentsCard()).findByText('Missing required column(s): parent_phone')).toBeInTheDocument();
-    answer = new Response('', { status: 500 });
+    answer = failed();
     await userEvent.click(within(studentsCard()).getByRole('button', { name: 'Upload' }));
     expect(await within(studentsCard()).findByText('Failed to upload file')).toBeInTheDocument();
   });
 
   it('clears the selected file', async () => {
-    serve(async () => json(studentResult));
-    renderWithClient(<ImportPage />);
+    fakeApi({ [STUDENTS_IMPORT]: () => [200, studentResult] });
+    renderPage(<ImportPage />);
     await userEvent.upload(screen.getByLabelText('Student spreadsheet file'), xlsx());
     await userEvent.click(within(studentsCard()).getByRole('button', { name: 'Clear' }));
     expect(within(studentsCard()).queryByText('students.xlsx')).toBeNull();
@@ -222,22 +189,27 @@ describe('Import Data', { timeout: 20_000 }, () => {
 
   it('clears all data after the warning, and sums up what went', async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
-    const sent = serve(async (request) =>
-      request.url === '/students/clear-all'
-        ? json({
-            deleted_count: 120,
-            message: 'ok',
-            backup_file: '/srv/tuitiondesk/data/backups/tuitiondesk-before-clear-students-20261123-210509.jsonl.gz',
-          })
-        : json({
-            deleted_count: 9,
-            deleted_teachers: 9,
-            deleted_users: 9,
-            message: 'ok',
-            backup_file: '/srv/tuitiondesk/data/backups/tuitiondesk-before-clear-teachers-20261123-210510.jsonl.gz',
-          }),
-    );
-    renderWithClient(<ImportPage />);
+    const api = fakeApi({
+      'DELETE /students/clear-all': () => [
+        200,
+        {
+          deleted_count: 120,
+          message: 'ok',
+          backup_file: '/srv/tuitiondesk/data/backups/tuitiondesk-before-clear-students-20261123-210509.jsonl.gz',
+        },
+      ],
+      'DELETE /teachers/clear-all': () => [
+        200,
+        {
+          deleted_count: 9,
+          deleted_teachers: 9,
+          deleted_users: 9,
+          message: 'ok',
+          backup_file: '/srv/tuitiondesk/data/backups/tuitiondesk-before-clear-teachers-20261123-210510.jsonl.gz',
+        },
+      ],
+    });
+    renderPage(<ImportPage />);
     await userEvent.click(screen.getByRole('button', { name: 'Clear All Data' }));
     expect(confirm).toHaveBeenCalledWith(expect.stringMatching(/ALL students and teachers.*cannot be undone/));
     expect(
@@ -251,7 +223,7 @@ describe('Import Data', { timeout: 20_000 }, () => {
           'npm run restore /srv/tuitiondesk/data/backups/tuitiondesk-before-clear-students-20261123-210509.jsonl.gz',
       ),
     ).toBeInTheDocument();
-    expect(sent.map((request) => `${request.method} ${request.url}`)).toEqual([
+    expect(api.calls.map((call) => `${call.method} ${sentTo(call)}`)).toEqual([
       'DELETE /students/clear-all',
       'DELETE /teachers/clear-all',
     ]);
@@ -261,35 +233,35 @@ describe('Import Data', { timeout: 20_000 }, () => {
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     const detail =
       'Could not take a backup before clearing: ENOSPC: no space left on device, write. Nothing was deleted.';
-    const sent = serve(async () => json({ detail }, 503));
-    renderWithClient(<ImportPage />);
+    const api = fakeApi({}, { otherwise: () => [503, { detail }] });
+    renderPage(<ImportPage />);
     await userEvent.click(screen.getByRole('button', { name: 'Clear All Data' }));
     expect(await screen.findByText(detail)).toBeInTheDocument();
-    expect(sent.map((request) => `${request.method} ${request.url}`)).toEqual(['DELETE /students/clear-all']);
+    expect(api.calls.map((call) => `${call.method} ${sentTo(call)}`)).toEqual(['DELETE /students/clear-all']);
   });
 
   it('does nothing when the clear-all warning is declined, and shows the fallback on failure', async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
-    const sent = serve(async () => new Response('', { status: 500 }));
-    renderWithClient(<ImportPage />);
+    const api = fakeApi({}, { otherwise: failed });
+    renderPage(<ImportPage />);
     await userEvent.click(screen.getByRole('button', { name: 'Clear All Data' }));
-    expect(sent).toEqual([]);
+    expect(api.calls).toEqual([]);
     confirm.mockReturnValue(true);
     await userEvent.click(screen.getByRole('button', { name: 'Clear All Data' }));
     expect(await screen.findByText('Failed to clear data')).toBeInTheDocument();
   });
 
   it('shows the import instructions', () => {
-    serve(async () => json({}));
-    renderWithClient(<ImportPage />);
+    fakeApi({});
+    renderPage(<ImportPage />);
     expect(screen.getByText('Class names are 7, 8, 9 or 10, without sections.')).toBeInTheDocument();
     expect(screen.getByText('Phone numbers include the country code.')).toBeInTheDocument();
     expect(screen.getByText('Teacher emails must be valid and unique.')).toBeInTheDocument();
   });
 
   it('downloads the template, and says so when it cannot', async () => {
-    serve(async () => new Response('', { status: 500 }));
-    renderWithClient(<ImportPage />);
+    fakeApi({}, { otherwise: failed });
+    renderPage(<ImportPage />);
     await userEvent.click(within(studentsCard()).getByRole('button', { name: 'Download Template' }));
     await waitFor(() => expect(screen.getByText('Failed to download template')).toBeInTheDocument());
   });

@@ -10,9 +10,9 @@ import {
   List,
   ListItem,
   ListItemText,
-  Stack,
   Typography,
 } from '@mui/material';
+import { PageHeader } from '../../components/page-header';
 import { errorText } from '../../lib/api-client';
 import { type ClearAllResult, useClearAllData } from './api';
 import { ImportCard } from './import-card';
@@ -58,7 +58,7 @@ const INSTRUCTIONS = [
   },
 ];
 
-/** Import Data (spec section 2): students and teachers from Excel files, and clearing all of them. */
+/** Import Data: students and teachers from Excel files, and clearing all of them. */
 export default function ImportPage() {
   const clearAll = useClearAllData();
 
@@ -69,27 +69,21 @@ export default function ImportPage() {
 
   return (
     <Box>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ mb: 2, justifyContent: 'space-between', alignItems: { xs: 'stretch', sm: 'center' } }}
-      >
-        <Box>
-          <Typography variant="h5" component="h2" sx={{ fontWeight: 600 }}>
-            Import Data
-          </Typography>
-          <Typography color="text.secondary">Add students and teachers in bulk from Excel spreadsheets.</Typography>
-        </Box>
-        <Button
-          variant="outlined"
-          color="error"
-          startIcon={<DeleteForeverIcon />}
-          onClick={runClearAll}
-          disabled={clearAll.isPending}
-        >
-          {clearAll.isPending ? 'Clearing...' : 'Clear All Data'}
-        </Button>
-      </Stack>
+      <PageHeader
+        title="Import Data"
+        subtitle="Add students and teachers in bulk from Excel spreadsheets."
+        action={
+          <Button
+            variant="outlined"
+            color="error"
+            startIcon={<DeleteForeverIcon />}
+            onClick={runClearAll}
+            disabled={clearAll.isPending}
+          >
+            {clearAll.isPending ? 'Clearing...' : 'Clear All Data'}
+          </Button>
+        }
+      />
 
       {clearAll.isSuccess && (
         <Alert severity="success" sx={{ mb: 2 }} onClose={() => clearAll.reset()}>

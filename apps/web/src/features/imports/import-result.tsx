@@ -7,20 +7,19 @@ import {
   ListItem,
   ListItemText,
   Paper,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
   TableRow,
   Typography,
 } from '@mui/material';
 import type { ImportRowError } from '@tuitiondesk/contract';
+import { DataTable } from '../../components/data-table';
 import { saveFile } from '../../lib/api-client';
 import { csvBlob } from '../../lib/csv';
 import { todayIso } from '../../lib/dates';
 import type { AnyImportResult, ImportKind } from './api';
 import { buildAccountsCsv, type ImportedTeacher } from './import-files';
+
+const ACCOUNT_HEADINGS = ['Name', 'Username', 'Initial Password'];
 
 /** Beyond this many, the imported list says how many more there are rather than listing them all. */
 export const SHOWN_RECORDS = 200;
@@ -83,33 +82,22 @@ function TeacherAccounts({ teachers }: { teachers: ImportedTeacher[] }) {
       <Button size="small" variant="outlined" startIcon={<DownloadIcon />} onClick={download} sx={{ mb: 1 }}>
         Download passwords (CSV)
       </Button>
-      <TableContainer
-        component={Paper}
-        variant="outlined"
-        sx={scrollBox}
-        tabIndex={0}
-        role="region"
-        aria-label="Teacher accounts list"
+      <DataTable
+        label="Teacher sign-in accounts"
+        labels={ACCOUNT_HEADINGS}
+        region="Teacher accounts list"
+        outlined
+        stickyHeader
+        boxSx={scrollBox}
       >
-        <Table size="small" stickyHeader aria-label="Teacher sign-in accounts">
-          <TableHead>
-            <TableRow>
-              <TableCell>Name</TableCell>
-              <TableCell>Username</TableCell>
-              <TableCell>Initial Password</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {withPassword.map((teacher) => (
-              <TableRow key={teacher.username ?? teacher.email}>
-                <TableCell>{teacher.name}</TableCell>
-                <TableCell>{teacher.username}</TableCell>
-                <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>{teacher.initial_password}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+        {withPassword.map((teacher) => (
+          <TableRow key={teacher.username ?? teacher.email}>
+            <TableCell>{teacher.name}</TableCell>
+            <TableCell>{teacher.username}</TableCell>
+            <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>{teacher.initial_password}</TableCell>
+          </TableRow>
+        ))}
+      </DataTable>
     </Box>
   );
 }

@@ -1,9 +1,10 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ClassOption, Communication, SendToParentsRequest, SendToParentsResult } from '@tuitiondesk/contract';
 import { useEffect } from 'react';
 import { apiRequest } from '../../lib/api-client';
+import { apiGet, useRefreshingMutation } from '../../lib/api-query';
 
-/** Spec section 9: message history refreshes every 30 seconds. */
+/** The message history refreshes every 30 seconds. */
 export const HISTORY_REFRESH_MS = 30_000;
 
 const keys = {
@@ -33,7 +34,7 @@ export const historyPageQuery = (page: number, rowsPerPage: number) =>
     placeholderData: keepPreviousData,
   });
 
-/** Spec section 8: history fetch errors are only logged, and the list shows what it has (or nothing). */
+/** A failed history fetch is only logged: the list shows what it has (or nothing), with no error on screen. */
 export function useMessageHistory(page: number, rowsPerPage: number) {
   const query = useQuery(historyPageQuery(page, rowsPerPage));
   useEffect(() => {
@@ -45,7 +46,7 @@ export function useMessageHistory(page: number, rowsPerPage: number) {
 export const recipientClassesQuery = () =>
   queryOptions({
     queryKey: keys.recipientClasses(),
-    queryFn: ({ signal }) => apiRequest<ClassOption[]>('/students/classes', { signal }),
+    queryFn: apiGet<ClassOption[]>('/students/classes'),
     staleTime: 5 * 60_000,
   });
 
@@ -54,10 +55,7 @@ export function useRecipientClasses(enabled: boolean) {
 }
 
 export function useSendToParents() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (request: SendToParentsRequest) =>
-      apiRequest<SendToParentsResult>('/messages/send-to-parents', { method: 'POST', json: request }),
-    onSuccess: () => client.invalidateQueries({ queryKey: [...keys.all, 'history'] }),
-  });
+  return useRefreshingMutation([...keys.all, 'history'], (request: SendToParentsRequest) =>
+    apiRequest<SendToParentsResult>('/messages/send-to-parents', { method: 'POST', json: request }),
+  );
 }

@@ -1,78 +1,47 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Communication } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ToastProvider } from '../../lib/toast';
+import {
+  deferred,
+  type FakeReply,
+  type FakeRoute,
+  fakeApi,
+  fill,
+  communication as item,
+  listOf,
+  renderPage,
+} from '../../testing';
 import CommunicationsPage from './communications-page';
 import { deliveryStatusColor, messagePreview } from './message-history-table';
 
-// The suite shares busy machines: give slow renders time before a query gives up.
-configure({ asyncUtilTimeout: 4000 });
-
 const LONG = 'Dear parent, the centre is closed on Monday for the festival; classes resume Tuesday.';
-
-function item(id: number, change: Partial<Communication> = {}): Communication {
-  return {
-    id,
-    message_type: 'IN_APP',
-    subject: `Subject ${id}`,
-    message: `Message ${id}`,
-    recipient: '+919876543210',
-    recipient_name: 'Meera Shah',
-    sent_at: '2026-11-22T09:05:00',
-    sent_by: 'Centre Admin',
-    delivery_status: 'sent',
-    delivered_at: null,
-    failure_reason: null,
-    ...change,
-  };
-}
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const CLASSES = [
   { value: '7', label: 'Class 7' },
   { value: '8', label: 'Class 8' },
 ];
 
-function serve(history: Communication[], send: () => Promise<Response> = async () => json({ message: 'ok' })) {
-  const posts: unknown[] = [];
-  const historyUrls: string[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const url = new URL(String(input), 'http://localhost');
-    if (url.pathname.endsWith('/communications/history')) {
-      historyUrls.push(url.search);
+const HISTORY = '/communications/history';
+const SEND = '/messages/send-to-parents';
+
+/** Serves the history a page at a time (by limit and offset), the classes, and sending. */
+function serve(history: Communication[], send: FakeRoute = () => [200, { message: 'ok' }]) {
+  const api = fakeApi({
+    [`GET ${HISTORY}`]: ({ url }) => {
       const offset = Number(url.searchParams.get('offset'));
       const limit = Number(url.searchParams.get('limit'));
-      return json(history.slice(offset, offset + limit));
-    }
-    if (url.pathname.endsWith('/students/classes')) return json(CLASSES);
-    if (url.pathname.endsWith('/messages/send-to-parents')) {
-      posts.push(JSON.parse(String(init?.body)));
-      return send();
-    }
-    return json({ detail: 'Not found' }, 404);
+      return [200, history.slice(offset, offset + limit)];
+    },
+    'GET /students/classes': () => [200, CLASSES],
+    [`POST ${SEND}`]: send,
   });
-  return { posts, historyUrls };
-}
-
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <ToastProvider>
-        <CommunicationsPage />
-      </ToastProvider>
-    </QueryClientProvider>,
-  );
-}
-
-/** Puts text in a field in one go (typing key by key is slow, and is not what these tests are about). */
-async function fill(field: HTMLElement, text: string) {
-  await userEvent.click(field);
-  await userEvent.paste(text);
+  return {
+    /** The bodies sent, in order. */
+    posts: () => api.calls.filter((call) => call.path === SEND).map((call) => call.body),
+    /** The query of each history request, in order. */
+    historyQueries: () => api.calls.filter((call) => call.path === HISTORY).map((call) => call.url.search),
+  };
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -106,7 +75,7 @@ describe('Message History', { timeout: 20_000 }, () => {
       item(3, { message_type: 'SMS', delivery_status: 'queued' }),
       item(4, { message_type: 'ABSENCE_ALERT', delivery_status: 'sent' }),
     ]);
-    renderPage();
+    renderPage(<CommunicationsPage />);
     const table = await screen.findByRole('table', { name: 'Message history' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(within(rows[0] as HTMLElement).getByText(`${LONG.slice(0, 50)}…`)).toBeInTheDocument();
@@ -129,16 +98,16 @@ describe('Message History', { timeout: 20_000 }, () => {
 
   it('colours a sent message info', async () => {
     serve([item(1)]);
-    renderPage();
+    renderPage(<CommunicationsPage />);
     expect((await screen.findByText('Sent')).closest('.MuiChip-root')).toHaveClass('MuiChip-colorInfo');
   });
 
   it('pages through the history with limit and offset', async () => {
-    const { historyUrls } = serve(Array.from({ length: 30 }, (_, index) => item(index + 1)));
-    renderPage();
+    const { historyQueries } = serve(listOf(30, item));
+    renderPage(<CommunicationsPage />);
     expect(await screen.findByText('Subject 25')).toBeInTheDocument();
     expect(screen.queryByText('Subject 26')).toBeNull();
-    expect(historyUrls[0]).toBe('?limit=26&offset=0');
+    expect(historyQueries()[0]).toBe('?limit=26&offset=0');
     await userEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
     expect(await screen.findByText('Subject 30')).toBeInTheDocument();
     expect(screen.getByText('26–30 of 30')).toBeInTheDocument();
@@ -147,7 +116,7 @@ describe('Message History', { timeout: 20_000 }, () => {
 
   it('says the other two tabs are coming soon', async () => {
     serve([]);
-    renderPage();
+    renderPage(<CommunicationsPage />);
     await userEvent.click(screen.getByRole('tab', { name: 'Message Analytics (Coming Soon)' }));
     expect(screen.getByRole('tabpanel')).toHaveTextContent('Coming Soon');
     await userEvent.click(screen.getByRole('tab', { name: 'Templates (Coming Soon)' }));
@@ -156,8 +125,8 @@ describe('Message History', { timeout: 20_000 }, () => {
 
   it('only logs a failed history fetch and shows the list empty', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    vi.spyOn(globalThis, 'fetch').mockResolvedValue(json({ detail: 'Database unavailable' }, 503));
-    renderPage();
+    fakeApi({}, { otherwise: () => [503, { detail: 'Database unavailable' }] });
+    renderPage(<CommunicationsPage />);
     expect(await screen.findByText('No messages sent yet')).toBeInTheDocument();
     expect(log).toHaveBeenCalled();
     expect(screen.queryByText('Database unavailable')).toBeNull();
@@ -172,7 +141,7 @@ describe('Send Message dialog', { timeout: 20_000 }, () => {
 
   it('offers the fixed type and All Parents plus the classes', async () => {
     serve([]);
-    renderPage();
+    renderPage(<CommunicationsPage />);
     const dialog = await openDialog();
     expect(within(dialog).getByRole('textbox', { name: 'Message Type' })).toHaveValue(
       'In-App Message + Push Notification',
@@ -188,7 +157,7 @@ describe('Send Message dialog', { timeout: 20_000 }, () => {
   it('refuses a blank subject or message after trimming, with an alert', async () => {
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     const { posts } = serve([]);
-    renderPage();
+    renderPage(<CommunicationsPage />);
     const dialog = await openDialog();
     await fill(within(dialog).getByRole('textbox', { name: 'Subject' }), '   ');
     await fill(within(dialog).getByRole('textbox', { name: 'Message' }), 'Hello');
@@ -199,19 +168,13 @@ describe('Send Message dialog', { timeout: 20_000 }, () => {
     await fill(within(dialog).getByRole('textbox', { name: 'Message' }), '  \n ');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send Message' }));
     expect(alert).toHaveBeenCalledTimes(2);
-    expect(posts).toEqual([]);
+    expect(posts()).toEqual([]);
   });
 
   it('sends to a class, shows Sending... meanwhile, then the server message', async () => {
-    let release: (response: Response) => void = () => undefined;
-    const { posts } = serve(
-      [],
-      () =>
-        new Promise<Response>((resolve) => {
-          release = resolve;
-        }),
-    );
-    renderPage();
+    const reply = deferred();
+    const { posts } = serve([], () => reply.promise);
+    renderPage(<CommunicationsPage />);
     const dialog = await openDialog();
     await userEvent.click(within(dialog).getByRole('combobox', { name: 'Recipients' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Class 7' }));
@@ -219,15 +182,15 @@ describe('Send Message dialog', { timeout: 20_000 }, () => {
     await fill(within(dialog).getByRole('textbox', { name: 'Message' }), 'Closed on Monday.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send Message' }));
     expect(await within(dialog).findByRole('button', { name: 'Sending...' })).toBeDisabled();
-    expect(posts).toEqual([{ subject: 'Holiday', message: 'Closed on Monday.', recipients: '7' }]);
-    release(json({ message: 'Message sent to 12 parent(s)', recipients_count: 12 }));
+    expect(posts()).toEqual([{ subject: 'Holiday', message: 'Closed on Monday.', recipients: '7' }]);
+    reply.release([200, { message: 'Message sent to 12 parent(s)', recipients_count: 12 }]);
     expect(await screen.findByText('Message sent to 12 parent(s)')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
-  it('falls back to the spec text when the answer has no message', async () => {
-    serve([], async () => json({}));
-    renderPage();
+  it('says "Messages sent successfully!" when the answer has no message', async () => {
+    serve([], () => [200, {}]);
+    renderPage(<CommunicationsPage />);
     const dialog = await openDialog();
     await fill(within(dialog).getByRole('textbox', { name: 'Subject' }), 'Holiday');
     await fill(within(dialog).getByRole('textbox', { name: 'Message' }), 'Closed.');
@@ -237,9 +200,9 @@ describe('Send Message dialog', { timeout: 20_000 }, () => {
 
   it('alerts the failure: the detail, or the fallback', async () => {
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
-    let answer = json({ detail: 'recipients: no parents found for Class 9' }, 422);
-    serve([], async () => answer);
-    renderPage();
+    let answer: FakeReply = [422, { detail: 'recipients: no parents found for Class 9' }];
+    serve([], () => answer);
+    renderPage(<CommunicationsPage />);
     const dialog = await openDialog();
     await fill(within(dialog).getByRole('textbox', { name: 'Subject' }), 'Holiday');
     await fill(within(dialog).getByRole('textbox', { name: 'Message' }), 'Closed.');

@@ -1,7 +1,9 @@
 import SendIcon from '@mui/icons-material/Send';
-import { Box, Button, Paper, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { Box, Button, Paper, Tab, Tabs } from '@mui/material';
 import { type ReactNode, useState } from 'react';
 import { EmptyState } from '../../components/empty-state';
+import { PageHeader } from '../../components/page-header';
+import { usePageState } from '../../components/pager';
 import { useMessageHistory } from './api';
 import { MessageHistoryTable, ROWS_PER_PAGE_OPTIONS } from './message-history-table';
 import { SendMessageDialog } from './send-message-dialog';
@@ -22,47 +24,34 @@ function TabPanel({ index, current, children }: { index: number; current: number
 }
 
 function MessageHistory() {
-  const [page, setPage] = useState(0);
-  const [rowsPerPage, setRowsPerPage] = useState(ROWS_PER_PAGE_OPTIONS[0] as number);
-  const history = useMessageHistory(page, rowsPerPage);
+  const paging = usePageState(ROWS_PER_PAGE_OPTIONS[0] as number);
+  const history = useMessageHistory(paging.page, paging.pageSize);
   return (
     <MessageHistoryTable
       items={history.data?.items}
       loading={history.isPending}
-      page={page}
-      rowsPerPage={rowsPerPage}
+      paging={paging}
       hasMore={history.data?.hasMore ?? false}
-      onPageChange={setPage}
-      onRowsPerPageChange={(rows) => {
-        setRowsPerPage(rows);
-        setPage(0);
-      }}
     />
   );
 }
 
-/** Communications (spec section 2): message parents, and see every message sent. */
+/** Communications: message parents, and see every message sent. */
 export default function CommunicationsPage() {
   const [tab, setTab] = useState(0);
   const [sending, setSending] = useState(false);
 
   return (
     <Box>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ mb: 2, justifyContent: 'space-between', alignItems: { xs: 'stretch', sm: 'center' } }}
-      >
-        <Box>
-          <Typography variant="h5" component="h2" sx={{ fontWeight: 600 }}>
-            Communications
-          </Typography>
-          <Typography color="text.secondary">Messages to parents, delivered to their mobile app.</Typography>
-        </Box>
-        <Button variant="contained" startIcon={<SendIcon />} onClick={() => setSending(true)}>
-          Send Message
-        </Button>
-      </Stack>
+      <PageHeader
+        title="Communications"
+        subtitle="Messages to parents, delivered to their mobile app."
+        action={
+          <Button variant="contained" startIcon={<SendIcon />} onClick={() => setSending(true)}>
+            Send Message
+          </Button>
+        }
+      />
 
       <Paper variant="outlined" sx={{ mb: 2 }}>
         <Tabs

@@ -4,27 +4,16 @@ import LockResetIcon from '@mui/icons-material/LockReset';
 import MailOutlineIcon from '@mui/icons-material/MailOutlined';
 import PhoneIphoneIcon from '@mui/icons-material/PhoneIphone';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
-import {
-  Box,
-  Chip,
-  type ChipProps,
-  Paper,
-  Skeleton,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TablePagination,
-  TableRow,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Box, Chip, type ChipProps, Paper, Skeleton, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
 import { ABSENCE_ALERT_TYPE, ACCESS_NOTICE_TYPE, type Communication } from '@tuitiondesk/contract';
+import { DataTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
+import { Pager, type PageState } from '../../components/pager';
 import { formatDayTime } from '../../lib/dates';
 
-/** Spec section 9: the history shows the first 50 characters of each message. */
+const HEADINGS = ['Type', 'Subject', 'Recipient', 'Sent At', 'Status'];
+
+/** The history shows the first 50 characters of each message. */
 export const PREVIEW_LENGTH = 50;
 
 export function messagePreview(message: string): string {
@@ -32,7 +21,7 @@ export function messagePreview(message: string): string {
   return chars.length > PREVIEW_LENGTH ? `${chars.slice(0, PREVIEW_LENGTH).join('')}…` : message;
 }
 
-/** Spec section 4: delivered success, sent info, failed error, anything else default. */
+/** Delivery status colours: delivered success, sent info, failed error, anything else default. */
 export function deliveryStatusColor(status: string): ChipProps['color'] {
   switch (status.toLowerCase()) {
     case 'delivered':
@@ -88,24 +77,14 @@ function StatusChip({ item }: { item: Communication }) {
 interface Props {
   items: Communication[] | undefined;
   loading: boolean;
-  page: number;
-  rowsPerPage: number;
+  paging: PageState;
   hasMore: boolean;
-  onPageChange: (page: number) => void;
-  onRowsPerPageChange: (rows: number) => void;
 }
 
 export const ROWS_PER_PAGE_OPTIONS = [25, 50, 100];
 
-export function MessageHistoryTable({
-  items,
-  loading,
-  page,
-  rowsPerPage,
-  hasMore,
-  onPageChange,
-  onRowsPerPageChange,
-}: Props) {
+export function MessageHistoryTable({ items, loading, paging, hasMore }: Props) {
+  const { page, pageSize } = paging;
   if (loading) {
     return (
       <Box aria-label="Loading messages" sx={{ p: 2 }}>
@@ -125,61 +104,39 @@ export function MessageHistoryTable({
     );
   }
   // The API gives no total: while another page exists the count is unknown (-1), then it is exact.
-  const count = hasMore ? -1 : page * rowsPerPage + items.length;
+  const count = hasMore ? -1 : page * pageSize + items.length;
   return (
     <Paper variant="outlined">
-      {/* Focusable, so a keyboard can scroll the table sideways on a phone. */}
-      <TableContainer tabIndex={0} role="region" aria-label="Message history">
-        <Table size="small" aria-label="Message history" sx={{ minWidth: 760 }}>
-          <TableHead>
-            <TableRow>
-              <TableCell>Type</TableCell>
-              <TableCell>Subject</TableCell>
-              <TableCell>Recipient</TableCell>
-              <TableCell>Sent At</TableCell>
-              <TableCell>Status</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {items.map((item) => (
-              <TableRow key={item.id} hover>
-                <TableCell>
-                  <MessageTypeIcon type={item.message_type} />
-                </TableCell>
-                <TableCell sx={{ maxWidth: 360 }}>
-                  <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                    {item.subject || '-'}
-                  </Typography>
-                  <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                    {messagePreview(item.message)}
-                  </Typography>
-                </TableCell>
-                <TableCell>
-                  <Typography variant="body2">{item.recipient_name || item.recipient}</Typography>
-                  {item.recipient_name && (
-                    <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
-                      {item.recipient}
-                    </Typography>
-                  )}
-                </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDayTime(item.sent_at)}</TableCell>
-                <TableCell>
-                  <StatusChip item={item} />
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
-      <TablePagination
-        component="div"
-        count={count}
-        page={page}
-        rowsPerPage={rowsPerPage}
-        rowsPerPageOptions={ROWS_PER_PAGE_OPTIONS}
-        onPageChange={(_event, next) => onPageChange(next)}
-        onRowsPerPageChange={(event) => onRowsPerPageChange(Number(event.target.value))}
-      />
+      <DataTable label="Message history" labels={HEADINGS} region="Message history" sx={{ minWidth: 760 }}>
+        {items.map((item) => (
+          <TableRow key={item.id} hover>
+            <TableCell>
+              <MessageTypeIcon type={item.message_type} />
+            </TableCell>
+            <TableCell sx={{ maxWidth: 360 }}>
+              <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                {item.subject || '-'}
+              </Typography>
+              <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                {messagePreview(item.message)}
+              </Typography>
+            </TableCell>
+            <TableCell>
+              <Typography variant="body2">{item.recipient_name || item.recipient}</Typography>
+              {item.recipient_name && (
+                <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+                  {item.recipient}
+                </Typography>
+              )}
+            </TableCell>
+            <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDayTime(item.sent_at)}</TableCell>
+            <TableCell>
+              <StatusChip item={item} />
+            </TableCell>
+          </TableRow>
+        ))}
+      </DataTable>
+      <Pager paging={paging} count={count} sizes={ROWS_PER_PAGE_OPTIONS} />
     </Paper>
   );
 }

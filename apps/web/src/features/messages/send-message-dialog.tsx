@@ -7,7 +7,7 @@ import { useRecipientClasses, useSendToParents } from './api';
 
 export const MESSAGE_TYPE_LABEL = 'In-App Message + Push Notification';
 
-/** Spec section 5: both texts must hold something once trimmed. */
+/** A message is sent only when both texts hold something once trimmed. */
 export function isMessageComplete(subject: string, message: string): boolean {
   return subject.trim() !== '' && message.trim() !== '';
 }

@@ -1,11 +1,10 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CentreSettings, ParentAccessIssued, ParentAccessStatus } from '@tuitiondesk/contract';
+import type { ParentAccessIssued, ParentAccessStatus } from '@tuitiondesk/contract';
 import { apiRequest } from '../../lib/api-client';
 
 const keys = {
   access: (studentId: number) => ['parents', 'access', studentId] as const,
   accessAll: ['parents', 'access'] as const,
-  settings: ['settings'] as const,
 };
 
 export const parentAccessQuery = (studentId: number) =>
@@ -31,24 +30,5 @@ export function useIssueParentAccess(studentId: number) {
       client.setQueryData(keys.access(studentId), status);
       void client.invalidateQueries({ queryKey: keys.accessAll, refetchType: 'none' });
     },
-  });
-}
-
-export const settingsQuery = () =>
-  queryOptions({
-    queryKey: keys.settings,
-    queryFn: ({ signal }) => apiRequest<CentreSettings>('/settings', { signal }),
-  });
-
-export function useCentreSettings() {
-  return useQuery(settingsQuery());
-}
-
-export function useUpdateCentreSettings() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (settings: CentreSettings) =>
-      apiRequest<CentreSettings>('/settings', { method: 'PUT', json: settings }),
-    onSuccess: (settings) => client.setQueryData(keys.settings, settings),
   });
 }

@@ -1,9 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ParentAccessIssued, ParentAccessStatus } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ToastProvider } from '../../lib/toast';
+import { fakeApi, renderPage } from '../../testing';
 import {
   ADMIN_REPLACES_TEXT,
   ParentAccessDialog,
@@ -38,31 +37,8 @@ const issuedStatus: ParentAccessStatus = {
 const asTeacher = (access: ParentAccessStatus): ParentAccessStatus => ({ ...access, can_replace_code: false });
 const FIRST_MESSAGE = 'Access code issued. Give it to the parent now: it cannot be shown again.';
 
-type Route = (body: unknown) => [number, unknown];
-
-function fakeApi(routes: Record<string, Route>) {
-  const calls: { method: string; path: string }[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const url = new URL(String(input), 'http://localhost');
-    const method = init?.method ?? 'GET';
-    const path = url.pathname.replace('/api/v1', '');
-    calls.push({ method, path });
-    const route = routes[`${method} ${path}`];
-    const [code, answer] = route ? route(init?.body) : [404, { detail: 'Not found' }];
-    return new Response(JSON.stringify(answer), { status: code, headers: { 'content-type': 'application/json' } });
-  });
-  return calls;
-}
-
 function renderDialog(onClose = vi.fn()) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <ToastProvider>
-        <ParentAccessDialog student={{ id: 7, full_name: 'Asha Verma' }} onClose={onClose} />
-      </ToastProvider>
-    </QueryClientProvider>,
-  );
+  renderPage(<ParentAccessDialog student={{ id: 7, full_name: 'Asha Verma' }} onClose={onClose} />);
   return onClose;
 }
 
@@ -110,7 +86,7 @@ describe('the Parent Access dialog', () => {
   it('issues a code and shows it with the link, a QR code, copy buttons and the warning', async () => {
     const user = userEvent.setup({ delay: null });
     const confirm = vi.spyOn(window, 'confirm');
-    const calls = fakeApi({
+    const { calls } = fakeApi({
       'GET /students/7/parent-access': () => [200, status],
       'POST /students/7/parent-access': () => [201, issuedAnswer('K7QM-2XHR')],
     });
@@ -157,7 +133,7 @@ describe('the Parent Access dialog', () => {
   it('asks before regenerating and does nothing when the confirmation is cancelled', async () => {
     const user = userEvent.setup({ delay: null });
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
-    const calls = fakeApi({
+    const { calls } = fakeApi({
       'GET /students/7/parent-access': () => [200, issuedStatus],
       'POST /students/7/parent-access': () => [201, issuedAnswer('AAAA-BBBB')],
     });
@@ -198,7 +174,7 @@ describe('the Parent Access dialog', () => {
   });
 
   it('offers a teacher no new code where the family has one, and says an admin can replace it', async () => {
-    const calls = fakeApi({ 'GET /students/7/parent-access': () => [200, asTeacher(issuedStatus)] });
+    const { calls } = fakeApi({ 'GET /students/7/parent-access': () => [200, asTeacher(issuedStatus)] });
     renderDialog();
     const dialog = await screen.findByRole('dialog');
     expect(await within(dialog).findByText(ADMIN_REPLACES_TEXT)).toBeInTheDocument();

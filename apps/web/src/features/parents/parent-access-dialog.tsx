@@ -27,6 +27,7 @@ import {
 } from '@tuitiondesk/contract';
 import { type ReactNode, useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { DialogSpinner } from '../../components/dialog-spinner';
 import { errorText } from '../../lib/api-client';
 import { formatDayTime } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
@@ -240,7 +241,7 @@ function IssuedCode({ issued, link, qr }: { issued: ParentAccessIssued; link: st
 }
 
 /**
- * Parent Access (issue 4): the state of a student's parent's access, and a code to hand over. A code is
+ * Parent Access: the state of a student's parent's access, and a code to hand over. A code is
  * shown once; while it is on screen only the Close button closes the dialog.
  */
 export function ParentAccessDialog({
@@ -274,11 +275,7 @@ export function ParentAccessDialog({
 
   let body: ReactNode;
   if (access.isPending) {
-    body = (
-      <Box sx={{ display: 'grid', placeItems: 'center', py: 4 }}>
-        <CircularProgress aria-label="Loading parent access" />
-      </Box>
-    );
+    body = <DialogSpinner label="Loading parent access" />;
   } else if (access.isError) {
     body = <Alert severity="error">{errorText(access.error, 'Failed to load parent access')}</Alert>;
   } else {

@@ -1,32 +1,43 @@
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Student } from '@tuitiondesk/contract';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, type Mock, vi } from 'vitest';
+import { student as makeStudent, renderPage } from '../../testing';
 import { StudentDialog } from './student-dialog';
 
-const student: Student = {
-  id: 7,
-  unique_id: 'STU0007',
+const student: Student = makeStudent(7, {
   full_name: 'Asha Rao',
   class_name: '8',
   parent_name: 'Meena Rao',
   parent_phone: '+919876500001',
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T00:00:00Z',
-};
+});
 
 async function chooseClass(user: ReturnType<typeof userEvent.setup>, name: string) {
   await user.click(screen.getByRole('combobox', { name: /Class/ }));
   await user.click(within(screen.getByRole('listbox')).getByRole('option', { name }));
 }
 
+/** The dialog: Edit for `existing`, Add without; `onSave` records what it saves. */
+function renderDialog(existing?: Student) {
+  const user = userEvent.setup({ delay: null });
+  const onSave = vi.fn();
+  renderPage(<StudentDialog student={existing} saving={false} onCancel={() => {}} onSave={onSave} />);
+  return { user, onSave };
+}
+
+/** Clicks `button`, which must be enabled, and answers the one thing the dialog saved. */
+async function saveWith(user: ReturnType<typeof userEvent.setup>, button: HTMLElement, onSave: Mock) {
+  expect(button).toBeEnabled();
+  await user.click(button);
+  expect(onSave).toHaveBeenCalledTimes(1);
+  return onSave.mock.calls[0]?.[0];
+}
+
 describe('the Add Student dialog', () => {
   it('keeps Add disabled until full name, class, parent name and parent phone are all filled', {
     timeout: 20_000,
   }, async () => {
-    const user = userEvent.setup({ delay: null });
-    const onSave = vi.fn();
-    render(<StudentDialog open saving={false} onCancel={() => {}} onSave={onSave} />);
+    const { user, onSave } = renderDialog();
     const add = screen.getByRole('button', { name: 'Add' });
     expect(screen.getByRole('dialog', { name: 'Add Student' })).toBeInTheDocument();
     expect(screen.queryByLabelText('Student ID')).not.toBeInTheDocument();
@@ -41,10 +52,7 @@ describe('the Add Student dialog', () => {
     await user.type(screen.getByRole('textbox', { name: /Parent Phone/ }), '+919812345678');
     expect(add).toBeDisabled(); // blanks do not count as filled
     await user.type(screen.getByRole('textbox', { name: /Parent Name/ }), 'Sunita Kumar');
-    expect(add).toBeEnabled();
-
-    await user.click(add);
-    expect(onSave).toHaveBeenCalledWith({
+    expect(await saveWith(user, add, onSave)).toEqual({
       full_name: 'Ravi Kumar',
       class_name: '9',
       parent_name: '   Sunita Kumar',
@@ -55,19 +63,14 @@ describe('the Add Student dialog', () => {
 
 describe('the Edit Student dialog', () => {
   it('shows the Student ID disabled and saves without checks', { timeout: 20_000 }, async () => {
-    const user = userEvent.setup({ delay: null });
-    const onSave = vi.fn();
-    render(<StudentDialog open student={student} saving={false} onCancel={() => {}} onSave={onSave} />);
+    const { user, onSave } = renderDialog(student);
     expect(screen.getByRole('dialog', { name: 'Edit Student' })).toBeInTheDocument();
     const id = screen.getByRole('textbox', { name: 'Student ID' });
     expect(id).toBeDisabled();
     expect(id).toHaveValue('STU0007');
 
     await user.clear(screen.getByRole('textbox', { name: 'Parent Name' }));
-    const save = screen.getByRole('button', { name: 'Save' });
-    expect(save).toBeEnabled();
-    await user.click(save);
-    expect(onSave).toHaveBeenCalledWith({
+    expect(await saveWith(user, screen.getByRole('button', { name: 'Save' }), onSave)).toEqual({
       full_name: 'Asha Rao',
       class_name: '8',
       parent_name: '',

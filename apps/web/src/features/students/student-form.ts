@@ -18,7 +18,7 @@ export function formFromStudent(student: Student): StudentForm {
   };
 }
 
-/** Spec section 5: Add Student stays disabled until all four fields are filled (Edit has no checks). */
+/** Add Student stays disabled until all four fields hold more than spaces (Edit has no checks). */
 export function isStudentFormComplete(form: StudentForm): boolean {
   return [form.full_name, form.class_name, form.parent_name, form.parent_phone].every((value) => value.trim() !== '');
 }

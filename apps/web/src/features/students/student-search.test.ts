@@ -24,7 +24,7 @@ const students = [
 
 const names = (search: string) => filterStudents(students, search).map((s) => s.full_name);
 
-describe('the students search (spec "Students screen")', () => {
+describe('the students search', () => {
   it('shows everyone for a blank search', () => {
     expect(filterStudents(students, '')).toBe(students);
     expect(names('   ')).toHaveLength(3);

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type {
   lockTeacherAttendanceResultSchema,
   MarkTeacherAttendanceRequest,
@@ -8,6 +8,7 @@ import type {
 } from '@tuitiondesk/contract';
 import type { z } from 'zod';
 import { apiRequest } from '../../lib/api-client';
+import { apiGet, useRefreshingMutation } from '../../lib/api-query';
 
 /** The contract has the schemas but no named types for these answers. */
 export type MarkTeacherAttendanceResult = z.infer<typeof markTeacherAttendanceResultSchema>;
@@ -21,41 +22,29 @@ const keys = {
 export const teacherDayQuery = (date: string) =>
   queryOptions({
     queryKey: keys.day(date),
-    queryFn: ({ signal }) => apiRequest<TeacherAttendanceDay>(`/teacher-attendance/date/${date}`, { signal }),
+    queryFn: apiGet<TeacherAttendanceDay>(`/teacher-attendance/date/${date}`),
   });
 
 export function useTeacherDay(date: string) {
   return useQuery(teacherDayQuery(date));
 }
 
-function useRefreshDays() {
-  const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: keys.all });
-}
+// Each change refreshes every day shown: the counts, the marks and the lock.
 
 export function useMarkTeacherAttendance() {
-  const refresh = useRefreshDays();
-  return useMutation({
-    mutationFn: (request: MarkTeacherAttendanceRequest) =>
-      apiRequest<MarkTeacherAttendanceResult>('/teacher-attendance/mark', { method: 'POST', json: request }),
-    onSuccess: refresh,
-  });
+  return useRefreshingMutation(keys.all, (request: MarkTeacherAttendanceRequest) =>
+    apiRequest<MarkTeacherAttendanceResult>('/teacher-attendance/mark', { method: 'POST', json: request }),
+  );
 }
 
 export function useLockTeacherAttendance() {
-  const refresh = useRefreshDays();
-  return useMutation({
-    mutationFn: (date: string) =>
-      apiRequest<LockTeacherAttendanceResult>(`/teacher-attendance/lock/${date}`, { method: 'POST' }),
-    onSuccess: refresh,
-  });
+  return useRefreshingMutation(keys.all, (date: string) =>
+    apiRequest<LockTeacherAttendanceResult>(`/teacher-attendance/lock/${date}`, { method: 'POST' }),
+  );
 }
 
 export function useUpdateTeacherRemarks() {
-  const refresh = useRefreshDays();
-  return useMutation({
-    mutationFn: (request: UpdateTeacherRemarksRequest) =>
-      apiRequest<{ message: string }>('/teacher-attendance/update-remarks', { method: 'POST', json: request }),
-    onSuccess: refresh,
-  });
+  return useRefreshingMutation(keys.all, (request: UpdateTeacherRemarksRequest) =>
+    apiRequest<{ message: string }>('/teacher-attendance/update-remarks', { method: 'POST', json: request }),
+  );
 }

@@ -32,7 +32,7 @@ export function withEdit(
 }
 
 /**
- * Spec section 5: only marked teachers are sent, each with its remarks and no clock times.
+ * Only marked teachers are sent, each with its remarks and no clock times.
  * An empty list means nobody is marked, and the save must be refused.
  */
 export function buildTeacherRecords(

@@ -1,31 +1,10 @@
-import { LocalizationProvider } from '@mui/x-date-pickers';
-import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TeacherAttendanceDay, TeacherAttendanceEntry } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ToastProvider } from '../../lib/toast';
+import { teacherDayEntry as entry, type FakeReply, fakeApi, fill, renderPage } from '../../testing';
 import { buildTeacherRecords } from './attendance-marks';
 import TeacherAttendancePage from './teacher-attendance-page';
-
-// The suite shares busy machines: give slow renders time before a query gives up.
-configure({ asyncUtilTimeout: 4000 });
-
-function entry(id: number, name: string, change: Partial<TeacherAttendanceEntry> = {}): TeacherAttendanceEntry {
-  return {
-    teacher_id: id,
-    teacher_unique_id: `TCH000${id}`,
-    teacher_name: name,
-    phone_number: `+9198765432${id}0`,
-    status: 'not_marked',
-    remarks: null,
-    check_in_time: null,
-    check_out_time: null,
-    is_locked: false,
-    ...change,
-  };
-}
 
 function dayOf(teachers: TeacherAttendanceEntry[], locked = false): TeacherAttendanceDay {
   const marked = teachers.filter((teacher) => teacher.status !== 'not_marked').length;
@@ -41,41 +20,22 @@ function dayOf(teachers: TeacherAttendanceEntry[], locked = false): TeacherAtten
   };
 }
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-/** Serves the day; records every POST body by path. */
-function serve(day: TeacherAttendanceDay, answers: Record<string, Response> = {}) {
-  const posts: { path: string; body: unknown }[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const path = new URL(String(input), 'http://localhost').pathname.replace('/api/v1', '');
-    if (init?.method === 'POST') {
-      posts.push({ path, body: init.body ? JSON.parse(String(init.body)) : undefined });
-      return answers[path] ?? json({ message: 'ok' });
-    }
-    if (path.startsWith('/teacher-attendance/date/')) return json(day);
-    return json({ detail: 'Not found' }, 404);
-  });
-  return posts;
-}
-
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <LocalizationProvider dateAdapter={AdapterDayjs}>
-      <QueryClientProvider client={client}>
-        <ToastProvider>
-          <TeacherAttendancePage />
-        </ToastProvider>
-      </QueryClientProvider>
-    </LocalizationProvider>,
+/** Serves the day, whatever date is asked; answers each POST from `answers` by path, else "ok". */
+function serve(day: TeacherAttendanceDay, answers: Record<string, FakeReply> = {}) {
+  const api = fakeApi(
+    {},
+    {
+      otherwise: ({ method, path }) => {
+        if (method === 'POST') return answers[path] ?? [200, { message: 'ok' }];
+        if (path.startsWith('/teacher-attendance/date/')) return [200, day];
+        return [404, { detail: 'Not found' }];
+      },
+    },
   );
-}
-
-/** Puts text in a field in one go (typing key by key is slow, and is not what these tests are about). */
-async function fill(field: HTMLElement, text: string) {
-  await userEvent.click(field);
-  await userEvent.paste(text);
+  return {
+    /** Every POST, with its path and JSON body, in order. */
+    posts: () => api.calls.filter((call) => call.method === 'POST').map(({ path, body }) => ({ path, body })),
+  };
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -101,16 +61,16 @@ describe('buildTeacherRecords', () => {
 
 describe('Teacher Attendance', { timeout: 20_000 }, () => {
   it('refuses to save when no teacher is marked, and sends nothing', async () => {
-    const posts = serve(dayOf([entry(1, 'Asha Rao'), entry(2, 'Ben Das')]));
-    renderPage();
+    const { posts } = serve(dayOf([entry(1, 'Asha Rao'), entry(2, 'Ben Das')]));
+    renderPage(<TeacherAttendancePage />);
     await userEvent.click(await screen.findByRole('button', { name: 'Save Attendance' }));
     expect(await screen.findByText('Please mark attendance for at least one teacher')).toBeInTheDocument();
-    expect(posts).toEqual([]);
+    expect(posts()).toEqual([]);
   });
 
   it('shows Not Marked but does not let it be chosen, and labels each status', async () => {
     serve(dayOf([entry(1, 'Asha Rao')]));
-    renderPage();
+    renderPage(<TeacherAttendancePage />);
     const select = await screen.findByRole('combobox', { name: 'Status of Asha Rao' });
     expect(select).toHaveValue('not_marked');
     const options = within(select).getAllByRole('option');
@@ -125,15 +85,15 @@ describe('Teacher Attendance', { timeout: 20_000 }, () => {
   });
 
   it('saves only the marked teachers and says how many', async () => {
-    const posts = serve(dayOf([entry(1, 'Asha Rao'), entry(2, 'Ben Das'), entry(3, 'Chitra Iyer')]), {
-      '/teacher-attendance/mark': json({ marked_count: 2, message: 'Attendance saved successfully for 2 teachers!' }),
+    const { posts } = serve(dayOf([entry(1, 'Asha Rao'), entry(2, 'Ben Das'), entry(3, 'Chitra Iyer')]), {
+      '/teacher-attendance/mark': [200, { marked_count: 2, message: 'Attendance saved successfully for 2 teachers!' }],
     });
-    renderPage();
+    renderPage(<TeacherAttendancePage />);
     await userEvent.selectOptions(await screen.findByRole('combobox', { name: 'Status of Asha Rao' }), 'present');
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Status of Chitra Iyer' }), 'on_leave');
     await userEvent.click(screen.getByRole('button', { name: 'Save Attendance' }));
     expect(await screen.findByText('Attendance saved successfully for 2 teachers!')).toBeInTheDocument();
-    expect(posts).toEqual([
+    expect(posts()).toEqual([
       {
         path: '/teacher-attendance/mark',
         body: {
@@ -149,7 +109,7 @@ describe('Teacher Attendance', { timeout: 20_000 }, () => {
 
   it('shows the fallback when a save fails without a detail', async () => {
     serve(dayOf([entry(1, 'Asha Rao')]), { '/teacher-attendance/mark': new Response('', { status: 500 }) });
-    renderPage();
+    renderPage(<TeacherAttendancePage />);
     await userEvent.selectOptions(await screen.findByRole('combobox', { name: 'Status of Asha Rao' }), 'absent');
     await userEvent.click(screen.getByRole('button', { name: 'Save Attendance' }));
     expect(await screen.findByText('Failed to save teacher attendance')).toBeInTheDocument();
@@ -157,41 +117,44 @@ describe('Teacher Attendance', { timeout: 20_000 }, () => {
 
   it('keeps Lock disabled until someone is marked', async () => {
     serve(dayOf([entry(1, 'Asha Rao')]));
-    renderPage();
+    renderPage(<TeacherAttendancePage />);
     expect(await screen.findByRole('button', { name: 'Lock Attendance' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Save Attendance' })).toBeEnabled();
   });
 
   it('locks after a confirmation that says it is irreversible', async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
-    const posts = serve(dayOf([entry(1, 'Asha Rao', { status: 'present' })]), {
-      '/teacher-attendance/lock/2026-11-22': json({
-        date: '2026-11-22',
-        is_locked: true,
-        locked_count: 1,
-        message: 'Attendance locked successfully for the date. No further edits allowed.',
-      }),
+    const { posts } = serve(dayOf([entry(1, 'Asha Rao', { status: 'present' })]), {
+      '/teacher-attendance/lock/2026-11-22': [
+        200,
+        {
+          date: '2026-11-22',
+          is_locked: true,
+          locked_count: 1,
+          message: 'Attendance locked successfully for the date. No further edits allowed.',
+        },
+      ],
     });
-    renderPage();
+    renderPage(<TeacherAttendancePage />);
     await userEvent.click(await screen.findByRole('button', { name: 'Lock Attendance' }));
     expect(confirm).toHaveBeenCalledWith(expect.stringContaining('irreversible'));
     expect(
       await screen.findByText('Attendance locked successfully for the date. No further edits allowed.'),
     ).toBeInTheDocument();
-    expect(posts.map((post) => post.path)).toEqual(['/teacher-attendance/lock/2026-11-22']);
+    expect(posts().map((post) => post.path)).toEqual(['/teacher-attendance/lock/2026-11-22']);
   });
 
   it('does not lock when the confirmation is declined', async () => {
     vi.spyOn(window, 'confirm').mockReturnValue(false);
-    const posts = serve(dayOf([entry(1, 'Asha Rao', { status: 'present' })]));
-    renderPage();
+    const { posts } = serve(dayOf([entry(1, 'Asha Rao', { status: 'present' })]));
+    renderPage(<TeacherAttendancePage />);
     await userEvent.click(await screen.findByRole('button', { name: 'Lock Attendance' }));
-    expect(posts).toEqual([]);
+    expect(posts()).toEqual([]);
   });
 
   it('on a locked day warns, and disables the selects, Save and Lock', async () => {
     serve(dayOf([entry(1, 'Asha Rao', { status: 'present', remarks: 'On time' }), entry(2, 'Ben Das')], true));
-    renderPage();
+    renderPage(<TeacherAttendancePage />);
     expect(await screen.findByText('Attendance for this date is locked and cannot be modified.')).toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'Status of Asha Rao' })).toBeDisabled();
     expect(screen.getByRole('combobox', { name: 'Status of Ben Das' })).toBeDisabled();
@@ -202,10 +165,10 @@ describe('Teacher Attendance', { timeout: 20_000 }, () => {
   });
 
   it('saves remarks from the Add Remarks dialog', async () => {
-    const posts = serve(dayOf([entry(1, 'Asha Rao')]), {
-      '/teacher-attendance/update-remarks': json({ message: 'Remarks saved successfully.' }),
+    const { posts } = serve(dayOf([entry(1, 'Asha Rao')]), {
+      '/teacher-attendance/update-remarks': [200, { message: 'Remarks saved successfully.' }],
     });
-    renderPage();
+    renderPage(<TeacherAttendancePage />);
     await userEvent.click(await screen.findByRole('button', { name: /Remarks for Asha Rao/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Remarks' });
     const field = within(dialog).getByRole('textbox', { name: 'Remarks' });
@@ -213,7 +176,7 @@ describe('Teacher Attendance', { timeout: 20_000 }, () => {
     await fill(field, 'Left early');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Remarks saved successfully.')).toBeInTheDocument();
-    expect(posts).toEqual([
+    expect(posts()).toEqual([
       {
         path: '/teacher-attendance/update-remarks',
         body: { teacher_id: 1, date: '2026-11-22', remarks: 'Left early' },
@@ -224,7 +187,7 @@ describe('Teacher Attendance', { timeout: 20_000 }, () => {
 
   it('shows the remarks fallback inside the dialog when the save fails', async () => {
     serve(dayOf([entry(1, 'Asha Rao')]), { '/teacher-attendance/update-remarks': new Response('', { status: 500 }) });
-    renderPage();
+    renderPage(<TeacherAttendancePage />);
     await userEvent.click(await screen.findByRole('button', { name: /Remarks for Asha Rao/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Remarks' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));

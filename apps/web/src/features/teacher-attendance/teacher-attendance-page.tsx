@@ -1,26 +1,13 @@
 import LockIcon from '@mui/icons-material/Lock';
 import SaveIcon from '@mui/icons-material/Save';
-import {
-  Alert,
-  Box,
-  Button,
-  Chip,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Chip, Paper, Select, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import type { TeacherAttendanceDay, TeacherAttendanceEntry, TeacherAttendanceStatus } from '@tuitiondesk/contract';
 import { TEACHER_ATTENDANCE_STATUSES } from '@tuitiondesk/contract';
 import { useState } from 'react';
+import { DataTable } from '../../components/data-table';
 import { DateField } from '../../components/date-field';
 import { EmptyState } from '../../components/empty-state';
+import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/page-spinner';
 import { errorText } from '../../lib/api-client';
 import { formatDay, formatDayTime, todayIso } from '../../lib/dates';
@@ -28,6 +15,8 @@ import { useToast } from '../../lib/toast';
 import { useLockTeacherAttendance, useMarkTeacherAttendance, useTeacherDay } from './api';
 import { buildTeacherRecords, STATUS_LABELS, type StatusEdits, statusOf, withEdit } from './attendance-marks';
 import { RemarksDialog } from './remarks-dialog';
+
+const HEADINGS = ['Teacher ID', 'Name', 'Phone', 'Status', 'Remarks'];
 
 export const LOCKED_WARNING = 'Attendance for this date is locked and cannot be modified.';
 const NO_EDITS: StatusEdits = new Map();
@@ -81,7 +70,7 @@ function DaySheet({ day }: { day: TeacherAttendanceDay }) {
   const lock = useLockTeacherAttendance();
   const [edits, setEdits] = useState<StatusEdits>(NO_EDITS);
   const [remarksFor, setRemarksFor] = useState<number | null>(null);
-  // A day counts as locked if any teacher entry is (spec section 3).
+  // A day counts as locked if any teacher entry is.
   const isLocked = day.is_locked || day.teachers.some((entry) => entry.is_locked);
   const busy = save.isPending || lock.isPending;
 
@@ -149,61 +138,47 @@ function DaySheet({ day }: { day: TeacherAttendanceDay }) {
           <EmptyState title="No teachers yet" text="Add teachers on the Teachers screen to mark their attendance." />
         </Paper>
       ) : (
-        // Focusable, so a keyboard can scroll the table sideways on a phone.
-        <TableContainer
-          component={Paper}
-          variant="outlined"
-          tabIndex={0}
-          role="region"
-          aria-label={`Teacher attendance, ${formatDay(day.date)}`}
+        <DataTable
+          label={`Teacher attendance, ${formatDay(day.date)}`}
+          labels={HEADINGS}
+          region={`Teacher attendance, ${formatDay(day.date)}`}
+          outlined
+          sx={{ minWidth: 720 }}
         >
-          <Table size="small" aria-label={`Teacher attendance, ${formatDay(day.date)}`} sx={{ minWidth: 720 }}>
-            <TableHead>
-              <TableRow>
-                <TableCell>Teacher ID</TableCell>
-                <TableCell>Name</TableCell>
-                <TableCell>Phone</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell>Remarks</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {day.teachers.map((entry) => (
-                <TableRow key={entry.teacher_id} hover>
-                  <TableCell>{entry.teacher_unique_id}</TableCell>
-                  <TableCell>{entry.teacher_name}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{entry.phone_number}</TableCell>
-                  <TableCell>
-                    <StatusSelect
-                      entry={entry}
-                      value={statusOf(entry, edits)}
-                      disabled={isLocked || busy}
-                      onChange={(status) => setEdits((current) => withEdit(current, entry, status))}
-                    />
-                  </TableCell>
-                  <TableCell sx={{ maxWidth: 280 }}>
-                    {isLocked ? (
-                      <Typography variant="body2" color={entry.remarks ? 'text.primary' : 'text.secondary'}>
-                        {entry.remarks || '-'}
-                      </Typography>
-                    ) : (
-                      <Button
-                        size="small"
-                        onClick={() => setRemarksFor(entry.teacher_id)}
-                        sx={{ textTransform: 'none', textAlign: 'left', justifyContent: 'flex-start' }}
-                      >
-                        <Box component="span" sx={visuallyHidden}>
-                          Remarks for {entry.teacher_name}:{' '}
-                        </Box>
-                        {entry.remarks || 'Add remarks'}
-                      </Button>
-                    )}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+          {day.teachers.map((entry) => (
+            <TableRow key={entry.teacher_id} hover>
+              <TableCell>{entry.teacher_unique_id}</TableCell>
+              <TableCell>{entry.teacher_name}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{entry.phone_number}</TableCell>
+              <TableCell>
+                <StatusSelect
+                  entry={entry}
+                  value={statusOf(entry, edits)}
+                  disabled={isLocked || busy}
+                  onChange={(status) => setEdits((current) => withEdit(current, entry, status))}
+                />
+              </TableCell>
+              <TableCell sx={{ maxWidth: 280 }}>
+                {isLocked ? (
+                  <Typography variant="body2" color={entry.remarks ? 'text.primary' : 'text.secondary'}>
+                    {entry.remarks || '-'}
+                  </Typography>
+                ) : (
+                  <Button
+                    size="small"
+                    onClick={() => setRemarksFor(entry.teacher_id)}
+                    sx={{ textTransform: 'none', textAlign: 'left', justifyContent: 'flex-start' }}
+                  >
+                    <Box component="span" sx={visuallyHidden}>
+                      Remarks for {entry.teacher_name}:{' '}
+                    </Box>
+                    {entry.remarks || 'Add remarks'}
+                  </Button>
+                )}
+              </TableCell>
+            </TableRow>
+          ))}
+        </DataTable>
       )}
 
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 2, justifyContent: 'flex-end' }}>
@@ -231,23 +206,14 @@ function DaySheet({ day }: { day: TeacherAttendanceDay }) {
   );
 }
 
-/** Teacher Attendance (spec section 2): mark each teacher for a day, add remarks, then lock the day. */
+/** Teacher Attendance: mark each teacher for a day, add remarks, then lock the day. */
 export default function TeacherAttendancePage() {
   const [date, setDate] = useState(todayIso);
   const day = useTeacherDay(date);
 
   return (
     <Box>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ mb: 2, alignItems: { xs: 'stretch', sm: 'center' }, justifyContent: 'space-between' }}
-      >
-        <Typography variant="h5" component="h2" sx={{ fontWeight: 600 }}>
-          Teacher Attendance
-        </Typography>
-        <DateField label="Date" value={date} onChange={setDate} />
-      </Stack>
+      <PageHeader title="Teacher Attendance" action={<DateField label="Date" value={date} onChange={setDate} />} />
       {day.isPending ? (
         <PageSpinner />
       ) : day.isError ? (

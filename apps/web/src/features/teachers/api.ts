@@ -1,9 +1,8 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ClassOption, CreatedTeacher, DeletedCount, Teacher, UpdateTeacherRequest } from '@tuitiondesk/contract';
+import { useListMutation } from '../../components/entity-list';
 import { apiRequest } from '../../lib/api-client';
 import type { TeacherRequest } from './teacher-form';
-
-/** The contract has the schema but no named type for this answer. */
 
 const keys = {
   all: ['teachers'] as const,
@@ -29,55 +28,35 @@ export function useTeachers() {
   return useQuery(teachersQuery());
 }
 
-export function useClassOptions(enabled: boolean) {
-  return useQuery({ ...classOptionsQuery(), enabled });
-}
-
-function useRefreshTeachers() {
-  const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: keys.list() });
+export function useClassOptions() {
+  return useQuery(classOptionsQuery());
 }
 
 export function useCreateTeacher() {
-  const refresh = useRefreshTeachers();
-  return useMutation({
-    mutationFn: (request: TeacherRequest) =>
-      apiRequest<CreatedTeacher>('/teachers/', { method: 'POST', json: request }),
-    onSuccess: refresh,
-  });
+  return useListMutation(keys.list(), (request: TeacherRequest) =>
+    apiRequest<CreatedTeacher>('/teachers/', { method: 'POST', json: request }),
+  );
 }
 
 export function useUpdateTeacher() {
-  const refresh = useRefreshTeachers();
-  return useMutation({
-    mutationFn: ({ id, request }: { id: number; request: UpdateTeacherRequest }) =>
-      apiRequest<Teacher>(`/teachers/${id}`, { method: 'PUT', json: request }),
-    onSuccess: refresh,
-  });
+  return useListMutation(keys.list(), ({ id, request }: { id: number; request: UpdateTeacherRequest }) =>
+    apiRequest<Teacher>(`/teachers/${id}`, { method: 'PUT', json: request }),
+  );
 }
 
 export function useDeleteTeacher() {
-  const refresh = useRefreshTeachers();
-  return useMutation({
-    mutationFn: (id: number) => apiRequest<unknown>(`/teachers/${id}`, { method: 'DELETE' }),
-    onSuccess: refresh,
-  });
+  return useListMutation(keys.list(), (id: number) => apiRequest<unknown>(`/teachers/${id}`, { method: 'DELETE' }));
 }
 
 export function useDeleteTeachers() {
-  const refresh = useRefreshTeachers();
-  return useMutation({
-    mutationFn: (ids: number[]) => apiRequest<DeletedCount>('/teachers/delete-multiple', { method: 'POST', json: ids }),
-    onSuccess: refresh,
-  });
+  return useListMutation(keys.list(), (ids: number[]) =>
+    apiRequest<DeletedCount>('/teachers/delete-multiple', { method: 'POST', json: ids }),
+  );
 }
 
 /** A teacher lost their phone (and their recovery codes): their account signs in with the password alone again. */
 export function useResetTeacherTwoFactor() {
-  const refresh = useRefreshTeachers();
-  return useMutation({
-    mutationFn: (userId: number) =>
-      apiRequest<{ message: string }>(`/auth/two-factor/users/${userId}`, { method: 'DELETE' }),
-    onSuccess: refresh,
-  });
+  return useListMutation(keys.list(), (userId: number) =>
+    apiRequest<{ message: string }>(`/auth/two-factor/users/${userId}`, { method: 'DELETE' }),
+  );
 }

@@ -1,28 +1,12 @@
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { CreatedTeacher } from '@tuitiondesk/contract';
 import { describe, expect, it, vi } from 'vitest';
+import { renderPage, teacher } from '../../testing';
 import { InitialPasswordDialog } from './initial-password-dialog';
 
 const created: CreatedTeacher = {
-  id: 9,
-  unique_id: 'TCH0009',
-  user_id: 19,
-  two_factor_enabled: false,
-  username: 'tch0009',
-  full_name: 'Priya Sharma',
-  first_name: 'Priya',
-  last_name: 'Sharma',
-  email: null,
-  phone_number: '+919800000009',
-  subjects: ['Mathematics'],
-  classes_assigned: ['9'],
-  qualification: '',
-  experience_years: 0,
-  address: '',
-  emergency_contact: '',
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T00:00:00Z',
+  ...teacher(9, { user_id: 19, full_name: 'Priya Sharma', first_name: 'Priya', last_name: 'Sharma' }),
   initial_password: 'k7Qp-2mXz-9fRt',
   message: 'Teacher created',
 };
@@ -31,7 +15,7 @@ describe('the initial-password dialog', () => {
   it('shows the username and password once, with the warning, and copies them', async () => {
     const user = userEvent.setup({ delay: null });
     const onClose = vi.fn();
-    render(<InitialPasswordDialog teacher={created} onClose={onClose} />);
+    renderPage(<InitialPasswordDialog teacher={created} onClose={onClose} />);
 
     expect(screen.getByRole('dialog', { name: 'Teacher sign-in created' })).toBeInTheDocument();
     expect(screen.getByText('tch0009')).toBeInTheDocument();
@@ -52,7 +36,7 @@ describe('the initial-password dialog', () => {
 
   it('says how to copy by hand when the clipboard is refused', async () => {
     const user = userEvent.setup({ delay: null });
-    render(<InitialPasswordDialog teacher={created} onClose={() => {}} />);
+    renderPage(<InitialPasswordDialog teacher={created} onClose={() => {}} />);
     vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new Error('denied'));
     await user.click(screen.getByRole('button', { name: 'Copy' }));
     expect(await screen.findByText(/Select the password and copy it by hand/)).toBeInTheDocument();

@@ -1,58 +1,48 @@
-import {
-  Alert,
-  Box,
-  Button,
-  Checkbox,
-  Chip,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Grid,
-  ListItemText,
-  MenuItem,
-  TextField,
-  useMediaQuery,
-  useTheme,
-} from '@mui/material';
+import { Grid, TextField, useMediaQuery, useTheme } from '@mui/material';
 import { CLASS_NAMES, type ClassOption, SUBJECTS, type Subject, type Teacher } from '@tuitiondesk/contract';
-import { type FormEvent, type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { EntityFormDialog } from '../../components/entity-list';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useClassOptions } from './api';
+import { MultiSelectField } from './multi-select-field';
 import { canSaveTeacher, emptyTeacherForm, formFromTeacher, type TeacherForm } from './teacher-form';
 
 const FALLBACK_CLASSES: ClassOption[] = CLASS_NAMES.map((name) => ({ value: name, label: `Class ${name}` }));
+const SUBJECT_OPTIONS = SUBJECTS.map((subject) => ({ value: subject, label: subject }));
+const asIs = (value: string) => value;
 
-function chips(values: readonly string[], labelOf: (value: string) => string): ReactNode {
-  return (
-    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-      {values.map((value) => (
-        <Chip key={value} label={labelOf(value)} size="small" />
-      ))}
-    </Box>
-  );
+/** A field taking half the row from tablet width up, the whole row on phones. */
+function Half({ children }: { children: ReactNode }) {
+  return <Grid size={{ xs: 12, sm: 6 }}>{children}</Grid>;
 }
 
-function asList(value: unknown): string[] {
-  // Browser autofill hands a multiple select a comma-separated string.
-  return typeof value === 'string' ? value.split(',').filter(Boolean) : (value as string[]);
+/**
+ * The classes a teacher can be assigned, as the server lists them. Without the server's list (the
+ * failure is toasted) the four classes of the centre are still offered, so the form stays usable.
+ */
+function useClassChoices() {
+  const classes = useClassOptions();
+  const { showToast } = useToast();
+  useEffect(() => {
+    if (classes.isError) showToast(errorText(classes.error, 'Failed to load classes'), 'error');
+  }, [classes.isError, classes.error, showToast]);
+  const options = classes.data ?? (classes.isError ? FALLBACK_CLASSES : []);
+  const labelOf = useMemo(() => {
+    const labels = new Map(options.map((option) => [option.value, option.label]));
+    return (value: string) => labels.get(value) ?? `Class ${value}`;
+  }, [options]);
+  return { options, labelOf, isLoading: classes.isPending };
 }
 
-// The form sits between the dialog and its parts: it must pass on the column layout, so that the
-// fields scroll while the title and the buttons stay in view.
-const FORM_LAYOUT = { display: 'flex', flexDirection: 'column', minHeight: 0, flex: '1 1 auto' } as const;
-
-/** Add Teacher (no `teacher`) or Edit Teacher; a failed save shows its reason inside the dialog. */
+/** Add Teacher (no `teacher`) or Edit Teacher, where the Teacher ID and username show but cannot change. */
 export function TeacherDialog({
-  open,
   teacher,
   saving,
   error,
   onCancel,
   onSave,
 }: {
-  open: boolean;
   teacher?: Teacher;
   saving: boolean;
   /** The failed save's text (the server's detail, or Failed to save teacher). */
@@ -65,21 +55,8 @@ export function TeacherDialog({
   const theme = useTheme();
   const isPhone = useMediaQuery(theme.breakpoints.down('sm'));
   const [form, setForm] = useState<TeacherForm>(() => (teacher ? formFromTeacher(teacher) : emptyTeacherForm));
-  const classes = useClassOptions(open);
-  const { showToast } = useToast();
+  const classes = useClassChoices();
 
-  useEffect(() => {
-    if (classes.isError) showToast(errorText(classes.error, 'Failed to load classes'), 'error');
-  }, [classes.isError, classes.error, showToast]);
-
-  // Without the server's list the four classes of the centre are still offered, so the form stays usable.
-  const classOptions = classes.data ?? (classes.isError ? FALLBACK_CLASSES : []);
-  const classLabel = useMemo(() => {
-    const labels = new Map(classOptions.map((option) => [option.value, option.label]));
-    return (value: string) => labels.get(value) ?? `Class ${value}`;
-  }, [classOptions]);
-
-  const canSave = !saving && canSaveTeacher(form);
   const set = <K extends keyof TeacherForm>(name: K, value: TeacherForm[K]) =>
     setForm((current) => ({ ...current, [name]: value }));
   const text = (name: Exclude<keyof TeacherForm, 'subjects' | 'classes_assigned'>) => ({
@@ -88,147 +65,101 @@ export function TeacherDialog({
     onChange: (event: { target: { value: string } }) => set(name, event.target.value),
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (canSave) onSave(form);
-  };
-
   return (
-    <Dialog
-      open={open}
-      onClose={() => {
-        if (!saving) onCancel();
-      }}
-      fullWidth
-      fullScreen={isPhone}
+    <EntityFormDialog
+      title={isEdit ? 'Edit Teacher' : 'Add Teacher'}
+      saving={saving}
+      error={error}
+      canSave={canSaveTeacher(form)}
+      submitLabel="Save"
+      onCancel={onCancel}
+      onSave={() => onSave(form)}
       maxWidth="md"
-      aria-labelledby="teacher-dialog-title"
+      fullScreen={isPhone}
     >
-      <Box component="form" noValidate onSubmit={submit} sx={FORM_LAYOUT}>
-        <DialogTitle id="teacher-dialog-title">{isEdit ? 'Edit Teacher' : 'Add Teacher'}</DialogTitle>
-        <DialogContent>
-          {error && (
-            <Alert severity="error" sx={{ mb: 2 }}>
-              {error}
-            </Alert>
-          )}
-          <Grid container spacing={2} sx={{ pt: 1 }}>
-            {isEdit && (
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <TextField label="Teacher ID" value={teacher.unique_id} disabled fullWidth />
-              </Grid>
-            )}
-            {isEdit && (
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <TextField
-                  label="Username"
-                  value={teacher.username ?? teacher.unique_id.toLowerCase()}
-                  disabled
-                  fullWidth
-                />
-              </Grid>
-            )}
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <TextField label="First Name" required autoFocus autoComplete="off" fullWidth {...text('first_name')} />
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <TextField label="Last Name" required autoComplete="off" fullWidth {...text('last_name')} />
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <TextField
-                label="Email"
-                type="email"
-                autoComplete="off"
-                fullWidth
-                helperText="Optional. Must be unique; the teacher may sign in with it."
-                {...text('email')}
-              />
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <TextField
-                label="Phone Number"
-                type="tel"
-                required
-                autoComplete="off"
-                fullWidth
-                helperText="Include the country code, e.g. +919876543210"
-                {...text('phone_number')}
-              />
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <TextField
-                select
-                label="Subjects"
-                required
-                fullWidth
-                helperText="Choose at least one"
-                value={form.subjects}
-                onChange={(event) => set('subjects', asList(event.target.value) as Subject[])}
-                slotProps={{
-                  select: { multiple: true, renderValue: (value) => chips(value as string[], (subject) => subject) },
-                }}
-              >
-                {SUBJECTS.map((subject) => (
-                  <MenuItem key={subject} value={subject}>
-                    <Checkbox checked={form.subjects.includes(subject)} size="small" sx={{ p: 0.5, mr: 1 }} />
-                    <ListItemText primary={subject} />
-                  </MenuItem>
-                ))}
-              </TextField>
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <TextField
-                select
-                label="Classes Assigned"
-                required
-                fullWidth
-                disabled={classes.isPending}
-                helperText={classes.isPending ? 'Loading classes...' : 'Choose at least one'}
-                value={form.classes_assigned}
-                onChange={(event) => set('classes_assigned', asList(event.target.value))}
-                slotProps={{ select: { multiple: true, renderValue: (value) => chips(value as string[], classLabel) } }}
-              >
-                {classOptions.map((option) => (
-                  <MenuItem key={option.value} value={option.value}>
-                    <Checkbox
-                      checked={form.classes_assigned.includes(option.value)}
-                      size="small"
-                      sx={{ p: 0.5, mr: 1 }}
-                    />
-                    <ListItemText primary={option.label} />
-                  </MenuItem>
-                ))}
-              </TextField>
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <TextField label="Qualification" autoComplete="off" fullWidth {...text('qualification')} />
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <TextField
-                label="Experience (years)"
-                type="number"
-                fullWidth
-                slotProps={{ htmlInput: { min: 0, max: 80, step: 1, inputMode: 'numeric' } }}
-                {...text('experience_years')}
-              />
-            </Grid>
-            <Grid size={12}>
-              <TextField label="Address" multiline minRows={2} fullWidth {...text('address')} />
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <TextField label="Emergency Contact" autoComplete="off" fullWidth {...text('emergency_contact')} />
-            </Grid>
-          </Grid>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onCancel} disabled={saving}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={!canSave}>
-            {saving ? 'Saving...' : 'Save'}
-          </Button>
-        </DialogActions>
-      </Box>
-    </Dialog>
+      <Grid container spacing={2} sx={{ pt: 1 }}>
+        {isEdit && (
+          <Half>
+            <TextField label="Teacher ID" value={teacher.unique_id} disabled fullWidth />
+          </Half>
+        )}
+        {isEdit && (
+          <Half>
+            <TextField
+              label="Username"
+              value={teacher.username ?? teacher.unique_id.toLowerCase()}
+              disabled
+              fullWidth
+            />
+          </Half>
+        )}
+        <Half>
+          <TextField label="First Name" required autoFocus autoComplete="off" fullWidth {...text('first_name')} />
+        </Half>
+        <Half>
+          <TextField label="Last Name" required autoComplete="off" fullWidth {...text('last_name')} />
+        </Half>
+        <Half>
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="off"
+            fullWidth
+            helperText="Optional. Must be unique; the teacher may sign in with it."
+            {...text('email')}
+          />
+        </Half>
+        <Half>
+          <TextField
+            label="Phone Number"
+            type="tel"
+            required
+            autoComplete="off"
+            fullWidth
+            helperText="Include the country code, e.g. +919876543210"
+            {...text('phone_number')}
+          />
+        </Half>
+        <Half>
+          <MultiSelectField
+            label="Subjects"
+            options={SUBJECT_OPTIONS}
+            value={form.subjects}
+            onChange={(subjects) => set('subjects', subjects as Subject[])}
+            chipLabel={asIs}
+            helperText="Choose at least one"
+          />
+        </Half>
+        <Half>
+          <MultiSelectField
+            label="Classes Assigned"
+            options={classes.options}
+            value={form.classes_assigned}
+            onChange={(assigned) => set('classes_assigned', assigned)}
+            chipLabel={classes.labelOf}
+            helperText={classes.isLoading ? 'Loading classes...' : 'Choose at least one'}
+            disabled={classes.isLoading}
+          />
+        </Half>
+        <Half>
+          <TextField label="Qualification" autoComplete="off" fullWidth {...text('qualification')} />
+        </Half>
+        <Half>
+          <TextField
+            label="Experience (years)"
+            type="number"
+            fullWidth
+            slotProps={{ htmlInput: { min: 0, max: 80, step: 1, inputMode: 'numeric' } }}
+            {...text('experience_years')}
+          />
+        </Half>
+        <Grid size={12}>
+          <TextField label="Address" multiline minRows={2} fullWidth {...text('address')} />
+        </Grid>
+        <Half>
+          <TextField label="Emergency Contact" autoComplete="off" fullWidth {...text('emergency_contact')} />
+        </Half>
+      </Grid>
+    </EntityFormDialog>
   );
 }

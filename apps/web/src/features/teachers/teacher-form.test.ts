@@ -1,5 +1,6 @@
 import type { Teacher } from '@tuitiondesk/contract';
 import { describe, expect, it } from 'vitest';
+import { teacher as makeTeacher } from '../../testing';
 import {
   canSaveTeacher,
   emptyTeacherForm,
@@ -11,26 +12,17 @@ import {
   teacherRequest,
 } from './teacher-form';
 
-const teacher: Teacher = {
-  id: 4,
-  unique_id: 'TCH0004',
+const teacher: Teacher = makeTeacher(4, {
   user_id: 14,
-  two_factor_enabled: false,
-  username: 'tch0004',
   full_name: 'Priya Sharma',
   first_name: 'Priya',
   last_name: 'Sharma',
   email: 'priya@example.org',
-  phone_number: '+919800000004',
-  subjects: ['Mathematics', 'Physics'],
-  classes_assigned: ['9', '10'],
   qualification: 'M.Sc.',
   experience_years: 6,
   address: '12 Park Road\nPune',
   emergency_contact: '+919800000099',
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T00:00:00Z',
-};
+});
 
 describe('teacher names', () => {
   it('joins first and last name with one space', () => {
@@ -66,7 +58,7 @@ describe('experience', () => {
   });
 });
 
-describe('the teacher save rule (spec section 5)', () => {
+describe('the teacher save rule', () => {
   const complete: TeacherForm = {
     ...emptyTeacherForm,
     first_name: 'Priya',

@@ -27,12 +27,12 @@ export const emptyTeacherForm: TeacherForm = {
   emergency_contact: '',
 };
 
-/** Spec section 3: full_name is the first and last name joined by a space. */
+/** full_name is the first and last name joined by a space. */
 export function joinFullName(firstName: string, lastName: string): string {
   return [firstName.trim(), lastName.trim()].filter(Boolean).join(' ');
 }
 
-/** Spec section 3: editing splits full_name on its first space. */
+/** Editing splits full_name on its first space: the first name before it, the last name after. */
 export function splitFullName(fullName: string): { first_name: string; last_name: string } {
   const trimmed = fullName.trim();
   const space = trimmed.indexOf(' ');
@@ -40,13 +40,13 @@ export function splitFullName(fullName: string): { first_name: string; last_name
   return { first_name: trimmed.slice(0, space), last_name: trimmed.slice(space + 1).trim() };
 }
 
-/** Spec section 5: experience is parsed as an integer, 0 when it is not numeric. */
+/** Experience is parsed as an integer, 0 when it is not numeric. */
 export function parseExperienceYears(value: string | number | null | undefined): number {
   const years = Number.parseInt(String(value ?? ''), 10);
   return Number.isNaN(years) ? 0 : years;
 }
 
-/** Spec section 5: save needs first and last name, phone, one subject and one assigned class. */
+/** Save needs first and last name, phone, one subject and one assigned class. */
 export function canSaveTeacher(form: TeacherForm): boolean {
   return (
     form.first_name.trim() !== '' &&
@@ -59,7 +59,7 @@ export function canSaveTeacher(form: TeacherForm): boolean {
 
 export function formFromTeacher(teacher: Teacher): TeacherForm {
   // The record keeps first and last name apart; they are used when they still make up full_name,
-  // so a two-word first name survives an edit. Otherwise full_name is split as the spec says.
+  // so a two-word first name survives an edit. Otherwise full_name is split on its first space.
   const stored = joinFullName(teacher.first_name ?? '', teacher.last_name ?? '');
   const names =
     teacher.first_name && teacher.last_name && stored === teacher.full_name.trim()

@@ -1,71 +1,25 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ClassOption, Teacher } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ToastProvider } from '../../lib/toast';
+import { type FakeRoute, fakeApi, json, listOf, teacher as makeTeacher, renderPage } from '../../testing';
 import TeachersPage from './teachers-page';
 
 const CLASSES: ClassOption[] = ['7', '8', '9', '10'].map((value) => ({ value, label: `Class ${value}` }));
 
+/** Teachers numbered from 1; only Teacher 2 has two-factor sign-in on. */
 function makeTeachers(count: number): Teacher[] {
-  return Array.from({ length: count }, (_, index) => {
-    const id = index + 1;
-    return {
-      id,
-      unique_id: `TCH${String(id).padStart(4, '0')}`,
-      user_id: id + 100,
-      two_factor_enabled: id === 2,
-      username: `tch${String(id).padStart(4, '0')}`,
-      full_name: `Teacher ${id}`,
-      first_name: 'Teacher',
-      last_name: String(id),
-      email: null,
-      phone_number: `+9198000${String(id).padStart(5, '0')}`,
-      subjects: ['Mathematics', 'Physics'],
-      classes_assigned: ['9', '10'],
-      qualification: 'B.Ed.',
-      experience_years: 3,
-      address: '',
-      emergency_contact: '',
-      created_at: '2026-01-01T00:00:00Z',
-      updated_at: '2026-01-01T00:00:00Z',
-    };
+  return listOf(count, (id) => makeTeacher(id, { two_factor_enabled: id === 2 }));
+}
+
+/** Serves `teachers`, the classes and the routes given; returns the calls the page made. */
+function openTeachers(teachers: Teacher[], routes: Record<string, FakeRoute> = {}) {
+  const { calls } = fakeApi({
+    'GET /teachers/': () => [200, teachers],
+    'GET /students/classes': () => [200, CLASSES],
+    ...routes,
   });
-}
-
-function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
-
-function renderPage(teachers: Teacher[], answers: Record<string, () => Response> = {}) {
-  localStorage.setItem('token', 'test-token');
-  const calls: Call[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const url = new URL(String(input), 'http://localhost');
-    const method = init?.method ?? 'GET';
-    const path = url.pathname.replace('/api/v1', '');
-    calls.push({ method, path, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-    const answer = answers[`${method} ${path}`];
-    if (answer) return answer();
-    if (method === 'GET' && path === '/teachers/') return json(teachers);
-    if (method === 'GET' && path === '/students/classes') return json(CLASSES);
-    return json({ detail: 'Not found' }, 404);
-  });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <ToastProvider>
-        <TeachersPage />
-      </ToastProvider>
-    </QueryClientProvider>,
-  );
+  renderPage(<TeachersPage />, { signedInAs: 'admin' });
   return calls;
 }
 
@@ -93,7 +47,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('the Teachers screen', () => {
   it('lists teachers with their subjects and classes', async () => {
-    renderPage(makeTeachers(2));
+    openTeachers(makeTeachers(2));
     expect(await screen.findByText('Teacher 1')).toBeInTheDocument();
     for (const header of ['Teacher', 'Teacher ID', 'Contact', 'Subjects', 'Classes Assigned', 'Actions']) {
       expect(screen.getByRole('columnheader', { name: header })).toBeInTheDocument();
@@ -105,13 +59,13 @@ describe('the Teachers screen', () => {
   });
 
   it('says No teachers yet', async () => {
-    renderPage([]);
+    openTeachers([]);
     expect(await screen.findByText('No teachers yet')).toBeInTheDocument();
   });
 
   it('keeps Save disabled until the required fields, a subject and a class are present', async () => {
     const user = userEvent.setup({ delay: null });
-    renderPage([]);
+    openTeachers([]);
     await user.click(await screen.findByRole('button', { name: 'Add Teacher' }));
     const dialog = screen.getByRole('dialog', { name: 'Add Teacher' });
     const save = within(dialog).getByRole('button', { name: 'Save' });
@@ -134,7 +88,7 @@ describe('the Teachers screen', () => {
       initial_password: 'Init-Pass-123',
       message: 'ok',
     };
-    const calls = renderPage([], { 'POST /teachers/': () => json(created, 201) });
+    const calls = openTeachers([], { 'POST /teachers/': () => json(created, 201) });
     await user.click(await screen.findByRole('button', { name: 'Add Teacher' }));
     const dialog = screen.getByRole('dialog', { name: 'Add Teacher' });
     await fillRequired(user, dialog);
@@ -161,7 +115,7 @@ describe('the Teachers screen', () => {
   it('shows a failed save inside the dialog, with the server detail or the fallback', async () => {
     const user = userEvent.setup({ delay: null });
     let answer = json({ detail: 'A teacher with this email already exists' }, 409);
-    renderPage([], { 'POST /teachers/': () => answer });
+    openTeachers([], { 'POST /teachers/': () => answer });
     await user.click(await screen.findByRole('button', { name: 'Add Teacher' }));
     const dialog = screen.getByRole('dialog', { name: 'Add Teacher' });
     await fillRequired(user, dialog);
@@ -176,7 +130,7 @@ describe('the Teachers screen', () => {
   it('edits a teacher: names split back, whole object sent with full_name', async () => {
     const user = userEvent.setup({ delay: null });
     const [teacher] = makeTeachers(1);
-    const calls = renderPage([teacher as Teacher], { 'PUT /teachers/1': () => json(teacher) });
+    const calls = openTeachers([teacher as Teacher], { 'PUT /teachers/1': () => json(teacher) });
     await user.click(await screen.findByRole('button', { name: 'Edit Teacher 1' }));
     const dialog = screen.getByRole('dialog', { name: 'Edit Teacher' });
     expect(within(dialog).getByRole('textbox', { name: 'Teacher ID' })).toBeDisabled();
@@ -199,7 +153,7 @@ describe('the Teachers screen', () => {
 
   it('toasts Failed to load classes when the classes cannot be fetched', async () => {
     const user = userEvent.setup({ delay: null });
-    renderPage([], { 'GET /students/classes': () => new Response('', { status: 500 }) });
+    openTeachers([], { 'GET /students/classes': () => new Response('', { status: 500 }) });
     await user.click(await screen.findByRole('button', { name: 'Add Teacher' }));
     expect(await screen.findByText('Failed to load classes')).toBeInTheDocument();
   });
@@ -207,7 +161,7 @@ describe('the Teachers screen', () => {
   it('deletes the selected teachers after the confirmation', async () => {
     const user = userEvent.setup({ delay: null });
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
-    const calls = renderPage(makeTeachers(3), {
+    const calls = openTeachers(makeTeachers(3), {
       'POST /teachers/delete-multiple': () => json({ deleted_count: 3, message: 'ok' }),
       'DELETE /teachers/2': () => json({ message: 'ok' }),
     });
@@ -226,7 +180,7 @@ describe('the Teachers screen', () => {
   it('resets a teacher’s two-factor sign-in after the confirmation, offered only where it is on', async () => {
     const user = userEvent.setup({ delay: null });
     const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValue(true);
-    const calls = renderPage(makeTeachers(3), {
+    const calls = openTeachers(makeTeachers(3), {
       'DELETE /auth/two-factor/users/102': () => json({ message: 'ok' }),
     });
     await screen.findByRole('button', { name: 'Edit Teacher 2' });

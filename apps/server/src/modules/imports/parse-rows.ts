@@ -1,0 +1,311 @@
+import {
+  CLASS_NAME_HINT,
+  createStudentSchema,
+  createTeacherSchema,
+  emailSchema,
+  type ImportRowError,
+  normaliseClassName,
+  optionalText,
+  SUBJECTS,
+  type Subject,
+} from '@tuitiondesk/contract';
+import type { z } from 'zod';
+import { BadRequestError } from '../../lib/errors';
+import {
+  type ColumnMap,
+  type ColumnSpec,
+  FULL_NAME,
+  type ImportKind,
+  mapColumns,
+  STUDENT_COLUMNS,
+  type StudentField,
+  TEACHER_COLUMNS,
+  type TeacherField,
+} from './columns';
+import type { Sheet, SheetRow } from './spreadsheet';
+
+/**
+ * A sheet's rows read into records, with no database: the rows are checked with the same schemas as
+ * the Add Student and Add Teacher dialogs; the import only relaxes parent_name (may be empty) and
+ * requires a teacher's email. A row that cannot be imported becomes an error naming the sheet's row
+ * and the columns as the file writes them. Whether a record is already on record is the service's
+ * question, asked inside its transaction.
+ */
+
+const studentRowSchema = createStudentSchema.extend({
+  parent_name: optionalText(200).transform((value) => value ?? ''),
+});
+
+const teacherRowSchema = createTeacherSchema.extend({ email: emailSchema });
+
+export type ImportedStudent = z.output<typeof studentRowSchema>;
+export type ImportedTeacher = z.output<typeof teacherRowSchema>;
+
+export interface ParsedRows<Record, Field extends string> {
+  /** The rows that hold something in a column the import reads; blank rows are skipped unreported. */
+  total: number;
+  valid: { row: number; record: Record }[];
+  errors: ImportRowError[];
+  /** The header to name in an error about this field, as the file writes it. */
+  label: (field: Field | typeof FULL_NAME) => string;
+}
+
+const SUBJECT_BY_KEY = new Map<string, Subject>([
+  ...SUBJECTS.map((subject) => [subjectKey(subject), subject] as [string, Subject]),
+  ['maths', 'Mathematics'],
+  ['math', 'Mathematics'],
+  ['computers', 'Computer Science'],
+  ['computer', 'Computer Science'],
+  ['cs', 'Computer Science'],
+  ['pe', 'Physical Education'],
+  ['socialscience', 'Social Studies'],
+  ['sst', 'Social Studies'],
+]);
+
+function subjectKey(text: string): string {
+  return text.toLowerCase().replace(/[^a-z]/g, '');
+}
+
+function splitList(text: string): string[] {
+  return text
+    .split(/[,;\n]/)
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+/** Runs of white space as one space, none at the ends. */
+export function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** `5`, `5 years`, `5 yrs`, `5.0` are five years; anything else goes to the schema as written. */
+function experienceText(text: string): string | undefined {
+  if (text === '') return undefined;
+  const match = /^(\d+)(?:\.0+)?\s*(?:years?|yrs?)?\.?$/i.exec(text);
+  return match ? match[1] : text;
+}
+
+interface RowReader<Field extends string> {
+  cell: (field: Field) => string;
+  first: string;
+  last: string;
+  /** The header to name in an error about this field, as the file writes it. */
+  label: (field: Field | typeof FULL_NAME) => string;
+}
+
+function labeller<Field extends string>(columns: ColumnMap<Field>): RowReader<Field>['label'] {
+  const nameLabel = columns.label.get(FULL_NAME) ?? 'name';
+  return (field) => {
+    if (columns.splitsName && (field === FULL_NAME || field === 'first_name' || field === 'last_name')) {
+      return nameLabel;
+    }
+    // full_name is first and last name joined: an error about it (too long) is about the name.
+    return field === FULL_NAME ? 'name' : (columns.label.get(field) ?? field);
+  };
+}
+
+function rowReader<Field extends string>(row: SheetRow, columns: ColumnMap<Field>): RowReader<Field> {
+  const text = (field: Field | typeof FULL_NAME) => {
+    const index = columns.index.get(field);
+    return index === undefined ? '' : (row.cells[index] ?? '');
+  };
+  let first = collapse(text('first_name' as Field));
+  let last = collapse(text('last_name' as Field));
+  if (columns.splitsName) {
+    const full = collapse(text(FULL_NAME));
+    const space = full.indexOf(' ');
+    first = space < 0 ? full : full.slice(0, space);
+    last = space < 0 ? '' : full.slice(space + 1);
+  }
+  return { cell: text, first, last, label: labeller(columns) };
+}
+
+function fieldValue<Field extends string>(reader: RowReader<Field>, field: Field): string {
+  if (field === 'first_name') return reader.first;
+  if (field === 'last_name') return reader.last;
+  return reader.cell(field);
+}
+
+/**
+ * The template's example row, left in by mistake: without this check it would become a real
+ * student, or a teacher account for priya.nair@example.com.
+ */
+function isExampleRow<Field extends string>(reader: RowReader<Field>, columns: ColumnSpec<Field>[]): boolean {
+  return columns
+    .filter((column) => column.required)
+    .every((column) => fieldValue(reader, column.field).toLowerCase() === column.example.toLowerCase());
+}
+
+const EXAMPLE_ROW = "This is the template's example row; delete it, or replace it with a real record";
+
+/** Empty required cells, named the way the sheet names them. */
+function missingValues<Field extends string>(
+  reader: RowReader<Field>,
+  columns: ColumnSpec<Field>[],
+  splitsName: boolean,
+): string[] {
+  const problems: string[] = [];
+  if (splitsName && (reader.first === '' || reader.last === '')) {
+    problems.push(`${reader.label(FULL_NAME)}: must hold a first and a last name, separated by a space`);
+  }
+  for (const { field, required } of columns) {
+    if (!required || (splitsName && (field === 'first_name' || field === 'last_name'))) continue;
+    if (fieldValue(reader, field) === '') problems.push(`${reader.label(field)}: is required`);
+  }
+  return problems;
+}
+
+/** A schema's verdict on a row: the record, or each problem named by the sheet's header. */
+function checked<Record, Field extends string>(
+  result: z.ZodSafeParseResult<Record>,
+  reader: RowReader<Field>,
+): RowVerdict<Record> {
+  if (result.success) return { record: result.data };
+  return {
+    problems: result.error.issues.map(
+      (issue) => `${reader.label(String(issue.path[0] ?? 'row') as Field)}: ${issue.message}`,
+    ),
+  };
+}
+
+/** The rows that hold something in a column the import reads; the rest are blank and skipped unreported. */
+function filledRows<Field extends string>(sheet: Sheet, columns: ColumnMap<Field>): SheetRow[] {
+  const used = [...columns.index.values()];
+  const rows = sheet.rows.filter((row) => used.some((index) => (row.cells[index] ?? '') !== ''));
+  if (rows.length === 0) {
+    throw new BadRequestError(
+      `The file has no data rows under the header (row ${sheet.headerRow}); add one row per record under the column names and try again`,
+    );
+  }
+  return rows;
+}
+
+type RowVerdict<Record> = { record: Record } | { problems: string[] };
+
+interface RowRules<Record, Field extends string> {
+  kind: ImportKind;
+  columns: ColumnSpec<Field>[];
+  /** The record a row holds, or what is wrong with it; `missing` names its empty required cells. */
+  read: (reader: RowReader<Field>, missing: string[]) => RowVerdict<Record>;
+  /** Two rows with the same key are the same record: the later one is refused with `repeats`' words. */
+  key: (record: Record) => string;
+  repeats: (record: Record, earlierRow: number, reader: RowReader<Field>) => string;
+}
+
+/**
+ * Finds the columns (a missing required one refuses the whole file), then reads each filled row:
+ * the template's example row, a row with problems and a repeat of an earlier row become errors.
+ */
+function parseRows<Record, Field extends string>(
+  sheet: Sheet,
+  rules: RowRules<Record, Field>,
+): ParsedRows<Record, Field> {
+  const columns = mapColumns<Field>(sheet.headers, rules.columns, rules.kind);
+  const rows = filledRows(sheet, columns);
+  const valid: { row: number; record: Record }[] = [];
+  const errors: ImportRowError[] = [];
+  const seen = new Map<string, number>();
+  for (const { row, cells } of rows) {
+    const reader = rowReader({ row, cells }, columns);
+    if (isExampleRow(reader, rules.columns)) {
+      errors.push({ row, error: EXAMPLE_ROW });
+      continue;
+    }
+    const verdict = rules.read(reader, missingValues(reader, rules.columns, columns.splitsName));
+    if ('problems' in verdict) {
+      errors.push({ row, error: verdict.problems.join('; ') });
+      continue;
+    }
+    const key = rules.key(verdict.record);
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      errors.push({ row, error: rules.repeats(verdict.record, earlier, reader) });
+      continue;
+    }
+    seen.set(key, row);
+    valid.push({ row, record: verdict.record });
+  }
+  return { total: rows.length, valid, errors, label: labeller(columns) };
+}
+
+/** The one key of a student, in a file and on record: the name, without case, and the parent's phone. */
+export function studentKey(student: { full_name: string; parent_phone: string }): string {
+  return `${student.full_name.toLowerCase()}|${student.parent_phone}`;
+}
+
+export function parseStudentRows(sheet: Sheet): ParsedRows<ImportedStudent, StudentField> {
+  return parseRows(sheet, {
+    kind: 'students',
+    columns: STUDENT_COLUMNS,
+    read: (reader, missing) => {
+      if (missing.length > 0) return { problems: missing };
+      const result = studentRowSchema.safeParse({
+        full_name: `${reader.first} ${reader.last}`,
+        class_name: reader.cell('class_name'),
+        parent_name: collapse(reader.cell('parent_name')),
+        parent_phone: reader.cell('parent_phone'),
+      });
+      return checked(result, reader);
+    },
+    key: studentKey,
+    repeats: (_, earlier) => `Same student as row ${earlier} (same name and parent phone)`,
+  });
+}
+
+/** A comma-separated cell as a list, each item matched forgivingly; unknown items are named. */
+function parseList<T extends string>(
+  text: string,
+  match: (item: string) => T | undefined,
+  label: string,
+  hint: string,
+): { items: T[]; problems: string[] } {
+  const items: T[] = [];
+  const problems: string[] = [];
+  for (const item of splitList(text)) {
+    const value = match(item);
+    if (value === undefined) problems.push(`${label}: "${item}" ${hint}`);
+    else if (!items.includes(value)) items.push(value);
+  }
+  return { items, problems };
+}
+
+export function parseTeacherRows(sheet: Sheet): ParsedRows<ImportedTeacher, TeacherField> {
+  return parseRows(sheet, {
+    kind: 'teachers',
+    columns: TEACHER_COLUMNS,
+    read: (reader, missing) => {
+      const subjects = parseList(
+        reader.cell('subjects'),
+        (item) => SUBJECT_BY_KEY.get(subjectKey(item)),
+        reader.label('subjects'),
+        `is not a subject; use ${SUBJECTS.join(', ')}`,
+      );
+      const classes = parseList(
+        reader.cell('classes_assigned'),
+        normaliseClassName,
+        reader.label('classes_assigned'),
+        `is not a class: each ${CLASS_NAME_HINT}`,
+      );
+      const problems = [...missing, ...subjects.problems, ...classes.problems];
+      if (problems.length > 0) return { problems };
+      const optional = (field: TeacherField) => collapse(reader.cell(field)) || undefined;
+      const result = teacherRowSchema.safeParse({
+        first_name: reader.first,
+        last_name: reader.last,
+        email: reader.cell('email'),
+        phone_number: reader.cell('phone_number'),
+        subjects: subjects.items,
+        classes_assigned: classes.items,
+        qualification: optional('qualification'),
+        experience_years: experienceText(reader.cell('experience_years')),
+        // An address may run over several lines; keep them, trimmed.
+        address: reader.cell('address').trim() || undefined,
+        emergency_contact: optional('emergency_contact'),
+      });
+      return checked(result, reader);
+    },
+    key: (teacher) => teacher.email,
+    repeats: (teacher, earlier, reader) =>
+      `${reader.label('email')}: ${teacher.email} is already used in row ${earlier}; each teacher needs their own email`,
+  });
+}

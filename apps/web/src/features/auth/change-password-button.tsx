@@ -1,0 +1,17 @@
+import LockResetIcon from '@mui/icons-material/LockReset';
+import { Button } from '@mui/material';
+import { useState } from 'react';
+import { ChangePasswordDialog } from './change-password-dialog';
+
+/** A signed-in user's own password change: the button, and the dialog it opens. */
+export function ChangePasswordButton() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button variant="outlined" startIcon={<LockResetIcon />} onClick={() => setOpen(true)}>
+        Change Password
+      </Button>
+      <ChangePasswordDialog open={open} mode="signed-in" onClose={() => setOpen(false)} />
+    </>
+  );
+}

@@ -1,0 +1,91 @@
+// The figures each bench script writes into bench/results/ as JSON, and bench/report.ts reads.
+
+/** web-bundle.json: the JavaScript of a cold load of each route, gzipped. */
+export interface BundleFigures {
+  budget_kb: number;
+  routes: { route: string; kb: number; files: number }[];
+}
+
+/** students-search.json: keystroke to settled table in the Students search. */
+export interface SearchFigures {
+  students: number;
+  keystrokes: number;
+  median_ms: number;
+  worst_ms: number;
+}
+
+// api-pglite.json and api-postgres.json, below: the API bench.
+
+/** One autocannon run, in milliseconds and requests per second. */
+export interface Figure {
+  p50: number;
+  p99: number;
+  rps: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** A call at 1 and 32 connections, ours beside the bare route answering the same bytes. */
+export interface CallResult {
+  name: string;
+  bytes: number;
+  c1: { ours: Figure; bare: Figure };
+  c32: { ours: Figure; bare: Figure };
+}
+
+export interface ConsoleTimings {
+  runs: { sign_in_ms: number; students_table_ms: number }[];
+  sign_in_ms: number;
+  students_table_ms: number;
+  sign_in_to_table_ms: number;
+}
+
+export interface SendResult {
+  recipients: number;
+  devices: number;
+  answer_ms: number;
+  drained_s: number;
+  malformed: number;
+}
+
+export interface ApproveResult {
+  runs: number;
+  median_ms: number;
+  max_ms: number;
+}
+
+export interface ImportResult {
+  kind: 'students' | 'teachers';
+  rows: number;
+  imported: number;
+  seconds: number;
+  peak_rss_mb: number;
+}
+
+/** What bench/tools/seed-large.ts made (rows per table), and how long each step took ("ms <step>"). */
+export interface SeedCounts {
+  students: number;
+  teachers: number;
+  attendance: number;
+  pending: number;
+  teacher_attendance: number;
+  messages: number;
+  activities: number;
+  push_subscriptions: number;
+  [timing: `ms ${string}`]: number;
+}
+
+export interface ApiResults {
+  kind: 'pglite' | 'postgres';
+  seconds: number;
+  /** A remark shown above the run's table in the report (the bench writes none; added by hand). */
+  note?: string;
+  seeded: { seconds: number; counts: SeedCounts };
+  calls: CallResult[];
+  approve: ApproveResult | null;
+  send: SendResult | null;
+  console: ConsoleTimings | null;
+  imports: ImportResult[];
+  memory: { rest_mb?: number; load_peak_mb?: number; after_mb?: number };
+}
