@@ -94,7 +94,7 @@ describe('the parent app at /parent', () => {
           await api<{ subject: string; recipient: string; delivery_status: string }[]>('/communications/history');
         return history.find((row) => row.subject === subject && row.recipient === issued.phone)?.delivery_status;
       })
-      .toBe('delivered');
+      .toBe('read');
     await page.getByRole('button', { name: /Back to inbox/ }).click();
     expect(await item.getAttribute('class')).not.toContain('unread');
     // A notification tap opens /parent/#message=<id>: straight to that message.

@@ -16,19 +16,24 @@ import {
 import type { AppContext } from './context';
 import { SERVER_DIR } from './lib/server-dir';
 import { registerActivityRoutes } from './modules/activities/routes';
+import { registerAnalyticsRoutes } from './modules/analytics/routes';
 import { registerAttendanceRoutes } from './modules/attendance/routes';
 import { registerAuthRoutes } from './modules/auth/routes';
 import { registerBackupRoutes } from './modules/backups/routes';
+import { registerCallListRoutes } from './modules/call-list/routes';
+import { registerConversationRoutes } from './modules/conversations/routes';
 import { registerDashboardRoutes } from './modules/dashboard/routes';
 import { registerHealthRoutes } from './modules/health/routes';
 import { registerImportRoutes } from './modules/imports/routes';
 import { registerMessageRoutes } from './modules/messages/routes';
+import { registerWhatsappWebhookRoutes } from './modules/messages/webhook-routes';
 import { registerParentRoutes } from './modules/parents/routes';
 import { registerPushRoutes } from './modules/push/routes';
 import { registerSettingsRoutes } from './modules/settings/routes';
 import { registerStudentRoutes } from './modules/students/routes';
 import { registerTeacherAttendanceRoutes } from './modules/teacher-attendance/routes';
 import { registerTeacherRoutes } from './modules/teachers/routes';
+import { registerTemplateRoutes } from './modules/templates/routes';
 import { registerTwoFactorRoutes } from './modules/two-factor/routes';
 import { registerAuthentication } from './plugins/authentication';
 import { answerClientError, registerErrorHandling } from './plugins/errors';
@@ -45,6 +50,11 @@ export const API_ROUTES: ((app: ZodApp, ctx: AppContext) => void)[] = [
   registerAttendanceRoutes,
   registerTeacherAttendanceRoutes,
   registerMessageRoutes,
+  registerWhatsappWebhookRoutes,
+  registerCallListRoutes,
+  registerAnalyticsRoutes,
+  registerConversationRoutes,
+  registerTemplateRoutes,
   registerImportRoutes,
   registerActivityRoutes,
   registerDashboardRoutes,

@@ -17,7 +17,7 @@ import {
 import { TokenService } from './lib/tokens';
 import { countUsers, ensureSetting, insertUser } from './modules/auth/repository';
 import { createWhatsappSender } from './modules/messages/whatsapp';
-import { PushDelivery } from './modules/push/delivery';
+import { WhatsappWorker } from './modules/messages/whatsapp-worker';
 import { resolveVapidDetails } from './modules/push/vapid';
 import { PushWorker } from './modules/push/worker';
 
@@ -40,13 +40,16 @@ export async function prepareContext(config: AppConfig, db: Database): Promise<P
   const tokens = new TokenService(signingSecretOf(keys, config.jwtSecret), config.tokenTtlSeconds);
   // Not started here: the server starts it once listening (tests start theirs when they need it).
   const push = new PushWorker({ db, tokens, vapid: resolveVapidDetails(config.push, keys.vapid), config: config.push });
+  const whatsapp = config.whatsapp ? createWhatsappSender(config.whatsapp) : undefined;
+  const whatsappWorker =
+    config.whatsapp && whatsapp ? new WhatsappWorker({ db, sender: whatsapp, config: config.whatsapp }) : undefined;
   return {
     ctx: {
       config,
       db,
       tokens,
-      delivery: new PushDelivery(() => push.wake()),
-      whatsapp: config.whatsapp ? createWhatsappSender(config.whatsapp) : undefined,
+      whatsapp,
+      whatsappWorker,
       push,
       twoFactorKey: keys.sealingKey,
     },

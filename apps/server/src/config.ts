@@ -10,6 +10,9 @@ const optionalString = z
 const integer = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
 
+/** WhatsApp's limit for a new business number: 250 unique people in 24 hours (higher tiers later). */
+export const DEFAULT_WHATSAPP_DAILY_LIMIT = 250;
+
 const envSchema = z.object({
   PORT: integer(8000, 0, 65_535),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -34,7 +37,14 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_SECONDS: integer(25, 5, 3600),
   WHATSAPP_API_BASE_URL: optionalString.pipe(z.url().optional()),
   WHATSAPP_ACCESS_TOKEN: optionalString,
-  WHATSAPP_PHONE_NUMBER_ID: optionalString,
+  WHATSAPP_PHONE_NUMBER_ID: optionalString.pipe(z.string().regex(/^\d+$/, 'must be the digits Meta shows').optional()),
+  WHATSAPP_BUSINESS_ACCOUNT_ID: optionalString.pipe(
+    z.string().regex(/^\d+$/, 'must be the digits Meta shows').optional(),
+  ),
+  WHATSAPP_APP_SECRET: optionalString,
+  WHATSAPP_VERIFY_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  WHATSAPP_DAILY_LIMIT: integer(DEFAULT_WHATSAPP_DAILY_LIMIT, 1, 10_000_000),
+  WHATSAPP_MESSAGES_PER_SECOND: integer(80, 1, 1000),
   WEB_DIST_DIR: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: optionalString.transform(parseTrustProxy),
@@ -109,7 +119,25 @@ export interface WhatsappConfig {
   baseUrl: string;
   accessToken: string;
   phoneNumberId: string;
+  businessAccountId: string;
+  /** Signs the webhook's callbacks (X-Hub-Signature-256). */
+  appSecret: string;
+  /** What Meta echoes in the webhook's verification handshake. */
+  verifyToken: string;
+  /** New conversations (unique families sent a template) allowed in any 24 hours. */
+  dailyLimit: number;
+  /** The Cloud API's throughput for this number; the sender never goes faster. */
+  messagesPerSecond: number;
 }
+
+/** The WhatsApp settings that must all be set for WhatsApp to be on. */
+export const WHATSAPP_REQUIRED_SETTINGS = [
+  'WHATSAPP_ACCESS_TOKEN',
+  'WHATSAPP_PHONE_NUMBER_ID',
+  'WHATSAPP_BUSINESS_ACCOUNT_ID',
+  'WHATSAPP_APP_SECRET',
+  'WHATSAPP_VERIFY_TOKEN',
+] as const;
 
 export interface AppConfig {
   port: number;
@@ -255,10 +283,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
-  const whatsappParts = [e.WHATSAPP_ACCESS_TOKEN, e.WHATSAPP_PHONE_NUMBER_ID];
-  if (whatsappParts.some(Boolean) && !whatsappParts.every(Boolean)) {
+  const missingWhatsapp = WHATSAPP_REQUIRED_SETTINGS.filter((name) => !e[name]);
+  if (missingWhatsapp.length > 0 && missingWhatsapp.length < WHATSAPP_REQUIRED_SETTINGS.length) {
     throw new ConfigError(
-      'Invalid configuration:\n  WHATSAPP_ACCESS_TOKEN and WHATSAPP_PHONE_NUMBER_ID must be set together',
+      `Invalid configuration:\n  WhatsApp needs ${WHATSAPP_REQUIRED_SETTINGS.join(', ')} set together; missing: ${missingWhatsapp.join(', ')}`,
     );
   }
   if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
@@ -281,11 +309,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     importMaxRows: e.IMPORT_MAX_ROWS,
     http: httpTimeouts(e.REQUEST_TIMEOUT_SECONDS),
     whatsapp:
-      e.WHATSAPP_ACCESS_TOKEN && e.WHATSAPP_PHONE_NUMBER_ID
+      missingWhatsapp.length === 0
         ? {
             baseUrl: e.WHATSAPP_API_BASE_URL ?? 'https://graph.facebook.com/v21.0',
-            accessToken: e.WHATSAPP_ACCESS_TOKEN,
-            phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID,
+            accessToken: e.WHATSAPP_ACCESS_TOKEN as string,
+            phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID as string,
+            businessAccountId: e.WHATSAPP_BUSINESS_ACCOUNT_ID as string,
+            appSecret: e.WHATSAPP_APP_SECRET as string,
+            verifyToken: e.WHATSAPP_VERIFY_TOKEN as string,
+            dailyLimit: e.WHATSAPP_DAILY_LIMIT,
+            messagesPerSecond: e.WHATSAPP_MESSAGES_PER_SECOND,
           }
         : undefined,
     webDistDir: e.WEB_DIST_DIR,

@@ -1,8 +1,8 @@
 import type { AppConfig } from './config';
 import type { Database } from './db/database';
 import type { TokenService } from './lib/tokens';
-import type { MessageDelivery } from './modules/messages/delivery';
 import type { WhatsappSender } from './modules/messages/whatsapp';
+import type { WhatsappWorker } from './modules/messages/whatsapp-worker';
 import type { PushWorker } from './modules/push/worker';
 
 /** What every module is given: built once at start-up (or per test file), never global. */
@@ -10,8 +10,10 @@ export interface AppContext {
   config: AppConfig;
   db: Database;
   tokens: TokenService;
-  delivery: MessageDelivery;
+  /** The WhatsApp Cloud API adapter; undefined when WhatsApp is not configured. */
   whatsapp: WhatsappSender | undefined;
+  /** Sends the queued WhatsApp attempts (started by server.ts, or by a test); undefined without WhatsApp. */
+  whatsappWorker?: WhatsappWorker;
   /** Web Push: the VAPID public key and the outbox worker (started by server.ts, or by a test). */
   push: PushWorker;
   /** The key file's sealing key: two-factor secrets and recovery-code hashes (modules/two-factor/secrets.ts, ADR 017). */

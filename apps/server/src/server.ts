@@ -56,8 +56,8 @@ async function main(): Promise<void> {
     // then: close each once its answer is sent, or a browser's connection holds the process open.
     setInterval(() => app.server.closeIdleConnections(), 100).unref();
     try {
-      // The pushes in flight finish (or are cut off and retried later) before the database closes.
-      await Promise.all([app.close(), ctx.push.stop(5000), housekeeping.stop()]);
+      // The pushes and WhatsApp sends in flight finish (or are cut off and retried later) before the database closes.
+      await Promise.all([app.close(), ctx.push.stop(5000), ctx.whatsappWorker?.stop(5000), housekeeping.stop()]);
       await db.close();
     } finally {
       releaseLock();
@@ -69,6 +69,15 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   ctx.push.start(app.log.child({ module: 'push' }));
+  if (ctx.whatsappWorker && config.whatsapp) {
+    ctx.whatsappWorker.start(app.log.child({ module: 'whatsapp' }));
+    app.log.info(
+      { phone_number_id: config.whatsapp.phoneNumberId, daily_limit: config.whatsapp.dailyLimit },
+      'WhatsApp is on: webhook at /api/v1/whatsapp/webhook',
+    );
+  } else {
+    app.log.info('WhatsApp is off (no WHATSAPP_* settings): messages reach families through the parent app only');
+  }
   housekeeping.start();
   if (generatedAdminPassword) {
     process.stdout.write(

@@ -341,6 +341,7 @@ describe('pending approval, approval and history', () => {
       date,
       status: 'leave',
       remarks: 'wedding',
+      parent_reason: null,
       parent_phone: chandra.parent_phone,
       marked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/),
       marked_by: 'Administrator',

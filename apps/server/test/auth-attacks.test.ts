@@ -390,6 +390,13 @@ async function adminExamples(): Promise<Record<string, Example>> {
     .post('/api/v1/attendance/mark', { date, records: [{ student_id: student.id, status: 'absent' }] });
   expect(marked.statusCode).toBe(200);
   const pending = await api.db.query<{ id: number }>('SELECT id FROM attendance WHERE student_id = $1', [student.id]);
+  const notice = {
+    name: 'Role walk notice',
+    purpose: 'notice',
+    subject: 'Notice',
+    texts: [{ language: 'en', body: 'Closed on {date}.', whatsapp_template: null }],
+  };
+  const template = (await api.withToken(admin).post('/api/v1/message-templates', notice)).json() as { id: number };
   const teacherDay = addDays(today(), -2);
   const teacherMarked = await api.withToken(admin).post('/api/v1/teacher-attendance/mark', {
     date: teacherDay,
@@ -468,6 +475,21 @@ async function adminExamples(): Promise<Record<string, Example>> {
       headers: teachersUpload.headers,
     },
     'PUT /api/v1/settings': { url: '/api/v1/settings', payload: { absence_alerts: false } },
+    'PUT /api/v1/settings/messaging': {
+      url: '/api/v1/settings/messaging',
+      payload: {
+        centre_name: 'Role Walk Tuition',
+        whatsapp_fallback_minutes: 5,
+        not_reached_minutes: 20,
+        whatsapp_notice_template: 'tuitiondesk_notice',
+      },
+    },
+    'POST /api/v1/message-templates': {
+      url: '/api/v1/message-templates',
+      payload: { ...notice, name: 'Role walk new' },
+    },
+    'PUT /api/v1/message-templates/{id}': { url: `/api/v1/message-templates/${template.id}`, payload: notice },
+    'DELETE /api/v1/message-templates/{id}': { url: `/api/v1/message-templates/${template.id}` },
     'PUT /api/v1/settings/marking': {
       url: '/api/v1/settings/marking',
       payload: { teacher_mark_days_back: 5, teachers_mark_any_class: true },
@@ -500,7 +522,7 @@ describe('roles on every operation (ASVS 8.2.1-8.2.3)', () => {
     for (const { method, path, key } of await operations()) {
       const access = ACCESS[key] as Access;
       if (access === 'public') continue;
-      const url = path.replace('{id}', '1').replace('{date}', '2026-01-05');
+      const url = path.replace(/\{[a-z_]*id\}/g, '1').replace('{date}', '2026-01-05');
       const send = (token?: string) =>
         (token ? api.withToken(token) : api.anonymous()).request(
           method as 'GET',

@@ -25,6 +25,7 @@ describe('GET /dashboard/summary', () => {
       active_classes: 0,
       pending_approval: 0,
       messages_sent: 0,
+      not_reached: 0,
       attendance_rate: 0,
       classes_without_attendance: [],
     });

@@ -79,7 +79,7 @@ async function accessRow(phone: string) {
 async function notices(phone: string) {
   return api.db.query<{ id: number; subject: string; message: string; sent_by: string; delivery_status: string }>(
     `SELECT id, subject, message, sent_by, delivery_status FROM messages
-      WHERE recipient = $1 AND message_type = 'ACCESS_NOTICE' ORDER BY id`,
+      WHERE recipient = $1 AND kind = 'access_notice' ORDER BY id`,
     [phone],
   );
 }
@@ -197,7 +197,8 @@ describe('a replaced code tells the family', () => {
     expect(confirmed.statusCode).toBe(200);
     const history = await api.as('teacher').get('/api/v1/communications/history?limit=100');
     expect(history.json().find((entry: { id: number }) => entry.id === notice?.id)).toMatchObject({
-      message_type: 'ACCESS_NOTICE',
+      message_type: 'IN_APP',
+      kind: 'access_notice',
       recipient: family.phone,
       recipient_name: 'Asha Menon',
       sent_by: 'Administrator',
@@ -225,13 +226,13 @@ describe('a replaced code tells the family', () => {
       });
       expect(sent.statusCode).toBe(200);
       expect((await issue(family.student.id, 'admin')).statusCode).toBe(201);
-      const queued = await api.db.query<{ message_type: string; revoked: boolean }>(
-        `SELECT m.message_type, s.revoked_at IS NOT NULL AS revoked FROM push_outbox o
+      const queued = await api.db.query<{ kind: string; revoked: boolean }>(
+        `SELECT m.kind, s.revoked_at IS NOT NULL AS revoked FROM push_outbox o
            JOIN messages m ON m.id = o.message_id JOIN push_subscriptions s ON s.id = o.subscription_id
           WHERE s.phone = $1`,
         [family.phone],
       );
-      expect(queued).toEqual([{ message_type: 'ACCESS_NOTICE', revoked: true }]);
+      expect(queued).toEqual([{ kind: 'access_notice', revoked: true }]);
     } finally {
       api.ctx.push.start();
     }

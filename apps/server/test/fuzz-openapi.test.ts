@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { WhatsappRequest } from '../src/modules/messages/whatsapp';
 import { readApiDocument } from './helpers/fuzz/openapi';
 import { responseSchemaProblem, routeResponseSchemas } from './helpers/fuzz/response-schemas';
 import { Figures, fuzzOperation, keyOf } from './helpers/fuzz/run';
@@ -56,7 +57,7 @@ function envInt(name: string, fallback: number): number {
   return parsed;
 }
 
-const whatsappSent: { to: string; body: string }[] = [];
+const whatsappSent: WhatsappRequest[] = [];
 const backupDir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-fuzz-backups-'));
 const t = await createTestApp({
   // Clear-all takes a backup first, and POST /backups writes one: into a folder of this run's own.
@@ -64,8 +65,8 @@ const t = await createTestApp({
   prepare: (ctx) => ({
     ...ctx,
     whatsapp: {
-      send: async (to: string, body: string) => {
-        whatsappSent.push({ to, body });
+      send: async (request: WhatsappRequest) => {
+        whatsappSent.push(request);
         return { providerMessageId: `wamid.fuzz${whatsappSent.length}` };
       },
     },

@@ -122,6 +122,34 @@ describe('parseStudentRows', () => {
       ),
     );
   });
+
+  it("reads the family's consent and language under the headers people use; a WhatsApp column is the phone", () => {
+    const parsed = parseStudentRows(
+      sheet(
+        ['Name', 'Class', 'WhatsApp', 'WhatsApp Consent', 'Preferred Language'],
+        ['Aarav Mehta', '7', '+919876500041', 'Yes', 'हिन्दी'],
+        ['Diya Mehta', '8', '+919876500041', '', ''],
+        ['Kabir Rao', '9', '+919876500042', 'maybe', 'Kannada'],
+      ),
+    );
+    expect(parsed.valid.map((entry) => entry.record)).toEqual([
+      expect.objectContaining({ parent_phone: '+919876500041', parent_whatsapp_opt_in: true, parent_language: 'hi' }),
+      expect.objectContaining({
+        parent_phone: '+919876500041',
+        parent_whatsapp_opt_in: undefined,
+        parent_language: undefined,
+      }),
+    ]);
+    expect(parsed.errors).toEqual([
+      {
+        row: 4,
+        error:
+          'WhatsApp Consent: "maybe" is not yes or no; write yes when the parent agreed to WhatsApp messages, else no; ' +
+          'Preferred Language: "Kannada" is not a language the centre writes in; use en, hi, mr, ta, bn or ur, ' +
+          "or the language's name: English, Hindi, Marathi, Tamil, Bengali or Urdu",
+      },
+    ]);
+  });
 });
 
 describe('parseTeacherRows', () => {

@@ -81,7 +81,15 @@ describe('GET /import/{kind}/template', () => {
       kind: 'students',
       filename: 'student_import_template.xlsx',
       sheet: 'Students',
-      columns: ['first_name', 'last_name', 'class_name', 'parent_phone', 'parent_name'],
+      columns: [
+        'first_name',
+        'last_name',
+        'class_name',
+        'parent_phone',
+        'parent_name',
+        'parent_whatsapp_opt_in',
+        'parent_language',
+      ],
     },
     {
       kind: 'teachers',
@@ -113,6 +121,11 @@ describe('GET /import/{kind}/template', () => {
     const instructions = sheetRows(response.rawPayload, 'Instructions').flat().join('\n');
     expect(instructions).toMatch(/country code/);
     expect(instructions).toMatch(/7, 8, 9 or 10/);
+    if (expected.kind === 'students') {
+      expect(instructions).toMatch(/parent_whatsapp_opt_in \(optional\): yes when the parent agreed/);
+      expect(instructions).toMatch(/en, hi, mr, ta, bn or ur/);
+      expect(instructions).toMatch(/the later row wins/);
+    }
     if (expected.kind === 'teachers') {
       for (const subject of SUBJECTS) expect(instructions).toContain(subject);
       expect(instructions).toMatch(/comma-separated/);
@@ -293,6 +306,195 @@ describe('POST /import/students/import', () => {
     expect(again.json().errors.map((e: { row: number }) => e.row)).toEqual([2, 3, 4, 5]);
     // Nothing imported: no activity row either.
     expect(await counts()).toEqual(before);
+  });
+
+  it("sets each family's WhatsApp consent and language from the optional columns, for every child, later rows winning", async () => {
+    const sibling = await api.student({ full_name: 'Older Sibling', parent_phone: nextPhone() });
+    const family = sibling.parent_phone;
+    const other = nextPhone();
+    const file = workbook([
+      [...STUDENT_HEADER, 'WhatsApp consent', 'Language'],
+      ['Nina', 'Patel', '8', family, 'no', 'Gujarati'],
+      ['Omar', 'Patel', '8', family, 'Yes', 'हिन्दी'],
+      ['Pia', 'Patel', '9', family, '', ''],
+      ['Quin', 'Rao', '9', other, 'maybe', 'ta'],
+      ['Ravi', 'Rao', '9', other, 'no', 'Tamil'],
+    ]);
+    const response = await upload('students', file);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.errors).toEqual([
+      {
+        row: 2,
+        error:
+          'Language: "Gujarati" is not a language the centre writes in; use en, hi, mr, ta, bn or ur, ' +
+          "or the language's name: English, Hindi, Marathi, Tamil, Bengali or Urdu",
+      },
+      {
+        row: 5,
+        error:
+          'WhatsApp consent: "maybe" is not yes or no; write yes when the parent agreed to WhatsApp messages, else no',
+      },
+    ]);
+    const rows = await api.db.query<{ full_name: string; parent_whatsapp_opt_in: boolean; parent_language: string }>(
+      'SELECT full_name, parent_whatsapp_opt_in, parent_language FROM students WHERE parent_phone = ANY($1::text[]) ORDER BY id',
+      [[family, other]],
+    );
+    expect(rows).toEqual([
+      { full_name: 'Older Sibling', parent_whatsapp_opt_in: true, parent_language: 'hi' },
+      { full_name: 'Omar Patel', parent_whatsapp_opt_in: true, parent_language: 'hi' },
+      { full_name: 'Pia Patel', parent_whatsapp_opt_in: true, parent_language: 'hi' },
+      { full_name: 'Ravi Rao', parent_whatsapp_opt_in: false, parent_language: 'ta' },
+    ]);
+    const log = await api.db.query<{ phone: string; opted_in: boolean; source: string }>(
+      'SELECT phone, opted_in, source FROM whatsapp_consent_log WHERE phone = ANY($1::text[])',
+      [[family, other]],
+    );
+    expect(log).toEqual([{ phone: family, opted_in: true, source: 'import' }]);
+  });
+
+  it("logs each change of consent with the importer's name, and answers it on the family's records", async () => {
+    const [one, two] = [nextPhone(), nextPhone()];
+    const file = workbook([
+      [...STUDENT_HEADER, 'parent_whatsapp_opt_in', 'parent_language'],
+      ['Lata', 'Nair', '7', one, 'Opted in', 'Tamil'],
+      ['Mohan', 'Nair', '8', one, 'y', 'தமிழ்'],
+      ['Zoya', 'Ansari', '9', two, true, 'اردو'],
+    ]);
+    const response = await upload('students', file);
+    expect(response.json()).toMatchObject({ imported_count: 3, errors: [] });
+    const [admin] = await api.db.query<{ id: number }>("SELECT id FROM users WHERE username = 'admin'");
+    expect(
+      await api.db.query(
+        `SELECT phone, opted_in, source, changed_by, changed_by_user_id FROM whatsapp_consent_log
+          WHERE phone = ANY($1::text[]) ORDER BY phone`,
+        [[one, two]],
+      ),
+    ).toEqual([
+      { phone: one, opted_in: true, source: 'import', changed_by: 'Administrator', changed_by_user_id: admin?.id },
+      { phone: two, opted_in: true, source: 'import', changed_by: 'Administrator', changed_by_user_id: admin?.id },
+    ]);
+    const listed = (await api.as('admin').get('/api/v1/students/')).json() as {
+      parent_phone: string;
+      parent_whatsapp_opt_in: boolean;
+      parent_language: string;
+      parent_whatsapp_opt_in_changed_by: string | null;
+      parent_whatsapp_opt_in_changed_at: string | null;
+    }[];
+    const family = listed.filter((student) => [one, two].includes(student.parent_phone));
+    expect(family).toHaveLength(3);
+    for (const student of family) {
+      expect(student).toMatchObject({
+        parent_whatsapp_opt_in: true,
+        parent_language: student.parent_phone === one ? 'ta' : 'ur',
+        parent_whatsapp_opt_in_changed_by: 'Administrator',
+        parent_whatsapp_opt_in_changed_at: expect.any(String),
+      });
+    }
+  });
+
+  it("keeps the family's consent and language for rows that name neither, and logs nothing", async () => {
+    const older = (
+      await api.as('admin').post('/api/v1/students/', {
+        full_name: 'Kept Family',
+        class_name: '9',
+        parent_name: 'Kept Parent',
+        parent_phone: nextPhone(),
+        parent_whatsapp_opt_in: true,
+        parent_language: 'bn',
+      })
+    ).json();
+    const file = workbook([
+      [...STUDENT_HEADER, 'parent_whatsapp_opt_in', 'parent_language'],
+      ['Younger', 'Kept', '7', older.parent_phone, '', ''],
+    ]);
+    expect((await upload('students', file)).json()).toMatchObject({ imported_count: 1, errors: [] });
+    const rows = await api.db.query(
+      `SELECT parent_whatsapp_opt_in, parent_language, parent_whatsapp_opt_in_changed_by FROM students
+        WHERE parent_phone = $1 ORDER BY id`,
+      [older.parent_phone],
+    );
+    expect(rows).toEqual([
+      { parent_whatsapp_opt_in: true, parent_language: 'bn', parent_whatsapp_opt_in_changed_by: 'Administrator' },
+      { parent_whatsapp_opt_in: true, parent_language: 'bn', parent_whatsapp_opt_in_changed_by: 'Administrator' },
+    ]);
+    const log = await api.db.query('SELECT source FROM whatsapp_consent_log WHERE phone = $1', [older.parent_phone]);
+    expect(log).toEqual([{ source: 'staff' }]);
+  });
+
+  it('reads consent and language as people write them, and names what to write instead', async () => {
+    const header = [...STUDENT_HEADER, 'Consent', 'Language'];
+    const accepted: [string | boolean, string, boolean, string][] = [
+      ['YES', 'en', true, 'en'],
+      ['No', 'HI', false, 'hi'],
+      [false, 'hindi', false, 'hi'],
+      ['1', 'हिंदी', true, 'hi'],
+      ['0', 'Marathi', false, 'mr'],
+      ['opted-in', 'मराठी', true, 'mr'],
+      ['Consent', 'bengali', true, 'bn'],
+      ['no consent', 'বাংলা', false, 'bn'],
+      ['N', 'Urdu', false, 'ur'],
+      ['true', 'English', true, 'en'],
+    ];
+    const phones = accepted.map(() => nextPhone());
+    const file = workbook([
+      header,
+      ...accepted.map(([consent, language], i) => [
+        `Spelling${i}`,
+        'Case',
+        '8',
+        phones[i] as string,
+        consent,
+        language,
+      ]),
+      ['Wrong', 'Consent', '8', nextPhone(), 'perhaps', 'hi'],
+      ['Wrong', 'Language', '8', nextPhone(), 'yes', 'French'],
+      ['Wrong', 'Both', '8', nextPhone(), 'ok?', 'xx'],
+    ]);
+    const response = await upload('students', file, 'spellings.xlsx', { query: '?dry_run=true' });
+    expect(response.json().errors).toEqual([
+      { row: 12, error: expect.stringMatching(/^Consent: "perhaps" is not yes or no; write yes when/) },
+      { row: 13, error: expect.stringMatching(/^Language: "French" is not a language the centre writes in; use en/) },
+      {
+        row: 14,
+        error: expect.stringMatching(/^Consent: "ok\?" is not yes or no; .*; Language: "xx" is not a language/),
+      },
+    ]);
+    // A dry run sets nothing; the real upload sets each family as its row says.
+    expect(await api.db.query('SELECT id FROM students WHERE parent_phone = ANY($1::text[])', [phones])).toEqual([]);
+    expect((await upload('students', file, 'spellings.xlsx')).json().imported_count).toBe(accepted.length);
+    const rows = await api.db.query<{ parent_phone: string; parent_whatsapp_opt_in: boolean; parent_language: string }>(
+      'SELECT parent_phone, parent_whatsapp_opt_in, parent_language FROM students WHERE parent_phone = ANY($1::text[])',
+      [phones],
+    );
+    const byPhone = new Map(rows.map((row) => [row.parent_phone, [row.parent_whatsapp_opt_in, row.parent_language]]));
+    expect(phones.map((phone) => byPhone.get(phone))).toEqual(
+      accepted.map(([, , opted, language]) => [opted, language]),
+    );
+    // A family that did not opt in was never opted in: only the changes are logged.
+    const logged = await api.db.query<{ phone: string }>(
+      'SELECT phone FROM whatsapp_consent_log WHERE phone = ANY($1::text[]) ORDER BY phone',
+      [phones],
+    );
+    expect(logged.map((row) => row.phone)).toEqual(phones.filter((_, i) => accepted[i]?.[2]).sort());
+  });
+
+  it('a row for a student already on record is reported and changes nothing, consent included', async () => {
+    const existing = await api.student({ full_name: 'Already Here', parent_phone: nextPhone() });
+    const file = workbook([
+      [...STUDENT_HEADER, 'parent_whatsapp_opt_in', 'parent_language'],
+      ['Already', 'Here', '7', existing.parent_phone, 'yes', 'hi'],
+    ]);
+    expect((await upload('students', file)).json()).toMatchObject({
+      imported_count: 0,
+      errors: [{ row: 2, error: `Already Here is already on record as ${existing.unique_id} (same parent phone)` }],
+    });
+    expect(
+      await api.db.query('SELECT parent_whatsapp_opt_in, parent_language FROM students WHERE id = $1', [existing.id]),
+    ).toEqual([{ parent_whatsapp_opt_in: false, parent_language: 'en' }]);
+    expect(await api.db.query('SELECT id FROM whatsapp_consent_log WHERE phone = $1', [existing.parent_phone])).toEqual(
+      [],
+    );
   });
 
   it('two uploads of one file at the same moment import its students once', async () => {

@@ -1,38 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Queryable } from '../src/db/database';
 import { type Caller, type TestClient, testClient } from './helpers/client';
 import { detailOf, uniquePhone } from './helpers/test-app';
 
-/** What the delivery was handed, and what the transaction it was handed showed at that moment. */
-const enqueued: { ids: number[]; visibleInTx: number }[] = [];
-let failNextEnqueue = false;
+/** How often a send woke the push worker (after its commit). */
 let notified = 0;
 
 let api: TestClient;
 beforeAll(async () => {
   api = await testClient({
-    prepare: (ctx) => ({
-      ...ctx,
-      // The push service lies outside; this fake records what it is given and can be told to fail.
-      delivery: {
-        async enqueue(tx: Queryable, ids: readonly number[]) {
-          if (failNextEnqueue) {
-            failNextEnqueue = false;
-            throw new Error('push outbox unavailable');
-          }
-          const rows = await tx.query<{ count: number }>(
-            'SELECT count(*)::int AS count FROM messages WHERE id = ANY($1::int[])',
-            [[...ids]],
-          );
-          enqueued.push({ ids: [...ids], visibleInTx: rows[0]?.count ?? 0 });
-        },
-        notify() {
-          notified += 1;
-        },
-      },
-    }),
+    prepare: (ctx) => {
+      ctx.push.wake = () => {
+        notified += 1;
+      };
+      return ctx;
+    },
   });
 });
+
+/** A device that allowed notifications for `phone`: the family is reached through the parent app first. */
+async function giveDevice(phone: string): Promise<void> {
+  await api.db.query(
+    `INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, 'x', 'test') ON CONFLICT (phone) DO NOTHING`,
+    [phone],
+  );
+  await api.db.query(`INSERT INTO push_subscriptions (phone, endpoint, p256dh, auth) VALUES ($1, $2, 'k', 'a')`, [
+    phone,
+    `https://push.example.com/${encodeURIComponent(phone)}/${Math.random()}`,
+  ]);
+}
 afterAll(async () => {
   await api?.close();
 });
@@ -145,11 +140,19 @@ describe('POST /messages/send-to-parents', () => {
   });
 
   it('sends one message per distinct parent phone in a class, and queues them in the same transaction', async () => {
-    enqueued.length = 0;
+    await giveDevice(sharedPhone);
     const notifiedBefore = notified;
     const response = await send(admin(), { subject: ` ${SUBJECT} `, message: BODY, recipients: '7' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ message: 'Message sent to 1 parent(s)', recipients_count: 1 });
+    expect(response.json()).toEqual({
+      message: 'Message sent to 1 parent(s)',
+      recipients_count: 1,
+      in_app_count: 1,
+      whatsapp_count: 0,
+      unreachable_count: 0,
+      whatsapp_waiting: 0,
+      notice: null,
+    });
 
     const rows = await api.db.query<Record<string, unknown>>('SELECT * FROM messages ORDER BY id');
     expect(rows).toHaveLength(1);
@@ -162,13 +165,21 @@ describe('POST /messages/send-to-parents', () => {
       message: BODY,
       recipient: sharedPhone,
       recipient_name: 'Kiran Mehta',
-      delivery_status: 'sent',
+      kind: 'notice',
+      delivery_status: 'queued',
       sent_by: adminUser?.full_name,
       sent_by_user_id: adminUser?.id,
       delivered_at: null,
       failure_reason: null,
     });
-    expect(enqueued).toEqual([{ ids: [rows[0]?.id], visibleInTx: 1 }]);
+    // Its push is queued with it: one outbox row for the device, and the message's push attempt.
+    const outbox = await api.db.query('SELECT message_id FROM push_outbox WHERE message_id = $1', [rows[0]?.id]);
+    expect(outbox).toHaveLength(1);
+    const attempts = await api.db.query<{ channel: string; status: string }>(
+      'SELECT channel, status FROM message_attempts WHERE message_id = $1',
+      [rows[0]?.id],
+    );
+    expect(attempts).toEqual([{ channel: 'push', status: 'queued' }]);
     expect(notified).toBe(notifiedBefore + 1);
 
     const activity = await activitiesOf('messages.sent_to_parents');
@@ -193,14 +204,23 @@ describe('POST /messages/send-to-parents', () => {
   });
 
   it('sends to every distinct parent of all classes, naming parents without a name by their children', async () => {
-    enqueued.length = 0;
     const response = await send(admin(), {
       subject: 'Fees',
       message: 'Fees are due.',
       recipients: 'all_parents',
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ message: 'Message sent to 3 parent(s)', recipients_count: 3 });
+    // One family has the app; the two others have neither the app nor WhatsApp: stored failed, said so.
+    expect(response.json()).toEqual({
+      message: 'Message sent to 3 parent(s)',
+      recipients_count: 3,
+      in_app_count: 1,
+      whatsapp_count: 0,
+      unreachable_count: 2,
+      whatsapp_waiting: 0,
+      notice:
+        '2 families cannot be reached: no parent app notifications, and WhatsApp is off. They are on the call list.',
+    });
     const rows = await api.db.query<{ id: number; recipient: string; recipient_name: string }>(
       "SELECT id, recipient, recipient_name FROM messages WHERE subject = 'Fees' ORDER BY recipient",
     );
@@ -211,9 +231,24 @@ describe('POST /messages/send-to-parents', () => {
         { recipient: class9Phone, recipient_name: 'Parent of Lila Rao' },
       ].sort((a, b) => a.recipient.localeCompare(b.recipient)),
     );
-    expect(enqueued).toHaveLength(1);
-    expect([...(enqueued[0]?.ids ?? [])].sort()).toEqual(rows.map((row) => row.id).sort());
-    expect(enqueued[0]?.visibleInTx).toBe(3);
+    const statuses = await api.db.query<{ recipient: string; delivery_status: string; failure_reason: string | null }>(
+      "SELECT recipient, delivery_status, failure_reason FROM messages WHERE subject = 'Fees' ORDER BY recipient",
+    );
+    expect(statuses).toEqual(
+      [
+        { recipient: sharedPhone, delivery_status: 'queued', failure_reason: null },
+        {
+          recipient: class8Phone,
+          delivery_status: 'failed',
+          failure_reason: 'No channel reaches this family: no parent app notifications and no WhatsApp opt-in.',
+        },
+        {
+          recipient: class9Phone,
+          delivery_status: 'failed',
+          failure_reason: 'No channel reaches this family: no parent app notifications and no WhatsApp opt-in.',
+        },
+      ].sort((a, b) => a.recipient.localeCompare(b.recipient)),
+    );
     const activity = await activitiesOf('messages.sent_to_parents');
     expect(activity.at(-1)?.description).toMatch(/ sent "Fees" to 3 parents of all classes$/);
   });
@@ -251,14 +286,27 @@ describe('POST /messages/send-to-parents', () => {
     expect(row?.role).toBe('teacher');
   });
 
-  it('writes nothing when the delivery cannot take the messages (all or nothing)', async () => {
+  it('writes nothing when the pushes cannot be queued (all or nothing)', async () => {
     const before = await messageCount();
     const activitiesBefore = (await activitiesOf('messages.sent_to_parents')).length;
-    failNextEnqueue = true;
-    const response = await send(admin(), { subject: 'Lost', message: BODY, recipients: 'all_parents' });
-    expect(response.statusCode).toBe(500);
-    expect(detailOf(response)).toBe('Internal server error');
+    // The outbox refuses rows (as a full disk or a broken constraint would) mid-send.
+    await api.db.query(
+      `CREATE FUNCTION refuse_push() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN RAISE EXCEPTION 'push outbox unavailable'; END $$`,
+    );
+    await api.db.query(
+      'CREATE TRIGGER refuse_push BEFORE INSERT ON push_outbox FOR EACH ROW EXECUTE FUNCTION refuse_push()',
+    );
+    try {
+      const response = await send(admin(), { subject: 'Lost', message: BODY, recipients: 'all_parents' });
+      expect(response.statusCode).toBe(500);
+      expect(detailOf(response)).toBe('Internal server error');
+    } finally {
+      await api.db.query('DROP TRIGGER refuse_push ON push_outbox');
+      await api.db.query('DROP FUNCTION refuse_push()');
+    }
     expect(await messageCount()).toBe(before);
+    expect(await api.db.query("SELECT id FROM message_sends WHERE subject = 'Lost'")).toEqual([]);
     expect(await activitiesOf('messages.sent_to_parents')).toHaveLength(activitiesBefore);
   });
 });
@@ -287,6 +335,10 @@ describe('GET /communications/history', () => {
         'delivery_status',
         'delivered_at',
         'failure_reason',
+        'kind',
+        'language',
+        'reply',
+        'attempts',
       ].sort(),
     );
     expect(items[0]?.sent_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/);
@@ -335,13 +387,11 @@ describe('sending to many parents', () => {
        SELECT 'Bulk Student ' || n, '8', 'Bulk Parent ' || n, '+4477' || lpad(n::text, 8, '0')
          FROM generate_series(1, 5000) AS n`,
     );
-    enqueued.length = 0;
     const started = Date.now();
     const response = await send(admin(), { subject: 'Bulk', message: BODY, recipients: '8' });
     const elapsed = Date.now() - started;
     expect(response.statusCode).toBe(200);
     expect(response.json().recipients_count).toBe(5001);
-    expect(enqueued[0]?.ids).toHaveLength(5001);
     const rows = await api.db.query<{ count: number }>(
       "SELECT count(*)::int AS count FROM messages WHERE subject = 'Bulk'",
     );

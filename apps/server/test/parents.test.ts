@@ -66,8 +66,9 @@ function parentGet(url: string, token: string) {
 
 async function insertMessage(phone: string, fields: { subject?: string; type?: string; sentAt?: string } = {}) {
   const rows = await api.db.query<{ id: number }>(
-    `INSERT INTO messages (message_type, subject, message, recipient, sent_by, sent_at)
-     VALUES ($1, $2, 'Body text', $3, 'Admin', COALESCE($4::timestamptz, now())) RETURNING id`,
+    `INSERT INTO messages (message_type, kind, subject, message, recipient, sent_by, sent_at)
+     VALUES ($1, CASE WHEN $1 = 'WHATSAPP' THEN 'whatsapp' ELSE 'notice' END, $2, 'Body text', $3, 'Admin',
+             COALESCE($4::timestamptz, now())) RETURNING id`,
     [fields.type ?? 'IN_APP', fields.subject ?? 'Hello', phone, fields.sentAt ?? null],
   );
   return (rows[0] as { id: number }).id;
@@ -324,14 +325,14 @@ describe('issuing a code again (an admin; teachers: test/family-access.test.ts)'
     );
     expect(devices).toEqual([{ revoked: true }, { revoked: true }]);
     expect(await api.db.query('SELECT 1 FROM push_outbox WHERE message_id = $1', [messageId])).toEqual([]);
-    const queued = await api.db.query<{ message_type: string; subject: string; sent_by: string }>(
-      `SELECT m.message_type, m.subject, m.sent_by FROM push_outbox o JOIN messages m ON m.id = o.message_id
+    const queued = await api.db.query<{ kind: string; subject: string; sent_by: string }>(
+      `SELECT m.kind, m.subject, m.sent_by FROM push_outbox o JOIN messages m ON m.id = o.message_id
         JOIN push_subscriptions s ON s.id = o.subscription_id WHERE s.phone = $1`,
       [phone],
     );
     expect(queued).toEqual(
       Array(2).fill({
-        message_type: 'ACCESS_NOTICE',
+        kind: 'access_notice',
         subject: 'Your TuitionDesk access was changed',
         sent_by: 'Administrator',
       }),
@@ -384,7 +385,8 @@ describe('audiences', () => {
     const parentChecked: string[] = [];
     for (const operation of operations) {
       const name = `${operation.method} ${operation.path}`;
-      if ((await call(operation)).statusCode !== 401) {
+      // The WhatsApp webhook is public: Meta proves itself by its signature (401 without it), not by a token.
+      if ((await call(operation)).statusCode !== 401 || operation.path === '/api/v1/whatsapp/webhook') {
         publicOperations.push(name);
         continue;
       }
@@ -396,7 +398,9 @@ describe('audiences', () => {
     }
     expect(publicOperations.filter((name) => !name.includes('/parent/')).sort()).toEqual([
       'GET /api/v1/health',
+      'GET /api/v1/whatsapp/webhook',
       'POST /api/v1/auth/login',
+      'POST /api/v1/whatsapp/webhook',
     ]);
     expect(publicOperations).toEqual(
       expect.arrayContaining(['POST /api/v1/parent/login', 'POST /api/v1/parent/receipts']),
@@ -475,7 +479,7 @@ describe('the inbox', () => {
     expect(inbox.messages[0]).toMatchObject({ subject: 'Holiday', message: 'The centre is closed on Friday.' });
   });
 
-  it('reading a message marks it read once and delivered, the staff history shows it, and its pushes are dropped', async () => {
+  it('reading a message marks it read once (and so delivered), the staff history shows it, and its pushes are dropped', async () => {
     const { phone, token } = await family(['Bela Roy']);
     const id = await insertMessage(phone, { subject: 'Fees' });
     const subscription = await addSubscription(phone);
@@ -494,7 +498,8 @@ describe('the inbox', () => {
     const history = await api.as('admin').get('/api/v1/communications/history');
     const entry = history.json().find((m: { id: number }) => m.id === id);
     expect(entry).toMatchObject({
-      delivery_status: 'delivered',
+      delivery_status: 'read',
+      message_type: 'IN_APP',
       failure_reason: null,
       delivered_at: expect.any(String),
     });

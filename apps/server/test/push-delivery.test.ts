@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
 import { ConfigError, loadConfig } from '../src/config';
 import { readKeyFile, type ServerKeys } from '../src/lib/server-keys';
-import { MAX_DEVICES_PER_PHONE } from '../src/modules/push/repository';
+import { enqueuePushes, MAX_DEVICES_PER_PHONE } from '../src/modules/push/repository';
 import { resolveVapidDetails } from '../src/modules/push/vapid';
 import { PUSH_FAILURES } from '../src/modules/push/worker';
 import { waitFor } from './helpers/async';
@@ -275,7 +275,7 @@ describe('subscription routes', () => {
     try {
       await api.db.transaction(async (tx) => {
         const ids = await tx.query<{ id: number }>("SELECT id FROM messages WHERE subject = 'Queued'");
-        await api.ctx.delivery.enqueue(
+        await enqueuePushes(
           tx,
           ids.map((row) => row.id),
         );
@@ -382,7 +382,7 @@ describe('delivery', () => {
     }
   });
 
-  it('queues nothing for parents without a device; the message stays in the inbox as `sent`', async () => {
+  it('queues nothing for parents without a device; the message stays in the inbox, `failed` for staff to call', async () => {
     const parent = await parentWithToken(api, 'Meena Iyer');
     const before = fake.received.length;
     await sendToAll('No devices', 'Only in the app.');
@@ -390,7 +390,10 @@ describe('delivery', () => {
     expect(await outboxCount()).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(fake.received.length).toBe(before);
-    expect(message.delivery_status).toBe('sent');
+    expect(message).toMatchObject({
+      delivery_status: 'failed',
+      failure_reason: 'No channel reaches this family: no parent app notifications and no WhatsApp opt-in.',
+    });
   });
 
   it('cuts a long message so the encrypted push fits in 4096 bytes', async () => {

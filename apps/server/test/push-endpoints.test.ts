@@ -2,7 +2,6 @@ import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
-import { PushDelivery } from '../src/modules/push/delivery';
 import { ENDPOINT_PROBLEMS, type LookupHost } from '../src/modules/push/endpoint-policy';
 import { createPushAgents, postPush } from '../src/modules/push/transport';
 import { PUSH_FAILURES, PushWorker } from '../src/modules/push/worker';
@@ -43,7 +42,7 @@ beforeAll(async () => {
     prepare: (ctx) => {
       const vapid = { subject: 'mailto:office@tuitiondesk.invalid', ...webpush.generateVAPIDKeys() };
       const push = new PushWorker({ db: ctx.db, tokens: ctx.tokens, vapid, config: ctx.config.push, lookup: fakeDns });
-      return { ...ctx, push, delivery: new PushDelivery(() => push.wake()) };
+      return { ...ctx, push };
     },
   }));
 });

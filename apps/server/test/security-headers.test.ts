@@ -218,7 +218,8 @@ describe('every kind of API answer: security headers, and Cache-Control no-store
   it('5xx: a bug in a handler (500) and an upstream failure (502) keep the headers and hide the internals', async () => {
     const admin = await api.adminToken();
     const phone = '+919812300001';
-    const student = await createStudent(api.app, admin, { parent_phone: phone });
+    // The family agreed to WhatsApp, so the send gets as far as WhatsApp itself.
+    const student = await createStudent(api.app, admin, { parent_phone: phone, parent_whatsapp_opt_in: true });
     await api.db.query("INSERT INTO parent_access (phone, code_hash, issued_by) VALUES ($1, 'x', 'Admin')", [phone]);
     const parent = await api.ctx.tokens.signParent({ phone, tokenVersion: 0 });
     try {

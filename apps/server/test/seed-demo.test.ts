@@ -141,6 +141,29 @@ describe('the demo data', () => {
   });
 });
 
+describe("the demo's families", () => {
+  it('mostly agreed to WhatsApp, read a few languages, and each family agrees with itself', () => {
+    const centre = buildDemoCentre(new Date(2026, 2, 18, 10, 0));
+    const families = new Map<string, string>();
+    for (const student of centre.students) {
+      const family = `${student.parent_whatsapp_opt_in} ${student.parent_language}`;
+      expect(families.get(student.parent_phone) ?? family).toBe(family);
+      families.set(student.parent_phone, family);
+    }
+    const optedIn = [...families.values()].filter((family) => family.startsWith('true')).length;
+    expect(optedIn / families.size).toBeGreaterThan(0.5);
+    expect(optedIn / families.size).toBeLessThan(0.7);
+    const languages = new Set([...families.values()].map((family) => family.split(' ')[1]));
+    expect(languages.size).toBeGreaterThanOrEqual(4);
+    // The last logged change of each family's consent is what its records say; never-asked families have none.
+    const last = new Map(centre.consents.map((change) => [change.phone, change.opted_in]));
+    for (const [phone, family] of families) expect(last.get(phone) ?? false).toBe(family.startsWith('true'));
+    expect(new Set(centre.consents.map((change) => change.source))).toEqual(
+      new Set(['import', 'staff', 'whatsapp_reply']),
+    );
+  });
+});
+
 describe('npm run seed:demo', SLOW, () => {
   let first: Run;
   let adminPassword = '';
@@ -272,6 +295,18 @@ describe('npm run seed:demo', SLOW, () => {
            FROM messages`,
       );
       expect(messageRules?.bad).toBe(0);
+
+      const [families] = await db.query<{ families: number; opted_in: number; disagree: number; logged: number }>(
+        `SELECT count(*)::int AS families, count(*) FILTER (WHERE opted_in)::int AS opted_in,
+                count(*) FILTER (WHERE kinds > 1)::int AS disagree,
+                (SELECT count(DISTINCT phone)::int FROM whatsapp_consent_log) AS logged
+           FROM (SELECT parent_phone, bool_and(parent_whatsapp_opt_in) AS opted_in,
+                        count(DISTINCT (parent_whatsapp_opt_in, parent_language, parent_whatsapp_opt_in_changed_at)) AS kinds
+                   FROM students GROUP BY parent_phone) f`,
+      );
+      expect(families?.disagree).toBe(0);
+      expect((families?.opted_in ?? 0) / (families?.families ?? 1)).toBeGreaterThan(0.5);
+      expect(families?.logged).toBeGreaterThanOrEqual(families?.opted_in ?? 0);
 
       const [activities] = await db.query<{ total: number; actions: string[]; future: number; orphans: number }>(
         `SELECT count(*)::int AS total, array_agg(DISTINCT action ORDER BY action) AS actions,

@@ -1,97 +1,13 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config';
 import { createWhatsappSender, WhatsappError } from '../src/modules/messages/whatsapp';
 import { expectRefusal } from './helpers/answers';
 import { type Caller, type TestClient, testClient, testClientForBlock } from './helpers/client';
+import { APPROVED_TEMPLATES, type FakeCloudApi, startFakeCloudApi } from './helpers/fake-cloud-api';
 import { detailOf, uniquePhone } from './helpers/test-app';
-
-const ACCESS_TOKEN = 'test-access-token-7f3a9c';
-const PHONE_NUMBER_ID = '1098765432';
-
-/**
- * A stand-in for the WhatsApp Cloud API on loopback: checks the path and the bearer token, records
- * what it was sent, and answers as the Graph API does (or fails, or never answers, when told to).
- */
-interface FakeCloudApi {
-  baseUrl: string;
-  requests: { path: string; authorization: string | undefined; contentType: string | undefined; body: unknown }[];
-  mode: 'ok' | 'reject' | 'garbage' | 'hang';
-  close: () => Promise<void>;
-}
-
-async function startFakeCloudApi(): Promise<FakeCloudApi> {
-  const hanging: ServerResponse[] = [];
-  const fake: FakeCloudApi = {
-    baseUrl: '',
-    requests: [],
-    mode: 'ok',
-    close: async () => {
-      for (const response of hanging) response.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-  const answer = (response: ServerResponse, status: number, body: unknown) => {
-    response.writeHead(status, { 'content-type': 'application/json' });
-    response.end(typeof body === 'string' ? body : JSON.stringify(body));
-  };
-  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    let raw = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => {
-      raw += chunk;
-    });
-    request.on('end', () => {
-      let body: unknown;
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        body = raw;
-      }
-      fake.requests.push({
-        path: request.url ?? '',
-        authorization: request.headers.authorization,
-        contentType: request.headers['content-type'],
-        body,
-      });
-      if (request.method !== 'POST' || request.url !== `/v21.0/${PHONE_NUMBER_ID}/messages`) {
-        answer(response, 404, { error: { message: 'Unknown path components', code: 2500 } });
-        return;
-      }
-      if (request.headers.authorization !== `Bearer ${ACCESS_TOKEN}`) {
-        answer(response, 401, {
-          error: { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 },
-        });
-        return;
-      }
-      switch (fake.mode) {
-        case 'hang':
-          hanging.push(response);
-          return;
-        case 'reject':
-          answer(response, 400, {
-            error: { message: '(#131030) Recipient phone number not in allowed list', code: 131030 },
-          });
-          return;
-        case 'garbage':
-          answer(response, 500, '<html>Bad gateway</html>');
-          return;
-        default: {
-          const to = (body as { to?: string }).to ?? '';
-          answer(response, 200, {
-            messaging_product: 'whatsapp',
-            contacts: [{ input: to, wa_id: to }],
-            messages: [{ id: `wamid.TEST${fake.requests.length}` }],
-          });
-        }
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v21.0`;
-  return fake;
-}
+import { postCallback, WHATSAPP_TEST, whatsappConfig } from './helpers/whatsapp';
 
 /** A loopback port with nothing listening on it. */
 async function closedPortUrl(): Promise<string> {
@@ -102,20 +18,32 @@ async function closedPortUrl(): Promise<string> {
   return `http://127.0.0.1:${port}/v21.0`;
 }
 
+const { accessToken: ACCESS_TOKEN, phoneNumberId: PHONE_NUMBER_ID } = WHATSAPP_TEST;
+/** A phone that wrote to the centre, so free text may go to it for 24 hours. */
+const WROTE_TO_US = '+919876543210';
+
 let fake: FakeCloudApi;
 let api: TestClient;
 beforeAll(async () => {
-  fake = await startFakeCloudApi();
-  api = await testClient({
-    config: { whatsapp: { baseUrl: fake.baseUrl, accessToken: ACCESS_TOKEN, phoneNumberId: PHONE_NUMBER_ID } },
+  fake = await startFakeCloudApi({
+    accessToken: ACCESS_TOKEN,
+    phoneNumberId: PHONE_NUMBER_ID,
+    appSecret: WHATSAPP_TEST.appSecret,
+    templates: APPROVED_TEMPLATES,
+    autoStatuses: false,
   });
+  api = await testClient({ config: { whatsapp: whatsappConfig(fake.baseUrl) } });
+  fake.deliver = async (body, signature) => (await postCallback(api.anonymous(), body, signature)).statusCode;
+  for (const phone of [WROTE_TO_US, '+447700900123', '+447700900124']) {
+    expect(await fake.postText(phone, 'Hello')).toBe(200);
+  }
 });
 afterAll(async () => {
   await api?.close();
   await fake?.close();
 });
 beforeEach(() => {
-  fake.mode = 'ok';
+  fake.faults.length = 0;
   fake.requests.length = 0;
 });
 
@@ -153,11 +81,13 @@ describe('POST /communications/send-whatsapp', () => {
     const response = await sendWhatsapp(admin(), { to: '+91 98765-43210', message: '  Results are out.  ' });
     expect(response.statusCode).toBe(200);
     const body = response.json();
+    // The parent wrote in the last 24 hours: free text may go.
     expect(body).toEqual({
       message: 'WhatsApp message sent',
       id: expect.any(Number),
       recipient: '+919876543210',
       delivery_status: 'sent',
+      sent_as: 'text',
     });
 
     expect(fake.requests).toHaveLength(1);
@@ -177,6 +107,7 @@ describe('POST /communications/send-whatsapp', () => {
     const rows = await whatsappRows();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
+      kind: 'whatsapp',
       id: body.id,
       message_type: 'WHATSAPP',
       subject: 'WhatsApp message',
@@ -201,6 +132,7 @@ describe('POST /communications/send-whatsapp', () => {
     const student = await api.student({
       full_name: 'Neha Joshi',
       parent_name: 'Anil Joshi',
+      parent_whatsapp_opt_in: true,
     });
     const response = await sendWhatsapp(admin(), { to: student.unique_id.toLowerCase(), message: 'Hello' });
     expect(response.statusCode).toBe(200);
@@ -214,6 +146,7 @@ describe('POST /communications/send-whatsapp', () => {
     const student = await api.student({
       full_name: 'Kabir Singh',
       parent_name: 'Harpreet Singh',
+      parent_whatsapp_opt_in: true,
     });
     for (const studentId of [student.id, String(student.id), student.unique_id]) {
       const response = await sendWhatsapp(admin(), { student_id: studentId, message: 'Fees due' });
@@ -226,6 +159,7 @@ describe('POST /communications/send-whatsapp', () => {
   it('sends to an explicit phone when both a phone and a student are given, naming the student’s parent', async () => {
     const student = await api.student({ full_name: 'Ira Das', parent_name: 'Sima Das' });
     const phone = uniquePhone();
+    await fake.postText(phone, 'Please message me here');
     const response = await sendWhatsapp(admin(), { to: phone, student_id: student.id, message: 'Hi' });
     expect(response.statusCode).toBe(200);
     expect(response.json().recipient).toBe(phone);
@@ -263,7 +197,12 @@ describe('POST /communications/send-whatsapp', () => {
   });
 
   it('answers 502 with the provider’s reason when WhatsApp refuses, and stores the message as failed', async () => {
-    fake.mode = 'reject';
+    fake.faults.push({
+      kind: 'refuse',
+      status: 400,
+      code: 131030,
+      message: '(#131030) Recipient phone number not in allowed list',
+    });
     const response = await sendWhatsapp(admin(), { to: '+447700900123', message: 'Hi' });
     expect(response.statusCode).toBe(502);
     expect(detailOf(response)).toBe(
@@ -288,7 +227,7 @@ describe('POST /communications/send-whatsapp', () => {
   });
 
   it('answers 502 naming the HTTP status when WhatsApp answers something that is not the Graph API', async () => {
-    fake.mode = 'garbage';
+    fake.faults.push({ kind: 'garbage' });
     const response = await sendWhatsapp(admin(), { to: '+447700900124', message: 'Hi' });
     expect(response.statusCode).toBe(502);
     expect(detailOf(response)).toBe('WhatsApp did not accept the message: WhatsApp answered with HTTP 500');
@@ -298,12 +237,11 @@ describe('POST /communications/send-whatsapp', () => {
 
 describe('WhatsApp that cannot be reached', () => {
   const unreachable = testClientForBlock(async () => ({
-    config: {
-      whatsapp: { baseUrl: await closedPortUrl(), accessToken: ACCESS_TOKEN, phoneNumberId: PHONE_NUMBER_ID },
-    },
+    config: { whatsapp: whatsappConfig(await closedPortUrl()) },
   }));
 
   it('answers 502, stores the message as failed with the reason, and writes an activity', async () => {
+    await unreachable().student({ parent_phone: '+919812345678', parent_whatsapp_opt_in: true });
     const response = await sendWhatsapp(unreachable().as('admin'), { to: '+919812345678', message: 'Hi' });
     expect(response.statusCode).toBe(502);
     expect(detailOf(response)).toBe(
@@ -345,17 +283,18 @@ describe('WhatsApp not configured', () => {
 });
 
 describe('createWhatsappSender', () => {
-  const config = () => ({ baseUrl: `${fake.baseUrl}/`, accessToken: ACCESS_TOKEN, phoneNumberId: PHONE_NUMBER_ID });
+  const config = () => whatsappConfig(`${fake.baseUrl}/`);
+  const text = { kind: 'text', to: '+919876543210', body: 'Hello' } as const;
 
   it('answers the provider message id', async () => {
-    const result = await createWhatsappSender(config()).send('+919876543210', 'Hello');
-    expect(result.providerMessageId).toMatch(/^wamid\.TEST/);
+    const result = await createWhatsappSender(config()).send(text);
+    expect(result.providerMessageId).toMatch(/^wamid\./);
     expect(fake.requests[0]?.path).toBe(`/v21.0/${PHONE_NUMBER_ID}/messages`);
   });
 
   it('throws the provider’s reason on a wrong token, without the token in it', async () => {
     const sender = createWhatsappSender({ ...config(), accessToken: 'wrong-token' });
-    const error = await sender.send('+919876543210', 'Hello').catch((caught: unknown) => caught);
+    const error = await sender.send(text).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(WhatsappError);
     expect((error as WhatsappError).message).toBe('Invalid OAuth access token - Cannot parse access token');
     expect((error as WhatsappError).isUnreachable).toBe(false);
@@ -363,14 +302,60 @@ describe('createWhatsappSender', () => {
   });
 
   it('gives up after its timeout with "WhatsApp could not be reached"', async () => {
-    fake.mode = 'hang';
+    fake.faults.push({ kind: 'hang' });
     const started = Date.now();
     const error = await createWhatsappSender(config(), { timeoutMs: 200 })
-      .send('+919876543210', 'Hello')
+      .send(text)
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(WhatsappError);
     expect((error as WhatsappError).message).toBe('WhatsApp could not be reached');
     expect((error as WhatsappError).isUnreachable).toBe(true);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('the WhatsApp settings, checked at start', () => {
+  const all = {
+    WHATSAPP_ACCESS_TOKEN: 'EAAtoken',
+    WHATSAPP_PHONE_NUMBER_ID: '1098765432',
+    WHATSAPP_BUSINESS_ACCOUNT_ID: '2233445566',
+    WHATSAPP_APP_SECRET: 'app-secret',
+    WHATSAPP_VERIFY_TOKEN: 'a-verify-token-of-16+',
+  };
+
+  it('turns WhatsApp on with all five, and leaves it off with none', () => {
+    expect(loadConfig(all).whatsapp).toMatchObject({
+      phoneNumberId: '1098765432',
+      businessAccountId: '2233445566',
+      dailyLimit: 250,
+      messagesPerSecond: 80,
+      baseUrl: 'https://graph.facebook.com/v21.0',
+    });
+    expect(loadConfig({}).whatsapp).toBeUndefined();
+  });
+
+  it('stops the server on a partial set, naming what is missing', () => {
+    const { WHATSAPP_APP_SECRET: _secret, WHATSAPP_VERIFY_TOKEN: _token, ...partial } = all;
+    expect(() => loadConfig(partial)).toThrow(
+      new ConfigError(
+        'Invalid configuration:\n  WhatsApp needs WHATSAPP_ACCESS_TOKEN, WHATSAPP_PHONE_NUMBER_ID, WHATSAPP_BUSINESS_ACCOUNT_ID, WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN set together; missing: WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN',
+      ),
+    );
+  });
+
+  it.each([
+    [
+      'a phone number id that is not digits',
+      { WHATSAPP_PHONE_NUMBER_ID: '+1 555' },
+      /WHATSAPP_PHONE_NUMBER_ID: must be the digits/,
+    ],
+    [
+      'a short verify token',
+      { WHATSAPP_VERIFY_TOKEN: 'short' },
+      /WHATSAPP_VERIFY_TOKEN: must be at least 16 characters/,
+    ],
+    ['a daily limit of 0', { WHATSAPP_DAILY_LIMIT: '0' }, /WHATSAPP_DAILY_LIMIT/],
+  ])('refuses %s', (_name, change, message) => {
+    expect(() => loadConfig({ ...all, ...change })).toThrow(message);
   });
 });

@@ -26,6 +26,12 @@ export const attendanceRecordSchema = z
     date: z.string(),
     status: attendanceStatusSchema,
     remarks: z.string().nullable(),
+    parent_reason: z
+      .string()
+      .nullable()
+      .describe(
+        "the parent's one-tap reply to the absence or late alert (Sick, Family reason, Coming late, Please call me)",
+      ),
     parent_phone: z.string(),
     marked_at: z.string(),
     marked_by: z.string(),

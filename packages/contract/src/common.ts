@@ -22,6 +22,22 @@ export type Subject = (typeof SUBJECTS)[number];
 
 export const MIN_PASSWORD_LENGTH = 6;
 
+/** The languages a family can be written to in (ISO 639-1, as WhatsApp's template language codes). */
+export const PARENT_LANGUAGES = ['en', 'hi', 'mr', 'ta', 'bn', 'ur'] as const;
+export type ParentLanguage = (typeof PARENT_LANGUAGES)[number];
+/** Each language by its own name, then the English one, as a picker lists them. */
+export const PARENT_LANGUAGE_LABELS: Record<ParentLanguage, string> = {
+  en: 'English',
+  hi: 'हिन्दी (Hindi)',
+  mr: 'मराठी (Marathi)',
+  ta: 'தமிழ் (Tamil)',
+  bn: 'বাংলা (Bengali)',
+  ur: 'اردو (Urdu)',
+};
+export const parentLanguageSchema = z.enum(PARENT_LANGUAGES, {
+  error: 'must be one of en, hi, mr, ta, bn or ur',
+});
+
 /**
  * Codes people type from a printout (access codes, recovery codes): Crockford base 32, no I, L, O or U.
  */

@@ -9,6 +9,10 @@ export const dashboardSummarySchema = z
     active_classes: z.number().int().describe('distinct class names among students'),
     pending_approval: z.number().int().describe('attendance records waiting for approval, all dates'),
     messages_sent: z.number().int().describe('messages to parents this month'),
+    not_reached: z
+      .number()
+      .int()
+      .describe('families on the call list: no channel reached them in time, or they asked to be called'),
     attendance_rate: z.number().describe('(present + late) / approved records this month x 100, one decimal'),
     classes_without_attendance: z
       .array(z.object({ class_name: z.string(), students: z.number().int() }))

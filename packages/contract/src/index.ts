@@ -12,4 +12,5 @@ export * from './parents';
 export * from './students';
 export * from './teacher-attendance';
 export * from './teachers';
+export * from './templates';
 export * from './two-factor';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { attendanceStatusSchema } from './attendance';
 import { bearerTokenFields, CROCKFORD_ALPHABET, normaliseCrockfordCode, pageQuerySchema, phoneSchema } from './common';
+import { MESSAGE_KINDS, parentReplySchema } from './messages';
 import { studentSchema } from './students';
 
 /**
@@ -11,12 +12,6 @@ import { studentSchema } from './students';
 
 /** Absence alerts go out for these statuses when an admin approves a record. */
 export const ALERT_STATUSES = ['absent', 'late'] as const;
-export const ABSENCE_ALERT_TYPE = 'ABSENCE_ALERT';
-/**
- * The message a family's devices get when the centre changes their app access (a replaced code, or
- * the phone changed on a child's record); it reaches devices the new code signed out (ADR 018).
- */
-export const ACCESS_NOTICE_TYPE = 'ACCESS_NOTICE';
 
 /** Access codes: 8 characters of Crockford base 32 (no I, L, O, U), shown as XXXX-XXXX. */
 export const ACCESS_CODE_ALPHABET = CROCKFORD_ALPHABET;
@@ -117,14 +112,26 @@ export const parentMessageSchema = z
   .object({
     id: z.number().int(),
     message_type: z.string(),
+    kind: z.enum(MESSAGE_KINDS),
     subject: z.string(),
     message: z.string(),
     sent_at: z.string(),
     sent_by: z.string().nullable(),
     student_id: z.number().int().nullable(),
     read_at: z.string().nullable(),
+    reply: parentReplySchema.nullable().describe('the reply the parent gave to this alert'),
+    can_reply: z.boolean().describe('an absence or late alert not yet answered: the app offers the one-tap replies'),
   })
   .meta({ id: 'ParentMessage' });
+export const parentReplyRequestSchema = z.object({ reply: parentReplySchema });
+
+/** The family's WhatsApp consent, as the parent app's settings show and change it. */
+export const parentWhatsappSchema = z.object({
+  opted_in: z.boolean(),
+  available: z.boolean().describe('the centre sends WhatsApp messages (it is configured)'),
+});
+export type ParentWhatsapp = z.infer<typeof parentWhatsappSchema>;
+export const updateParentWhatsappSchema = z.object({ opted_in: z.boolean({ error: 'must be true or false' }) });
 export type ParentMessage = z.infer<typeof parentMessageSchema>;
 export const parentInboxSchema = z.object({
   messages: z.array(parentMessageSchema),

@@ -4,6 +4,7 @@ import {
   clearAllBackupFileSchema,
   deletedCountSchema,
   optionalText,
+  parentLanguageSchema,
   phoneSchema,
   requiredText,
 } from './common';
@@ -16,6 +17,15 @@ export const studentSchema = z
     class_name: z.string(),
     parent_name: z.string(),
     parent_phone: z.string(),
+    parent_whatsapp_opt_in: z
+      .boolean()
+      .describe('the family agreed to WhatsApp messages; the same on every record with this parent phone'),
+    parent_language: parentLanguageSchema,
+    parent_whatsapp_opt_in_changed_at: z.string().nullable().describe('when the opt-in was last given or withdrawn'),
+    parent_whatsapp_opt_in_changed_by: z
+      .string()
+      .nullable()
+      .describe('who gave or withdrew it (a name, or the parent)'),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -27,6 +37,8 @@ export const createStudentSchema = z.object({
   class_name: classNameSchema,
   parent_name: requiredText(200),
   parent_phone: phoneSchema,
+  parent_whatsapp_opt_in: z.boolean({ error: 'must be true or false' }).optional(),
+  parent_language: parentLanguageSchema.optional(),
 });
 export type CreateStudentRequest = z.input<typeof createStudentSchema>;
 
@@ -36,6 +48,8 @@ export const updateStudentSchema = z.object({
   class_name: classNameSchema.optional(),
   parent_name: optionalText(200),
   parent_phone: phoneSchema.optional(),
+  parent_whatsapp_opt_in: z.boolean({ error: 'must be true or false' }).optional(),
+  parent_language: parentLanguageSchema.optional(),
 });
 export type UpdateStudentRequest = z.input<typeof updateStudentSchema>;
 

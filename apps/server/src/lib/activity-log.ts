@@ -1,7 +1,14 @@
 import type { Queryable } from '../db/database';
 
+/** A staff account that did something. */
 export interface Actor {
   id: number;
+  full_name: string;
+}
+
+/** Who did it: a staff account, or (id null) someone without one, e.g. a parent replying on WhatsApp. */
+export interface ActivityActor {
+  id: number | null;
   full_name: string;
 }
 
@@ -9,7 +16,12 @@ export interface Actor {
  * Every change staff make leaves one row in the activity feed. Call it with the same transaction as
  * the change, so the feed never shows a change that was rolled back, nor misses one that was not.
  */
-export async function recordActivity(tx: Queryable, actor: Actor, action: string, description: string): Promise<void> {
+export async function recordActivity(
+  tx: Queryable,
+  actor: ActivityActor,
+  action: string,
+  description: string,
+): Promise<void> {
   await tx.query('INSERT INTO activities (user_id, actor, action, description) VALUES ($1, $2, $3, $4)', [
     actor.id,
     actor.full_name,

@@ -23,6 +23,14 @@ export function today(now: Date = new Date()): string {
   return formatDate(now);
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A yyyy-MM-dd day as people read it in a message: "23 Nov 2026". */
+export function readableDate(isoDate: string): string {
+  const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number];
+  return `${d} ${MONTHS[m - 1]} ${y}`;
+}
+
 /** Adds whole days to a yyyy-MM-dd date, in calendar terms (no time-zone drift). */
 export function addDays(isoDate: string, days: number): string {
   const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number];

@@ -125,14 +125,41 @@ const RULES: Rule[] = [
   {
     name: 'a message whose delivery status disagrees with its timestamps or reason',
     sql: `SELECT id, delivery_status, delivered_at, read_at, failure_reason FROM messages
-           WHERE (delivery_status = 'delivered') <> (delivered_at IS NOT NULL)
-              OR (read_at IS NOT NULL AND delivery_status <> 'delivered')
+           WHERE (delivery_status IN ('delivered', 'read')) <> (delivered_at IS NOT NULL)
+              OR (read_at IS NOT NULL AND delivery_status <> 'read')
               OR (delivery_status = 'failed') <> (failure_reason IS NOT NULL)`,
   },
   {
     name: 'a message to a parent or WhatsApp recipient that is not a phone number',
-    sql: `SELECT id, message_type, recipient FROM messages
-           WHERE message_type IN ('IN_APP', 'WHATSAPP') AND recipient !~ '^\\+[1-9][0-9]{7,14}$'`,
+    sql: `SELECT id, message_type, recipient FROM messages WHERE recipient !~ '^\\+[1-9][0-9]{7,14}$'`,
+  },
+  {
+    name: 'a message below the best of its attempts (a status moved backwards or was lost)',
+    sql: `SELECT m.id, m.delivery_status, a.channel, a.status FROM messages m JOIN message_attempts a ON a.message_id = m.id
+           WHERE (a.status = 'read' AND m.delivery_status <> 'read')
+              OR (a.status = 'delivered' AND m.delivery_status NOT IN ('delivered', 'read'))
+              OR (a.status = 'sent' AND m.delivery_status IN ('queued', 'failed'))`,
+  },
+  {
+    name: 'a message failed while one of its attempts is still queued',
+    sql: `SELECT m.id FROM messages m
+           WHERE m.delivery_status = 'failed'
+             AND EXISTS (SELECT 1 FROM message_attempts a WHERE a.message_id = m.id AND a.status = 'queued')`,
+  },
+  {
+    name: 'an attempt whose status disagrees with its times, reason or WhatsApp id',
+    sql: `SELECT id, channel, status FROM message_attempts
+           WHERE (status = 'failed') <> (failure_reason IS NOT NULL)
+              OR (status IN ('delivered', 'read') AND delivered_at IS NULL)
+              OR (status = 'read' AND read_at IS NULL)
+              OR (channel = 'whatsapp' AND status IN ('delivered', 'read') AND provider_message_id IS NULL)
+              OR (channel = 'whatsapp' AND status = 'queued' AND next_attempt_at IS NULL)
+              OR (channel = 'whatsapp' AND whatsapp_template IS NULL AND whatsapp_text IS NULL)`,
+  },
+  {
+    name: 'a family whose records disagree on WhatsApp consent or language',
+    sql: `SELECT parent_phone FROM students GROUP BY parent_phone
+          HAVING count(DISTINCT parent_whatsapp_opt_in) > 1 OR count(DISTINCT parent_language) > 1`,
   },
   {
     name: "a push queued for a device of another phone than the message's recipient",

@@ -1,7 +1,7 @@
 /**
  * Who may call each operation of the OpenAPI document, the staff console's and the parent app's:
  *
- * - public: no token (sign-in, health, push receipts);
+ * - public: no token (sign-in, health, push receipts, the WhatsApp webhook, which Meta's signature proves);
  * - staff: admin and teacher;
  * - admin: admin only (a teacher gets 403);
  * - parent: a parent token only (a staff token gets 403, as a parent token does on staff calls).
@@ -59,6 +59,19 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'POST /api/v1/messages/send-to-parents': 'staff',
   'GET /api/v1/communications/history': 'staff',
   'POST /api/v1/communications/send-whatsapp': 'admin',
+  'GET /api/v1/communications/call-list': 'staff',
+  'GET /api/v1/communications/analytics': 'staff',
+  'GET /api/v1/communications/conversations': 'staff',
+  'GET /api/v1/communications/conversations/{phone}': 'staff',
+  'PUT /api/v1/communications/call-list/{message_id}': 'staff',
+  'GET /api/v1/message-templates': 'staff',
+  'POST /api/v1/message-templates': 'admin',
+  'PUT /api/v1/message-templates/{id}': 'admin',
+  'DELETE /api/v1/message-templates/{id}': 'admin',
+  'GET /api/v1/settings/messaging': 'staff',
+  'PUT /api/v1/settings/messaging': 'admin',
+  'GET /api/v1/whatsapp/webhook': 'public',
+  'POST /api/v1/whatsapp/webhook': 'public',
 
   'GET /api/v1/import/students/template': 'admin',
   'GET /api/v1/import/teachers/template': 'admin',
@@ -81,6 +94,9 @@ export const ACCESS: Readonly<Record<string, Access>> = {
 
   'POST /api/v1/parent/login': 'public',
   'POST /api/v1/parent/receipts': 'public',
+  'POST /api/v1/parent/messages/{id}/reply': 'parent',
+  'GET /api/v1/parent/whatsapp': 'parent',
+  'PUT /api/v1/parent/whatsapp': 'parent',
   'GET /api/v1/parent/me': 'parent',
   'GET /api/v1/parent/messages': 'parent',
   'POST /api/v1/parent/messages/{id}/read': 'parent',

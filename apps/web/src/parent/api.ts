@@ -65,7 +65,7 @@ export function setUnauthorizedHandler(handler: (() => void) | undefined): void 
 }
 
 export interface ParentRequestOptions {
-  method?: 'GET' | 'POST' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   json?: unknown;
   signal?: AbortSignal;
   /** Sign-in sends none; every other call sends the stored parent token. */

@@ -1,10 +1,11 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ParentInbox, ParentMessage } from '@tuitiondesk/contract';
+import { PARENT_REPLY_LABELS, type ParentInbox, type ParentMessage } from '@tuitiondesk/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeReply, fakeApi } from '../testing';
 import { SESSION_ENDED, saveSession, TOKEN_KEY } from './api';
 import { ParentApp, POLL_MS } from './app';
+import { REPLY_LABELS } from './inbox';
 
 const profile = {
   phone: '+919812345678',
@@ -14,6 +15,9 @@ const profile = {
 const message = (id: number, subject: string, read_at: string | null = null): ParentMessage => ({
   id,
   message_type: 'IN_APP',
+  kind: 'notice',
+  reply: null,
+  can_reply: false,
   subject,
   message: `${subject}: the whole text.`,
   sent_at: '2026-11-20T10:00:00.000Z',
@@ -103,6 +107,76 @@ describe('the parent app', () => {
     await userEvent.click(screen.getByRole('button', { name: /Back to inbox/ }));
     expect(screen.getByRole('button', { name: /^Holiday on Monday/ })).not.toHaveClass('unread');
     expect(screen.queryByText('1 unread')).not.toBeInTheDocument();
+  });
+
+  it('offers the four replies on an absence alert, sends the one tapped, and then says what was answered', async () => {
+    saveSession({ token: 'parent-token', profile });
+    const alert: ParentMessage = { ...message(5, 'Absence alert'), kind: 'absence_alert', can_reply: true };
+    const replies: unknown[] = [];
+    let answer: FakeReply = [500, {}];
+    fakeApi({
+      'GET /api/v1/parent/messages': () => [200, { messages: [alert], unread_count: 1 }],
+      'GET /api/v1/parent/me': () => [200, profile],
+      'POST /api/v1/parent/messages/5/read': () => [200, { ...alert, read_at: '2026-11-23T09:00:00Z' }],
+      'POST /api/v1/parent/messages/5/reply': ({ body }) => {
+        replies.push(body);
+        return answer;
+      },
+    });
+    render(<ParentApp />);
+    await userEvent.click(await screen.findByRole('button', { name: /Absence alert/ }));
+    const replyBox = await screen.findByRole('region', { name: 'Tell the centre why' });
+    expect(
+      within(replyBox)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Sick', 'Family reason', 'Coming late', 'Please call me']);
+    await userEvent.click(within(replyBox).getByRole('button', { name: 'Sick' }));
+    expect(await within(replyBox).findByRole('alert')).toHaveTextContent(
+      'Could not send your reply. Please try again.',
+    );
+    answer = [200, { ...alert, reply: 'sick', can_reply: false, read_at: '2026-11-23T09:00:00Z' }];
+    await userEvent.click(within(replyBox).getByRole('button', { name: 'Sick' }));
+    expect(await screen.findByText('You replied: Sick')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Tell the centre why' })).not.toBeInTheDocument();
+    expect(replies).toEqual([{ reply: 'sick' }, { reply: 'sick' }]);
+  });
+
+  it('uses the same reply words as the contract', () => {
+    expect(REPLY_LABELS).toEqual(PARENT_REPLY_LABELS);
+  });
+
+  it('turns WhatsApp messages off and on in the settings, and hides the switch when the centre has no WhatsApp', async () => {
+    saveSession({ token: 'parent-token', profile });
+    let choice = { opted_in: true, available: true };
+    fakeApi({
+      'GET /api/v1/parent/messages': () => [200, { messages: [], unread_count: 0 }],
+      'GET /api/v1/parent/me': () => [200, profile],
+      'GET /api/v1/parent/whatsapp': () => [200, choice],
+      'PUT /api/v1/parent/whatsapp': ({ body }) => {
+        choice = { ...choice, opted_in: (body as { opted_in: boolean }).opted_in };
+        return [200, choice];
+      },
+    });
+    const { unmount } = render(<ParentApp />);
+    await userEvent.click(
+      within(screen.getByRole('navigation', { name: 'Sections' })).getByRole('button', { name: 'Settings' }),
+    );
+    const panel = await screen.findByRole('region', { name: 'WhatsApp messages from the centre' });
+    expect(within(panel).getByRole('status')).toHaveTextContent(/^On:/);
+    await userEvent.click(within(panel).getByRole('button', { name: 'Turn off WhatsApp messages' }));
+    expect(await within(panel).findByText(/^Off: the centre writes to you only in this app\.$/)).toBeInTheDocument();
+    unmount();
+
+    choice = { opted_in: false, available: false };
+    render(<ParentApp />);
+    await userEvent.click(
+      within(screen.getByRole('navigation', { name: 'Sections' })).getByRole('button', { name: 'Settings' }),
+    );
+    await screen.findByRole('heading', { name: 'Settings' });
+    await waitFor(() =>
+      expect(screen.queryByRole('region', { name: 'WhatsApp messages from the centre' })).not.toBeInTheDocument(),
+    );
   });
 
   it('says so when there are no messages', async () => {

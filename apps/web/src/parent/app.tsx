@@ -206,7 +206,16 @@ function SignedIn({ session, openId, onOpened, onProfile, onSignedOut }: SignedI
         </TabButton>
       </nav>
       <main ref={main} tabIndex={-1}>
-        {view === 'inbox' && open && <MessageView message={open} onBack={() => setOpen(undefined)} />}
+        {view === 'inbox' && open && (
+          <MessageView
+            message={open}
+            onBack={() => setOpen(undefined)}
+            onReplied={(answered) => {
+              setOpen(answered);
+              setInbox((current) => (current ? withMessageRead(current, answered) : current));
+            }}
+          />
+        )}
         {view === 'inbox' && !open && (
           <Inbox inbox={inbox} error={error} onOpen={openMessage} onRefresh={() => void refresh()}>
             {showPrompt && (

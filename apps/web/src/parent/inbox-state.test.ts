@@ -5,6 +5,9 @@ import { schoolDay, shortWhen, unreadLabel, withMessageRead } from './inbox-stat
 const message = (id: number, read_at: string | null): ParentMessage => ({
   id,
   message_type: 'IN_APP',
+  kind: 'notice',
+  reply: null,
+  can_reply: false,
   subject: `Subject ${id}`,
   message: 'Body',
   sent_at: '2026-11-20T10:00:00.000Z',

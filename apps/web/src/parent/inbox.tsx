@@ -1,5 +1,6 @@
 import type { ParentInbox, ParentMessage } from '@tuitiondesk/contract';
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { errorText, parentRequest } from './api';
 import { fullWhen, shortWhen, unreadLabel } from './inbox-state';
 
 interface InboxProps {
@@ -63,7 +64,75 @@ export function Inbox({ inbox, error, onOpen, onRefresh, children }: InboxProps)
   );
 }
 
-export function MessageView({ message, onBack }: { message: ParentMessage; onBack: () => void }) {
+/**
+ * The one-tap replies to an alert, as the contract names them (PARENT_REPLY_LABELS); kept here so the
+ * parent app's bundle does not carry the contract's runtime (a test checks they agree).
+ */
+export const REPLY_LABELS = {
+  sick: 'Sick',
+  family: 'Family reason',
+  late: 'Coming late',
+  call: 'Please call me',
+} as const;
+type Reply = keyof typeof REPLY_LABELS;
+
+/** The four replies under an absence or late alert; after one, what was answered. */
+function Replies({ message, onReplied }: { message: ParentMessage; onReplied: (message: ParentMessage) => void }) {
+  const [sending, setSending] = useState<Reply>();
+  const [error, setError] = useState<string>();
+  if (message.reply) {
+    return (
+      <p className="notice" role="status">
+        You replied: {REPLY_LABELS[message.reply]}
+      </p>
+    );
+  }
+  if (!message.can_reply) return null;
+  const send = async (reply: Reply) => {
+    setSending(reply);
+    setError(undefined);
+    try {
+      onReplied(await parentRequest<ParentMessage>(`/parent/messages/${message.id}/reply`, { json: { reply } }));
+    } catch (caught) {
+      setError(errorText(caught, 'Could not send your reply. Please try again.'));
+    } finally {
+      setSending(undefined);
+    }
+  };
+  return (
+    <section className="replies" aria-labelledby="replies-title">
+      <h2 id="replies-title">Tell the centre why</h2>
+      <div className="reply-buttons">
+        {(Object.keys(REPLY_LABELS) as Reply[]).map((reply) => (
+          <button
+            key={reply}
+            type="button"
+            className="secondary"
+            disabled={sending !== undefined}
+            onClick={() => void send(reply)}
+          >
+            {sending === reply ? 'Sending…' : REPLY_LABELS[reply]}
+          </button>
+        ))}
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
+export function MessageView({
+  message,
+  onBack,
+  onReplied,
+}: {
+  message: ParentMessage;
+  onBack: () => void;
+  onReplied: (message: ParentMessage) => void;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -79,6 +148,7 @@ export function MessageView({ message, onBack }: { message: ParentMessage; onBac
         {message.sent_by && <> · from {message.sent_by}</>}
       </p>
       <div className="body">{message.message}</div>
+      <Replies message={message} onReplied={onReplied} />
     </article>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { errorText } from './api';
+import { errorText, parentRequest } from './api';
 import { needsHomeScreen, type PushState, pushState, turnOffNotifications, turnOnNotifications } from './push';
 
 const STATE_TEXT: Record<PushState, string> = {
@@ -92,6 +92,68 @@ export function NotificationsPanel({ push }: { push: ReturnType<typeof usePushSt
   );
 }
 
+interface WhatsappChoice {
+  opted_in: boolean;
+  available: boolean;
+}
+
+/**
+ * The family's WhatsApp consent, the parent's own to give or withdraw. Hidden while the centre does
+ * not use WhatsApp.
+ */
+export function WhatsappPanel() {
+  const [choice, setChoice] = useState<WhatsappChoice>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    let live = true;
+    parentRequest<WhatsappChoice>('/parent/whatsapp')
+      .then((value) => live && setChoice(value))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (!choice?.available) return null;
+
+  const change = async (optedIn: boolean) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      setChoice(
+        await parentRequest<WhatsappChoice>('/parent/whatsapp', { method: 'PUT', json: { opted_in: optedIn } }),
+      );
+    } catch (caught) {
+      setError(errorText(caught, 'Could not change this. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="whatsapp-title">
+      <h2 id="whatsapp-title">WhatsApp messages from the centre</h2>
+      <p role="status" className={choice.opted_in ? 'state on' : 'state'}>
+        {choice.opted_in
+          ? 'On: when this app cannot reach you, the centre sends its messages on WhatsApp too.'
+          : 'Off: the centre writes to you only in this app.'}
+      </p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button
+        type="button"
+        className={choice.opted_in ? 'secondary' : 'primary'}
+        onClick={() => void change(!choice.opted_in)}
+        disabled={busy}
+      >
+        {choice.opted_in ? 'Turn off WhatsApp messages' : 'Turn on WhatsApp messages'}
+      </button>
+    </section>
+  );
+}
+
 interface SettingsProps {
   parentName: string;
   phone: string;
@@ -107,6 +169,7 @@ export function Settings({ parentName, phone, push, onSignOut, signingOut }: Set
         <h1 id="settings-title">Settings</h1>
       </div>
       <NotificationsPanel push={push} />
+      <WhatsappPanel />
       <div className="card">
         <h2>Signed in</h2>
         <p>

@@ -9,6 +9,7 @@ export function dashboardSummary(fields: Partial<DashboardSummary> = {}): Dashbo
     active_classes: 4,
     pending_approval: 17,
     messages_sent: 43,
+    not_reached: 0,
     attendance_rate: 92.5,
     classes_without_attendance: [{ class_name: '8', students: 31 }],
     ...fields,

@@ -39,6 +39,10 @@ export function student(id: number, fields: Partial<Student> = {}): Student {
     class_name: '7',
     parent_name: `Parent ${id}`,
     parent_phone: `+9198000${String(id).padStart(5, '0')}`,
+    parent_whatsapp_opt_in: false,
+    parent_language: 'en',
+    parent_whatsapp_opt_in_changed_at: null,
+    parent_whatsapp_opt_in_changed_by: null,
     created_at: '2026-01-01T00:00:00Z',
     updated_at: '2026-01-01T00:00:00Z',
     ...fields,
@@ -83,6 +87,7 @@ export function record(fields: Partial<AttendanceRecord> = {}): AttendanceRecord
     date: '2026-03-02',
     status: 'present',
     remarks: null,
+    parent_reason: null,
     parent_phone: '+919800000000',
     marked_at: '2026-03-02T09:15:30+05:30',
     marked_by: 'Ravi Kumar',
@@ -133,6 +138,7 @@ export function communication(id: number, fields: Partial<Communication> = {}): 
   return {
     id,
     message_type: 'IN_APP',
+    kind: 'notice',
     subject: `Subject ${id}`,
     message: `Message ${id}`,
     recipient: '+919876543210',
@@ -142,6 +148,9 @@ export function communication(id: number, fields: Partial<Communication> = {}): 
     delivery_status: 'sent',
     delivered_at: null,
     failure_reason: null,
+    language: 'en',
+    reply: null,
+    attempts: [],
     ...fields,
   };
 }

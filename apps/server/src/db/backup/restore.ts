@@ -100,7 +100,7 @@ export async function restoreBackup(
     // Nothing may slip in between the check and the load (a server starting on PostgreSQL).
     await tx.exec(`LOCK TABLE ${header.tables.map((t) => quoteName(t.name)).join(', ')} IN EXCLUSIVE MODE`);
     await assertEmpty(tx, header);
-    // The rows the migrations write themselves (default settings): the backup's take their place.
+    // The rows the migrations write themselves (default settings and templates): the backup's take their place.
     for (const table of header.tables) await tx.query(`DELETE FROM ${quoteName(table.name)}`);
 
     let pending: Line[] = [];
@@ -189,14 +189,17 @@ async function checkTables(tx: Queryable, header: BackupHeader, label: string): 
   }
 }
 
+/** Tables the migrations themselves put rows in: default settings, the default alert templates. */
+const SEEDED_BY_MIGRATIONS = new Set(['settings', 'message_templates', 'message_template_texts']);
+
 /**
- * Empty: no row in any table, except the settings the migrations write themselves. A database the
- * server has started on is not empty (it created the admin account).
+ * Empty: no row in any table, except the rows the migrations write themselves. A database the server
+ * has started on is not empty (it created the admin account).
  */
 async function assertEmpty(tx: Queryable, header: BackupHeader): Promise<void> {
   const held: string[] = [];
   for (const table of header.tables) {
-    if (table.name === 'settings') continue;
+    if (SEEDED_BY_MIGRATIONS.has(table.name)) continue;
     const rows = await countRows(tx, table.name);
     if (rows > 0) held.push(`${table.name}: ${rows}`);
   }

@@ -1,4 +1,4 @@
-import { ABSENCE_ALERT_TYPE, ALERT_STATUSES, type AttendanceStatus, type RosterEntry } from '@tuitiondesk/contract';
+import type { AttendanceStatus, RosterEntry } from '@tuitiondesk/contract';
 import { jsonTimestamp, type Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
 
@@ -7,7 +7,7 @@ const CLASS_ORDER = 'length(a.class_name), a.class_name';
 
 /** The fields of an AttendanceRecord, in order; timestamps printed by the database for JSON lists. */
 const RECORD_COLUMNS = `a.id, a.student_id, s.full_name AS student_name, s.unique_id AS student_unique_id,
-  a.class_name, a.date, a.status, a.remarks, s.parent_phone, ${jsonTimestamp('a.marked_at')} AS marked_at,
+  a.class_name, a.date, a.status, a.remarks, a.parent_reason, s.parent_phone, ${jsonTimestamp('a.marked_at')} AS marked_at,
   a.marked_by, a.approved_by, ${jsonTimestamp('a.approved_at')} AS approved_at`;
 const RECORD_ORDER = `a.date DESC, ${CLASS_ORDER}, lower(s.full_name), a.id`;
 
@@ -187,33 +187,6 @@ export async function approvePending(db: Queryable, ids: number[], approver: Act
       WHERE id = ANY($1::int[]) AND approved_at IS NULL
       RETURNING id`,
     [ids, approver.full_name, approver.id],
-  );
-  return rows.map((row) => row.id);
-}
-
-/**
- * Stores one absence alert per record among `attendanceIds` whose status is absent or late, for the
- * student's parent phone, in one statement (approving hundreds of records is one round trip). The
- * date reads as "23 Nov 2026": `Mon` is the English abbreviation whatever the server locale (only
- * `TMMon` would translate it). Answers the new message ids.
- */
-export async function insertAbsenceAlerts(tx: Queryable, attendanceIds: number[], sender: Actor): Promise<number[]> {
-  const rows = await tx.query<{ id: number }>(
-    `INSERT INTO messages
-       (message_type, subject, message, recipient, recipient_name, student_id, sent_by, sent_by_user_id,
-        delivery_status)
-     SELECT $2,
-            CASE a.status WHEN 'late' THEN 'Late arrival' ELSE 'Absence alert' END,
-            s.full_name || ' was marked ' || a.status || ' on ' || to_char(a.date, 'FMDD Mon YYYY') || '.'
-              || CASE WHEN btrim(COALESCE(a.remarks, '')) <> '' THEN ' Remarks: ' || btrim(a.remarks) ELSE '' END,
-            s.parent_phone,
-            COALESCE(NULLIF(btrim(s.parent_name), ''), 'Parent of ' || s.full_name),
-            s.id, $3, $4, 'sent'
-       FROM attendance a JOIN students s ON s.id = a.student_id
-      WHERE a.id = ANY($1::int[]) AND a.status = ANY($5::text[])
-      ORDER BY a.date, lower(s.full_name), a.id
-     RETURNING id`,
-    [attendanceIds, ABSENCE_ALERT_TYPE, sender.full_name, sender.id, [...ALERT_STATUSES]],
   );
   return rows.map((row) => row.id);
 }

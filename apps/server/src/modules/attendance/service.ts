@@ -12,6 +12,8 @@ import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { distinctIds } from '../../lib/distinct-ids';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, firstDayOfMonth, lastDayOfMonth, today } from '../../lib/time';
+import { queueAbsenceAlerts } from '../messages/alerts';
+import { wakeSenders } from '../messages/outgoing';
 import { readAbsenceAlerts } from '../settings/repository';
 import { classRefusal, dateRefusal, loadScope, type Marker, rosterRefusal, toMarkingScope } from './marking-scope';
 import {
@@ -23,7 +25,6 @@ import {
   findRoster,
   findStudentsForMarking,
   historyPageJson,
-  insertAbsenceAlerts,
   type MarkInput,
   pendingJson,
   rangeJson,
@@ -132,19 +133,18 @@ export async function approveAttendance(
       throw new ConflictError('These attendance records are already approved');
     }
     // Only the records this call approved: one approved before never alerts twice.
-    const alertIds = (await readAbsenceAlerts(tx)) ? await insertAbsenceAlerts(tx, approvedIds, actor) : [];
-    if (alertIds.length > 0) await ctx.delivery.enqueue(tx, alertIds);
+    const alerts = (await readAbsenceAlerts(tx)) ? await queueAbsenceAlerts(ctx, tx, approvedIds, actor) : 0;
     await recordActivity(
       tx,
       actor,
       'attendance.approved',
       `${actor.full_name} approved ${plural(approvedIds.length, 'attendance record')}${
-        alertIds.length > 0 ? ` and sent ${plural(alertIds.length, 'absence alert')} to parents` : ''
+        alerts > 0 ? ` and sent ${plural(alerts, 'absence alert')} to parents` : ''
       }`,
     );
-    return { count: approvedIds.length, alerts: alertIds.length };
+    return { count: approvedIds.length, alerts };
   });
-  if (approved.alerts > 0) ctx.delivery.notify();
+  if (approved.alerts > 0) wakeSenders(ctx);
   return {
     approved_count: approved.count,
     message: `Successfully approved ${approved.count} attendance record(s).`,

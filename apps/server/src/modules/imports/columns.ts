@@ -36,7 +36,14 @@ const PHONE_ALIASES = [
 
 export type ImportKind = 'students' | 'teachers';
 
-export type StudentField = 'first_name' | 'last_name' | 'class_name' | 'parent_phone' | 'parent_name';
+export type StudentField =
+  | 'first_name'
+  | 'last_name'
+  | 'class_name'
+  | 'parent_phone'
+  | 'parent_name'
+  | 'parent_whatsapp_opt_in'
+  | 'parent_language';
 export type TeacherField =
   | 'first_name'
   | 'last_name'
@@ -101,6 +108,19 @@ export const STUDENT_COLUMNS: ColumnSpec<StudentField>[] = [
       'mothersname',
     ],
     example: 'Rohit Sharma',
+  },
+  {
+    field: 'parent_whatsapp_opt_in',
+    required: false,
+    // Not `whatsapp` alone: that header is the parent's WhatsApp number.
+    aliases: ['whatsappoptin', 'whatsappconsent', 'parentwhatsappconsent', 'whatsappagreed', 'optin', 'consent'],
+    example: 'yes',
+  },
+  {
+    field: 'parent_language',
+    required: false,
+    aliases: ['language', 'parentslanguage', 'lang', 'preferredlanguage', 'homelanguage'],
+    example: 'hi',
   },
 ];
 

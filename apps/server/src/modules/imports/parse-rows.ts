@@ -6,6 +6,9 @@ import {
   type ImportRowError,
   normaliseClassName,
   optionalText,
+  PARENT_LANGUAGE_LABELS,
+  PARENT_LANGUAGES,
+  type ParentLanguage,
   SUBJECTS,
   type Subject,
 } from '@tuitiondesk/contract';
@@ -233,17 +236,103 @@ export function studentKey(student: { full_name: string; parent_phone: string })
   return `${student.full_name.toLowerCase()}|${student.parent_phone}`;
 }
 
+/** Consent as people write it in a sheet: the key drops case, spaces, dashes, underscores and end marks. */
+const YES = new Set([
+  'yes',
+  'y',
+  'true',
+  '1',
+  'agreed',
+  'agree',
+  'consent',
+  'consented',
+  'consentgiven',
+  'optedin',
+  'optin',
+  'haan',
+  'हाँ',
+  'हां',
+  '✓',
+  '✔',
+]);
+const NO = new Set([
+  'no',
+  'n',
+  'false',
+  '0',
+  'notagreed',
+  'disagreed',
+  'noconsent',
+  'declined',
+  'refused',
+  'withdrawn',
+  'optedout',
+  'optout',
+  'nahi',
+  'नहीं',
+]);
+
+/** A consent cell: empty leaves the family's consent as it is; yes or no in the words people use. */
+export function readConsent(text: string): { value?: boolean; problem?: string } {
+  const key = text
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[\s_.!-]/g, '');
+  if (key === '') return {};
+  if (YES.has(key)) return { value: true };
+  if (NO.has(key)) return { value: false };
+  return { problem: `"${text}" is not yes or no; write yes when the parent agreed to WhatsApp messages, else no` };
+}
+
+/** The language's name in English, from its picker label: "हिन्दी (Hindi)" is Hindi. */
+function englishName(code: ParentLanguage): string {
+  const label = PARENT_LANGUAGE_LABELS[code];
+  return /\(([^)]+)\)/.exec(label)?.[1] ?? label;
+}
+
+const LANGUAGE_NAMES: Record<string, ParentLanguage> = Object.fromEntries([
+  ...PARENT_LANGUAGES.flatMap((code) => {
+    const own = PARENT_LANGUAGE_LABELS[code].split(' (')[0] as string;
+    return [code, own, englishName(code)].map((name) => [name.normalize('NFC').toLowerCase(), code] as const);
+  }),
+  // Other spellings people use: हिंदी as often as हिन्दी, Bangla for Bengali.
+  ['हिंदी', 'hi'],
+  ['bangla', 'bn'],
+]);
+
+const LANGUAGE_CHOICES =
+  `use ${PARENT_LANGUAGES.slice(0, -1).join(', ')} or ${PARENT_LANGUAGES.at(-1)}, or the language's name: ` +
+  `${PARENT_LANGUAGES.slice(0, -1).map(englishName).join(', ')} or ${englishName(PARENT_LANGUAGES.at(-1) as ParentLanguage)}`;
+
+/** A language cell: a code (hi) or the language's name in English or in itself (Hindi, हिन्दी). */
+export function readLanguage(text: string): { value?: ParentLanguage; problem?: string } {
+  const key = collapse(text).normalize('NFC').toLowerCase();
+  if (key === '') return {};
+  const value = LANGUAGE_NAMES[key];
+  if (value) return { value };
+  return { problem: `"${text}" is not a language the centre writes in; ${LANGUAGE_CHOICES}` };
+}
+
 export function parseStudentRows(sheet: Sheet): ParsedRows<ImportedStudent, StudentField> {
   return parseRows(sheet, {
     kind: 'students',
     columns: STUDENT_COLUMNS,
     read: (reader, missing) => {
-      if (missing.length > 0) return { problems: missing };
+      const consent = readConsent(reader.cell('parent_whatsapp_opt_in'));
+      const language = readLanguage(reader.cell('parent_language'));
+      const problems = [
+        ...missing,
+        ...(consent.problem ? [`${reader.label('parent_whatsapp_opt_in')}: ${consent.problem}`] : []),
+        ...(language.problem ? [`${reader.label('parent_language')}: ${language.problem}`] : []),
+      ];
+      if (problems.length > 0) return { problems };
       const result = studentRowSchema.safeParse({
         full_name: `${reader.first} ${reader.last}`,
         class_name: reader.cell('class_name'),
         parent_name: collapse(reader.cell('parent_name')),
         parent_phone: reader.cell('parent_phone'),
+        parent_whatsapp_opt_in: consent.value,
+        parent_language: language.value,
       });
       return checked(result, reader);
     },

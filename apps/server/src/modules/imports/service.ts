@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { ConflictError, isUniqueViolation } from '../../lib/errors';
+import { lockAllFamilies, setFamilyChoices } from '../students/consent';
 import { findByNameAndPhone, insertStudents } from '../students/repository';
 import { findEmailsInUse } from '../teachers/repository';
 import { insertTeachersWithAccounts, prepareAccounts } from '../teachers/service';
@@ -102,6 +103,8 @@ export async function importStudents(
   const parsed = parseStudentRows(await readUpload(ctx, upload));
   return ctx.db.transaction(async (tx) => {
     await lockImports(tx, 'students');
+    // Children join families and families' consent changes: no single change may slip in between.
+    if (!dryRun) await lockAllFamilies(tx);
     const students = parsed.valid.map(({ record }) => record);
     const existing = new Map((await findByNameAndPhone(tx, students)).map((match) => [match.key, match.unique_id]));
     const fresh = keepNew(parsed.valid, parsed.errors, ({ record }) => {
@@ -114,6 +117,19 @@ export async function importStudents(
           tx,
           fresh.map(({ record }) => record),
         );
+    if (!dryRun) {
+      // What the imported rows say about each family's WhatsApp consent and language, for every child with
+      // that phone; a later row wins. Rows not imported (already on record) change nothing.
+      await setFamilyChoices(
+        tx,
+        fresh.map(({ record }) => ({
+          phone: record.parent_phone,
+          optedIn: record.parent_whatsapp_opt_in,
+          language: record.parent_language,
+        })),
+        { source: 'import', changedBy: actor.full_name, userId: actor.id },
+      );
+    }
     await recordImport(tx, actor, 'student', inserted.length, upload);
     const imported = dryRun ? fresh.map(({ record }) => ({ ...record, unique_id: null })) : inserted;
     const listed = imported.map((student) => ({

@@ -8,23 +8,37 @@ import {
   type SendWhatsappBody,
   type SendWhatsappResult,
 } from '@tuitiondesk/contract';
+import { DEFAULT_WHATSAPP_DAILY_LIMIT } from '../../config';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
-import { BadGatewayError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../lib/errors';
+import {
+  BadGatewayError,
+  ConflictError,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '../../lib/errors';
+import { readableDate, today } from '../../lib/time';
+import { readMessagingSettings } from '../settings/repository';
+import { findTemplateForSending, type TemplateForSending } from '../templates/repository';
+import { setAttemptStatus } from './attempts';
+import { type FamilyMessage, type QueuedSend, queueFamilyMessages, renderForFamily, wakeSenders } from './outgoing';
+import { findFamilies } from './outgoing-repository';
 import {
   findStudentById,
   findStudentByUniqueId,
-  insertParentMessages,
-  insertWhatsappMessage,
+  insertOneOffWhatsapp,
   listCommunications,
   type MessageStudent,
+  whatsappStanding,
 } from './repository';
-import { WhatsappError, type WhatsappSender } from './whatsapp';
+import { WhatsappError, type WhatsappRequest, type WhatsappSender } from './whatsapp';
+import { admitConversation, storeProviderMessageId, windowOpenUntil } from './whatsapp-repository';
 
 /**
- * Stores one message per distinct parent phone in scope and queues them for delivery, with the
- * activity row, in one transaction: either every parent gets it or nobody does.
+ * Stores one message per family in scope and queues each on the first channel that reaches it, with
+ * the activity row, in one transaction: either every family gets it or nobody does.
  */
 export async function sendToParents(
   ctx: AppContext,
@@ -32,32 +46,104 @@ export async function sendToParents(
   request: SendToParentsBody,
 ): Promise<SendToParentsResult> {
   const className = request.recipients === ALL_PARENTS ? null : request.recipients;
-  const count = await ctx.db.transaction(async (tx) => {
-    const ids = await insertParentMessages(tx, {
-      subject: request.subject,
-      body: request.message,
-      className,
-      sender,
-    });
-    if (ids.length === 0) {
+  const settings = await readMessagingSettings(ctx.db);
+  const template = request.template_id === undefined ? undefined : await noticeTemplate(ctx.db, request.template_id);
+  const values = {
+    class: className ? `Class ${className}` : 'All classes',
+    date: readableDate(today()),
+    centre_name: settings.centre_name,
+  };
+  const typed: FamilyMessage['whatsapp'] = settings.whatsapp_notice_template
+    ? {
+        template: settings.whatsapp_notice_template,
+        language: 'en',
+        parameters: [settings.centre_name, request.subject, request.message],
+        buttons: false,
+      }
+    : null;
+
+  const queued = await ctx.db.transaction(async (tx) => {
+    const families = await findFamilies(tx, className);
+    if (families.length === 0) {
       throw new ValidationError(
         'recipients',
         className ? `no parents found for Class ${className}` : 'no parents found',
       );
     }
-    await ctx.delivery.enqueue(tx, ids);
+    const messages: FamilyMessage[] = families.map((family) => {
+      // What staff typed goes as written; a template's own text in the family's language replaces it.
+      const own = template && family.language !== 'en' ? template.texts[family.language] : undefined;
+      const rendered = template ? renderForFamily(template, family.language, values, false) : undefined;
+      return {
+        family,
+        kind: 'notice',
+        subject: request.subject,
+        body: own && rendered ? rendered.body : request.message,
+        language: own ? family.language : 'en',
+        studentId: null,
+        attendanceId: null,
+        whatsapp: (own ? rendered?.whatsapp : undefined) ?? typed,
+      };
+    });
+    const result = await queueFamilyMessages(
+      ctx,
+      tx,
+      {
+        kind: 'notice',
+        subject: request.subject,
+        recipients: className ?? ALL_PARENTS,
+        templateId: template?.id ?? null,
+        sender,
+      },
+      messages,
+      settings.whatsapp_fallback_minutes,
+    );
     await recordActivity(
       tx,
       sender,
       'messages.sent_to_parents',
-      `${sender.full_name} sent "${request.subject}" to ${plural(ids.length, 'parent')} of ${
+      `${sender.full_name} sent "${request.subject}" to ${plural(messages.length, 'parent')} of ${
         className ? `Class ${className}` : 'all classes'
       }`,
     );
-    return ids.length;
+    return result;
   });
-  ctx.delivery.notify();
-  return { message: `Message sent to ${count} parent(s)`, recipients_count: count };
+  wakeSenders(ctx);
+  const count = queued.messageIds.length;
+  return {
+    message: `Message sent to ${count} parent(s)`,
+    recipients_count: count,
+    in_app_count: queued.inApp,
+    whatsapp_count: queued.whatsapp,
+    unreachable_count: queued.unreachable,
+    whatsapp_waiting: queued.whatsappWaiting,
+    notice: sendNotice(ctx, queued),
+  };
+}
+
+async function noticeTemplate(db: Queryable, id: number): Promise<TemplateForSending> {
+  const template = await findTemplateForSending(db, { id });
+  if (!template) throw new ValidationError('template_id', 'is not a known template');
+  if (template.purpose !== 'notice') throw new ValidationError('template_id', 'must be a notice template');
+  return template;
+}
+
+/** What staff should know beyond the count: families no channel reaches, WhatsApp waiting for its limit. */
+function sendNotice(ctx: AppContext, queued: QueuedSend): string | null {
+  const parts: string[] = [];
+  if (queued.whatsappWaiting > 0) {
+    parts.push(
+      `${plural(queued.whatsappWaiting, 'WhatsApp message')} ${queued.whatsappWaiting === 1 ? 'is' : 'are'} over WhatsApp's daily limit of ${ctx.config.whatsapp?.dailyLimit} new conversations and will go as the limit allows.`,
+    );
+  }
+  if (queued.unreachable > 0) {
+    parts.push(
+      `${plural(queued.unreachable, 'family', 'families')} cannot be reached: no parent app notifications${
+        ctx.whatsapp ? ' and no WhatsApp opt-in' : ', and WhatsApp is off'
+      }. They are on the call list.`,
+    );
+  }
+  return parts.length > 0 ? parts.join(' ') : null;
 }
 
 export function communicationHistory(ctx: AppContext, limit: number, offset: number): Promise<Communication[]> {
@@ -68,6 +154,9 @@ export function requireWhatsapp(ctx: AppContext): WhatsappSender {
   if (!ctx.whatsapp) throw new ServiceUnavailableError('WhatsApp is not configured');
   return ctx.whatsapp;
 }
+
+/** How long a one-off being sent is kept from the worker: well past the adapter's 10 s time limit. */
+const ONE_OFF_LEASE_MS = 120_000;
 
 const STUDENT_CODE = /^STU\d+$/i;
 const MAX_ID = 2_147_483_647;
@@ -111,9 +200,11 @@ async function findStudent(db: Queryable, reference: string | number): Promise<M
 }
 
 /**
- * Sends one WhatsApp text and stores it. The provider is called outside any transaction (no database
- * connection waits on the network); the row and its activity are written after, `failed` with the
- * reason when WhatsApp did not take the message, so the history shows every attempt.
+ * Sends one WhatsApp message to one parent, by the rules every WhatsApp message follows: free text
+ * while the parent's last message is less than 24 hours old, else the centre's notice template, which
+ * needs the family's opt-in and room under the daily limit (over it, the message waits, queued). A
+ * parent who opted out is not written to. The provider is called outside any transaction; the row, its
+ * attempt and the activity are written after, `failed` with the reason when WhatsApp did not take it.
  */
 export async function sendWhatsapp(
   ctx: AppContext,
@@ -122,23 +213,82 @@ export async function sendWhatsapp(
 ): Promise<SendWhatsappResult> {
   const whatsapp = requireWhatsapp(ctx);
   const target = await resolveWhatsappTarget(ctx.db, request);
-
-  let failure: WhatsappError | undefined;
-  try {
-    await whatsapp.send(target.phone, request.message);
-  } catch (error) {
-    failure = error instanceof WhatsappError ? error : new WhatsappError('WhatsApp could not be reached', true);
+  const settings = await readMessagingSettings(ctx.db);
+  const standing = await whatsappStanding(ctx.db, target.phone);
+  if (standing.optedOutByParent) {
+    throw new ConflictError('This parent has opted out of WhatsApp messages from the centre');
   }
+  const windowOpen = (await windowOpenUntil(ctx.db, target.phone)) !== null;
+  if (!windowOpen && !standing.optedIn) {
+    throw new ConflictError(
+      "This parent has not agreed to WhatsApp messages and has not written to the centre in the last 24 hours. Record the parent's agreement on the student first.",
+    );
+  }
+  const whatsappRequest: WhatsappRequest = windowOpen
+    ? { kind: 'text', to: target.phone, body: request.message }
+    : {
+        kind: 'template',
+        to: target.phone,
+        template: settings.whatsapp_notice_template,
+        language: 'en',
+        parameters: [settings.centre_name, 'Message', request.message],
+      };
 
-  const id = await ctx.db.transaction(async (tx) => {
-    const messageId = await insertWhatsappMessage(tx, {
+  // A template to a family not written to in 24 hours counts against the daily limit: admitted first,
+  // and the message stored as being sent, so the count includes it before anyone else counts.
+  const dailyLimit = ctx.config.whatsapp?.dailyLimit ?? DEFAULT_WHATSAPP_DAILY_LIMIT;
+  const stored = await ctx.db.transaction(async (tx) => {
+    const admitted =
+      whatsappRequest.kind === 'template'
+        ? await admitConversation(tx, target.phone, dailyLimit)
+        : { ok: true as const, counted: false };
+    const ids = await insertOneOffWhatsapp(tx, {
       body: request.message,
       recipient: target.phone,
       recipientName: target.name,
       sender,
-      status: failure ? 'failed' : 'sent',
-      failureReason: failure ? failure.message : null,
+      request: whatsappRequest,
+      state: admitted.ok
+        ? { kind: 'sending', counted: admitted.counted, leaseMs: ONE_OFF_LEASE_MS }
+        : { kind: 'waiting', until: admitted.until, reason: admitted.reason },
     });
+    if (!admitted.ok) {
+      await recordActivity(
+        tx,
+        sender,
+        'messages.whatsapp_queued',
+        `${sender.full_name} queued a WhatsApp message to ${target.phone}: over the daily limit`,
+      );
+    }
+    return { ...ids, waiting: admitted.ok ? undefined : admitted.reason };
+  });
+  if (stored.waiting) {
+    return {
+      message: `WhatsApp message queued. ${stored.waiting}`,
+      id: stored.messageId,
+      recipient: target.phone,
+      delivery_status: 'queued',
+      sent_as: 'template',
+    };
+  }
+
+  let failure: WhatsappError | undefined;
+  let providerMessageId: string | undefined;
+  try {
+    providerMessageId = (await whatsapp.send(whatsappRequest)).providerMessageId;
+  } catch (error) {
+    failure = error instanceof WhatsappError ? error : new WhatsappError('WhatsApp could not be reached', true);
+  }
+
+  const attempt = { attemptId: stored.attemptId };
+  if (providerMessageId) await storeProviderMessageId(ctx.db, attempt, providerMessageId);
+  await ctx.db.transaction(async (tx) => {
+    if (!providerMessageId) {
+      await setAttemptStatus(tx, attempt, 'failed', {
+        failureReason: failure?.message ?? 'WhatsApp could not be reached',
+        errorCode: failure?.code ?? null,
+      });
+    }
     await recordActivity(
       tx,
       sender,
@@ -147,8 +297,8 @@ export async function sendWhatsapp(
         ? `${sender.full_name} could not send a WhatsApp message to ${target.phone}: ${failure.message}`
         : `${sender.full_name} sent a WhatsApp message to ${target.phone}`,
     );
-    return messageId;
   });
+  const id = stored.messageId;
 
   if (failure) {
     throw new BadGatewayError(
@@ -157,5 +307,11 @@ export async function sendWhatsapp(
         : `WhatsApp did not accept the message: ${failure.message}`,
     );
   }
-  return { message: 'WhatsApp message sent', id, recipient: target.phone, delivery_status: 'sent' };
+  return {
+    message: 'WhatsApp message sent',
+    id,
+    recipient: target.phone,
+    delivery_status: 'sent',
+    sent_as: whatsappRequest.kind,
+  };
 }

@@ -131,7 +131,7 @@ export async function issueParentAccess(
     );
     return { status: await accessStatus(tx, phone, actor.role), isFirst: first, devicesTold: told };
   });
-  if (devicesTold > 0) ctx.delivery.notify();
+  if (devicesTold > 0) ctx.push.wake();
   return { ...status, code: formatAccessCode(code), message: isFirst ? FIRST_CODE_MESSAGE : NEW_CODE_MESSAGE };
 }
 
@@ -164,7 +164,7 @@ export async function changeFamilyPhone(
     message: phoneChangedNotice(student.full_name),
     sender: actor,
   });
-  const queued = (await enqueuePushes(tx, [noticeId])) > 0;
+  const queued = (await enqueuePushes(tx, [noticeId])).length > 0;
   return {
     activityNote: `; the parent phone changed from ${oldPhone} to ${newPhone} and the family's app on ${oldPhone} was told`,
     queued,

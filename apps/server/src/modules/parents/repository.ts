@@ -1,12 +1,7 @@
-import {
-  ACCESS_NOTICE_TYPE,
-  type AttendanceStatus,
-  type DeliveryStatus,
-  type ParentChild,
-  type ParentMessage,
-} from '@tuitiondesk/contract';
+import type { AttendanceStatus, DeliveryStatus, ParentChild, ParentMessage } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
+import { cancelWaitingFallback, refreshMessageStatus, setAttemptStatus } from '../messages/attempts';
 
 export interface ParentAccessRow {
   phone: string;
@@ -141,18 +136,10 @@ export async function insertAccessNotice(
 ): Promise<number> {
   const rows = await tx.query<{ id: number }>(
     `INSERT INTO messages
-       (message_type, subject, message, recipient, recipient_name, sent_by, sent_by_user_id, delivery_status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'sent')
+       (message_type, kind, subject, message, recipient, recipient_name, sent_by, sent_by_user_id, delivery_status)
+     VALUES ('IN_APP', 'access_notice', $1, $2, $3, $4, $5, $6, 'sent')
      RETURNING id`,
-    [
-      ACCESS_NOTICE_TYPE,
-      notice.subject,
-      notice.message,
-      notice.phone,
-      notice.recipientName,
-      notice.sender.full_name,
-      notice.sender.id,
-    ],
+    [notice.subject, notice.message, notice.phone, notice.recipientName, notice.sender.full_name, notice.sender.id],
   );
   return (rows[0] as { id: number }).id;
 }
@@ -163,10 +150,13 @@ export async function recordSignIn(db: Queryable, phone: string): Promise<void> 
 
 // ---- The parent's inbox ----
 
-/** In-app messages only: a WhatsApp text went to the phone's WhatsApp, not to the parent app. */
-const INBOX_FILTER = "m.recipient = $1 AND m.message_type <> 'WHATSAPP'";
-const PARENT_MESSAGE_COLUMNS =
-  'm.id, m.message_type, m.subject, m.message, m.sent_at, m.sent_by, m.student_id, m.read_at';
+/**
+ * Every message to the family except one-off WhatsApp messages (those went to WhatsApp only). A notice or
+ * alert that reached the family on WhatsApp is in the inbox as well.
+ */
+const INBOX_FILTER = "m.recipient = $1 AND m.kind <> 'whatsapp'";
+const PARENT_MESSAGE_COLUMNS = `m.id, m.message_type, m.kind, m.subject, m.message, m.sent_at, m.sent_by, m.student_id,
+  m.read_at, m.reply, (m.kind IN ('absence_alert', 'late_alert') AND m.reply IS NULL) AS can_reply`;
 
 export async function listInbox(db: Queryable, phone: string, limit: number, offset: number): Promise<ParentMessage[]> {
   return db.query<ParentMessage>(
@@ -178,6 +168,18 @@ export async function listInbox(db: Queryable, phone: string, limit: number, off
   );
 }
 
+export async function findInboxMessage(
+  db: Queryable,
+  phone: string,
+  messageId: number,
+): Promise<ParentMessage | undefined> {
+  const rows = await db.query<ParentMessage>(
+    `SELECT ${PARENT_MESSAGE_COLUMNS} FROM messages m WHERE m.id = $2 AND ${INBOX_FILTER}`,
+    [phone, messageId],
+  );
+  return rows[0];
+}
+
 export async function countUnread(db: Queryable, phone: string): Promise<number> {
   const rows = await db.query<{ count: number }>(
     `SELECT count(*)::int AS count FROM messages m WHERE ${INBOX_FILTER} AND m.read_at IS NULL`,
@@ -187,46 +189,45 @@ export async function countUnread(db: Queryable, phone: string): Promise<number>
 }
 
 /**
- * Marks one of the phone's messages read (the first time only) and delivered: opening it proves it
- * arrived. Undefined when the message is not the phone's.
+ * Marks one of the phone's messages read (the first time only): opening it proves it arrived, on the
+ * parent app. The message becomes read, its push attempt too, and a WhatsApp fallback still waiting is
+ * not needed. Undefined when the message is not the phone's.
  */
 export async function markRead(tx: Queryable, phone: string, messageId: number): Promise<ParentMessage | undefined> {
-  const rows = await tx.query<ParentMessage>(
-    `UPDATE messages m SET
-       read_at = COALESCE(m.read_at, now()),
-       delivery_status = 'delivered',
-       delivered_at = COALESCE(m.delivered_at, now()),
-       failure_reason = NULL
+  const opened = await tx.query<{ id: number }>(
+    `UPDATE messages m SET read_at = COALESCE(m.read_at, now())
       WHERE m.id = $2 AND ${INBOX_FILTER}
-      RETURNING ${PARENT_MESSAGE_COLUMNS}`,
+      RETURNING m.id`,
     [phone, messageId],
   );
-  return rows[0];
-}
-
-/** A message that was read needs no more pushes. */
-export async function deleteOutboxRows(tx: Queryable, messageId: number): Promise<void> {
-  await tx.query('DELETE FROM push_outbox WHERE message_id = $1', [messageId]);
+  if (opened.length === 0) return undefined;
+  await setAttemptStatus(tx, { messageId, channel: 'push' }, 'read');
+  await refreshMessageStatus(tx, messageId);
+  await cancelWaitingFallback(tx, messageId);
+  return findInboxMessage(tx, phone, messageId);
 }
 
 /**
- * A push receipt: the device got the message. Moves `sent` or `failed` to `delivered`; a message
- * already delivered stays as it is. Answers the status afterwards, or undefined for no such message.
+ * A push receipt: the device got the message. Its push attempt becomes delivered (a read one stays
+ * read), the message with it, and a WhatsApp fallback still waiting is not needed. Answers the
+ * message's status afterwards, or undefined for no such message.
  */
 export async function markDelivered(
-  db: Queryable,
+  tx: Queryable,
   messageId: number,
 ): Promise<{ id: number; delivery_status: DeliveryStatus } | undefined> {
-  const rows = await db.query<{ id: number; delivery_status: DeliveryStatus }>(
-    `WITH updated AS (
-       UPDATE messages SET delivery_status = 'delivered', delivered_at = COALESCE(delivered_at, now()),
-              failure_reason = NULL
-        WHERE id = $1 AND delivery_status IN ('sent', 'failed')
-        RETURNING id, delivery_status
-     )
-     SELECT id, delivery_status FROM updated
-     UNION ALL
-     SELECT id, delivery_status FROM messages WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM updated)`,
+  const locked = await tx.query('SELECT id FROM messages WHERE id = $1 FOR UPDATE', [messageId]);
+  if (locked.length === 0) return undefined;
+  // A valid receipt proves a push reached a device, even for a message whose push attempt is not on record.
+  await tx.query(
+    `INSERT INTO message_attempts (message_id, channel, status, sent_at) VALUES ($1, 'push', 'sent', now())
+     ON CONFLICT (message_id, channel) DO NOTHING`,
+    [messageId],
+  );
+  await setAttemptStatus(tx, { messageId, channel: 'push' }, 'delivered');
+  await cancelWaitingFallback(tx, messageId);
+  const rows = await tx.query<{ id: number; delivery_status: DeliveryStatus }>(
+    'SELECT id, delivery_status FROM messages WHERE id = $1',
     [messageId],
   );
   return rows[0];

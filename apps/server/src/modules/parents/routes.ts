@@ -12,7 +12,10 @@ import {
   parentLoginSchema,
   parentMessageSchema,
   parentProfileSchema,
+  parentReplyRequestSchema,
+  parentWhatsappSchema,
   queryNumberSchema,
+  updateParentWhatsappSchema,
 } from '@tuitiondesk/contract';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
@@ -27,8 +30,11 @@ import {
   getChildAttendance,
   getInbox,
   getParentProfile,
+  getWhatsappChoice,
   parentLogin,
   readMessage,
+  replyToAlert,
+  setWhatsappChoice,
 } from './service';
 
 const staffTags = ['parent access'];
@@ -135,6 +141,48 @@ export function registerParentRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request) => readMessage(ctx, currentParent(request).phone, request.params.id),
+  );
+
+  app.post(
+    '/parent/messages/:id/reply',
+    {
+      config: parentOnly,
+      schema: {
+        tags: parentTags,
+        summary: 'Answer an absence or late alert with one tap (Sick, Family reason, Coming late, Please call me)',
+        params: idParamsSchema,
+        body: parentReplyRequestSchema,
+        response: { 200: parentMessageSchema, 404: errorSchema, 409: errorSchema, 422: errorSchema },
+      },
+    },
+    async (request) => replyToAlert(ctx, currentParent(request).phone, request.params.id, request.body.reply),
+  );
+
+  app.get(
+    '/parent/whatsapp',
+    {
+      config: parentOnly,
+      schema: {
+        tags: parentTags,
+        summary: 'Whether your family gets WhatsApp messages from the centre',
+        response: { 200: parentWhatsappSchema },
+      },
+    },
+    async (request) => getWhatsappChoice(ctx, currentParent(request).phone),
+  );
+
+  app.put(
+    '/parent/whatsapp',
+    {
+      config: parentOnly,
+      schema: {
+        tags: parentTags,
+        summary: 'Turn WhatsApp messages from the centre on or off for your family',
+        body: updateParentWhatsappSchema,
+        response: { 200: parentWhatsappSchema, 422: errorSchema },
+      },
+    },
+    async (request) => setWhatsappChoice(ctx, currentParent(request).phone, request.body.opted_in),
   );
 
   app.get(

@@ -6,20 +6,28 @@ import {
   type ParentLoginResponse,
   type ParentMessage,
   type ParentProfile,
+  type ParentReply,
+  type ParentWhatsapp,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
-import { BadRequestError, NotFoundError, UnauthorizedError } from '../../lib/errors';
+import { recordActivity } from '../../lib/activity-log';
+import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import { addDays, today } from '../../lib/time';
 import type { ParentTokenClaims } from '../../lib/tokens';
 import { POLICIES, parentAccount, releaseAttempt, rememberAddress, reserveAttempt } from '../auth/throttle';
+import { familyName } from '../messages/inbound-repository';
+import { failQueuedForPhone } from '../messages/whatsapp-repository';
+import { dropPushesOfMessage } from '../push/repository';
+import { recordParentReply } from '../replies/service';
+import { readFamily, setFamilyWhatsappConsent } from '../students/consent';
 import { verifyAccessCode } from './access-codes';
 import {
   countUnread,
-  deleteOutboxRows,
   findApprovedAttendance,
   findChild,
   findChildren,
+  findInboxMessage,
   findParentAccess,
   findParentName,
   listInbox,
@@ -94,11 +102,51 @@ export async function getInbox(ctx: AppContext, phone: string, limit: number, of
 export async function readMessage(ctx: AppContext, phone: string, messageId: number): Promise<ParentMessage> {
   const message = await ctx.db.transaction(async (tx) => {
     const updated = await markRead(tx, phone, messageId);
-    if (updated) await deleteOutboxRows(tx, messageId);
+    if (updated) await dropPushesOfMessage(tx, messageId);
     return updated;
   });
   if (!message) throw new NotFoundError('Message not found');
   return message;
+}
+
+/** A one-tap answer to an absence or late alert, from the parent app. */
+export async function replyToAlert(
+  ctx: AppContext,
+  phone: string,
+  messageId: number,
+  reply: ParentReply,
+): Promise<ParentMessage> {
+  const outcome = await recordParentReply(ctx, { phone, messageId, reply, via: 'parent_app' });
+  if (outcome === 'not-found') throw new NotFoundError('This alert was not found');
+  if (outcome === 'already') throw new ConflictError('This alert was already answered');
+  return (await findInboxMessage(ctx.db, phone, messageId)) as ParentMessage;
+}
+
+export async function getWhatsappChoice(ctx: AppContext, phone: string): Promise<ParentWhatsapp> {
+  return { opted_in: (await readFamily(ctx.db, phone))?.opted_in === true, available: ctx.whatsapp !== undefined };
+}
+
+/**
+ * The parent's own choice from the app: WhatsApp on or off for the whole family, at once. Turning it
+ * off stops WhatsApp messages still waiting to go.
+ */
+export async function setWhatsappChoice(ctx: AppContext, phone: string, optedIn: boolean): Promise<ParentWhatsapp> {
+  await ctx.db.transaction(async (tx) => {
+    const changed = await setFamilyWhatsappConsent(tx, phone, optedIn, {
+      source: 'parent_app',
+      changedBy: 'Parent (parent app)',
+    });
+    if (!changed) return;
+    if (!optedIn) await failQueuedForPhone(tx, phone, 'The parent opted out of WhatsApp messages.');
+    const who = await familyName(tx, phone);
+    await recordActivity(
+      tx,
+      { id: null, full_name: who },
+      optedIn ? 'messages.whatsapp_opt_in' : 'messages.whatsapp_opt_out',
+      `${who} (${phone}) turned WhatsApp messages ${optedIn ? 'on' : 'off'} in the parent app`,
+    );
+  });
+  return getWhatsappChoice(ctx, phone);
 }
 
 export async function confirmReceipt(
@@ -107,7 +155,7 @@ export async function confirmReceipt(
 ): Promise<{ message_id: number; delivery_status: DeliveryStatus }> {
   const messageId = await ctx.tokens.verifyReceipt(receipt);
   if (messageId === undefined) throw new BadRequestError('This delivery receipt is not valid');
-  const message = await markDelivered(ctx.db, messageId);
+  const message = await ctx.db.transaction((tx) => markDelivered(tx, messageId));
   if (!message) throw new NotFoundError('Message not found');
   return { message_id: message.id, delivery_status: message.delivery_status };
 }

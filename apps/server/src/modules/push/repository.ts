@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database';
+import { hastenFallback, setAttemptStatus } from '../messages/attempts';
 
 // ---- Subscriptions ----
 
@@ -65,24 +66,37 @@ export async function deleteSubscription(db: Queryable, phone: string, endpoint:
 // ---- Outbox ----
 
 /**
- * One outbox row per (message, device of the message's recipient), in one statement. WhatsApp
- * texts went to WhatsApp, not to the parent app, so they get no push; revoked devices (signed out
- * by a new code) get only their access-change notice, queued by revokeSubscriptions.
+ * One outbox row per (message, device of the message's recipient), in one statement, and the push
+ * attempt of each message that got at least one. One-off WhatsApp messages went to WhatsApp, not to the
+ * parent app, so they get no push; revoked devices (signed out by a new code) get only their
+ * access-change notice, queued by revokeSubscriptions. Answers the ids of the messages queued.
  */
-export async function enqueuePushes(tx: Queryable, messageIds: readonly number[]): Promise<number> {
-  if (messageIds.length === 0) return 0;
-  const rows = await tx.query<{ id: number }>(
+export async function enqueuePushes(tx: Queryable, messageIds: readonly number[]): Promise<number[]> {
+  if (messageIds.length === 0) return [];
+  const rows = await tx.query<{ message_id: number }>(
     `INSERT INTO push_outbox (message_id, subscription_id)
      SELECT m.id, s.id
        FROM messages m
        JOIN push_subscriptions s ON s.phone = m.recipient AND s.revoked_at IS NULL
-      WHERE m.id = ANY($1::int[]) AND m.message_type <> 'WHATSAPP'
+      WHERE m.id = ANY($1::int[]) AND m.kind <> 'whatsapp'
       ORDER BY m.id, s.id
      ON CONFLICT (message_id, subscription_id) DO NOTHING
-     RETURNING id`,
+     RETURNING message_id`,
     [[...messageIds]],
   );
-  return rows.length;
+  const queued = [...new Set(rows.map((row) => row.message_id))].sort((a, b) => a - b);
+  await insertPushAttempts(tx, queued);
+  return queued;
+}
+
+async function insertPushAttempts(tx: Queryable, messageIds: readonly number[]): Promise<void> {
+  if (messageIds.length === 0) return;
+  await tx.query(
+    `INSERT INTO message_attempts (message_id, channel)
+     SELECT id, 'push' FROM unnest($1::int[]) AS m(id) ORDER BY id
+     ON CONFLICT (message_id, channel) DO NOTHING`,
+    [[...messageIds]],
+  );
 }
 
 /** A claimed outbox row with everything needed to send it, read in the claiming statement. */
@@ -93,7 +107,7 @@ export interface ClaimedPush {
   subject: string;
   message: string;
   sent_at: string;
-  message_type: string;
+  kind: string;
   subscription_id: number;
   endpoint: string;
   p256dh: string;
@@ -126,7 +140,7 @@ export async function claimDuePushes(db: Queryable, limit: number, leaseMs: numb
             )
         AND m.id = o.message_id
         AND s.id = o.subscription_id
-     RETURNING o.id, o.attempts, o.message_id, m.subject, m.message, m.sent_at, m.message_type,
+     RETURNING o.id, o.attempts, o.message_id, m.subject, m.message, m.sent_at, m.kind,
                o.subscription_id, s.endpoint, s.p256dh, s.auth, s.revoked_at IS NOT NULL AS revoked`,
     [limit, leaseMs],
   );
@@ -143,6 +157,7 @@ export async function claimDuePushes(db: Queryable, limit: number, leaseMs: numb
  */
 export async function recordPushed(tx: Queryable, push: ClaimedPush): Promise<void> {
   await tx.query('UPDATE messages SET pushed_at = COALESCE(pushed_at, now()) WHERE id = $1', [push.message_id]);
+  await setAttemptStatus(tx, { messageId: push.message_id, channel: 'push' }, 'sent');
   await tx.query('UPDATE push_subscriptions SET last_success_at = now() WHERE id = $1', [push.subscription_id]);
   await tx.query('DELETE FROM push_outbox WHERE id = $1', [push.id]);
 }
@@ -160,6 +175,11 @@ export async function forgetRevokedSubscription(db: Queryable, subscriptionId: n
         AND NOT EXISTS (SELECT 1 FROM push_outbox o WHERE o.subscription_id = s.id)`,
     [subscriptionId],
   );
+}
+
+/** The message was opened or answered: no device needs its pushes any more. */
+export async function dropPushesOfMessage(tx: Queryable, messageId: number): Promise<void> {
+  await tx.query('DELETE FROM push_outbox WHERE message_id = $1', [messageId]);
 }
 
 /** A push that must not be sent (an ordinary message queued for a device revoked meanwhile). */
@@ -188,6 +208,7 @@ export async function revokeSubscriptions(tx: Queryable, phone: string, noticeId
      SELECT $1, id FROM unnest($2::int[]) AS s(id) ORDER BY id`,
     [noticeId, ids],
   );
+  await insertPushAttempts(tx, [noticeId]);
   return ids.length;
 }
 
@@ -201,20 +222,25 @@ export async function reschedulePush(db: Queryable, outboxId: number, delayMs: n
 }
 
 /**
- * Gives the push up. When it was the message's last pending push, no device ever got the message and
- * nobody confirmed it, the message becomes `failed` with the reason. The message row is locked first,
- * so two workers giving up the message's last two rows at once cannot both see the other's row still
- * pending (the second one reads after the first one's commit). Answers whether the message failed.
+ * Gives the push up. When it was the message's last pending push and no device ever got the message,
+ * the message's push attempt fails with the reason (and the message with it, unless another channel is
+ * still trying), and a WhatsApp fallback waiting for the push goes at once. The message row is locked
+ * first, so two workers giving up the message's last two rows at once cannot both see the other's row
+ * still pending (the second one reads after the first one's commit). Answers whether the attempt failed.
  */
 export async function giveUpPush(tx: Queryable, push: ClaimedPush, reason: string): Promise<boolean> {
   await tx.query('SELECT id FROM messages WHERE id = $1 FOR UPDATE', [push.message_id]);
   await tx.query('DELETE FROM push_outbox WHERE id = $1', [push.id]);
-  const failed = await tx.query(
-    `UPDATE messages m SET delivery_status = 'failed', failure_reason = $2
-      WHERE m.id = $1 AND m.delivery_status = 'sent' AND m.pushed_at IS NULL
-        AND NOT EXISTS (SELECT 1 FROM push_outbox o WHERE o.message_id = m.id)
-      RETURNING m.id`,
-    [push.message_id, reason],
+  const lastPending = await tx.query(
+    `SELECT m.id FROM messages m
+      WHERE m.id = $1 AND m.pushed_at IS NULL
+        AND NOT EXISTS (SELECT 1 FROM push_outbox o WHERE o.message_id = m.id)`,
+    [push.message_id],
   );
-  return failed.length > 0;
+  if (lastPending.length === 0) return false;
+  const attempt = await setAttemptStatus(tx, { messageId: push.message_id, channel: 'push' }, 'failed', {
+    failureReason: reason,
+  });
+  await hastenFallback(tx, push.message_id);
+  return attempt?.changed === true && attempt.status === 'failed';
 }

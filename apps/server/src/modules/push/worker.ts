@@ -1,5 +1,4 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { ACCESS_NOTICE_TYPE } from '@tuitiondesk/contract';
 import webpush, { type RequestDetails } from 'web-push';
 import type { PushConfig } from '../../config';
 import type { Database } from '../../db/database';
@@ -51,6 +50,7 @@ export const PUSH_FAILURES = {
   unavailable: 'The push service was busy or unavailable.',
   refused: 'The push service refused the message.',
   badKeys: "The device's notification keys are not usable.",
+  gone: "The parent's device no longer takes notifications.",
 } as const;
 type Failure = (typeof PUSH_FAILURES)[keyof typeof PUSH_FAILURES];
 
@@ -196,7 +196,7 @@ export class PushWorker {
 
   private async attempt(push: ClaimedPush): Promise<Outcome> {
     const { config, vapid, tokens } = this.deps;
-    if (push.revoked && push.message_type !== ACCESS_NOTICE_TYPE) return { kind: 'dropped' };
+    if (push.revoked && push.kind !== 'access_notice') return { kind: 'dropped' };
     let request: RequestDetails;
     try {
       const payload = encodePushPayload({
@@ -254,8 +254,9 @@ export class PushWorker {
           await db.transaction((tx) => recordPushed(tx, push));
           break;
         case 'gone':
+          // The device is forgotten; if it was the message's last hope, the push attempt fails with it.
           this.logger.info({ ...where, status: outcome.status }, 'push subscription expired; removed');
-          await deleteSubscriptionById(db, push.subscription_id);
+          await this.giveUp(push, PUSH_FAILURES.gone, true);
           return;
         case 'dropped':
           await dropPush(db, push.id);

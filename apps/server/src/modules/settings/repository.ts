@@ -1,4 +1,9 @@
-import { type MarkingRules, TEACHER_MARK_DAYS_BACK_DEFAULT, TEACHER_MARK_DAYS_BACK_MAX } from '@tuitiondesk/contract';
+import {
+  type MarkingRules,
+  TEACHER_MARK_DAYS_BACK_DEFAULT,
+  TEACHER_MARK_DAYS_BACK_MAX,
+  WHATSAPP_TEMPLATE_NAME,
+} from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
 
 const ABSENCE_ALERTS_KEY = 'absence_alerts';
@@ -72,5 +77,56 @@ export async function writeMarkingRules(tx: Queryable, rules: MarkingRules): Pro
       [DAYS_BACK_KEY, ANY_CLASS_KEY],
       [String(rules.teacher_mark_days_back), rules.teachers_mark_any_class ? 'true' : 'false'],
     ],
+  );
+}
+
+export interface MessagingSettingsRow {
+  centre_name: string;
+  whatsapp_fallback_minutes: number;
+  not_reached_minutes: number;
+  whatsapp_notice_template: string;
+}
+
+const MESSAGING_DEFAULTS: MessagingSettingsRow = {
+  centre_name: 'TuitionDesk',
+  whatsapp_fallback_minutes: 10,
+  not_reached_minutes: 30,
+  whatsapp_notice_template: 'tuitiondesk_notice',
+};
+
+/**
+ * The centre's message settings (migration 0009 stores the defaults); a value edited into nonsense falls
+ * back to its default. A change reads them with `update`, holding the rows (in key order, the order it
+ * writes them in) so that two changes at once apply one after the other.
+ */
+export async function readMessagingSettings(db: Queryable, lock?: 'update'): Promise<MessagingSettingsRow> {
+  const rows = await db.query<{ key: string; value: string }>(
+    `SELECT key, value FROM settings WHERE key = ANY($1::text[]) ORDER BY key${lock === 'update' ? ' FOR UPDATE' : ''}`,
+    [Object.keys(MESSAGING_DEFAULTS)],
+  );
+  const value = (key: keyof MessagingSettingsRow) => rows.find((row) => row.key === key)?.value;
+  const minutes = (key: 'whatsapp_fallback_minutes' | 'not_reached_minutes', min: number) => {
+    const text = value(key)?.trim() ?? '';
+    const number = /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;
+    return number >= min && number <= 1440 ? number : MESSAGING_DEFAULTS[key];
+  };
+  const name = value('centre_name')?.trim();
+  const template = value('whatsapp_notice_template')?.trim();
+  return {
+    centre_name: name ? name : MESSAGING_DEFAULTS.centre_name,
+    whatsapp_fallback_minutes: minutes('whatsapp_fallback_minutes', 0),
+    not_reached_minutes: minutes('not_reached_minutes', 1),
+    whatsapp_notice_template:
+      template && WHATSAPP_TEMPLATE_NAME.test(template) ? template : MESSAGING_DEFAULTS.whatsapp_notice_template,
+  };
+}
+
+export async function writeMessagingSettings(tx: Queryable, settings: MessagingSettingsRow): Promise<void> {
+  const keys = Object.keys(MESSAGING_DEFAULTS) as (keyof MessagingSettingsRow)[];
+  await tx.query(
+    `INSERT INTO settings (key, value)
+     SELECT key, value FROM unnest($1::text[], $2::text[]) AS r (key, value) ORDER BY key
+     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+    [keys, keys.map((key) => String(settings[key]))],
   );
 }

@@ -2,9 +2,11 @@ import {
   centreSettingsSchema,
   errorSchema,
   markingRulesSchema,
+  messagingSettingsSchema,
   twoFactorPolicySchema,
   updateCentreSettingsSchema,
   updateMarkingRulesSchema,
+  updateMessagingSettingsSchema,
   updateTwoFactorPolicySchema,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
@@ -12,9 +14,11 @@ import { adminOnly, currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import {
   getMarkingRules,
+  getMessagingSettings,
   getSettings,
   getTwoFactorPolicy,
   updateMarkingRules,
+  updateMessagingSettings,
   updateSettings,
   updateTwoFactorPolicy,
 } from './service';
@@ -98,5 +102,31 @@ export function registerSettingsRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request) => updateMarkingRules(ctx, currentUser(request), request.body),
+  );
+
+  app.get(
+    '/settings/messaging',
+    {
+      schema: {
+        tags,
+        summary: "The centre's message settings, and whether WhatsApp is on",
+        response: { 200: messagingSettingsSchema },
+      },
+    },
+    async () => getMessagingSettings(ctx),
+  );
+
+  app.put(
+    '/settings/messaging',
+    {
+      config: adminOnly,
+      schema: {
+        tags,
+        summary: 'Change the centre name, the WhatsApp fallback time, the call-list time and the notice template',
+        body: updateMessagingSettingsSchema,
+        response: { 200: messagingSettingsSchema, 422: errorSchema },
+      },
+    },
+    async (request) => updateMessagingSettings(ctx, currentUser(request), request.body),
   );
 }

@@ -1,14 +1,25 @@
-import type { CentreSettings, MarkingRules, TwoFactorPolicy } from '@tuitiondesk/contract';
+import type {
+  CentreSettings,
+  MarkingRules,
+  MessagingSettings,
+  TwoFactorPolicy,
+  UpdateMessagingSettings,
+} from '@tuitiondesk/contract';
+import { DEFAULT_WHATSAPP_DAILY_LIMIT } from '../../config';
 import type { AppContext } from '../../context';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { ConflictError } from '../../lib/errors';
+import { countConversationsToday } from '../messages/whatsapp-repository';
 import { findTwoFactor } from '../two-factor/repository';
 import {
+  type MessagingSettingsRow,
   readAbsenceAlerts,
   readMarkingRules,
+  readMessagingSettings,
   readRequireAdminTwoFactor,
   writeAbsenceAlerts,
   writeMarkingRules,
+  writeMessagingSettings,
   writeRequireAdminTwoFactor,
 } from './repository';
 
@@ -87,4 +98,68 @@ export async function updateMarkingRules(ctx: AppContext, actor: Actor, update: 
     }
     return readMarkingRules(tx);
   });
+}
+
+/** The message settings, and where WhatsApp stands: on or off, and today's use of the daily limit. */
+export async function getMessagingSettings(ctx: AppContext): Promise<MessagingSettings> {
+  const settings = await readMessagingSettings(ctx.db);
+  const used = await countConversationsToday(ctx.db);
+  return {
+    ...settings,
+    whatsapp: {
+      configured: ctx.whatsapp !== undefined,
+      daily_limit: ctx.config.whatsapp?.dailyLimit ?? DEFAULT_WHATSAPP_DAILY_LIMIT,
+      used_today: used,
+    },
+  };
+}
+
+const minutesText = (minutes: number) => (minutes === 0 ? 'at once' : `after ${plural(minutes, 'minute')}`);
+
+/** What a change of the message settings changed, e.g. `centre name "Bright Minds", call list after 45 minutes`. */
+export function describeMessagingChange(before: MessagingSettingsRow, after: MessagingSettingsRow): string {
+  const changes: string[] = [];
+  if (after.centre_name !== before.centre_name) changes.push(`centre name "${after.centre_name}"`);
+  if (after.whatsapp_fallback_minutes !== before.whatsapp_fallback_minutes) {
+    changes.push(`WhatsApp ${minutesText(after.whatsapp_fallback_minutes)} when the app has not confirmed`);
+  }
+  if (after.not_reached_minutes !== before.not_reached_minutes) {
+    changes.push(`call list after ${plural(after.not_reached_minutes, 'minute')}`);
+  }
+  if (after.whatsapp_notice_template !== before.whatsapp_notice_template) {
+    changes.push(`WhatsApp notice template ${after.whatsapp_notice_template}`);
+  }
+  return changes.join(', ');
+}
+
+/**
+ * Writes the message settings (a notice template left out stays as it is); a change, not a save of
+ * the same values, leaves an activity row saying what changed.
+ */
+export async function updateMessagingSettings(
+  ctx: AppContext,
+  actor: Actor,
+  update: UpdateMessagingSettings,
+): Promise<MessagingSettings> {
+  await ctx.db.transaction(async (tx) => {
+    const before = await readMessagingSettings(tx, 'update');
+    const after: MessagingSettingsRow = {
+      centre_name: update.centre_name,
+      whatsapp_fallback_minutes: update.whatsapp_fallback_minutes,
+      not_reached_minutes: update.not_reached_minutes,
+      whatsapp_notice_template: update.whatsapp_notice_template ?? before.whatsapp_notice_template,
+    };
+    // Written even when it reads the same: a value edited into nonsense (read as its default) is replaced.
+    await writeMessagingSettings(tx, after);
+    const changed = describeMessagingChange(before, after);
+    if (changed !== '') {
+      await recordActivity(
+        tx,
+        actor,
+        'settings.updated',
+        `${actor.full_name} changed the message settings: ${changed}`,
+      );
+    }
+  });
+  return getMessagingSettings(ctx);
 }

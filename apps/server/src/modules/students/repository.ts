@@ -1,7 +1,8 @@
 import type { Student } from '@tuitiondesk/contract';
 import { jsonTimestamp, type Queryable } from '../../db/database';
 
-const COLUMNS = 'id, unique_id, full_name, class_name, parent_name, parent_phone, created_at, updated_at';
+const COLUMNS = `id, unique_id, full_name, class_name, parent_name, parent_phone, parent_whatsapp_opt_in, parent_language,
+  parent_whatsapp_opt_in_changed_at, parent_whatsapp_opt_in_changed_by, created_at, updated_at`;
 
 export interface StudentFields {
   full_name: string;
@@ -10,7 +11,9 @@ export interface StudentFields {
   parent_phone: string;
 }
 
-const JSON_COLUMNS = `id, unique_id, full_name, class_name, parent_name, parent_phone,
+const JSON_COLUMNS = `id, unique_id, full_name, class_name, parent_name, parent_phone, parent_whatsapp_opt_in,
+  parent_language, ${jsonTimestamp('parent_whatsapp_opt_in_changed_at')} AS parent_whatsapp_opt_in_changed_at,
+  parent_whatsapp_opt_in_changed_by,
   ${jsonTimestamp('created_at')} AS created_at, ${jsonTimestamp('updated_at')} AS updated_at`;
 
 /** Every student (or one class's), oldest first, as the JSON text of a Student array. */
@@ -31,15 +34,25 @@ export async function findStudentForUpdate(db: Queryable, id: number): Promise<S
   return rows[0];
 }
 
-/** One statement for any number of students; the database assigns each its STU code in order. */
+/**
+ * One statement for any number of students; the database assigns each its STU code in order. A student
+ * joining a family already on record takes the family's WhatsApp consent and language (and who gave it).
+ */
 export async function insertStudents(db: Queryable, students: StudentFields[]): Promise<Student[]> {
   if (students.length === 0) return [];
   return db.query<Student>(
-    `INSERT INTO students (full_name, class_name, parent_name, parent_phone)
-     SELECT full_name, class_name, parent_name, parent_phone
+    `INSERT INTO students (full_name, class_name, parent_name, parent_phone, parent_whatsapp_opt_in, parent_language,
+                           parent_whatsapp_opt_in_changed_at, parent_whatsapp_opt_in_changed_by)
+     SELECT s.full_name, s.class_name, s.parent_name, s.parent_phone, COALESCE(f.opt_in, false),
+            COALESCE(f.language, 'en'), f.changed_at, f.changed_by
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY
             AS s(full_name, class_name, parent_name, parent_phone, n)
-      ORDER BY n
+       LEFT JOIN LATERAL (
+         SELECT e.parent_whatsapp_opt_in AS opt_in, e.parent_language AS language,
+                e.parent_whatsapp_opt_in_changed_at AS changed_at, e.parent_whatsapp_opt_in_changed_by AS changed_by
+           FROM students e WHERE e.parent_phone = s.parent_phone ORDER BY e.id LIMIT 1
+       ) f ON true
+      ORDER BY s.n
      RETURNING ${COLUMNS}`,
     [
       students.map((s) => s.full_name),
@@ -50,10 +63,26 @@ export async function insertStudents(db: Queryable, students: StudentFields[]): 
   );
 }
 
+/**
+ * A student moved to another family's phone takes that family's consent and language (the family is
+ * the phone); on a phone of its own it keeps its own.
+ */
 export async function updateStudent(db: Queryable, id: number, fields: StudentFields): Promise<Student> {
   const rows = await db.query<Student>(
-    `UPDATE students SET full_name = $2, class_name = $3, parent_name = $4, parent_phone = $5, updated_at = now()
-      WHERE id = $1 RETURNING ${COLUMNS}`,
+    `UPDATE students st SET full_name = $2, class_name = $3, parent_name = $4, parent_phone = $5, updated_at = now(),
+            parent_whatsapp_opt_in = COALESCE(f.opt_in, st.parent_whatsapp_opt_in),
+            parent_language = COALESCE(f.language, st.parent_language),
+            parent_whatsapp_opt_in_changed_at = CASE WHEN f.opt_in IS NULL THEN st.parent_whatsapp_opt_in_changed_at
+                                                     ELSE f.changed_at END,
+            parent_whatsapp_opt_in_changed_by = CASE WHEN f.opt_in IS NULL THEN st.parent_whatsapp_opt_in_changed_by
+                                                     ELSE f.changed_by END
+       FROM (SELECT 1) AS one
+       LEFT JOIN LATERAL (
+         SELECT e.parent_whatsapp_opt_in AS opt_in, e.parent_language AS language,
+                e.parent_whatsapp_opt_in_changed_at AS changed_at, e.parent_whatsapp_opt_in_changed_by AS changed_by
+           FROM students e WHERE e.parent_phone = $5 AND e.id <> $1 ORDER BY e.id LIMIT 1
+       ) f ON true
+      WHERE st.id = $1 RETURNING ${COLUMNS}`,
     [id, fields.full_name, fields.class_name, fields.parent_name, fields.parent_phone],
   );
   return rows[0] as Student;

@@ -68,12 +68,14 @@ export function registerStudentRoutes(app: ZodApp, ctx: AppContext): void {
     path: '/students',
     tags,
     record: studentSchema,
-    addSummary: 'Add a student; the server assigns the Student ID',
+    addSummary:
+      "Add a student; the server assigns the Student ID. A parent phone already on record: the student joins that family's WhatsApp consent and language, or sets them for the whole family when given",
     addition: createStudentSchema,
     getSummary: 'One student',
     editSummary: 'Edit a student; fields left out keep their value, id and unique_id are never changed',
     editDescription:
-      "Changing the parent phone of a family that has a parent app access code is for admins only (403 for a teacher): the family's devices are told (ADR 018).",
+      "Changing the parent phone of a family that has a parent app access code is for admins only (403 for a teacher): the family's devices are told (ADR 018). " +
+      "parent_whatsapp_opt_in and parent_language are the family's: given, they are set on every student with the parent phone (a change of consent is logged); left out, the family keeps its own, and a student moved to another family's phone takes that family's (ADR 023).",
     changes: updateStudentSchema,
     editRefusals: [403],
     deleteSummary: 'Delete a student and their attendance',

@@ -3,16 +3,19 @@ import {
   type ClassOption,
   type createStudentSchema,
   type DeletedCount,
+  type ParentLanguage,
   type Student,
   type updateStudentSchema,
 } from '@tuitiondesk/contract';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
+import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { type DeletableRecords, deleteAllOrNothing, deleteRecord } from '../../lib/bulk-delete';
 import { NotFoundError } from '../../lib/errors';
 import { clearAfterBackup } from '../backups/service';
 import { changeFamilyPhone, type StaffActor } from '../parents/family-access';
+import { lockFamily, setFamilyLanguage, setFamilyWhatsappConsent } from './consent';
 import {
   deleteAllStudents,
   deleteStudents,
@@ -42,15 +45,62 @@ export async function getStudent(ctx: AppContext, id: number): Promise<Student> 
 
 export async function createStudent(ctx: AppContext, actor: Actor, input: NewStudent): Promise<Student> {
   return ctx.db.transaction(async (tx) => {
-    const [student] = (await insertStudents(tx, [input])) as [Student];
+    await lockFamily(tx, input.parent_phone);
+    const [created] = (await insertStudents(tx, [input])) as [Student];
     await recordActivity(
       tx,
       actor,
       'student.created',
-      `${actor.full_name} added student ${student.full_name} (${student.unique_id}) to Class ${student.class_name}`,
+      `${actor.full_name} added student ${created.full_name} (${created.unique_id}) to Class ${created.class_name}`,
     );
-    return student;
+    await applyFamilyChoices(tx, actor, created, input);
+    return (await findStudent(tx, created.id)) as Student;
   });
+}
+
+/**
+ * What the form says about the family's WhatsApp consent and language, for every child with this parent
+ * phone; a change of consent leaves an activity row saying who gave or withdrew it. Fields left out
+ * leave the family as it is.
+ */
+async function applyFamilyChoices(
+  tx: Queryable,
+  actor: Actor,
+  student: Student,
+  choices: { parent_whatsapp_opt_in?: boolean; parent_language?: ParentLanguage },
+): Promise<void> {
+  if (choices.parent_language !== undefined) await setFamilyLanguage(tx, student.parent_phone, choices.parent_language);
+  if (choices.parent_whatsapp_opt_in === undefined) return;
+  const changed = await setFamilyWhatsappConsent(tx, student.parent_phone, choices.parent_whatsapp_opt_in, {
+    source: 'staff',
+    changedBy: actor.full_name,
+    userId: actor.id,
+  });
+  if (!changed) return;
+  await recordActivity(
+    tx,
+    actor,
+    'student.whatsapp_consent',
+    `${actor.full_name} ${choices.parent_whatsapp_opt_in ? 'gave' : 'withdrew'} WhatsApp consent for the parent of ${student.full_name} (${student.parent_phone})`,
+  );
+}
+
+/**
+ * The student, locked, once its family and the family it moves to are held (in phone order, as every
+ * writer of a family takes them: the family first, then its rows). Should the phone change between the
+ * first look and the locks, it looks again.
+ */
+async function lockStudentAndFamilies(tx: Queryable, id: number, newPhone: string | undefined): Promise<Student> {
+  for (;;) {
+    const seen = await findStudent(tx, id);
+    if (!seen) throw notFound(id);
+    for (const phone of [...new Set([seen.parent_phone, newPhone ?? seen.parent_phone])].sort()) {
+      await lockFamily(tx, phone);
+    }
+    const current = await findStudentForUpdate(tx, id);
+    if (!current) throw notFound(id);
+    if (current.parent_phone === seen.parent_phone) return current;
+  }
 }
 
 /** A phone change of a family with an access code is an admin's, and tells the family (ADR 018). */
@@ -61,12 +111,11 @@ export async function editStudent(
   changes: StudentChanges,
 ): Promise<Student> {
   const { student, phoneChange } = await ctx.db.transaction(async (tx) => {
-    const current = await findStudentForUpdate(tx, id);
-    if (!current) throw notFound(id);
+    const current = await lockStudentAndFamilies(tx, id, changes.parent_phone);
     const parentPhone = changes.parent_phone ?? current.parent_phone;
     const phoneChange =
       parentPhone === current.parent_phone ? undefined : await changeFamilyPhone(tx, actor, current, parentPhone);
-    const student = await updateStudent(tx, id, {
+    const updated = await updateStudent(tx, id, {
       full_name: changes.full_name ?? current.full_name,
       class_name: changes.class_name ?? current.class_name,
       parent_name: changes.parent_name ?? current.parent_name,
@@ -76,11 +125,12 @@ export async function editStudent(
       tx,
       actor,
       'student.updated',
-      `${actor.full_name} updated student ${student.full_name} (${student.unique_id})${phoneChange?.activityNote ?? ''}`,
+      `${actor.full_name} updated student ${updated.full_name} (${updated.unique_id})${phoneChange?.activityNote ?? ''}`,
     );
-    return { student, phoneChange };
+    await applyFamilyChoices(tx, actor, updated, changes);
+    return { student: (await findStudent(tx, id)) as Student, phoneChange };
   });
-  if (phoneChange?.queued) ctx.delivery.notify();
+  if (phoneChange?.queued) ctx.push.wake();
   return student;
 }
 

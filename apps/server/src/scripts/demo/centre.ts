@@ -18,7 +18,11 @@ export const DEMO_DAYS = 30;
 /** The whole demo centre as of `now`. The same seed gives the same centre, shifted to end on `now`. */
 export function buildDemoCentre(now: Date = new Date(), seed: number = DEMO_SEED): DemoCentre {
   const clock = new Clock(now);
-  const { students, reliability, importDay } = makeStudents(stream(seed, 'students'), clock);
+  const { students, consents, reliability, importDay } = makeStudents(
+    stream(seed, 'students'),
+    clock,
+    stream(seed, 'families'),
+  );
   const teachers: DemoTeacher[] = DEMO_CONTENT.teachers.map(({ joined_days_ago, ...teacher }) => ({
     ...teacher,
     subjects: [...teacher.subjects],
@@ -54,5 +58,5 @@ export function buildDemoCentre(now: Date = new Date(), seed: number = DEMO_SEED
   });
 
   activities.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  return { students, teachers, days: marked, sends, activities };
+  return { students, consents, teachers, days: marked, sends, activities };
 }

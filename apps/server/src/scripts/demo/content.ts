@@ -3,7 +3,7 @@
  * teachers (few, written out by hand, since people look at them), the messages sent to parents and
  * the remarks marks come with. Checked here once, so the generator works with typed values.
  */
-import { CLASS_NAMES, SUBJECTS } from '@tuitiondesk/contract';
+import { CLASS_NAMES, parentLanguageSchema, SUBJECTS } from '@tuitiondesk/contract';
 import { z } from 'zod';
 import content from './content.json' with { type: 'json' };
 
@@ -23,8 +23,18 @@ const contentSchema = z.object({
       mothers: names,
       /** Where mothers are named with another surname than the family's (Kaur). */
       mother_surname: z.string().optional(),
+      /** The languages its families read messages in, each as likely as its weight. */
+      languages: z
+        .partialRecord(parentLanguageSchema, z.number().positive())
+        .refine((weights) => Object.keys(weights).length > 0, 'must name a language'),
     }),
   ),
+  /** Shares of families: on WhatsApp now, who opted out with a STOP reply, whose consent came with the import. */
+  families: z.object({
+    whatsapp_opted_in: z.number().min(0).max(1),
+    whatsapp_stopped: z.number().min(0).max(1),
+    consent_at_import: z.number().min(0).max(1),
+  }),
   teachers: z.array(
     z.object({
       first_name: z.string(),

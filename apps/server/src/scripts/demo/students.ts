@@ -1,12 +1,14 @@
 /**
  * The demo's students: families drawn from communities (content.json), a few brothers and sisters
  * sharing a parent and a phone, most enrolled by the start-of-term import and the rest one by one.
+ * Each family reads messages in its community's languages, and most agreed to WhatsApp: with the
+ * import, or later at the desk; a few opted out since with a STOP reply.
  */
-import type { ClassName } from '@tuitiondesk/contract';
+import type { ClassName, ParentLanguage } from '@tuitiondesk/contract';
 import type { Clock } from './calendar';
 import { type Community, DEMO_CONTENT } from './content';
 import { between, pick, type Random, weighted } from './random';
-import type { DemoStudent } from './types';
+import type { DemoConsentChange, DemoStudent } from './types';
 
 export const CLASS_SIZES: [ClassName, number][] = [
   ['7', 31],
@@ -21,12 +23,74 @@ interface Family {
   parent_name: string;
   parent_phone: string;
   children: number;
+  language: ParentLanguage;
+  /** On WhatsApp now, opted out with a STOP reply after agreeing, or never asked. */
+  whatsapp: 'opted_in' | 'stopped' | 'never';
+}
+
+/** The family's language and WhatsApp consent, from its own stream so the people stay as they were. */
+function familyContact(random: Random, community: Community): Pick<Family, 'language' | 'whatsapp'> {
+  const language = weighted(random, Object.entries(community.languages) as [ParentLanguage, number][]);
+  const roll = random();
+  const { whatsapp_opted_in: optedIn, whatsapp_stopped: stopped } = DEMO_CONTENT.families;
+  return { language, whatsapp: roll < optedIn ? 'opted_in' : roll < optedIn + stopped ? 'stopped' : 'never' };
+}
+
+/**
+ * When each family's consent changed, oldest first: given with the import (most imported families) or at
+ * the desk (later, or the day a late joiner enrolled), and for a few withdrawn by a STOP reply lately.
+ */
+function consentChanges(
+  random: Random,
+  clock: Clock,
+  families: Family[],
+  students: DemoStudent[],
+): DemoConsentChange[] {
+  const changes: DemoConsentChange[] = [];
+  for (const family of families) {
+    if (family.whatsapp === 'never') continue;
+    const [first] = students
+      .filter((student) => student.parent_phone === family.parent_phone)
+      .sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
+    if (!first) continue;
+    const phone = family.parent_phone;
+    if (!first.imported) {
+      // Asked when the child enrolled, at the desk.
+      changes.push({
+        phone,
+        opted_in: true,
+        source: 'staff',
+        at: new Date(Date.parse(first.created_at) + 30_000).toISOString(),
+      });
+    } else if (random() < DEMO_CONTENT.families.consent_at_import) {
+      changes.push({ phone, opted_in: true, source: 'import', at: first.created_at });
+    } else {
+      const day = clock.daysAgo(between(random, 33, 90));
+      changes.push({
+        phone,
+        opted_in: true,
+        source: 'staff',
+        at: clock.at(day, between(random, 10, 18), between(random, 0, 59)),
+      });
+    }
+    if (family.whatsapp === 'stopped') {
+      const day = clock.daysAgo(between(random, 1, 25));
+      changes.push({
+        phone,
+        opted_in: false,
+        source: 'whatsapp_reply',
+        at: clock.at(day, between(random, 8, 21), between(random, 0, 59)),
+      });
+    }
+  }
+  return changes.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 }
 
 export function makeStudents(
   random: Random,
   clock: Clock,
-): { students: DemoStudent[]; reliability: number[]; importDay: string } {
+  familyRandom: Random,
+): { students: DemoStudent[]; consents: DemoConsentChange[]; reliability: number[]; importDay: string } {
   const usedNames = new Set<string>();
   const usedPhones = new Set<string>();
   const families: Family[] = [];
@@ -66,7 +130,14 @@ export function makeStudents(
           random() < 0.75
             ? `${pick(random, community.fathers)} ${surname}`
             : `${pick(random, community.mothers)} ${community.mother_surname ?? surname}`;
-        family = { community, surname, parent_name: parent, parent_phone: newPhone(), children: 0 };
+        family = {
+          community,
+          surname,
+          parent_name: parent,
+          parent_phone: newPhone(),
+          children: 0,
+          ...familyContact(familyRandom, community),
+        };
         families.push(family);
       }
       family.children += 1;
@@ -78,6 +149,8 @@ export function makeStudents(
           class_name: className,
           parent_name: family.parent_name,
           parent_phone: family.parent_phone,
+          parent_whatsapp_opt_in: family.whatsapp === 'opted_in',
+          parent_language: family.language,
         },
         reliability: 0.8 + random() * 0.18,
       });
@@ -102,5 +175,5 @@ export function makeStudents(
     });
     reliability.push(draft.reliability);
   });
-  return { students, reliability, importDay };
+  return { students, consents: consentChanges(familyRandom, clock, families, students), reliability, importDay };
 }

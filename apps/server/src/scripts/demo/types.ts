@@ -2,7 +2,13 @@
  * What the demo seed writes, as plain data: people are numbered by their place in `students` and
  * `teachers` until the database gives them their codes.
  */
-import type { AttendanceStatus, ClassName, DeliveryStatus, TeacherAttendanceStatus } from '@tuitiondesk/contract';
+import type {
+  AttendanceStatus,
+  ClassName,
+  DeliveryStatus,
+  ParentLanguage,
+  TeacherAttendanceStatus,
+} from '@tuitiondesk/contract';
 import type { SendSpec, TeacherSpec } from './content';
 
 export interface DemoStudent {
@@ -13,6 +19,17 @@ export interface DemoStudent {
   created_at: string;
   /** Added by the start-of-term import (true) or one by one afterwards. */
   imported: boolean;
+  /** The family's (the same for every child with this phone); who changed the consent last is in `consents`. */
+  parent_whatsapp_opt_in: boolean;
+  parent_language: ParentLanguage;
+}
+
+/** A change of a family's WhatsApp consent, as whatsapp_consent_log keeps it; `by` the admin or the parent. */
+export interface DemoConsentChange {
+  phone: string;
+  opted_in: boolean;
+  source: 'import' | 'staff' | 'whatsapp_reply';
+  at: string;
 }
 
 export interface DemoTeacher extends Omit<TeacherSpec, 'joined_days_ago'> {
@@ -80,6 +97,8 @@ export type DemoActivity =
 
 export interface DemoCentre {
   students: DemoStudent[];
+  /** In the order they happened. */
+  consents: DemoConsentChange[];
   teachers: DemoTeacher[];
   days: DemoDay[];
   sends: DemoSend[];

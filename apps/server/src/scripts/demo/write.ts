@@ -12,7 +12,7 @@ import { insertStudents } from '../../modules/students/repository';
 import { insertTeachersWithAccounts, type PreparedAccount } from '../../modules/teachers/service';
 import { backdate, insertRows } from './bulk-insert';
 import { feedEntry, type WrittenPeople } from './feed';
-import type { DemoCentre } from './types';
+import type { DemoCentre, DemoConsentChange } from './types';
 
 /** A refusal the user can act on: printed as is, exit code 1. */
 export class SeedRefusedError extends Error {}
@@ -68,6 +68,44 @@ async function writeStudents(tx: Queryable, centre: DemoCentre): Promise<Student
   }));
   await backdate(tx, 'students', enrolled);
   return students;
+}
+
+/** Who the consent log names: the parent for a STOP reply (as the webhook does), else the admin. */
+function consentChangedBy(change: DemoConsentChange, admin: Actor): { name: string; userId: number | null } {
+  return change.source === 'whatsapp_reply'
+    ? { name: 'Parent (WhatsApp reply)', userId: null }
+    : { name: admin.full_name, userId: admin.id };
+}
+
+/**
+ * Each family's WhatsApp consent and language on every child's record, with the last change of its
+ * consent, and the consent log as it grew.
+ */
+async function writeFamilies(tx: Queryable, centre: DemoCentre, students: Student[], admin: Actor): Promise<void> {
+  const last = new Map(centre.consents.map((change) => [change.phone, change]));
+  const changed = centre.students.map((student) => last.get(student.parent_phone));
+  await tx.query(
+    `UPDATE students AS s SET parent_whatsapp_opt_in = f.opted_in, parent_language = f.language,
+            parent_whatsapp_opt_in_changed_at = f.changed_at, parent_whatsapp_opt_in_changed_by = f.changed_by
+       FROM unnest($1::int[], $2::boolean[], $3::text[], $4::timestamptz[], $5::text[])
+            AS f (id, opted_in, language, changed_at, changed_by)
+      WHERE s.id = f.id`,
+    [
+      students.map((student) => student.id),
+      centre.students.map((student) => student.parent_whatsapp_opt_in),
+      centre.students.map((student) => student.parent_language),
+      changed.map((change) => change?.at ?? null),
+      changed.map((change) => (change ? consentChangedBy(change, admin).name : null)),
+    ],
+  );
+  await insertRows(tx, 'whatsapp_consent_log', centre.consents, {
+    phone: ['text', (change) => change.phone],
+    opted_in: ['boolean', (change) => change.opted_in],
+    source: ['text', (change) => change.source],
+    changed_by: ['text', (change) => consentChangedBy(change, admin).name],
+    changed_by_user_id: ['int', (change) => consentChangedBy(change, admin).userId],
+    changed_at: ['timestamptz', (change) => change.at],
+  });
 }
 
 type WrittenTeacher = Teacher & { initial_password: string };
@@ -195,6 +233,7 @@ export async function writeDemo(tx: Queryable, centre: DemoCentre, accounts: Pre
   if (!admin) throw new SeedRefusedError('There is no admin account to attribute the demo to; nothing was changed.');
 
   const students = await writeStudents(tx, centre);
+  await writeFamilies(tx, centre, students, admin);
   const teachers = await writeTeachers(tx, centre, accounts);
   const teacher = (index: number) => {
     const row = teachers[index] as (typeof teachers)[0];

@@ -45,4 +45,65 @@ describe('the Students route', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
+
+  it('gives admins, not teachers, Message on WhatsApp: it sends to the parent, or says why it cannot', async () => {
+    const user = userEvent.setup({ delay: null });
+    const students = [student(1, { parent_whatsapp_opt_in: true }), student(2)];
+    const sent: unknown[] = [];
+    let answer: [number, unknown] = [
+      200,
+      {
+        message: 'WhatsApp message sent',
+        id: 9,
+        recipient: '+919800000001',
+        delivery_status: 'sent',
+        sent_as: 'template',
+      },
+    ];
+    fakeApi({
+      'GET /students/': () => [200, students],
+      'POST /communications/send-whatsapp': (request) => {
+        sent.push(request.body);
+        return answer;
+      },
+    });
+    const { unmount } = renderPage(<StudentsRoute />, { signedInAs: 'teacher' });
+    await screen.findByText('Student 1');
+    expect(screen.queryByRole('button', { name: /on WhatsApp/ })).not.toBeInTheDocument();
+    unmount();
+
+    renderPage(<StudentsRoute />, { signedInAs: 'admin' });
+    await screen.findByText('Student 1');
+    // Not agreed: the dialog says so and cannot send.
+    await user.click(screen.getByRole('button', { name: 'Message the parent of Student 2 on WhatsApp' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Message on WhatsApp' });
+    expect(within(dialog).getByText(/has not agreed to WhatsApp messages/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Send' })).toBeDisabled();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    // Agreed: it sends, and a failure without a reason shows the spec's words.
+    await user.click(screen.getByRole('button', { name: 'Message the parent of Student 1 on WhatsApp' }));
+    dialog = await screen.findByRole('dialog', { name: 'Message on WhatsApp' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Message' }), 'Fees are due on Friday.');
+    answer = [500, {}];
+    await user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await within(dialog).findByText('Failed to send WhatsApp message')).toBeInTheDocument();
+    answer = [502, { detail: 'WhatsApp did not accept the message: (#131026) Message undeliverable' }];
+    await user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await within(dialog).findByText(/Message undeliverable/)).toBeInTheDocument();
+    answer = [
+      200,
+      {
+        message: 'WhatsApp message sent',
+        id: 9,
+        recipient: '+919800000001',
+        delivery_status: 'sent',
+        sent_as: 'template',
+      },
+    ];
+    await user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await screen.findByText('WhatsApp message sent')).toBeInTheDocument();
+    expect(sent.at(-1)).toEqual({ student_id: 1, message: 'Fees are due on Friday.' });
+  });
 });

@@ -1,16 +1,22 @@
 import KeyIcon from '@mui/icons-material/Key';
+import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import type { Student } from '@tuitiondesk/contract';
 import { useMemo, useState } from 'react';
 import type { RowAction } from '../../components/entity-list';
+import { WhatsappMessageDialog } from '../../features/messages/whatsapp-message-dialog';
 import { ParentAccessDialog } from '../../features/parents/parent-access-dialog';
 import StudentsPage from '../../features/students/students-page';
+import { useAuth } from '../../lib/auth/auth-provider';
 
 /**
  * Students, where staff (teachers and admins) also hand a family its parent access: each row's Parent
- * Access action opens that student's Parent Access dialog.
+ * Access action opens that student's Parent Access dialog. Admins can also message a parent on WhatsApp.
  */
 export default function StudentsRoute() {
+  const { user } = useAuth();
+  const isAdmin = user?.role === 'admin';
   const [parentAccessFor, setParentAccessFor] = useState<Student | null>(null);
+  const [whatsappFor, setWhatsappFor] = useState<Student | null>(null);
   const rowActions = useMemo<readonly RowAction<Student>[]>(
     () => [
       {
@@ -20,12 +26,26 @@ export default function StudentsRoute() {
         icon: <KeyIcon fontSize="small" />,
         onClick: setParentAccessFor,
       },
+      ...(isAdmin
+        ? [
+            {
+              id: 'whatsapp',
+              tooltip: 'Message on WhatsApp',
+              label: (student: Student) => `Message the parent of ${student.full_name} on WhatsApp`,
+              icon: <WhatsAppIcon fontSize="small" />,
+              onClick: setWhatsappFor,
+            },
+          ]
+        : []),
     ],
-    [],
+    [isAdmin],
   );
   return (
     <>
       <StudentsPage rowActions={rowActions} />
+      {whatsappFor && (
+        <WhatsappMessageDialog key={whatsappFor.id} student={whatsappFor} onClose={() => setWhatsappFor(null)} />
+      )}
       {parentAccessFor && (
         <ParentAccessDialog
           key={parentAccessFor.id}

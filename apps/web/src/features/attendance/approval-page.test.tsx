@@ -11,7 +11,14 @@ const today = todayIso();
 const pending: AttendanceRecord[] = [
   // The factory numbers each record's student: STU0001 for id 1, and so on.
   record({ id: 1, student_name: 'Asha Verma', class_name: '7', status: 'present' }),
-  record({ id: 2, student_name: 'Bala Das', class_name: '7', status: 'absent', remarks: 'Fever' }),
+  record({
+    id: 2,
+    student_name: 'Bala Das',
+    class_name: '7',
+    status: 'absent',
+    remarks: 'Fever',
+    parent_reason: 'Sick',
+  }),
   record({ id: 3, student_name: 'Chitra Rao', class_name: '10', status: 'late' }),
   record({ id: 4, student_name: 'Dev Singh', class_name: '8', status: 'leave' }),
 ].map((r) => ({ ...r, date: today, marked_at: `${today}T09:05:07` }));
@@ -43,6 +50,8 @@ describe('Attendance Approval screen', { timeout: 30_000 }, () => {
     const bala = within(table).getByText('Bala Das').closest('tr') as HTMLElement;
     expect(within(bala).getByText('ABSENT')).toBeInTheDocument();
     expect(within(bala).getByText('Fever')).toBeInTheDocument();
+    // The parent's one-tap reply shows under the remarks.
+    expect(within(bala).getByText('Parent: Sick')).toBeInTheDocument();
     expect(within(bala).getByText('09:05:07')).toBeInTheDocument();
     const asha = within(table).getByText('Asha Verma').closest('tr') as HTMLElement;
     expect(within(asha).getByText('-')).toBeInTheDocument();

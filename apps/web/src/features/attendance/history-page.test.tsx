@@ -27,6 +27,7 @@ const history: AttendanceRecord[] = [
     class_name: '7',
     status: 'absent',
     remarks: 'Fever',
+    parent_reason: 'Sick',
   }),
   record({ id: 3, student_name: 'Chitra Rao', student_unique_id: 'STU0003', class_name: '9', status: 'late' }),
   record({ id: 4, student_name: 'Dev Singh', student_unique_id: 'STU0004', class_name: '10', status: 'leave' }),
@@ -136,6 +137,8 @@ describe('Attendance History screen', { timeout: 30_000 }, () => {
     renderPage(<HistoryPage />);
     expect(screen.getByText('Loading attendance records...')).toBeInTheDocument();
     expect(await screen.findByText('Bala Das')).toBeInTheDocument();
+    // The parent's one-tap reply to the alert, under the remarks (the CSV keeps the spec's columns).
+    expect(screen.getByText('Parent: Sick')).toBeInTheDocument();
 
     expect(api.calls).toHaveLength(1);
     expect(lastPageCall(api.calls)).toEqual({

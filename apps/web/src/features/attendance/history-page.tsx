@@ -21,6 +21,7 @@ import { StatusLabel } from './attendance-status';
 import { buildHistoryCsv, historyCsvFilename } from './history-rows';
 import { RecordFilterFields } from './record-filter-fields';
 import { filterRecords, NO_FILTERS, type RecordFilters } from './record-filters';
+import { RemarksAndReason } from './remarks-and-reason';
 
 const HEADINGS = ['Student', 'Student ID', 'Class', 'Date', 'Status', 'Marked By', 'Approved By', 'Remarks'];
 
@@ -178,7 +179,7 @@ export default function HistoryPage() {
           )}
         </TableCell>
         <TableCell sx={{ whiteSpace: 'normal', minWidth: 160, maxWidth: 280, overflowWrap: 'anywhere' }}>
-          {row.remarks || '-'}
+          <RemarksAndReason remarks={row.remarks} parentReason={row.parent_reason} />
         </TableCell>
       </TableRow>
     ));

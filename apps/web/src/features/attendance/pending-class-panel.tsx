@@ -17,6 +17,7 @@ import { Pager, rowsOfPage, usePageState } from '../../components/pager';
 import { formatClock } from '../../lib/dates';
 import { classLabel, StatusLabel } from './attendance-status';
 import { groupCheckState } from './pending-selection';
+import { RemarksAndReason } from './remarks-and-reason';
 
 const HEADINGS = ['Student', 'ID', 'Status', 'Remarks', 'Parent Phone', 'Marked At'];
 
@@ -56,7 +57,7 @@ const PendingRow = memo(function PendingRow({
         <StatusLabel status={record.status} />
       </TableCell>
       <TableCell sx={{ whiteSpace: 'normal', minWidth: 160, maxWidth: 280, overflowWrap: 'anywhere' }}>
-        {record.remarks || '-'}
+        <RemarksAndReason remarks={record.remarks} parentReason={record.parent_reason} />
       </TableCell>
       <TableCell>{record.parent_phone}</TableCell>
       <TableCell>{formatClock(record.marked_at)}</TableCell>

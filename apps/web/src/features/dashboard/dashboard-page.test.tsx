@@ -28,6 +28,20 @@ describe('Dashboard', { timeout: 20_000 }, () => {
     expect(within(card('Attendance Rate')).getByText('92.5%')).toBeInTheDocument();
     expect(within(card('Attendance Rate')).getByText('This month avg')).toBeInTheDocument();
     expect(within(card('Active Classes')).getByText('4')).toBeInTheDocument();
+    // Nobody to call: no line about it.
+    expect(screen.queryByText(/not reached by any message/)).not.toBeInTheDocument();
+  });
+
+  it('says how many families no message reached, with one tap to the call list', async () => {
+    fakeApi({ 'GET /dashboard/summary': () => [200, dashboardSummary({ not_reached: 3 })] });
+    renderPage(<DashboardPage />, { signedInAs: 'teacher' });
+    expect(
+      await screen.findByText('3 families were not reached by any message, or asked to be called.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Open the call list' })).toHaveAttribute(
+      'href',
+      '/communications?tab=call-list',
+    );
   });
 
   it('shows skeletons, not made-up numbers, until the summary arrives', async () => {

@@ -7,7 +7,9 @@ import PeopleIcon from '@mui/icons-material/People';
 import SchoolIcon from '@mui/icons-material/School';
 import TrendingUpIcon from '@mui/icons-material/TrendingUp';
 import {
+  Alert,
   Box,
+  Button,
   Grid,
   List,
   ListItem,
@@ -117,6 +119,23 @@ function UnmarkedClasses({ summary, loading }: { summary: DashboardSummary | und
   );
 }
 
+/** Families no message reached (or who asked for a call): one tap to the call list. */
+function FamiliesToCall({ count }: { count: number }) {
+  return (
+    <Alert
+      severity="warning"
+      sx={{ mt: 3 }}
+      action={
+        <Button component={Link} to="/communications?tab=call-list" color="inherit" size="small">
+          Open the call list
+        </Button>
+      }
+    >
+      {count === 1 ? '1 family was' : `${count} families were`} not reached by any message, or asked to be called.
+    </Alert>
+  );
+}
+
 /**
  * Dashboard: the centre's figures for admins and teachers, refreshed every 30 s. `actions` sit beside
  * the welcome (the app places there what a role may do from here, such as changing one's password).
@@ -149,6 +168,8 @@ export default function DashboardPage({ actions }: { actions?: ReactNode }) {
           </Grid>
         ))}
       </Grid>
+
+      {data && data.not_reached > 0 && <FamiliesToCall count={data.not_reached} />}
 
       <UnmarkedClasses summary={data} loading={loading} />
     </Box>

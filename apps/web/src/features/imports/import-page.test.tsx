@@ -257,6 +257,8 @@ describe('Import Data', { timeout: 20_000 }, () => {
     expect(screen.getByText('Class names are 7, 8, 9 or 10, without sections.')).toBeInTheDocument();
     expect(screen.getByText('Phone numbers include the country code.')).toBeInTheDocument();
     expect(screen.getByText('Teacher emails must be valid and unique.')).toBeInTheDocument();
+    expect(screen.getByText("The family's WhatsApp consent and language")).toBeInTheDocument();
+    expect(screen.getByText(/parent_whatsapp_opt_in \(yes or no\) and parent_language/)).toBeInTheDocument();
   });
 
   it('downloads the template, and says so when it cannot', async () => {

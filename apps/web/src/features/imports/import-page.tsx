@@ -52,6 +52,11 @@ const INSTRUCTIONS = [
       'Students: first_name, last_name, class_name, parent_phone. Teachers: first_name, last_name, email, phone_number. Start from the template.',
   },
   {
+    primary: "The family's WhatsApp consent and language",
+    secondary:
+      "Optional student columns: parent_whatsapp_opt_in (yes or no) and parent_language (en, hi, mr, ta, bn or ur, or the language's name). They apply to every child with that parent phone; empty cells keep the family's as they are, and of two rows for one family the later wins.",
+  },
+  {
     primary: 'Check the file first',
     secondary:
       'Check file shows what would be imported and every row error without writing anything. Rows with errors are skipped on upload and listed with their row number.',

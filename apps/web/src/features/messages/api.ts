@@ -1,5 +1,20 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ClassOption, Communication, SendToParentsRequest, SendToParentsResult } from '@tuitiondesk/contract';
+import type {
+  CallList,
+  ClassOption,
+  Communication,
+  Conversation,
+  ConversationSummary,
+  MessageAnalytics,
+  MessageTemplate,
+  MessagingSettings,
+  SaveMessageTemplateRequest,
+  SendToParentsRequest,
+  SendToParentsResult,
+  SendWhatsappRequest,
+  SendWhatsappResult,
+  UpdateMessagingSettings,
+} from '@tuitiondesk/contract';
 import { useEffect } from 'react';
 import { apiRequest } from '../../lib/api-client';
 import { apiGet, useRefreshingMutation } from '../../lib/api-query';
@@ -58,4 +73,101 @@ export function useSendToParents() {
   return useRefreshingMutation([...keys.all, 'history'], (request: SendToParentsRequest) =>
     apiRequest<SendToParentsResult>('/messages/send-to-parents', { method: 'POST', json: request }),
   );
+}
+
+export function useSendWhatsapp() {
+  return useRefreshingMutation([...keys.all, 'history'], (request: SendWhatsappRequest) =>
+    apiRequest<SendWhatsappResult>('/communications/send-whatsapp', { method: 'POST', json: request }),
+  );
+}
+
+export const messagingSettingsQuery = () =>
+  queryOptions({
+    queryKey: [...keys.all, 'settings'] as const,
+    queryFn: apiGet<MessagingSettings>('/settings/messaging'),
+    staleTime: 60_000,
+  });
+
+/** The call list refreshes with the history: a family can drop off it (reached) or onto it (time passed). */
+export const callListQuery = () =>
+  queryOptions({
+    queryKey: [...keys.all, 'call-list'] as const,
+    queryFn: apiGet<CallList>('/communications/call-list'),
+    refetchInterval: HISTORY_REFRESH_MS,
+  });
+
+export function useCallList() {
+  return useQuery(callListQuery());
+}
+
+export function useMarkCalled() {
+  return useRefreshingMutation([...keys.all], ({ messageId, called }: { messageId: number; called: boolean }) =>
+    apiRequest<CallList>(`/communications/call-list/${messageId}`, { method: 'PUT', json: { called } }),
+  );
+}
+
+export const templatesQuery = () =>
+  queryOptions({
+    queryKey: [...keys.all, 'templates'] as const,
+    queryFn: apiGet<MessageTemplate[]>('/message-templates'),
+  });
+
+export function useTemplates(enabled = true) {
+  return useQuery({ ...templatesQuery(), enabled });
+}
+
+export function useSaveTemplate() {
+  return useRefreshingMutation(
+    [...keys.all, 'templates'],
+    ({ id, body }: { id?: number; body: SaveMessageTemplateRequest }) =>
+      apiRequest<MessageTemplate>(id === undefined ? '/message-templates' : `/message-templates/${id}`, {
+        method: id === undefined ? 'POST' : 'PUT',
+        json: body,
+      }),
+  );
+}
+
+export function useDeleteTemplate() {
+  return useRefreshingMutation([...keys.all, 'templates'], (id: number) =>
+    apiRequest<{ message: string }>(`/message-templates/${id}`, { method: 'DELETE' }),
+  );
+}
+
+export function useMessagingSettings(enabled = true) {
+  return useQuery({ ...messagingSettingsQuery(), enabled });
+}
+
+export function useSaveMessagingSettings() {
+  return useRefreshingMutation([...keys.all, 'settings'], (body: UpdateMessagingSettings) =>
+    apiRequest<MessagingSettings>('/settings/messaging', { method: 'PUT', json: body }),
+  );
+}
+
+export const analyticsQuery = (from: string, to: string) =>
+  queryOptions({
+    queryKey: [...keys.all, 'analytics', from, to] as const,
+    queryFn: ({ signal }) => apiRequest<MessageAnalytics>('/communications/analytics', { query: { from, to }, signal }),
+    refetchInterval: HISTORY_REFRESH_MS,
+    placeholderData: keepPreviousData,
+  });
+
+export function useAnalytics(from: string, to: string) {
+  return useQuery(analyticsQuery(from, to));
+}
+
+export function useConversations() {
+  return useQuery({
+    queryKey: [...keys.all, 'conversations'] as const,
+    queryFn: apiGet<ConversationSummary[]>('/communications/conversations'),
+    refetchInterval: HISTORY_REFRESH_MS,
+  });
+}
+
+export function useConversation(phone: string | null) {
+  return useQuery({
+    queryKey: [...keys.all, 'conversations', phone] as const,
+    queryFn: apiGet<Conversation>(`/communications/conversations/${encodeURIComponent(phone ?? '')}`),
+    enabled: phone !== null,
+    refetchInterval: HISTORY_REFRESH_MS,
+  });
 }

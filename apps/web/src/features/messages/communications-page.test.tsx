@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Communication } from '@tuitiondesk/contract';
+import type { CallListItem, Communication } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   deferred,
@@ -72,10 +72,10 @@ describe('Message History', { timeout: 20_000 }, () => {
     serve([
       item(1, { message: LONG, delivery_status: 'delivered' }),
       item(2, { message_type: 'WHATSAPP', delivery_status: 'failed', failure_reason: 'Number not on WhatsApp' }),
-      item(3, { message_type: 'SMS', delivery_status: 'queued' }),
-      item(4, { message_type: 'ABSENCE_ALERT', delivery_status: 'sent' }),
+      item(3, { message_type: 'SMS' as 'IN_APP', delivery_status: 'queued' }),
+      item(4, { kind: 'absence_alert', delivery_status: 'sent', reply: 'sick' }),
     ]);
-    renderPage(<CommunicationsPage />);
+    renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
     const table = await screen.findByRole('table', { name: 'Message history' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(within(rows[0] as HTMLElement).getByText(`${LONG.slice(0, 50)}…`)).toBeInTheDocument();
@@ -85,7 +85,9 @@ describe('Message History', { timeout: 20_000 }, () => {
     expect(within(rows[0] as HTMLElement).getByRole('img', { name: 'In-app message' })).toBeInTheDocument();
     expect(within(rows[1] as HTMLElement).getByRole('img', { name: 'WhatsApp' })).toBeInTheDocument();
     expect(within(rows[2] as HTMLElement).getByRole('img', { name: 'Other (SMS)' })).toBeInTheDocument();
-    expect(within(rows[3] as HTMLElement).getByRole('img', { name: 'Absence alert' })).toBeInTheDocument();
+    expect(within(rows[3] as HTMLElement).getByRole('img', { name: 'In-app message' })).toBeInTheDocument();
+    expect(within(rows[3] as HTMLElement).getByText('Absence alert')).toBeInTheDocument();
+    expect(within(rows[3] as HTMLElement).getByText('Replied: Sick')).toBeInTheDocument();
 
     const chip = (row: number, text: string) =>
       within(rows[row] as HTMLElement)
@@ -98,13 +100,13 @@ describe('Message History', { timeout: 20_000 }, () => {
 
   it('colours a sent message info', async () => {
     serve([item(1)]);
-    renderPage(<CommunicationsPage />);
+    renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
     expect((await screen.findByText('Sent')).closest('.MuiChip-root')).toHaveClass('MuiChip-colorInfo');
   });
 
   it('pages through the history with limit and offset', async () => {
     const { historyQueries } = serve(listOf(30, item));
-    renderPage(<CommunicationsPage />);
+    renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
     expect(await screen.findByText('Subject 25')).toBeInTheDocument();
     expect(screen.queryByText('Subject 26')).toBeNull();
     expect(historyQueries()[0]).toBe('?limit=26&offset=0');
@@ -114,19 +116,23 @@ describe('Message History', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: 'Go to next page' })).toBeDisabled();
   });
 
-  it('says the other two tabs are coming soon', async () => {
+  it('has the four tabs, Message History first', async () => {
     serve([]);
-    renderPage(<CommunicationsPage />);
-    await userEvent.click(screen.getByRole('tab', { name: 'Message Analytics (Coming Soon)' }));
-    expect(screen.getByRole('tabpanel')).toHaveTextContent('Coming Soon');
-    await userEvent.click(screen.getByRole('tab', { name: 'Templates (Coming Soon)' }));
-    expect(screen.getByRole('tabpanel')).toHaveTextContent('Coming Soon');
+    renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
+      'Message History',
+      'Message Analytics',
+      'Templates',
+      'Call list',
+      'Conversations',
+    ]);
+    expect(screen.getByRole('tab', { name: 'Message History' })).toHaveAttribute('aria-selected', 'true');
   });
 
   it('only logs a failed history fetch and shows the list empty', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     fakeApi({}, { otherwise: () => [503, { detail: 'Database unavailable' }] });
-    renderPage(<CommunicationsPage />);
+    renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
     expect(await screen.findByText('No messages sent yet')).toBeInTheDocument();
     expect(log).toHaveBeenCalled();
     expect(screen.queryByText('Database unavailable')).toBeNull();
@@ -141,7 +147,7 @@ describe('Send Message dialog', { timeout: 20_000 }, () => {
 
   it('offers the fixed type and All Parents plus the classes', async () => {
     serve([]);
-    renderPage(<CommunicationsPage />);
+    renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
     const dialog = await openDialog();
     expect(within(dialog).getByRole('textbox', { name: 'Message Type' })).toHaveValue(
       'In-App Message + Push Notification',
@@ -157,7 +163,7 @@ describe('Send Message dialog', { timeout: 20_000 }, () => {
   it('refuses a blank subject or message after trimming, with an alert', async () => {
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     const { posts } = serve([]);
-    renderPage(<CommunicationsPage />);
+    renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
     const dialog = await openDialog();
     await fill(within(dialog).getByRole('textbox', { name: 'Subject' }), '   ');
     await fill(within(dialog).getByRole('textbox', { name: 'Message' }), 'Hello');
@@ -174,7 +180,7 @@ describe('Send Message dialog', { timeout: 20_000 }, () => {
   it('sends to a class, shows Sending... meanwhile, then the server message', async () => {
     const reply = deferred();
     const { posts } = serve([], () => reply.promise);
-    renderPage(<CommunicationsPage />);
+    renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
     const dialog = await openDialog();
     await userEvent.click(within(dialog).getByRole('combobox', { name: 'Recipients' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Class 7' }));
@@ -190,7 +196,7 @@ describe('Send Message dialog', { timeout: 20_000 }, () => {
 
   it('says "Messages sent successfully!" when the answer has no message', async () => {
     serve([], () => [200, {}]);
-    renderPage(<CommunicationsPage />);
+    renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
     const dialog = await openDialog();
     await fill(within(dialog).getByRole('textbox', { name: 'Subject' }), 'Holiday');
     await fill(within(dialog).getByRole('textbox', { name: 'Message' }), 'Closed.');
@@ -202,7 +208,7 @@ describe('Send Message dialog', { timeout: 20_000 }, () => {
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     let answer: FakeReply = [422, { detail: 'recipients: no parents found for Class 9' }];
     serve([], () => answer);
-    renderPage(<CommunicationsPage />);
+    renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
     const dialog = await openDialog();
     await fill(within(dialog).getByRole('textbox', { name: 'Subject' }), 'Holiday');
     await fill(within(dialog).getByRole('textbox', { name: 'Message' }), 'Closed.');
@@ -212,5 +218,76 @@ describe('Send Message dialog', { timeout: 20_000 }, () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send Message' }));
     await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to send messages. Please try again.'));
     expect(screen.getByRole('dialog')).toBeInTheDocument();
+  });
+});
+
+describe('the call list', () => {
+  const entry = (fields: Partial<CallListItem>): CallListItem => ({
+    message_id: 1,
+    phone: '+919812345678',
+    recipient_name: 'Meera Shah',
+    subject: 'Exam timetable',
+    kind: 'notice',
+    sent_at: '2026-11-22T09:05:00',
+    reason: 'not_reached',
+    delivery_status: 'failed',
+    failure_reason: 'No channel reaches this family: no parent app notifications and no WhatsApp opt-in.',
+    called_at: null,
+    called_by: null,
+    ...fields,
+  });
+
+  it('opens from a link, lists who to ring with a tel: link and why, and ticks a call', async () => {
+    const user = userEvent.setup({ delay: null });
+    let items = [
+      entry({
+        message_id: 2,
+        recipient_name: 'Ravi Rao',
+        phone: '+919800000002',
+        reason: 'call_requested',
+        kind: 'absence_alert',
+        subject: 'Absence alert',
+        delivery_status: 'read',
+        failure_reason: null,
+      }),
+      entry({}),
+    ];
+    const ticks: unknown[] = [];
+    fakeApi({
+      'GET /communications/history': () => [200, []],
+      'GET /communications/call-list': () => [200, { items, waiting_count: items.length, not_reached_minutes: 30 }],
+      'PUT /communications/call-list/1': ({ body }) => {
+        ticks.push(body);
+        items = items.map((item) =>
+          item.message_id === 1 ? { ...item, called_at: '2026-11-22T10:00:00', called_by: 'Centre Admin' } : item,
+        );
+        return [200, { items, waiting_count: 1, not_reached_minutes: 30 }];
+      },
+    });
+    renderPage(<CommunicationsPage />, { path: '/communications?tab=call-list', signedInAs: 'teacher' });
+    const list = await screen.findByRole('list', { name: 'Call list' });
+    expect(screen.getByRole('tab', { name: 'Call list' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByText(/2 families to call/)).toBeInTheDocument();
+    const rows = within(list).getAllByRole('listitem');
+    expect(within(rows[0] as HTMLElement).getByText('Asked to be called')).toBeInTheDocument();
+    expect(
+      within(rows[1] as HTMLElement).getByRole('link', { name: 'Call Meera Shah on +919812345678' }),
+    ).toHaveAttribute('href', 'tel:+919812345678');
+    expect(
+      within(rows[1] as HTMLElement).getByText(/^Not reached: No channel reaches this family/),
+    ).toBeInTheDocument();
+
+    await user.click(within(rows[1] as HTMLElement).getByRole('checkbox', { name: 'Called Meera Shah' }));
+    expect(ticks).toEqual([{ called: true }]);
+    expect(await screen.findByText('Called by Centre Admin')).toBeInTheDocument();
+  });
+
+  it('says so when nobody needs a call', async () => {
+    fakeApi({
+      'GET /communications/history': () => [200, []],
+      'GET /communications/call-list': () => [200, { items: [], waiting_count: 0, not_reached_minutes: 30 }],
+    });
+    renderPage(<CommunicationsPage />, { path: '/communications?tab=call-list', signedInAs: 'teacher' });
+    expect(await screen.findByText('Nobody to call')).toBeInTheDocument();
   });
 });

@@ -1,14 +1,23 @@
 import SendIcon from '@mui/icons-material/Send';
-import { Box, Button, Paper, Tab, Tabs } from '@mui/material';
+import SettingsIcon from '@mui/icons-material/SettingsOutlined';
+import { Box, Button, Paper, Stack, Tab, Tabs } from '@mui/material';
 import { type ReactNode, useState } from 'react';
-import { EmptyState } from '../../components/empty-state';
+import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { usePageState } from '../../components/pager';
-import { useMessageHistory } from './api';
+import { useAuth } from '../../lib/auth/auth-provider';
+import { AnalyticsTab } from './analytics-tab';
+import { useMessageHistory, useMessagingSettings } from './api';
+import { CallList } from './call-list';
+import { Conversations } from './conversations';
 import { MessageHistoryTable, ROWS_PER_PAGE_OPTIONS } from './message-history-table';
+import { MessagingSettingsDialog } from './messaging-settings-dialog';
 import { SendMessageDialog } from './send-message-dialog';
+import { TemplatesTab } from './templates-tab';
 
-const TABS = ['Message History', 'Message Analytics (Coming Soon)', 'Templates (Coming Soon)'] as const;
+const TABS = ['Message History', 'Message Analytics', 'Templates', 'Call list', 'Conversations'] as const;
+/** Tabs a link can open (`/communications?tab=call-list`, from the dashboard). */
+const TAB_PARAMS: Record<string, number> = { analytics: 1, templates: 2, 'call-list': 3, conversations: 4 };
 
 function TabPanel({ index, current, children }: { index: number; current: number; children: ReactNode }) {
   return (
@@ -38,18 +47,35 @@ function MessageHistory() {
 
 /** Communications: message parents, and see every message sent. */
 export default function CommunicationsPage() {
-  const [tab, setTab] = useState(0);
+  const [search] = useSearchParams();
+  const [tab, setTab] = useState(() => TAB_PARAMS[search.get('tab') ?? ''] ?? 0);
   const [sending, setSending] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const { user } = useAuth();
+  const isAdmin = user?.role === 'admin';
+  const settings = useMessagingSettings(isAdmin);
 
   return (
     <Box>
       <PageHeader
         title="Communications"
-        subtitle="Messages to parents, delivered to their mobile app."
+        subtitle="Messages to parents: through their mobile app, or on WhatsApp where they agreed."
         action={
-          <Button variant="contained" startIcon={<SendIcon />} onClick={() => setSending(true)}>
-            Send Message
-          </Button>
+          <Stack direction="row" spacing={1}>
+            {isAdmin && (
+              <Button
+                variant="outlined"
+                startIcon={<SettingsIcon />}
+                onClick={() => setSettingsOpen(true)}
+                disabled={!settings.data}
+              >
+                Message settings
+              </Button>
+            )}
+            <Button variant="contained" startIcon={<SendIcon />} onClick={() => setSending(true)}>
+              Send Message
+            </Button>
+          </Stack>
         }
       />
 
@@ -76,20 +102,23 @@ export default function CommunicationsPage() {
         <MessageHistory />
       </TabPanel>
       <TabPanel index={1} current={tab}>
-        <Paper variant="outlined">
-          <EmptyState
-            title="Coming Soon"
-            text="Message analytics (delivery and read rates over time) are not available yet."
-          />
-        </Paper>
+        <AnalyticsTab />
       </TabPanel>
       <TabPanel index={2} current={tab}>
-        <Paper variant="outlined">
-          <EmptyState title="Coming Soon" text="Reusable message templates are not available yet." />
-        </Paper>
+        <TemplatesTab canEdit={isAdmin} />
+      </TabPanel>
+
+      <TabPanel index={3} current={tab}>
+        <CallList />
+      </TabPanel>
+      <TabPanel index={4} current={tab}>
+        <Conversations canAnswer={isAdmin} />
       </TabPanel>
 
       <SendMessageDialog open={sending} onClose={() => setSending(false)} />
+      {settingsOpen && settings.data && (
+        <MessagingSettingsDialog settings={settings.data} onClose={() => setSettingsOpen(false)} />
+      )}
     </Box>
   );
 }

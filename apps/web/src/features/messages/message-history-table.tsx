@@ -1,11 +1,9 @@
 import ChatBubbleOutlineIcon from '@mui/icons-material/ChatBubbleOutlineOutlined';
-import EventBusyIcon from '@mui/icons-material/EventBusy';
-import LockResetIcon from '@mui/icons-material/LockReset';
 import MailOutlineIcon from '@mui/icons-material/MailOutlined';
 import PhoneIphoneIcon from '@mui/icons-material/PhoneIphone';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import { Box, Chip, type ChipProps, Paper, Skeleton, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
-import { ABSENCE_ALERT_TYPE, ACCESS_NOTICE_TYPE, type Communication } from '@tuitiondesk/contract';
+import { type Communication, type MessageAttempt, type MessageKind, PARENT_REPLY_LABELS } from '@tuitiondesk/contract';
 import { DataTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import { Pager, type PageState } from '../../components/pager';
@@ -21,10 +19,11 @@ export function messagePreview(message: string): string {
   return chars.length > PREVIEW_LENGTH ? `${chars.slice(0, PREVIEW_LENGTH).join('')}…` : message;
 }
 
-/** Delivery status colours: delivered success, sent info, failed error, anything else default. */
+/** Delivery status colours: delivered and read success, sent info, failed error, queued and anything else default. */
 export function deliveryStatusColor(status: string): ChipProps['color'] {
   switch (status.toLowerCase()) {
     case 'delivered':
+    case 'read':
       return 'success';
     case 'sent':
       return 'info';
@@ -39,23 +38,44 @@ function statusLabel(status: string): string {
   return status ? status.charAt(0).toUpperCase() + status.slice(1).toLowerCase() : 'Unknown';
 }
 
+/** The channel that reached the family (or is trying to). */
 export function MessageTypeIcon({ type }: { type: string }) {
   switch (type) {
     case 'WHATSAPP':
-      return <WhatsAppIcon titleAccess="WhatsApp" sx={{ color: '#25d366' }} />;
+      // WhatsApp's green darkened to 4.5:1 on white, as an icon that carries meaning must be.
+      return <WhatsAppIcon titleAccess="WhatsApp" sx={{ color: '#128c4a' }} />;
     case 'IN_APP':
       return <PhoneIphoneIcon titleAccess="In-app message" color="primary" />;
-    case ABSENCE_ALERT_TYPE:
-      return <EventBusyIcon titleAccess="Absence alert" color="warning" />;
-    case ACCESS_NOTICE_TYPE:
-      return <LockResetIcon titleAccess="Parent app access changed" color="action" />;
     default:
       return <MailOutlineIcon titleAccess={type ? `Other (${type})` : 'Other'} color="action" />;
   }
 }
 
+/** What a message is, when it is not a notice staff wrote to parents. */
+const KIND_LABELS: Partial<Record<MessageKind, string>> = {
+  absence_alert: 'Absence alert',
+  late_alert: 'Late alert',
+  access_notice: 'Parent app access changed',
+  whatsapp: 'WhatsApp message to one parent',
+};
+
+const CHANNEL_LABELS: Record<MessageAttempt['channel'], string> = { push: 'Parent app', whatsapp: 'WhatsApp' };
+
+/** One line per channel tried: "WhatsApp: Delivered 22 Nov 2026, 09:07", with the reason it failed or waits. */
+export function attemptLine(attempt: MessageAttempt): string {
+  const when = attempt.read_at ?? attempt.delivered_at ?? attempt.sent_at;
+  const parts = [`${CHANNEL_LABELS[attempt.channel]}: ${statusLabel(attempt.status)}`];
+  if (when) parts.push(formatDayTime(when));
+  const reason = attempt.failure_reason ?? attempt.waiting_reason;
+  return reason ? `${parts.join(' ')}. ${reason}` : parts.join(' ');
+}
+
 function StatusChip({ item }: { item: Communication }) {
   const color = deliveryStatusColor(item.delivery_status);
+  const details = [
+    ...item.attempts.map(attemptLine),
+    ...(item.attempts.length === 0 && item.failure_reason ? [item.failure_reason] : []),
+  ];
   const chip = (
     <Chip
       size="small"
@@ -63,14 +83,36 @@ function StatusChip({ item }: { item: Communication }) {
       color={color}
       // White on the theme's light info blue is below 4.5:1; its dark shade keeps the colour and the contrast.
       sx={color === 'info' ? { bgcolor: 'info.dark' } : undefined}
+      // Focusable when it has more to say, so the details open from the keyboard too.
+      tabIndex={details.length > 0 ? 0 : undefined}
+      aria-description={details.length > 0 ? details.join('; ') : undefined}
     />
   );
-  return item.failure_reason ? (
-    <Tooltip title={item.failure_reason}>
-      <span>{chip}</span>
-    </Tooltip>
-  ) : (
-    chip
+  const status =
+    details.length > 0 ? (
+      <Tooltip
+        title={
+          <Box component="ul" sx={{ m: 0, pl: 2 }}>
+            {details.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </Box>
+        }
+      >
+        {chip}
+      </Tooltip>
+    ) : (
+      chip
+    );
+  return (
+    <>
+      {status}
+      {item.reply && (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, whiteSpace: 'nowrap' }}>
+          Replied: {PARENT_REPLY_LABELS[item.reply]}
+        </Typography>
+      )}
+    </>
   );
 }
 
@@ -114,6 +156,11 @@ export function MessageHistoryTable({ items, loading, paging, hasMore }: Props) 
               <MessageTypeIcon type={item.message_type} />
             </TableCell>
             <TableCell sx={{ maxWidth: 360 }}>
+              {KIND_LABELS[item.kind] && (
+                <Typography variant="caption" color="text.secondary" component="div">
+                  {KIND_LABELS[item.kind]}
+                </Typography>
+              )}
               <Typography variant="body2" sx={{ fontWeight: 600 }}>
                 {item.subject || '-'}
               </Typography>

@@ -1,9 +1,10 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
-import { ALL_PARENTS } from '@tuitiondesk/contract';
+import { ALL_PARENTS, fillPlaceholders } from '@tuitiondesk/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { errorText } from '../../lib/api-client';
+import { formatDay, todayIso } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
-import { useRecipientClasses, useSendToParents } from './api';
+import { useMessagingSettings, useRecipientClasses, useSendToParents, useTemplates } from './api';
 
 export const MESSAGE_TYPE_LABEL = 'In-App Message + Push Notification';
 
@@ -19,6 +20,31 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
   const [recipients, setRecipients] = useState<string>(ALL_PARENTS);
   const [subject, setSubject] = useState('');
   const [message, setMessage] = useState('');
+  const [templateId, setTemplateId] = useState<number | ''>('');
+  const templates = useTemplates(open);
+  const settings = useMessagingSettings(open);
+  const notices = (templates.data ?? []).filter((template) => template.purpose === 'notice');
+
+  /**
+   * Starting from a template fills Subject and Message with its English text (placeholders filled for
+   * the chosen recipients and today); families with another language get that language's own text.
+   * Editing the text keeps the template: the edit is the English version.
+   */
+  const startFrom = (id: number | '') => {
+    setTemplateId(id);
+    const template = notices.find((item) => item.id === id);
+    const english = template?.texts.find((text) => text.language === 'en');
+    if (!template || !english) return;
+    const recipientLabel = recipients === ALL_PARENTS ? 'All classes' : `Class ${recipients}`;
+    setSubject(template.subject);
+    setMessage(
+      fillPlaceholders(english.body, {
+        class: recipientLabel,
+        date: formatDay(todayIso()),
+        centre_name: settings.data?.centre_name ?? '',
+      }),
+    );
+  };
 
   useEffect(() => {
     if (classes.isError) showToast(errorText(classes.error, 'Failed to load classes'), 'error');
@@ -36,12 +62,21 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
       return;
     }
     send.mutate(
-      { subject: subject.trim(), message: message.trim(), recipients },
+      {
+        subject: subject.trim(),
+        message: message.trim(),
+        recipients,
+        ...(templateId === '' ? {} : { template_id: templateId }),
+      },
       {
         onSuccess: (result) => {
-          showToast(result?.message || 'Messages sent successfully!', 'success');
+          showToast(
+            [result?.message || 'Messages sent successfully!', result?.notice].filter(Boolean).join(' '),
+            result?.notice ? 'warning' : 'success',
+          );
           setSubject('');
           setMessage('');
+          setTemplateId('');
           setRecipients(ALL_PARENTS);
           onClose();
         },
@@ -59,10 +94,30 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
             <TextField
               label="Message Type"
               value={MESSAGE_TYPE_LABEL}
-              helperText="Delivered to the parent mobile app with a push notification."
+              helperText={
+                settings.data?.whatsapp.configured
+                  ? 'Delivered to the parent mobile app with a push notification; families without the app who agreed to WhatsApp get it on WhatsApp.'
+                  : 'Delivered to the parent mobile app with a push notification.'
+              }
               slotProps={{ htmlInput: { readOnly: true } }}
               fullWidth
             />
+            {notices.length > 0 && (
+              <TextField
+                select
+                label="Start from a template"
+                value={templateId}
+                onChange={(event) => startFrom(event.target.value === '' ? '' : Number(event.target.value))}
+                fullWidth
+              >
+                <MenuItem value="">None: write the message</MenuItem>
+                {notices.map((template) => (
+                  <MenuItem key={template.id} value={template.id}>
+                    {template.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
             <TextField
               select
               label="Recipients"

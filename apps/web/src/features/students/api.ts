@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CreateStudentRequest, DeletedCount, Student } from '@tuitiondesk/contract';
 import { useListMutation } from '../../components/entity-list';
 import { apiRequest } from '../../lib/api-client';
+import type { StudentEdit } from './student-form';
 
 const keys = {
   all: ['students'] as const,
@@ -24,9 +25,9 @@ export function useCreateStudent() {
   );
 }
 
-/** The edit sends the whole edited object; the server ignores what it may not change. */
+/** The edit sends the whole edited object (see editedStudent); the server ignores what it may not change. */
 export function useUpdateStudent() {
-  return useListMutation(keys.all, (student: Student) =>
+  return useListMutation(keys.all, (student: StudentEdit) =>
     apiRequest<Student>(`/students/${student.id}`, { method: 'PUT', json: student }),
   );
 }

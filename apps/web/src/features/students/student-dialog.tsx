@@ -1,8 +1,35 @@
-import { MenuItem, Stack, TextField } from '@mui/material';
-import { CLASS_NAMES, type Student } from '@tuitiondesk/contract';
+import { FormControlLabel, FormHelperText, MenuItem, Stack, Switch, TextField } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import {
+  CLASS_NAMES,
+  PARENT_LANGUAGE_LABELS,
+  PARENT_LANGUAGES,
+  type ParentLanguage,
+  type Student,
+} from '@tuitiondesk/contract';
 import { useState } from 'react';
 import { EntityFormDialog } from '../../components/entity-list';
-import { emptyStudentForm, formFromStudent, isStudentFormComplete, type StudentForm } from './student-form';
+import { formatDay } from '../../lib/dates';
+import { studentsQuery } from './api';
+import {
+  emptyStudentForm,
+  type FamilyChoices,
+  familyFor,
+  formFromStudent,
+  isStudentFormComplete,
+  type StudentForm,
+  type StudentTextField,
+} from './student-form';
+
+export const WHATSAPP_CONSENT_LABEL = 'Parent agreed to WhatsApp messages';
+export const FAMILY_HINT = 'Applies to every child with this parent phone.';
+
+/** "Given by Asha Rao on 22 Nov 2026.", or withdrawn, from the family's last change of consent. */
+export function consentHistory(family: FamilyChoices): string | null {
+  const { parent_whatsapp_opt_in_changed_at: at, parent_whatsapp_opt_in_changed_by: by } = family;
+  if (!at) return null;
+  return `${family.parent_whatsapp_opt_in ? 'Given' : 'Withdrawn'} by ${by ?? 'someone'} on ${formatDay(at)}.`;
+}
 
 export const CLASS_HINT = '7, 8, 9 or 10';
 
@@ -23,8 +50,16 @@ export function StudentDialog({
 }) {
   const isEdit = student !== undefined;
   const [form, setForm] = useState<StudentForm>(() => (student ? formFromStudent(student) : emptyStudentForm));
+  // The families the Students list already loaded (no request of its own): typing a phone that is already a
+  // family's shows that family's consent and language, which the record will take unless changed here.
+  const { data: known } = useQuery({ ...studentsQuery(), enabled: false });
+  const family = familyFor(form.parent_phone, student, known);
+  const optedIn = form.parent_whatsapp_opt_in ?? family.choices.parent_whatsapp_opt_in;
+  const language = form.parent_language ?? family.choices.parent_language;
+  const history = consentHistory(family.choices);
+  const sharedWith = family.children.length > 0 ? ` Also the parent of ${family.children.join(', ')}.` : '';
 
-  const field = (name: keyof StudentForm) => ({
+  const field = (name: StudentTextField) => ({
     name,
     value: form[name],
     onChange: (event: { target: { value: string } }) =>
@@ -61,6 +96,42 @@ export function StudentDialog({
           helperText="Include the country code, e.g. +919876543210"
           {...field('parent_phone')}
         />
+        <TextField
+          select
+          label="Parent's Language"
+          name="parent_language"
+          value={language}
+          helperText={`Messages to the family are sent in this language where the centre has the text. ${FAMILY_HINT}`}
+          onChange={(event) =>
+            setForm((current) => ({ ...current, parent_language: event.target.value as ParentLanguage }))
+          }
+        >
+          {PARENT_LANGUAGES.map((code) => (
+            <MenuItem key={code} value={code}>
+              {PARENT_LANGUAGE_LABELS[code]}
+            </MenuItem>
+          ))}
+        </TextField>
+        <div>
+          <FormControlLabel
+            control={
+              <Switch
+                name="parent_whatsapp_opt_in"
+                checked={optedIn}
+                onChange={(event) =>
+                  setForm((current) => ({ ...current, parent_whatsapp_opt_in: event.target.checked }))
+                }
+                slotProps={{ input: { 'aria-describedby': 'whatsapp-consent-hint' } }}
+              />
+            }
+            label={WHATSAPP_CONSENT_LABEL}
+          />
+          <FormHelperText id="whatsapp-consent-hint" sx={{ mx: 0 }}>
+            {`Only with the parent's agreement: families without the parent app then get messages on WhatsApp. ${FAMILY_HINT}`}
+            {sharedWith}
+            {history ? ` ${history}` : ''}
+          </FormHelperText>
+        </div>
       </Stack>
     </EntityFormDialog>
   );

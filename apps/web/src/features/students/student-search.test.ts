@@ -1,20 +1,6 @@
-import type { Student } from '@tuitiondesk/contract';
 import { describe, expect, it } from 'vitest';
+import { student } from '../../testing/factories';
 import { filterStudents } from './student-search';
-
-function student(id: number, fields: Partial<Student>): Student {
-  return {
-    id,
-    unique_id: `STU${String(id).padStart(4, '0')}`,
-    full_name: 'Someone',
-    class_name: '7',
-    parent_name: 'A Parent',
-    parent_phone: '+910000000000',
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
-    ...fields,
-  };
-}
 
 const students = [
   student(1, { full_name: 'Asha Rao', class_name: '7', parent_name: 'Meena Rao', parent_phone: '+919876500001' }),

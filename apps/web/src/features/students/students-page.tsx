@@ -5,7 +5,7 @@ import { useAuth } from '../../lib/auth/auth-provider';
 import { useToast } from '../../lib/toast';
 import { useCreateStudent, useDeleteStudent, useDeleteStudents, useStudents, useUpdateStudent } from './api';
 import { StudentDialog } from './student-dialog';
-import type { StudentForm } from './student-form';
+import { editedStudent, type StudentForm } from './student-form';
 import { STUDENTS_LIST } from './students-list';
 
 /**
@@ -31,13 +31,10 @@ export default function StudentsPage({ rowActions }: { rowActions?: readonly Row
       showToast(text, 'success');
     };
     if (editor.editing) {
-      updateStudent.mutate(
-        { ...editor.editing, ...form },
-        {
-          onSuccess: saved('Student updated successfully.'),
-          onError: (error) => editor.setError(errorText(error, 'Failed to update student')),
-        },
-      );
+      updateStudent.mutate(editedStudent(editor.editing, form), {
+        onSuccess: saved('Student updated successfully.'),
+        onError: (error) => editor.setError(errorText(error, 'Failed to update student')),
+      });
     } else {
       createStudent.mutate(form, {
         onSuccess: saved('Student added successfully.'),

@@ -1,0 +1,45 @@
+import { PARENT_REPLY_LABELS, type ParentReply } from '@tuitiondesk/contract';
+import type { AppContext } from '../../context';
+import { recordActivity } from '../../lib/activity-log';
+import { readableDate } from '../../lib/time';
+import { cancelWaitingFallback, refreshMessageStatus, setAttemptStatus } from '../messages/attempts';
+import { dropPushesOfMessage } from '../push/repository';
+import { lockAlert, recordReply, writeParentReason } from './repository';
+
+export type ReplyChannel = 'whatsapp' | 'parent_app';
+
+/**
+ * Records a parent's one-tap reply to an alert sent to `phone`: on the alert (once: the first answer
+ * stands), as the parent's reason on the day's record, on the call list for "Please call me", and in
+ * the activity feed. Answering shows the parent saw it: the alert counts as read.
+ */
+export async function recordParentReply(
+  ctx: AppContext,
+  input: { phone: string; messageId: number; reply: ParentReply; via: ReplyChannel },
+): Promise<'recorded' | 'already' | 'not-found'> {
+  return ctx.db.transaction(async (tx) => {
+    const alert = await lockAlert(tx, input.phone, input.messageId);
+    if (!alert) return 'not-found';
+    if (alert.reply !== null) return 'already';
+    const label = PARENT_REPLY_LABELS[input.reply];
+    await recordReply(tx, alert.id, input.reply, input.via === 'parent_app');
+    if (alert.attendance_id !== null) await writeParentReason(tx, alert.attendance_id, label);
+    // The parent saw it, on the channel they answered from.
+    if (input.via === 'whatsapp') await setAttemptStatus(tx, { messageId: alert.id, channel: 'whatsapp' }, 'read');
+    else await refreshMessageStatus(tx, alert.id);
+    await cancelWaitingFallback(tx, alert.id);
+    // Answered is seen: pushes still queued for it are pointless.
+    await dropPushesOfMessage(tx, alert.id);
+    const who = alert.recipient_name ?? `Parent (${input.phone})`;
+    const about = `the ${alert.kind === 'late_alert' ? 'late' : 'absence'} alert${
+      alert.student_name ? ` for ${alert.student_name}` : ''
+    }${alert.date ? ` on ${readableDate(alert.date)}` : ''}`;
+    await recordActivity(
+      tx,
+      { id: null, full_name: who },
+      'messages.parent_replied',
+      `${who} replied "${label}" to ${about} (${input.via === 'whatsapp' ? 'WhatsApp' : 'parent app'})`,
+    );
+    return 'recorded';
+  });
+}
