@@ -89,3 +89,18 @@ export interface ApiResults {
   imports: ImportResult[];
   memory: { rest_mb?: number; load_peak_mb?: number; after_mb?: number };
 }
+
+/** bench/whatsapp.ts: one send to every family, half on the parent app and half on WhatsApp only. */
+export interface WhatsappFigures {
+  families: number;
+  send_answered_ms: number;
+  in_app_count: number;
+  whatsapp_count: number;
+  all_pushes_accepted_s: number;
+  all_whatsapp_sent_s: number;
+  whatsapp_rate_per_s: number;
+  messages_per_second_limit: number;
+  whatsapp_refused: number;
+  window_violations: number;
+  webhook_not_200: number;
+}

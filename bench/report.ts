@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ApiResults, BundleFigures, CallResult, SearchFigures } from './figures';
+import type { ApiResults, BundleFigures, CallResult, SearchFigures, WhatsappFigures } from './figures';
 import { resultsDir } from './support';
 
 const dir = resultsDir();
@@ -14,6 +14,7 @@ function read<T>(name: string): T | undefined {
 }
 const bundle = read<BundleFigures>('web-bundle.json');
 const search = read<SearchFigures>('students-search.json');
+const whatsapp = read<WhatsappFigures>('whatsapp.json');
 const apis = ['pglite', 'postgres']
   .map((kind) => read<ApiResults>(`api-${kind}.json`))
   .filter((api): api is ApiResults => api !== undefined);
@@ -37,6 +38,12 @@ const target = (name: string, value: number | undefined, limit: number, unit = '
   );
 if (bundle) target('Sign-in route JavaScript (gzipped)', bundle.routes[0]?.kb, bundle.budget_kb, 'KB');
 if (search) target('Students search, keystroke to table (median, 5,000 students)', search.median_ms, 100);
+if (whatsapp)
+  target(
+    `Send to ${whatsapp.families.toLocaleString('en')} families (half app, half WhatsApp), answered`,
+    whatsapp.send_answered_ms,
+    1000,
+  );
 for (const api of apis) {
   const pg = api.kind === 'postgres';
   const factor = pg ? 1 : 2;
@@ -129,6 +136,14 @@ if (search)
     '## Students search',
     '',
     `${search.students} students: keystroke to settled table, median ${search.median_ms.toFixed(1)} ms, worst ${search.worst_ms.toFixed(1)} ms over ${search.keystrokes} keystrokes.`,
+    '',
+  );
+
+if (whatsapp)
+  lines.push(
+    '## Every family reached (app and WhatsApp)',
+    '',
+    `${whatsapp.families.toLocaleString('en')} families, ${whatsapp.in_app_count.toLocaleString('en')} with the parent app and ${whatsapp.whatsapp_count.toLocaleString('en')} on WhatsApp only, one send to all, against the fake push service and the fake Cloud API at ${whatsapp.messages_per_second_limit} messages a second: answered in ${whatsapp.send_answered_ms} ms; every push accepted ${whatsapp.all_pushes_accepted_s} s and every WhatsApp message sent ${whatsapp.all_whatsapp_sent_s} s after the click (${whatsapp.whatsapp_rate_per_s} messages a second); ${whatsapp.whatsapp_refused} refused, ${whatsapp.window_violations} outside a window, ${whatsapp.webhook_not_200} webhook answers other than 200.`,
     '',
   );
 
