@@ -36,6 +36,7 @@ import { registerTeacherRoutes } from './modules/teachers/routes';
 import { registerTemplateRoutes } from './modules/templates/routes';
 import { registerTwoFactorRoutes } from './modules/two-factor/routes';
 import { registerAuthentication } from './plugins/authentication';
+import { registerCompression } from './plugins/compression';
 import { answerClientError, registerErrorHandling } from './plugins/errors';
 import { frameworkErrors, registerInputGuards } from './plugins/input-guards';
 import type { ZodApp } from './plugins/zod-app';
@@ -132,6 +133,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     referrerPolicy: { policy: 'no-referrer' },
   });
 
+  await registerCompression(app);
+
   await app.register(fastifyMultipart, {
     limits: {
       fileSize: ctx.config.importMaxBytes,
@@ -195,6 +198,8 @@ async function registerWebConsole(app: FastifyInstance, distDir: string): Promis
     wildcard: false,
     index: false,
     maxAge: '1h',
+    // index-abc.js.br / .gz written at build: sent as they are to browsers that accept them.
+    preCompressed: true,
     // Pages and the parent app's service worker and manifest are checked on every load; the hashed
     // /assets/ files keep the hour.
     setHeaders: (reply, file) => {
