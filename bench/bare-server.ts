@@ -1,8 +1,10 @@
 // The limit: a bare Fastify server, no database, no auth, answering each benchmarked call with the
-// very bytes the real server answered (same size, same content type). Started by bench/api.ts.
+// very bytes the real server answered (same size, same content type), compressed the same way.
+// Started by bench/api.ts.
 //   npx tsx bench/bare-server.ts <payloads.json> <port>
 import { readFileSync } from 'node:fs';
 import Fastify, { type HTTPMethods } from 'fastify';
+import { registerCompression } from '../apps/server/src/plugins/compression';
 
 export interface Payload {
   method: HTTPMethods;
@@ -17,6 +19,7 @@ const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
 app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_r, body, done) =>
   done(null, body),
 );
+await registerCompression(app);
 for (const [name, payload] of Object.entries(payloads)) {
   const body = Buffer.from(payload.body, 'utf8');
   app.route({

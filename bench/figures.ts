@@ -29,7 +29,11 @@ export interface Figure {
 /** A call at 1 and 32 connections, ours beside the bare route answering the same bytes. */
 export interface CallResult {
   name: string;
+  /** The answer's size, uncompressed. */
   bytes: number;
+  /** As sent to a client that accepts Brotli and gzip: ours, and the bare route compressing the same way. */
+  wire_bytes?: number;
+  bare_wire_bytes?: number;
   c1: { ours: Figure; bare: Figure };
   c32: { ours: Figure; bare: Figure };
 }

@@ -19,6 +19,7 @@ const apis = ['pglite', 'postgres']
   .map((kind) => read<ApiResults>(`api-${kind}.json`))
   .filter((api): api is ApiResults => api !== undefined);
 
+const kb = (bytes: number | undefined) => (bytes === undefined ? '–' : (bytes / 1024).toFixed(1));
 const ms = (value: number | undefined) => (value === undefined ? '–' : `${Math.round(value)} ms`);
 const verdict = (value: number | undefined, limit: number) =>
   value === undefined ? '–' : value <= limit ? 'met' : `**missed** (${(value / limit).toFixed(1)}×)`;
@@ -73,6 +74,14 @@ for (const api of apis) {
       `| ${label}: ${call.name}, whole range (${(call.bytes / 2 ** 20).toFixed(0)} MB), p99 at 1 connection | ${call.c1.ours.p99} ms | the bare route: ${call.c1.bare.p99} ms | ${(call.c1.ours.p99 / Math.max(call.c1.bare.p99, 1)).toFixed(1)}× bare |`,
     );
   }
+  const studentList = api.calls.find((call) => call.name === 'students');
+  if (studentList?.wire_bytes !== undefined)
+    target(
+      `${label}: students list (${(studentList.bytes / 2 ** 20).toFixed(1)} MB) sent compressed`,
+      studentList.wire_bytes / 1024,
+      200,
+      'KB',
+    );
   const signIn = api.calls.find((call) => call.name === 'sign-in');
   target(`${label}: sign-in p50 at 1 connection`, signIn?.c1.ours.p50, 300);
   target(`${label}: approve 200 records (median)`, api.approve?.median_ms, 200);
@@ -92,13 +101,13 @@ for (const api of apis) {
     ...(api.note ? [`Note: ${api.note}`, ''] : []),
     `${api.seeded.counts.students} students, ${api.seeded.counts.teachers} teachers, ${api.seeded.counts.attendance.toLocaleString('en')} attendance records, ${api.seeded.counts.messages.toLocaleString('en')} messages; seeded in ${api.seeded.seconds.toFixed(0)} s. autocannon, ${api.seconds} s per figure; "bare" is a Fastify route with no database answering the same bytes.`,
     '',
-    '| Call | KB | 1 conn p50 / p99 | bare p99 | 32 conn p50 / p99 | bare p99 | req/s (32) | bare req/s | ratio |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| Call | KB | KB sent (bare) | 1 conn p50 / p99 | bare p99 | 32 conn p50 / p99 | bare p99 | req/s (32) | bare req/s | ratio |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const call of api.calls) {
     const ratio = call.c32.bare.rps / Math.max(call.c32.ours.rps, 0.01);
     lines.push(
-      `| ${call.name} | ${(call.bytes / 1024).toFixed(1)} | ${call.c1.ours.p50} / ${call.c1.ours.p99} | ${call.c1.bare.p99} | ${call.c32.ours.p50} / ${call.c32.ours.p99} | ${call.c32.bare.p99} | ${Math.round(call.c32.ours.rps)} | ${Math.round(call.c32.bare.rps)} | ${ratio.toFixed(1)}× |`,
+      `| ${call.name} | ${(call.bytes / 1024).toFixed(1)} | ${kb(call.wire_bytes)} (${kb(call.bare_wire_bytes)}) | ${call.c1.ours.p50} / ${call.c1.ours.p99} | ${call.c1.bare.p99} | ${call.c32.ours.p50} / ${call.c32.ours.p99} | ${call.c32.bare.p99} | ${Math.round(call.c32.ours.rps)} | ${Math.round(call.c32.bare.rps)} | ${ratio.toFixed(1)}× |`,
     );
   }
   lines.push('');

@@ -2,6 +2,7 @@
 // Fastify route (bench/bare-server.ts) answering the very bytes the server answered.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { freePort } from '../../scripts/kit/port';
 import { ROOT } from '../../scripts/kit/server';
@@ -50,6 +51,27 @@ export function readCalls(day: string, signInForm: string): Call[] {
   ];
 }
 
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/** The bytes of the answer's body as sent, before the client decodes it. */
+function bytesOnTheWire(
+  url: string,
+  options: { method: string; headers: Record<string, string>; body?: string },
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = http.request(url, { method: options.method, headers: options.headers }, (response) => {
+      let length = 0;
+      response.on('data', (chunk: Buffer) => {
+        length += chunk.length;
+      });
+      response.on('end', () => resolve(length));
+      response.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+}
+
 /** Starts the bare server on what each call answered; answers its port and how to stop it. */
 async function startBareServer(payloads: Record<string, Payload>, dir: string) {
   const file = path.join(dir, 'payloads.json');
@@ -84,25 +106,40 @@ export async function measureReads(
   options: { seconds: number; dir: string; log: (text: string) => void },
 ): Promise<CallResult[]> {
   const auth = { authorization: `Bearer ${server.token}` };
+  // As a browser asks: compressed answers accepted, on both our server and the bare route.
+  const acceptEncoding = { 'accept-encoding': ACCEPT_ENCODING };
   const request = (call: Call) => ({
     method: call.method,
-    headers: call.form ? { 'content-type': 'application/x-www-form-urlencoded' } : auth,
+    headers: call.form
+      ? { 'content-type': 'application/x-www-form-urlencoded', ...acceptEncoding }
+      : { ...auth, ...acceptEncoding },
     body: call.body,
   });
   const payloads: Record<string, Payload> = {};
   const bytes: number[] = [];
+  const wire: number[] = [];
   for (const [index, call] of calls.entries()) {
     const response = await fetch(`${server.base}${call.path}`, request(call));
     const body = await response.text();
     if (!response.ok) throw new Error(`${call.name} answered ${response.status}: ${body.slice(0, 200)}`);
     bytes.push(Buffer.byteLength(body));
+    wire.push(await bytesOnTheWire(`${server.base}${call.path}`, request(call)));
     payloads[`c${index}`] = { method: call.method, contentType: response.headers.get('content-type') ?? '', body };
   }
   const bare = await startBareServer(payloads, options.dir);
   try {
     const results: CallResult[] = [];
     for (const [index, call] of calls.entries()) {
-      const entry: Partial<CallResult> = { name: call.name, bytes: bytes[index] ?? 0 };
+      const entry: Partial<CallResult> = {
+        name: call.name,
+        bytes: bytes[index] ?? 0,
+        wire_bytes: wire[index] ?? 0,
+        bare_wire_bytes: await bytesOnTheWire(`http://127.0.0.1:${bare.port}/bare/c${index}`, {
+          method: call.method,
+          headers: call.form ? request(call).headers : acceptEncoding,
+          body: call.body,
+        }),
+      };
       for (const connections of [1, 32] as const) {
         const { method, headers, body } = request(call);
         const ours = await cannon(options.seconds, {
@@ -117,7 +154,7 @@ export async function measureReads(
         const limit = await cannon(options.seconds, {
           url: `http://127.0.0.1:${bare.port}/bare/c${index}`,
           method,
-          headers: call.form ? headers : {},
+          headers: call.form ? headers : acceptEncoding,
           body,
           connections,
           timeout: 60,

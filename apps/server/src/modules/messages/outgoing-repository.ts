@@ -107,26 +107,25 @@ export async function insertMessages(
 ): Promise<number[]> {
   if (messages.length === 0) return [];
   const column = <K extends keyof NewMessage>(key: K) => messages.map((message) => message[key]);
+  // Each row takes its id from the sequence in the input's order, so the answer pairs ids with the
+  // input without joining 5,000 inserted rows back to 5,000 input rows.
   const rows = await tx.query<{ id: number; ord: number }>(
-    `WITH input AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                            $8::int[], $9::int[], $10::text[], $11::text[])
-         WITH ORDINALITY AS t(message_type, kind, subject, message, recipient, recipient_name, language,
-                              student_id, attendance_id, delivery_status, failure_reason, ord)
+    `WITH input AS MATERIALIZED (
+       SELECT t.*, nextval(pg_get_serial_sequence('messages', 'id'))::int AS id
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                     $8::int[], $9::int[], $10::text[], $11::text[])
+              WITH ORDINALITY AS t(message_type, kind, subject, message, recipient, recipient_name, language,
+                                   student_id, attendance_id, delivery_status, failure_reason, ord)
      ),
      inserted AS (
        INSERT INTO messages
-         (message_type, kind, subject, message, recipient, recipient_name, language, student_id, attendance_id,
+         (id, message_type, kind, subject, message, recipient, recipient_name, language, student_id, attendance_id,
           delivery_status, failure_reason, send_id, sent_by, sent_by_user_id)
-       SELECT message_type, kind, subject, message, recipient, recipient_name, language, student_id, attendance_id,
-              delivery_status, failure_reason, $12, $13, $14
+       SELECT id, message_type, kind, subject, message, recipient, recipient_name, language, student_id,
+              attendance_id, delivery_status, failure_reason, $12, $13, $14
          FROM input ORDER BY ord
-       RETURNING id, recipient, attendance_id
      )
-     SELECT i.id, input.ord::int AS ord
-       FROM inserted i
-       JOIN input ON input.recipient = i.recipient
-                 AND input.attendance_id IS NOT DISTINCT FROM i.attendance_id`,
+     SELECT id, ord::int AS ord FROM input`,
     [
       column('message_type'),
       column('kind'),
