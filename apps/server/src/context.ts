@@ -1,6 +1,7 @@
 import type { AppConfig } from './config';
 import type { Database } from './db/database';
 import type { TokenService } from './lib/tokens';
+import type { AnswerCache } from './lib/versioned-answer';
 import type { WhatsappSender } from './modules/messages/whatsapp';
 import type { WhatsappWorker } from './modules/messages/whatsapp-worker';
 import type { PushWorker } from './modules/push/worker';
@@ -18,4 +19,6 @@ export interface AppContext {
   push: PushWorker;
   /** The key file's sealing key: two-factor secrets and recovery-code hashes (modules/two-factor/secrets.ts, ADR 017). */
   twoFactorKey: Buffer;
+  /** Built list answers by the data versions they were built under (lib/versioned-answer.ts, ADR 024). */
+  answers: AnswerCache;
 }

@@ -227,4 +227,39 @@ describe.skipIf(!serverUrl)('two server instances on one PostgreSQL database', (
     );
     expect(pushed[0]?.count).toBe(PARENTS);
   }, 90_000);
+
+  it('serve no kept answer after a write on the other: the next read sees it, and its tag names the same data on both', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    const admin = await login(a.app, 'admin', ADMIN_PASSWORD);
+    const read = (instance: Instance, etag?: string) =>
+      callerOf(instance.app, admin).get('/api/v1/students/', etag ? { headers: { 'if-none-match': etag } } : {});
+    // b builds and keeps the list; a's answer to the same data carries the same tag.
+    const before = await read(b);
+    expect(before.statusCode).toBe(200);
+    const etag = before.headers.etag as string;
+    expect((await read(a)).headers.etag).toBe(etag);
+    expect((await read(b, etag)).statusCode).toBe(304);
+    expect((await read(a, etag)).statusCode).toBe(304);
+
+    const created = await callerOf(a.app, admin).post('/api/v1/students/', {
+      full_name: 'Fresh On Both',
+      class_name: '8',
+      parent_name: 'Kept Parent',
+      parent_phone: '+919811100077',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    // The very next read on b: a new answer with the new student, under a new tag.
+    const after = await read(b, etag);
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).not.toBe(etag);
+    expect((after.json() as { full_name: string }[]).map((s) => s.full_name)).toContain('Fresh On Both');
+    // A write on b is seen by a the same way, for a list that joins two kinds (teachers and accounts).
+    const teachersBefore = await callerOf(a.app, admin).get('/api/v1/teachers/');
+    await b.db.query("UPDATE users SET full_name = 'Renamed Elsewhere' WHERE username <> 'admin'");
+    const teachersAfter = await callerOf(a.app, admin).get('/api/v1/teachers/', {
+      headers: { 'if-none-match': teachersBefore.headers.etag as string },
+    });
+    expect(teachersAfter.statusCode).toBe(200);
+    expect(teachersAfter.headers.etag).not.toBe(teachersBefore.headers.etag);
+  });
 });

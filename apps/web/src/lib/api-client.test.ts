@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest, errorText, setUnauthorizedHandler } from './api-client';
+import { ApiError, apiRequest, errorText, forgetKeptAnswers, setUnauthorizedHandler } from './api-client';
 
 function answer(status: number, body: unknown) {
   return vi
@@ -98,5 +98,59 @@ describe('apiRequest', () => {
   it('says the server cannot be reached when the network fails', async () => {
     vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'));
     await expect(apiRequest('/students/')).rejects.toMatchObject({ status: 0 });
+  });
+});
+
+describe('apiRequest: reads ask whether anything changed', () => {
+  const tagged = (status: number, body: unknown, etag: string) =>
+    new Response(status === 304 ? null : JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json', etag },
+    });
+  const sentTag = (fetch: { mock: { calls: unknown[][] } }, call: number) =>
+    ((fetch.mock.calls[call] as [string, RequestInit])[1].headers as Record<string, string>)['if-none-match'];
+
+  it('sends the tag of the last answer, and a 304 answers the very object kept', async () => {
+    localStorage.setItem('token', 'tag-token');
+    forgetKeptAnswers();
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(tagged(200, [{ id: 1, full_name: 'Asha' }], '"v1"'))
+      .mockResolvedValueOnce(tagged(304, null, '"v1"'))
+      .mockResolvedValueOnce(tagged(200, [{ id: 1, full_name: 'Asha Rao' }], '"v2"'));
+    const first = await apiRequest<unknown[]>('/students/');
+    expect(sentTag(fetch, 0)).toBeUndefined();
+    const second = await apiRequest<unknown[]>('/students/');
+    expect(sentTag(fetch, 1)).toBe('"v1"');
+    expect(second).toBe(first);
+    const third = await apiRequest<unknown[]>('/students/');
+    expect(sentTag(fetch, 2)).toBe('"v1"');
+    expect(third).toEqual([{ id: 1, full_name: 'Asha Rao' }]);
+  });
+
+  it('keeps answers apart by address and by token, and forgets them on sign-out', async () => {
+    forgetKeptAnswers();
+    localStorage.setItem('token', 'first-token');
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => tagged(200, [{ id: 2 }], '"same"'));
+    await apiRequest('/students/', { query: { class_name: '7' } });
+    await apiRequest('/students/', { query: { class_name: '8' } });
+    expect(sentTag(fetch, 1)).toBeUndefined();
+    localStorage.setItem('token', 'second-token');
+    await apiRequest('/students/', { query: { class_name: '7' } });
+    expect(sentTag(fetch, 2)).toBeUndefined();
+    await apiRequest('/students/', { query: { class_name: '7' } });
+    expect(sentTag(fetch, 3)).toBe('"same"');
+    forgetKeptAnswers();
+    await apiRequest('/students/', { query: { class_name: '7' } });
+    expect(sentTag(fetch, 4)).toBeUndefined();
+  });
+
+  it('never sends a tag with a write', async () => {
+    forgetKeptAnswers();
+    localStorage.setItem('token', 'write-token');
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => tagged(200, { ok: true }, '"w"'));
+    await apiRequest('/students/', { method: 'POST', json: { a: 1 } });
+    await apiRequest('/students/', { method: 'POST', json: { a: 1 } });
+    expect(sentTag(fetch, 1)).toBeUndefined();
   });
 });

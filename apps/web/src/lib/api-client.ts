@@ -51,10 +51,33 @@ function urlOf(path: string, query: RequestOptions['query']): string {
   return `${API_BASE_PATH}${path}${search ? `?${search}` : ''}`;
 }
 
-async function send(path: string, options: RequestOptions): Promise<Response> {
+/**
+ * The last answers of GET calls with their entity tags, by token and address: the next call of the
+ * same address asks `If-None-Match`, and a 304 (nothing changed) answers the very object kept, so
+ * a poll that finds nothing new costs the server one small check and the screen no re-render.
+ */
+const keptAnswers = new Map<string, { etag: string; answer: unknown }>();
+const KEPT_ANSWERS = 40;
+
+function keepAnswer(key: string, etag: string, answer: unknown): void {
+  keptAnswers.delete(key);
+  keptAnswers.set(key, { etag, answer });
+  for (const oldest of keptAnswers.keys()) {
+    if (keptAnswers.size <= KEPT_ANSWERS) break;
+    keptAnswers.delete(oldest);
+  }
+}
+
+/** Forgets every kept answer (signing out). */
+export function forgetKeptAnswers(): void {
+  keptAnswers.clear();
+}
+
+async function send(path: string, options: RequestOptions, ifNoneMatch?: string): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const token = options.token ?? storedToken();
   if (token) headers.authorization = `Bearer ${token}`;
+  if (ifNoneMatch) headers['if-none-match'] = ifNoneMatch;
   let body: BodyInit | undefined = options.body;
   if (options.json !== undefined) {
     headers['content-type'] = 'application/json';
@@ -72,7 +95,7 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, 'Cannot reach the server. Check your connection and try again.');
   }
-  if (!response.ok) {
+  if (!response.ok && !(ifNoneMatch && response.status === 304)) {
     const body: unknown = await response.json().catch(() => undefined);
     const detail = (body as { detail?: unknown } | undefined)?.detail;
     if (response.status === 401 && window.location.pathname !== '/login') {
@@ -89,6 +112,8 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
 
 /** Calls the API and answers the parsed JSON body. */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const isRead = (options.method ?? 'GET') === 'GET' && options.json === undefined && options.body === undefined;
+  if (isRead) return conditionalRead<T>(path, options);
   if (!options.replacesToken) return answerOf<T>(await send(path, options));
   const work = (async () => {
     const answer = await answerOf<T>(await send(path, options));
@@ -105,6 +130,21 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   } finally {
     if (replacingToken === work) replacingToken = undefined;
   }
+}
+
+async function conditionalRead<T>(path: string, options: RequestOptions): Promise<T> {
+  const key = `${options.token ?? storedToken() ?? ''}\n${urlOf(path, options.query)}`;
+  const kept = keptAnswers.get(key);
+  const response = await send(path, options, kept?.etag);
+  if (response.status === 304 && kept) {
+    keepAnswer(key, kept.etag, kept.answer);
+    return kept.answer as T;
+  }
+  const answer = await answerOf<T>(response);
+  const etag = response.headers.get('etag');
+  if (etag) keepAnswer(key, etag, answer);
+  else keptAnswers.delete(key);
+  return answer;
 }
 
 async function answerOf<T>(response: Response): Promise<T> {

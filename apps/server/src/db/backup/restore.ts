@@ -154,6 +154,13 @@ export async function restoreBackup(
       }
     }
     await restoreSequences(tx, header);
+    // Every version raised past any the backup or the restore's own loading left (ADR 024): a tag a
+    // console holds from before never names the restored data.
+    if (header.tables.some((table) => table.name === 'data_versions')) {
+      await tx.query(
+        'UPDATE data_versions SET version = GREATEST(version + 1, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint)',
+      );
+    }
     await options.keys?.apply(tx, header, label);
     return {
       created_at: header.created_at,
@@ -189,8 +196,8 @@ async function checkTables(tx: Queryable, header: BackupHeader, label: string): 
   }
 }
 
-/** Tables the migrations themselves put rows in: default settings, the default alert templates. */
-const SEEDED_BY_MIGRATIONS = new Set(['settings', 'message_templates', 'message_template_texts']);
+/** Tables the migrations themselves put rows in: default settings, the default alert templates, data versions. */
+const SEEDED_BY_MIGRATIONS = new Set(['settings', 'message_templates', 'message_template_texts', 'data_versions']);
 
 /**
  * Empty: no row in any table, except the rows the migrations write themselves. A database the server

@@ -6,6 +6,7 @@ import {
 } from '@tuitiondesk/contract';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
+import { sendVersioned } from '../../lib/versioned-answer';
 import { currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import { markViewed, recentActivities } from './service';
@@ -37,11 +38,21 @@ export function registerActivityRoutes(app: ZodApp, ctx: AppContext): void {
           response: { 200: recentActivitiesSchema, 422: errorSchema },
         },
       },
-      async (request) =>
-        recentActivities(ctx, currentUser(request).id, {
-          limit: request.query.limit,
-          unreadOnly: request.query.unread_only,
-        }),
+      // "5 minutes ago" and the caller's own unread mark: named by the minute and the caller.
+      async (request, reply) =>
+        sendVersioned(
+          ctx,
+          request,
+          reply,
+          { kinds: ['activities', 'accounts'], perUser: true, perMinute: true },
+          async () =>
+            JSON.stringify(
+              await recentActivities(ctx, currentUser(request).id, {
+                limit: request.query.limit,
+                unreadOnly: request.query.unread_only,
+              }),
+            ),
+        ),
     );
 
     scope.post(

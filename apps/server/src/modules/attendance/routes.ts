@@ -16,7 +16,8 @@ import {
 } from '@tuitiondesk/contract';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { jsonWithField, sendJsonText } from '../../lib/json-reply';
+import { jsonWithField } from '../../lib/json-reply';
+import { sendVersioned } from '../../lib/versioned-answer';
 import { adminOnly, currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import {
@@ -31,6 +32,9 @@ import {
 } from './service';
 
 const tags = ['attendance'];
+
+/** Attendance records carry their student's name and class. */
+const RECORDS = { kinds: ['attendance', 'students'] } as const;
 
 export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
   app.get(
@@ -89,7 +93,8 @@ export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
         response: { 200: z.array(attendanceRecordSchema), 422: errorSchema },
       },
     },
-    async (request, reply) => sendJsonText(reply, await listPendingJson(ctx, request.query.attendance_date)),
+    async (request, reply) =>
+      sendVersioned(ctx, request, reply, RECORDS, () => listPendingJson(ctx, request.query.attendance_date)),
   );
 
   app.post(
@@ -118,7 +123,9 @@ export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request, reply) =>
-      sendJsonText(reply, await listHistoryJson(ctx, request.query.start_date, request.query.end_date)),
+      sendVersioned(ctx, request, reply, RECORDS, () =>
+        listHistoryJson(ctx, request.query.start_date, request.query.end_date),
+      ),
   );
 
   app.get(
@@ -132,10 +139,11 @@ export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
         response: { 200: attendanceHistoryPageSchema, 422: errorSchema },
       },
     },
-    async (request, reply) => {
-      const { recordsJson, ...page } = await getHistoryPage(ctx, request.query);
-      return sendJsonText(reply, jsonWithField(page, 'records', recordsJson));
-    },
+    async (request, reply) =>
+      sendVersioned(ctx, request, reply, RECORDS, async () => {
+        const { recordsJson, ...page } = await getHistoryPage(ctx, request.query);
+        return jsonWithField(page, 'records', recordsJson);
+      }),
   );
 
   app.get(
@@ -147,6 +155,9 @@ export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
         response: { 200: attendanceSummarySchema },
       },
     },
-    async () => getSummary(ctx),
+    async (request, reply) =>
+      sendVersioned(ctx, request, reply, { kinds: ['attendance', 'students', 'messages'] }, async () =>
+        JSON.stringify(await getSummary(ctx)),
+      ),
   );
 }

@@ -8,6 +8,7 @@ import {
   sendWhatsappSchema,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
+import { sendVersioned } from '../../lib/versioned-answer';
 import { adminOnly, currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import { communicationHistory, requireWhatsapp, sendToParents, sendWhatsapp } from './service';
@@ -36,7 +37,10 @@ export function registerMessageRoutes(app: ZodApp, ctx: AppContext): void {
         response: { 200: communicationHistorySchema, 422: errorSchema },
       },
     },
-    async (request) => communicationHistory(ctx, request.query.limit, request.query.offset),
+    async (request, reply) =>
+      sendVersioned(ctx, request, reply, { kinds: ['messages'] }, async () =>
+        JSON.stringify(await communicationHistory(ctx, request.query.limit, request.query.offset)),
+      ),
   );
 
   app.post(

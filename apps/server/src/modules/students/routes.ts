@@ -10,8 +10,8 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { registerBulkDeleteRoutes } from '../../lib/bulk-delete-routes';
-import { sendJsonText } from '../../lib/json-reply';
 import { registerRecordRoutes } from '../../lib/record-routes';
+import { sendVersioned } from '../../lib/versioned-answer';
 import type { ZodApp } from '../../plugins/zod-app';
 import {
   CLASS_OPTIONS,
@@ -37,7 +37,10 @@ export function registerStudentRoutes(app: ZodApp, ctx: AppContext): void {
         response: { 200: z.array(studentSchema), 422: errorSchema },
       },
     },
-    async (request, reply) => sendJsonText(reply, await listStudentsJson(ctx, request.query.class_name)),
+    async (request, reply) =>
+      sendVersioned(ctx, request, reply, { kinds: ['students'] }, () =>
+        listStudentsJson(ctx, request.query.class_name),
+      ),
   );
 
   app.get(

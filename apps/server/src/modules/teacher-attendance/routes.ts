@@ -10,6 +10,7 @@ import {
 } from '@tuitiondesk/contract';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context';
+import { sendVersioned } from '../../lib/versioned-answer';
 import { adminOnly, currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import { getTeacherDay, lockTeacherAttendance, markTeacherAttendance, updateTeacherRemarks } from './service';
@@ -28,7 +29,10 @@ export function registerTeacherAttendanceRoutes(app: ZodApp, ctx: AppContext): v
         response: { 200: teacherAttendanceDaySchema, 422: errorSchema },
       },
     },
-    async (request) => getTeacherDay(ctx, request.params.date),
+    async (request, reply) =>
+      sendVersioned(ctx, request, reply, { kinds: ['teacher_attendance', 'teachers'] }, async () =>
+        JSON.stringify(await getTeacherDay(ctx, request.params.date)),
+      ),
   );
 
   app.post(

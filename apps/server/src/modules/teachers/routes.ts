@@ -8,8 +8,8 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { registerBulkDeleteRoutes } from '../../lib/bulk-delete-routes';
-import { sendJsonText } from '../../lib/json-reply';
 import { registerRecordRoutes } from '../../lib/record-routes';
+import { sendVersioned } from '../../lib/versioned-answer';
 import { adminOnly } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import {
@@ -32,7 +32,8 @@ export function registerTeacherRoutes(app: ZodApp, ctx: AppContext): void {
       config,
       schema: { tags, summary: 'Every teacher, oldest first', response: { 200: z.array(teacherSchema) } },
     },
-    async (_request, reply) => sendJsonText(reply, await listTeachersJson(ctx)),
+    async (request, reply) =>
+      sendVersioned(ctx, request, reply, { kinds: ['teachers', 'accounts'] }, () => listTeachersJson(ctx)),
   );
 
   registerBulkDeleteRoutes(app, ctx, {

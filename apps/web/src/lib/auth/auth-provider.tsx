@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { User } from '@tuitiondesk/contract';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useReducer, useState } from 'react';
-import { ApiError, errorText, setUnauthorizedHandler, TOKEN_KEY, USER_KEY } from '../api-client';
+import { ApiError, errorText, forgetKeptAnswers, setUnauthorizedHandler, TOKEN_KEY, USER_KEY } from '../api-client';
 import { fetchCurrentUser, isOtpRequired, login as loginCall } from './api';
 import { restoreSession, type SessionState, sessionReducer } from './session';
 
@@ -35,6 +35,7 @@ function persist(user: User | null, token: string | null): void {
   } else {
     localStorage.removeItem(TOKEN_KEY);
     localStorage.removeItem(USER_KEY);
+    forgetKeptAnswers();
   }
 }
 

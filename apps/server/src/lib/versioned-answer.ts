@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Queryable } from '../db/database';
+import { today } from './time';
+
+/** The kinds of data whose versions the database keeps (migration 0010): each names a few tables. */
+export const DATA_KINDS = [
+  'accounts',
+  'activities',
+  'attendance',
+  'families',
+  'messages',
+  'settings',
+  'students',
+  'teacher_attendance',
+  'teachers',
+] as const;
+export type DataKind = (typeof DATA_KINDS)[number];
+
+/** What a list answer is built from, beyond its route and query. */
+export interface AnswerDependencies {
+  /** The kinds of data it reads: a write to any of them makes a new answer. */
+  kinds: readonly DataKind[];
+  /** Its text differs by caller (their unread marks, their classes): the caller's id is part of its name. */
+  perUser?: boolean;
+  /** It changes with the clock ("5 minutes ago", families not reached after 30 minutes): once a minute. */
+  perMinute?: boolean;
+}
+
+/**
+ * Built answers, kept by name (route, query, caller where it matters, and the data versions they were
+ * built under), the least recently used dropped first once `maxBytes` is reached. An answer is only
+ * ever served under the versions it was built under, so a write on any instance (which raises a
+ * version in its own transaction) makes the next read build anew: nothing is invalidated, nothing
+ * can be stale. `maxBytes` 0 keeps nothing (the embedded database keeps its own read cache).
+ */
+export class AnswerCache {
+  private bytes = 0;
+  private readonly entries = new Map<string, { text: Promise<string>; bytes: number }>();
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** The kept answer named `key`, or `build()`'s; callers asking while it is built share it. */
+  get(key: string, build: () => Promise<string>): Promise<string> {
+    if (this.maxBytes === 0) return build();
+    const kept = this.entries.get(key);
+    if (kept) {
+      this.entries.delete(key);
+      this.entries.set(key, kept);
+      return kept.text;
+    }
+    const entry = { text: build(), bytes: 0 };
+    this.entries.set(key, entry);
+    entry.text.then(
+      (text) => {
+        if (this.entries.get(key) !== entry) return;
+        // V8 keeps Latin-1 text at a byte a character; other scripts take two.
+        entry.bytes = text.length * 2;
+        if (entry.bytes > this.maxBytes / 4) {
+          this.entries.delete(key);
+          return;
+        }
+        this.bytes += entry.bytes;
+        this.evict();
+      },
+      () => {
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      },
+    );
+    return entry.text;
+  }
+
+  /** Bytes held now (for the bench and tests). */
+  size(): number {
+    return this.bytes;
+  }
+
+  private evict(): void {
+    for (const [key, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) return;
+      this.entries.delete(key);
+      this.bytes -= entry.bytes;
+    }
+  }
+}
+
+/** The current versions of `kinds`, in one small query (answered from the read cache on PGlite). */
+export async function readVersions(db: Queryable, kinds: readonly DataKind[]): Promise<string> {
+  const rows = await db.queryCached<{ versions: string }>(
+    `SELECT string_agg(kind || '=' || version, ',' ORDER BY kind) AS versions
+       FROM data_versions WHERE kind = ANY($1::text[])`,
+    [[...kinds]],
+  );
+  return rows[0]?.versions ?? '';
+}
+
+/** Does an If-None-Match header name this entity tag (a list of tags, or `*`)? */
+export function matchesEntityTag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
+}
+
+/**
+ * Sends a list answer named by what it is built from: an `ETag` on every answer; 304 with no body
+ * when the client already holds this one (`If-None-Match`), after one small query for the versions
+ * and nothing else; otherwise the kept answer, or a new one from `build`. The same data on any
+ * instance has the same tag, so a console switched between instances still gets its 304s.
+ */
+export async function sendVersioned(
+  ctx: { answers: AnswerCache; db: Queryable },
+  request: FastifyRequest,
+  reply: FastifyReply,
+  dependencies: AnswerDependencies,
+  build: () => Promise<string>,
+): Promise<FastifyReply> {
+  const versions = await readVersions(ctx.db, dependencies.kinds);
+  const now = new Date();
+  const name = [
+    request.method,
+    request.url,
+    today(now),
+    dependencies.perUser ? `user=${request.user?.id ?? ''}` : '',
+    dependencies.perMinute ? now.toISOString().slice(0, 16) : '',
+    versions,
+  ].join('\n');
+  const etag = `"${createHash('sha256').update(name).digest('base64url').slice(0, 27)}"`;
+  reply.header('etag', etag);
+  if (matchesEntityTag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  const text = await ctx.answers.get(name, build);
+  return reply.type('application/json; charset=utf-8').send(text);
+}

@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATA_KINDS, matchesEntityTag, readVersions } from '../src/lib/versioned-answer';
+import { type TestClient, testClient } from './helpers/client';
+
+/**
+ * The console's list reads carry an entity tag named by the data versions they were built under: the
+ * same request with `If-None-Match` answers 304 and no body until a write changes what the answer is
+ * built from. Every table behind a kind raises its version in the writing statement's transaction,
+ * only when a row changed, and never back to a value it had.
+ */
+
+let api: TestClient;
+beforeAll(async () => {
+  api = await testClient();
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+const versionOf = async (kind: string) => {
+  const rows = await api.db.query<{ version: string }>('SELECT version::text FROM data_versions WHERE kind = $1', [
+    kind,
+  ]);
+  return BigInt(rows[0]?.version ?? '0');
+};
+
+describe('list answers', () => {
+  it('carry a tag; the same request with it answers 304 and no body until a write changes the list', async () => {
+    const first = await api.as('admin').get('/api/v1/students/');
+    expect(first.statusCode).toBe(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(first.headers['cache-control']).toBe('no-store');
+
+    const unchanged = await api.as('admin').get('/api/v1/students/', { headers: { 'if-none-match': etag } });
+    expect(unchanged.statusCode).toBe(304);
+    expect(unchanged.body).toBe('');
+    expect(unchanged.headers.etag).toBe(etag);
+    // Weak comparison and lists of tags, as browsers and proxies send them.
+    const listed = await api.as('admin').get('/api/v1/students/', { headers: { 'if-none-match': `"x", W/${etag}` } });
+    expect(listed.statusCode).toBe(304);
+
+    const created = await api.student({ full_name: 'Tagged Student' });
+    const changed = await api.as('admin').get('/api/v1/students/', { headers: { 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect((changed.json() as { id: number }[]).map((s) => s.id)).toContain(created.id);
+  });
+
+  it('are named by their query: another class or another page is another answer', async () => {
+    const all = await api.as('admin').get('/api/v1/students/');
+    const one = await api.as('admin').get('/api/v1/students/?class_name=7');
+    expect(one.headers.etag).not.toBe(all.headers.etag);
+    const other = await api
+      .as('admin')
+      .get('/api/v1/students/?class_name=7', { headers: { 'if-none-match': all.headers.etag as string } });
+    expect(other.statusCode).toBe(200);
+  });
+
+  it('change with the data they are built from, and only with it', async () => {
+    const pending = await api.as('admin').get('/api/v1/attendance/pending-approval');
+    const teachers = await api.as('admin').get('/api/v1/teachers/');
+    const student = await api.student({ full_name: 'Marked Today', class_name: '9' });
+    const marked = await api.as('admin').post('/api/v1/attendance/mark', {
+      date: new Date().toISOString().slice(0, 10),
+      records: [{ student_id: student.id, status: 'absent' }],
+    });
+    expect([200, 201]).toContain(marked.statusCode);
+    const again = (url: string, etag: string) =>
+      api
+        .as('admin')
+        .get(url, { headers: { 'if-none-match': etag } })
+        .then((r) => r.statusCode);
+    expect(await again('/api/v1/attendance/pending-approval', pending.headers.etag as string)).toBe(200);
+    // Marking attendance (and its activity row) leaves the teachers list as it was.
+    expect(await again('/api/v1/teachers/', teachers.headers.etag as string)).toBe(304);
+  });
+
+  it('that differ by caller are named by the caller', async () => {
+    const admin = await api.as('admin').get('/api/v1/activities/recent?limit=10');
+    const teacher = await api.as('teacher').get('/api/v1/activities/recent?limit=10');
+    expect(admin.statusCode).toBe(200);
+    expect(teacher.statusCode).toBe(200);
+    expect(admin.headers.etag).not.toBe(teacher.headers.etag);
+    const crossed = await api
+      .as('teacher')
+      .get('/api/v1/activities/recent?limit=10', { headers: { 'if-none-match': admin.headers.etag as string } });
+    expect(crossed.statusCode).toBe(200);
+  });
+
+  it('are tagged on every console read that polls, and errors are never tagged', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    for (const url of [
+      '/api/v1/dashboard/summary',
+      '/api/v1/attendance/summary',
+      `/api/v1/attendance/history?start_date=${day}&end_date=${day}`,
+      `/api/v1/attendance/history/page?start_date=${day}&end_date=${day}&limit=25`,
+      '/api/v1/communications/history',
+      `/api/v1/teacher-attendance/date/${day}`,
+    ]) {
+      const response = await api.as('admin').get(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers.etag, url).toBeDefined();
+      const again = await api.as('admin').get(url, { headers: { 'if-none-match': response.headers.etag as string } });
+      expect(again.statusCode, url).toBe(304);
+    }
+    const refused = await api.as('admin').get('/api/v1/attendance/history?start_date=2026-13-01');
+    expect(refused.statusCode).toBe(422);
+    expect(refused.headers.etag).toBeUndefined();
+    // Not for someone who may not read it: the check comes first.
+    const forbidden = await api.as('teacher').get('/api/v1/teachers/');
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.headers.etag).toBeUndefined();
+  });
+});
+
+describe('data versions', () => {
+  it('has a version for every kind the server names', async () => {
+    const rows = await api.db.query<{ kind: string }>('SELECT kind FROM data_versions ORDER BY kind');
+    expect(rows.map((row) => row.kind)).toEqual([...DATA_KINDS]);
+    expect((await readVersions(api.db, ['students', 'attendance'])).split(',')).toHaveLength(2);
+  });
+
+  it('rises when a statement changes a row, and not when it changes none', async () => {
+    const before = await versionOf('students');
+    await api.db.query("UPDATE students SET parent_name = parent_name WHERE full_name = 'nobody at all'");
+    expect(await versionOf('students')).toBe(before);
+    await api.student({ full_name: 'Raises The Version' });
+    const after = await versionOf('students');
+    expect(after > before).toBe(true);
+  });
+
+  it('rises for a write rolled into a larger transaction only if it commits', async () => {
+    const before = await versionOf('students');
+    await expect(
+      api.db.transaction(async (tx) => {
+        const changed = await tx.query('UPDATE students SET parent_name = parent_name RETURNING id');
+        expect(changed.length).toBeGreaterThan(0);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await versionOf('students')).toBe(before);
+  });
+
+  it('never returns to a value it had, even when set back (a restored backup holds older versions)', async () => {
+    const before = await versionOf('settings');
+    await api.db.query("UPDATE data_versions SET version = version - 1000 WHERE kind = 'settings'");
+    const changed = await api.db.query('UPDATE settings SET value = value RETURNING key');
+    expect(changed.length).toBeGreaterThan(0);
+    // Raised to the clock (microseconds), not by one from the value set back.
+    expect((await versionOf('settings')) > before).toBe(true);
+  });
+
+  it('has its triggers on every table of every kind', async () => {
+    const rows = await api.db.query<{ table_name: string; triggers: number }>(
+      `SELECT c.relname AS table_name, count(*)::int AS triggers
+         FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+        WHERE NOT t.tgisinternal AND t.tgname LIKE '%\\_version'
+        GROUP BY c.relname ORDER BY c.relname`,
+    );
+    // Insert, update, delete and truncate on each.
+    expect(rows.every((row) => row.triggers === 4)).toBe(true);
+    expect(rows.map((row) => row.table_name)).toEqual(
+      [
+        'activities',
+        'attendance',
+        'message_attempts',
+        'message_sends',
+        'messages',
+        'parent_access',
+        'push_subscriptions',
+        'settings',
+        'students',
+        'teacher_attendance',
+        'teacher_attendance_locks',
+        'teachers',
+        'user_two_factor',
+        'users',
+      ].sort(),
+    );
+  });
+});
+
+describe('matchesEntityTag', () => {
+  it('matches the tag, a weak form of it, one in a list, or *', () => {
+    expect(matchesEntityTag('"abc"', '"abc"')).toBe(true);
+    expect(matchesEntityTag('W/"abc"', '"abc"')).toBe(true);
+    expect(matchesEntityTag('"x", "abc"', '"abc"')).toBe(true);
+    expect(matchesEntityTag('*', '"abc"')).toBe(true);
+    expect(matchesEntityTag('"abcd"', '"abc"')).toBe(false);
+    expect(matchesEntityTag(undefined, '"abc"')).toBe(false);
+    expect(matchesEntityTag('', '"abc"')).toBe(false);
+  });
+});
