@@ -130,6 +130,7 @@ export async function restoreBackup(
     };
     // Read again, checked again (the file might have changed since), and loaded in batches.
     const again = await checkBackupFile(source, label, async (table, rows) => {
+      if (DERIVED_TABLES.has(table.name)) return;
       if (pendingTable !== table) {
         await insert();
         pendingTable = table;
@@ -146,6 +147,7 @@ export async function restoreBackup(
     }
 
     for (const table of header.tables) {
+      if (DERIVED_TABLES.has(table.name)) continue;
       const loaded = await countRows(tx, table.name);
       if (loaded !== table.rows) {
         throw new RestoreRefusedError(
@@ -154,6 +156,15 @@ export async function restoreBackup(
       }
     }
     await restoreSequences(tx, header);
+    // The kept attendance counts are made again from the restored records (their triggers counted
+    // them as they were loaded; counted once more here, from scratch, whatever the file held).
+    if (header.tables.some((table) => table.name === 'attendance_counts')) {
+      await tx.query('DELETE FROM attendance_counts');
+      await tx.query(
+        `INSERT INTO attendance_counts (date, class_name, status, approved, records)
+         SELECT date, class_name, status, approved_at IS NOT NULL, count(*)::int FROM attendance GROUP BY 1, 2, 3, 4`,
+      );
+    }
     // Every version raised past any the backup or the restore's own loading left (ADR 024): a tag a
     // console holds from before never names the restored data.
     if (header.tables.some((table) => table.name === 'data_versions')) {
@@ -195,6 +206,9 @@ async function checkTables(tx: Queryable, header: BackupHeader, label: string): 
     if (!sequences.has(sequence.name)) throw mismatch(`no sequence ${sequence.name}`);
   }
 }
+
+/** Tables made from others (by triggers): their rows in a backup are not loaded but made again. */
+const DERIVED_TABLES = new Set(['attendance_counts']);
 
 /** Tables the migrations themselves put rows in: default settings, the default alert templates, data versions. */
 const SEEDED_BY_MIGRATIONS = new Set(['settings', 'message_templates', 'message_template_texts', 'data_versions']);

@@ -146,18 +146,25 @@ export interface DayCounts {
   leave: number;
 }
 
-/** Per day, newest first, how many filtered records have each status. */
+/**
+ * Per day, newest first, how many filtered records have each status: from the kept counts
+ * (attendance_counts, migration 0011), a few rows a day whatever the number of records, unless a
+ * name is searched, which only the records themselves can answer.
+ */
 export async function countHistoryByDay(db: Queryable, filter: HistoryFilter): Promise<readonly DayCounts[]> {
-  // Students are joined only to search them: counting is otherwise a scan of one index range.
   const searching = filter.search !== null;
+  const source = searching
+    ? `(SELECT a.date, a.class_name, a.status, 1 AS records
+          FROM attendance a JOIN students s ON s.id = a.student_id
+         WHERE ${RANGE_WHERE} AND ${SEARCH_WHERE}) a`
+    : `(SELECT a.date, a.class_name, a.status, a.records FROM attendance_counts a WHERE ${RANGE_WHERE}) a`;
   return db.queryCached<DayCounts>(
     `SELECT a.date,
-            count(*) FILTER (WHERE a.status = 'present')::int AS present,
-            count(*) FILTER (WHERE a.status = 'absent')::int AS absent,
-            count(*) FILTER (WHERE a.status = 'late')::int AS late,
-            count(*) FILTER (WHERE a.status = 'leave')::int AS leave
-       FROM attendance a ${searching ? 'JOIN students s ON s.id = a.student_id' : ''}
-      WHERE ${RANGE_WHERE} ${searching ? `AND ${SEARCH_WHERE}` : ''}
+            COALESCE(sum(a.records) FILTER (WHERE a.status = 'present'), 0)::int AS present,
+            COALESCE(sum(a.records) FILTER (WHERE a.status = 'absent'), 0)::int AS absent,
+            COALESCE(sum(a.records) FILTER (WHERE a.status = 'late'), 0)::int AS late,
+            COALESCE(sum(a.records) FILTER (WHERE a.status = 'leave'), 0)::int AS leave
+       FROM ${source}
       GROUP BY a.date
       ORDER BY a.date DESC`,
     searching ? [...rangeParams(filter), filter.search] : rangeParams(filter),
@@ -208,16 +215,16 @@ export interface MonthCounts {
   leave: number;
 }
 
-/** Status counts are of approved records only: pending ones may still change. */
+/** Status counts are of approved records only: pending ones may still change. From the kept counts. */
 export async function countMonth(db: Queryable, start: string, end: string): Promise<MonthCounts> {
   const rows = await db.queryCached<MonthCounts>(
-    `SELECT count(*)::int AS total_records,
-            count(*) FILTER (WHERE approved_at IS NOT NULL)::int AS approved_records,
-            count(*) FILTER (WHERE approved_at IS NOT NULL AND status = 'present')::int AS present,
-            count(*) FILTER (WHERE approved_at IS NOT NULL AND status = 'absent')::int AS absent,
-            count(*) FILTER (WHERE approved_at IS NOT NULL AND status = 'late')::int AS late,
-            count(*) FILTER (WHERE approved_at IS NOT NULL AND status = 'leave')::int AS leave
-       FROM attendance
+    `SELECT COALESCE(sum(records), 0)::int AS total_records,
+            COALESCE(sum(records) FILTER (WHERE approved), 0)::int AS approved_records,
+            COALESCE(sum(records) FILTER (WHERE approved AND status = 'present'), 0)::int AS present,
+            COALESCE(sum(records) FILTER (WHERE approved AND status = 'absent'), 0)::int AS absent,
+            COALESCE(sum(records) FILTER (WHERE approved AND status = 'late'), 0)::int AS late,
+            COALESCE(sum(records) FILTER (WHERE approved AND status = 'leave'), 0)::int AS leave
+       FROM attendance_counts
       WHERE date BETWEEN $1::date AND $2::date`,
     [start, end],
   );

@@ -12,7 +12,7 @@ export async function countCentre(db: Queryable): Promise<CentreCounts> {
     `SELECT (SELECT count(*)::int FROM students) AS total_students,
             (SELECT count(*)::int FROM teachers) AS total_teachers,
             (SELECT count(DISTINCT class_name)::int FROM students) AS active_classes,
-            (SELECT count(*)::int FROM attendance WHERE approved_at IS NULL) AS pending_approval`,
+            (SELECT COALESCE(sum(records), 0)::int FROM attendance_counts WHERE NOT approved) AS pending_approval`,
   );
   return rows[0] as CentreCounts;
 }
@@ -25,7 +25,7 @@ export async function findClassesWithoutAttendance(
   return db.queryCached(
     `SELECT s.class_name, count(*)::int AS students
        FROM students s
-      WHERE NOT EXISTS (SELECT 1 FROM attendance a WHERE a.class_name = s.class_name AND a.date = $1::date)
+      WHERE NOT EXISTS (SELECT 1 FROM attendance_counts a WHERE a.class_name = s.class_name AND a.date = $1::date)
       GROUP BY s.class_name
       ORDER BY s.class_name::int`,
     [date],
