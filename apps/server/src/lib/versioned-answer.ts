@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database';
 import { today } from './time';
@@ -102,18 +103,16 @@ export function matchesEntityTag(header: string | undefined, etag: string): bool
 }
 
 /**
- * Sends a list answer named by what it is built from: an `ETag` on every answer; 304 with no body
- * when the client already holds this one (`If-None-Match`), after one small query for the versions
- * and nothing else; otherwise the kept answer, or a new one from `build`. The same data on any
- * instance has the same tag, so a console switched between instances still gets its 304s.
+ * The entity tag of a list answer named by what it is built from: its route and query, the centre's
+ * date, the caller and the minute where they matter, and the current versions of its kinds. Sets it
+ * on the reply and says whether the client already holds that answer (`If-None-Match`).
  */
-export async function sendVersioned(
-  ctx: { answers: AnswerCache; db: Queryable },
+async function tagAnswer(
+  ctx: { db: Queryable },
   request: FastifyRequest,
   reply: FastifyReply,
   dependencies: AnswerDependencies,
-  build: () => Promise<string>,
-): Promise<FastifyReply> {
+): Promise<{ name: string; unchanged: boolean }> {
   const versions = await readVersions(ctx.db, dependencies.kinds);
   const now = new Date();
   const name = [
@@ -126,7 +125,51 @@ export async function sendVersioned(
   ].join('\n');
   const etag = `"${createHash('sha256').update(name).digest('base64url').slice(0, 27)}"`;
   reply.header('etag', etag);
-  if (matchesEntityTag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  return { name, unchanged: matchesEntityTag(request.headers['if-none-match'], etag) };
+}
+
+/**
+ * Sends a list answer with its tag: 304 with no body when the client already holds it, after one
+ * small query for the versions and nothing else; otherwise the kept answer, or a new one from
+ * `build`. The same data on any instance has the same tag, so a console switched between instances
+ * still gets its 304s.
+ */
+export async function sendVersioned(
+  ctx: { answers: AnswerCache; db: Queryable },
+  request: FastifyRequest,
+  reply: FastifyReply,
+  dependencies: AnswerDependencies,
+  build: () => Promise<string>,
+): Promise<FastifyReply> {
+  const { name, unchanged } = await tagAnswer(ctx, request, reply, dependencies);
+  if (unchanged) return reply.code(304).send();
   const text = await ctx.answers.get(name, build);
   return reply.type('application/json; charset=utf-8').send(text);
+}
+
+/**
+ * `sendVersioned` for answers too large to hold: the JSON array is sent as `parts` yields it (each
+ * part the text of an array, `[]` included), never whole in memory, and never kept.
+ */
+export async function streamVersioned(
+  ctx: { db: Queryable },
+  request: FastifyRequest,
+  reply: FastifyReply,
+  dependencies: AnswerDependencies,
+  parts: () => AsyncIterable<string>,
+): Promise<FastifyReply> {
+  const { unchanged } = await tagAnswer(ctx, request, reply, dependencies);
+  if (unchanged) return reply.code(304).send();
+  async function* joined() {
+    yield '[';
+    let first = true;
+    for await (const part of parts()) {
+      const inner = part.slice(1, -1);
+      if (inner === '') continue;
+      yield first ? inner : `,${inner}`;
+      first = false;
+    }
+    yield ']';
+  }
+  return reply.type('application/json; charset=utf-8').send(Readable.from(joined()));
 }

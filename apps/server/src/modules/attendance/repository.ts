@@ -111,14 +111,23 @@ export function pendingJson(db: Queryable, date: string | undefined): Promise<st
   );
 }
 
-/** Every record of the days from `start` to `end`, as a JSON array of AttendanceRecord. */
-export function rangeJson(db: Queryable, start: string, end: string): Promise<string> {
+/** The days from `start` to `end` that have records, newest first (from the kept counts). */
+export async function daysWithRecords(db: Queryable, start: string, end: string): Promise<string[]> {
+  const rows = await db.queryCached<{ date: string }>(
+    `SELECT date FROM attendance_counts WHERE date BETWEEN $1::date AND $2::date GROUP BY date ORDER BY date DESC`,
+    [start, end],
+  );
+  return rows.map((row) => row.date);
+}
+
+/** Every record of one day, as a JSON array of AttendanceRecord in the history's order. */
+export function dayJson(db: Queryable, date: string): Promise<string> {
   return db.queryJson(
     `SELECT ${RECORD_COLUMNS}
        FROM attendance a JOIN students s ON s.id = a.student_id
-      WHERE a.date BETWEEN $1::date AND $2::date
+      WHERE a.date = $1::date
       ORDER BY ${RECORD_ORDER}`,
-    [start, end],
+    [date],
   );
 }
 

@@ -17,7 +17,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { jsonWithField } from '../../lib/json-reply';
-import { sendVersioned } from '../../lib/versioned-answer';
+import { sendVersioned, streamVersioned } from '../../lib/versioned-answer';
 import { adminOnly, currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import {
@@ -26,7 +26,7 @@ import {
   getMarkingScope,
   getRoster,
   getSummary,
-  listHistoryJson,
+  historyJsonByDay,
   listPendingJson,
   markAttendance,
 } from './service';
@@ -123,8 +123,12 @@ export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request, reply) =>
-      sendVersioned(ctx, request, reply, RECORDS, () =>
-        listHistoryJson(ctx, request.query.start_date, request.query.end_date),
+      streamVersioned(
+        ctx,
+        request,
+        reply,
+        RECORDS,
+        await historyJsonByDay(ctx, request.query.start_date, request.query.end_date),
       ),
   );
 

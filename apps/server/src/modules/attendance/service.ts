@@ -22,12 +22,13 @@ import {
   countHistoryByDay,
   countMessagesSent,
   countMonth,
+  dayJson,
+  daysWithRecords,
   findRoster,
   findStudentsForMarking,
   historyPageJson,
   type MarkInput,
   pendingJson,
-  rangeJson,
   upsertAttendance,
 } from './repository';
 
@@ -167,13 +168,22 @@ function historyRange(startDate: string | undefined, endDate: string | undefined
 }
 
 /** Every record of the range, as the JSON text of an AttendanceRecord array. */
-export function listHistoryJson(
+/**
+ * Every record of a date range (default the last 7 days), newest first, as JSON texts a day at a
+ * time: the whole range of a large centre is tens of megabytes, which is never held at once. The
+ * range is checked and its days found before anything is sent, so a bad range or an unreachable
+ * database is still a plain error answer.
+ */
+export async function historyJsonByDay(
   ctx: AppContext,
   startDate: string | undefined,
   endDate: string | undefined,
-): Promise<string> {
+): Promise<() => AsyncGenerator<string>> {
   const { start, end } = historyRange(startDate, endDate);
-  return rangeJson(ctx.db, start, end);
+  const days = await daysWithRecords(ctx.db, start, end);
+  return async function* () {
+    for (const date of days) yield await dayJson(ctx.db, date);
+  };
 }
 
 export interface HistoryPageResult extends Omit<AttendanceHistoryPage, 'records'> {
