@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Database, PGlite, wrapPglite } from '../src/db/database';
-import { isRead, isRowWrite, ReadCache } from '../src/db/read-cache';
+import { isRead, isRowWrite, KeptValues, ReadCache } from '../src/db/read-cache';
 
 let client: PGlite;
 let db: Database;
@@ -112,6 +112,35 @@ describe('ReadCache', () => {
     expect(loads).toEqual(['a', 'b', 'c', 'b', 'huge', 'huge']);
   });
 
+  it('shares a load in flight, and keeps nothing that was in flight when it was invalidated', async () => {
+    const cache = new ReadCache(1000);
+    let loads = 0;
+    let release: (value: number) => void = () => {};
+    const slow = () =>
+      cache.get(
+        'k',
+        () => {
+          loads += 1;
+          return new Promise<number>((resolve) => {
+            release = resolve;
+          });
+        },
+        () => 1,
+      );
+    const first = slow();
+    const second = slow();
+    expect(loads).toBe(1);
+    cache.invalidate();
+    release(1);
+    expect(await first).toBe(1);
+    expect(await second).toBe(1);
+    // Loaded before the write finished: not kept, so the next read loads again.
+    const third = slow();
+    expect(loads).toBe(2);
+    release(2);
+    expect(await third).toBe(2);
+  });
+
   it('tells reads from writes', () => {
     expect(isRead('  select 1')).toBe(true);
     expect(isRead("SELECT nextval('s')")).toBe(false);
@@ -120,5 +149,44 @@ describe('ReadCache', () => {
     expect(isRowWrite('UPDATE t SET a = 1')).toBe(true);
     expect(isRowWrite('WITH x AS (UPDATE t SET a = 1 RETURNING a) SELECT a FROM x')).toBe(false);
     expect(isRowWrite('ALTER TABLE t ADD COLUMN b int')).toBe(false);
+  });
+});
+
+describe('KeptValues', () => {
+  it('keeps nothing with no room, and nothing over its share of the room', async () => {
+    let loads = 0;
+    const load = async () => {
+      loads += 1;
+      return 'x';
+    };
+    const none = new KeptValues(0);
+    await none.get('a', load, () => 1);
+    await none.get('a', load, () => 1);
+    expect(loads).toBe(2);
+    const quarter = new KeptValues(100, 4);
+    await quarter.get('big', load, () => 26);
+    await quarter.get('big', load, () => 26);
+    expect(loads).toBe(4);
+    await quarter.get('small', load, () => 25);
+    await quarter.get('small', load, () => 25);
+    expect(loads).toBe(5);
+    expect(quarter.size()).toBe(25);
+  });
+
+  it('does not keep a load that failed', async () => {
+    const kept = new KeptValues(100);
+    let loads = 0;
+    const failing = () =>
+      kept.get(
+        'a',
+        async () => {
+          loads += 1;
+          throw new Error('database unavailable');
+        },
+        () => 1,
+      );
+    await expect(failing()).rejects.toThrow('database unavailable');
+    await expect(failing()).rejects.toThrow('database unavailable');
+    expect(loads).toBe(2);
   });
 });

@@ -1,47 +1,36 @@
 /**
- * Answers of read queries kept until the next write, for the embedded database (PGlite). PGlite has
- * one connection, in this process only (DATA_DIR is locked), so every write passes through the
- * Database wrapper: it bumps `generation` after each write statement or transaction has finished,
- * and an answer is served from here only while the generation it was read under is still current.
- * An answer read while a write was committing may be newer than its generation says, never older,
- * because the generation is taken before the query is sent and bumped only after the write is done.
- * PostgreSQL servers may be shared by several instances, so they never use it (see ADR 013).
+ * Values kept by key, the least recently used dropped first once their size passes `maxBytes`; a
+ * value over `maxBytes / share` is not kept at all. Values are promises: callers asking while the
+ * first load is in flight share it, so 32 identical requests cost one load; a load that fails is
+ * not kept. `maxBytes` 0 keeps nothing.
  */
-export class ReadCache {
-  private generation = 0;
+export class KeptValues {
   private bytes = 0;
-  private readonly entries = new Map<string, { generation: number; value: Promise<unknown>; bytes: number }>();
+  private readonly entries = new Map<string, { value: Promise<unknown>; bytes: number }>();
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxBytes: number,
+    private readonly share = 2,
+  ) {}
 
-  /** Something may have changed: every answer kept so far is out of date. */
-  invalidate(): void {
-    this.generation += 1;
-    this.entries.clear();
-    this.bytes = 0;
-  }
-
-  /**
-   * The kept answer for `key`, or `load()`'s, kept. Callers asking at once while the first load is
-   * in flight share it, so 32 identical requests cost one query.
-   */
   get<T>(key: string, load: () => Promise<T>, sizeOf: (value: T) => number): Promise<T> {
+    if (this.maxBytes === 0) return load();
     const kept = this.entries.get(key);
-    if (kept && kept.generation === this.generation) {
+    if (kept) {
       // Most recently used last: the oldest are evicted first.
       this.entries.delete(key);
       this.entries.set(key, kept);
       return kept.value as Promise<T>;
     }
-    const generation = this.generation;
     const value = load();
-    const entry = { generation, value: value as Promise<unknown>, bytes: 0 };
+    const entry = { value: value as Promise<unknown>, bytes: 0 };
     this.entries.set(key, entry);
     value.then(
       (result) => {
+        // Dropped meanwhile (cleared, or evicted): a value from before a clear is never kept.
         if (this.entries.get(key) !== entry) return;
         entry.bytes = sizeOf(result);
-        if (entry.bytes > this.maxBytes / 2) {
+        if (entry.bytes > this.maxBytes / this.share) {
           this.entries.delete(key);
           return;
         }
@@ -55,12 +44,49 @@ export class ReadCache {
     return value;
   }
 
+  /** Drops every value kept. */
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  /** Bytes held now. */
+  size(): number {
+    return this.bytes;
+  }
+
   private evict(): void {
     for (const [key, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) return;
       this.entries.delete(key);
       this.bytes -= entry.bytes;
     }
+  }
+}
+
+/**
+ * Answers of read queries kept until the next write, for the embedded database (PGlite). PGlite has
+ * one connection, in this process only (DATA_DIR is locked), so every write passes through the
+ * Database wrapper: it clears the cache after each write statement or transaction has finished. An
+ * answer read while a write was committing may be newer than the clear, never older, because a load
+ * in flight when the cache is cleared is not kept. PostgreSQL servers may be shared by several
+ * instances, so they never use it (see ADR 013).
+ */
+export class ReadCache {
+  private readonly kept: KeptValues;
+
+  constructor(maxBytes: number) {
+    this.kept = new KeptValues(maxBytes);
+  }
+
+  /** Something may have changed: every answer kept so far is out of date. */
+  invalidate(): void {
+    this.kept.clear();
+  }
+
+  /** The kept answer for `key`, or `load()`'s, kept. */
+  get<T>(key: string, load: () => Promise<T>, sizeOf: (value: T) => number): Promise<T> {
+    return this.kept.get(key, load, sizeOf);
   }
 }
 

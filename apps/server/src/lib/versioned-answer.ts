@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database';
+import { KeptValues } from '../db/read-cache';
 import { today } from './time';
 
 /** The kinds of data whose versions the database keeps (migration 0010): each names a few tables. */
@@ -30,58 +31,28 @@ export interface AnswerDependencies {
 
 /**
  * Built answers, kept by name (route, query, caller where it matters, and the data versions they were
- * built under), the least recently used dropped first once `maxBytes` is reached. An answer is only
- * ever served under the versions it was built under, so a write on any instance (which raises a
- * version in its own transaction) makes the next read build anew: nothing is invalidated, nothing
- * can be stale. `maxBytes` 0 keeps nothing (the embedded database keeps its own read cache).
+ * built under), the least recently used dropped first once `maxBytes` is reached; an answer over a
+ * quarter of it is not kept. An answer is only ever served under the versions it was built under, so
+ * a write on any instance (which raises a version in its own transaction) makes the next read build
+ * anew: nothing is invalidated, nothing can be stale. `maxBytes` 0 keeps nothing (the embedded
+ * database keeps its own read cache).
  */
 export class AnswerCache {
-  private bytes = 0;
-  private readonly entries = new Map<string, { text: Promise<string>; bytes: number }>();
+  private readonly kept: KeptValues;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.kept = new KeptValues(maxBytes, 4);
+  }
 
   /** The kept answer named `key`, or `build()`'s; callers asking while it is built share it. */
   get(key: string, build: () => Promise<string>): Promise<string> {
-    if (this.maxBytes === 0) return build();
-    const kept = this.entries.get(key);
-    if (kept) {
-      this.entries.delete(key);
-      this.entries.set(key, kept);
-      return kept.text;
-    }
-    const entry = { text: build(), bytes: 0 };
-    this.entries.set(key, entry);
-    entry.text.then(
-      (text) => {
-        if (this.entries.get(key) !== entry) return;
-        // V8 keeps Latin-1 text at a byte a character; other scripts take two.
-        entry.bytes = text.length * 2;
-        if (entry.bytes > this.maxBytes / 4) {
-          this.entries.delete(key);
-          return;
-        }
-        this.bytes += entry.bytes;
-        this.evict();
-      },
-      () => {
-        if (this.entries.get(key) === entry) this.entries.delete(key);
-      },
-    );
-    return entry.text;
+    // V8 keeps Latin-1 text at a byte a character; other scripts take two.
+    return this.kept.get(key, build, (text) => text.length * 2);
   }
 
-  /** Bytes held now (for the bench and tests). */
+  /** Bytes held now. */
   size(): number {
-    return this.bytes;
-  }
-
-  private evict(): void {
-    for (const [key, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes) return;
-      this.entries.delete(key);
-      this.bytes -= entry.bytes;
-    }
+    return this.kept.size();
   }
 }
 
