@@ -203,7 +203,8 @@ async function registerWebConsole(app: FastifyInstance, distDir: string): Promis
     // Pages and the parent app's service worker and manifest are checked on every load; the hashed
     // /assets/ files keep the hour.
     setHeaders: (reply, file) => {
-      if (/\.html$|[\\/]parent[\\/](sw\.js|manifest\.webmanifest)$/.test(file))
+      // The file sent may be the copy compressed at build (index.html.br): it is the same page.
+      if (/(\.html|[\\/]parent[\\/](sw\.js|manifest\.webmanifest))(\.br|\.gz)?$/.test(file))
         reply.header('cache-control', 'no-cache');
     },
   });

@@ -17,11 +17,18 @@ let dist: string;
 const SCRIPT = `console.log(${JSON.stringify('the console '.repeat(200))});`;
 const SCRIPT_BR = zlib.brotliCompressSync(SCRIPT);
 const SCRIPT_GZ = zlib.gzipSync(SCRIPT);
+const PAGE = `<!doctype html><title>TuitionDesk</title><p>${'The console. '.repeat(100)}</p>`;
 
 beforeAll(async () => {
   dist = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-dist-'));
   mkdirSync(path.join(dist, 'assets'));
-  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>TuitionDesk</title>');
+  writeFileSync(path.join(dist, 'index.html'), PAGE);
+  writeFileSync(path.join(dist, 'index.html.br'), zlib.brotliCompressSync(PAGE));
+  mkdirSync(path.join(dist, 'parent'));
+  writeFileSync(path.join(dist, 'parent', 'index.html'), PAGE);
+  writeFileSync(path.join(dist, 'parent', 'sw.js'), SCRIPT);
+  writeFileSync(path.join(dist, 'parent', 'sw.js.br'), SCRIPT_BR);
+  writeFileSync(path.join(dist, 'parent', 'sw.js.gz'), SCRIPT_GZ);
   writeFileSync(path.join(dist, 'assets', 'app-1a2b.js'), SCRIPT);
   writeFileSync(path.join(dist, 'assets', 'app-1a2b.js.br'), SCRIPT_BR);
   writeFileSync(path.join(dist, 'assets', 'app-1a2b.js.gz'), SCRIPT_GZ);
@@ -105,5 +112,24 @@ describe("the console's files", () => {
     const plain = await api.anonymous().get('/assets/app-1a2b.js', { headers: { 'accept-encoding': 'identity' } });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(SCRIPT);
+  });
+
+  it("keep pages and the parent app's service worker checked on every load when sent compressed", async () => {
+    for (const url of ['/', '/students', '/parent/sw.js']) {
+      for (const encoding of ['br', 'gzip', 'identity']) {
+        const response = await api.anonymous().get(url, { headers: { 'accept-encoding': encoding } });
+        expect(response.statusCode, `${url} ${encoding}`).toBe(200);
+        expect(response.headers['cache-control'], `${url} ${encoding}`).toBe('no-cache');
+      }
+    }
+    const page = await api.anonymous().get('/', { headers: { 'accept-encoding': 'br' } });
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(zlib.brotliDecompressSync(page.rawPayload).toString('utf8')).toBe(PAGE);
+    const worker = await api.anonymous().get('/parent/sw.js', { headers: { 'accept-encoding': 'br' } });
+    expect(worker.headers['content-type']).toMatch(/javascript/);
+    // The hashed files keep their hour.
+    const asset = await api.anonymous().get('/assets/app-1a2b.js', { headers: { 'accept-encoding': 'br' } });
+    expect(asset.headers['cache-control']).toMatch(/max-age=3600/);
   });
 });
