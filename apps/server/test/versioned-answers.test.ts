@@ -107,6 +107,12 @@ describe('list answers', () => {
     const refused = await api.as('admin').get('/api/v1/attendance/history?start_date=2026-13-01');
     expect(refused.statusCode).toBe(422);
     expect(refused.headers.etag).toBeUndefined();
+    // Refused while the answer was being built (the range, checked by the service): no tag either.
+    const backwards = await api
+      .as('admin')
+      .get(`/api/v1/attendance/history/page?start_date=${day}&end_date=2020-01-01&limit=25`);
+    expect(backwards.statusCode).toBe(422);
+    expect(backwards.headers.etag).toBeUndefined();
     // Not for someone who may not read it: the check comes first.
     const forbidden = await api.as('teacher').get('/api/v1/teachers/');
     expect(forbidden.statusCode).toBe(403);

@@ -114,7 +114,14 @@ export async function sendVersioned(
 ): Promise<FastifyReply> {
   const { name, unchanged } = await tagAnswer(ctx, request, reply, dependencies);
   if (unchanged) return reply.code(304).send();
-  const text = await ctx.answers.get(name, build);
+  let text: string;
+  try {
+    text = await ctx.answers.get(name, build);
+  } catch (error) {
+    // An error answer carries no tag: nothing may later be confirmed unchanged against it.
+    reply.removeHeader('etag');
+    throw error;
+  }
   return reply.type('application/json; charset=utf-8').send(text);
 }
 
