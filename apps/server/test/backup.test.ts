@@ -38,7 +38,7 @@ async function contents(db: Queryable): Promise<Record<string, string[]>> {
   const tables = await db.query<{ name: string; kind: string }>(
     `SELECT c.relname AS name, c.relkind::text AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'S')
-        AND c.relname NOT IN ('schema_migrations', 'data_versions')
+        AND c.relname NOT IN ('schema_migrations', 'data_versions', 'data_version_pending')
       ORDER BY c.relname`,
   );
   const result: Record<string, string[]> = {};

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queryable } from '../src/db/database';
 import { DATA_KINDS, matchesEntityTag, readVersions } from '../src/lib/versioned-answer';
 import { type TestClient, testClient } from './helpers/client';
 
 /**
  * The console's list reads carry an entity tag named by the data versions they were built under: the
  * same request with `If-None-Match` answers 304 and no body until a write changes what the answer is
- * built from. Every table behind a kind raises its version in the writing statement's transaction,
- * only when a row changed, and never back to a value it had.
+ * built from. Every table behind a kind raises its version when the writing transaction commits, only
+ * when a row changed, and never back to a value it had.
  */
 
 let api: TestClient;
@@ -155,6 +156,75 @@ describe('data versions', () => {
     expect(changed.length).toBeGreaterThan(0);
     // Raised to the clock (microseconds), not by one from the value set back.
     expect((await versionOf('settings')) > before).toBe(true);
+  });
+
+  // Only a database server runs transactions side by side; the embedded one takes them in turn.
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'two transactions that change two kinds in opposite orders both commit, neither waiting on the other',
+    async () => {
+      const [first, second] = await Promise.all([
+        api.student({ full_name: 'Side One' }),
+        api.student({ full_name: 'Side Two' }),
+      ]);
+      const before = { students: await versionOf('students'), activities: await versionOf('activities') };
+      let release: () => void = () => {};
+      const bothStarted = new Promise<void>((resolve) => {
+        let started = 0;
+        release = () => {
+          started += 1;
+          if (started === 2) resolve();
+        };
+      });
+      const touchStudent = (tx: Queryable, id: number) =>
+        tx.query("UPDATE students SET parent_name = 'Changed' WHERE id = $1", [id]);
+      const addActivity = (tx: Queryable, text: string) =>
+        tx.query(
+          "INSERT INTO activities (user_id, action, description) SELECT id, 'test.side', $1 FROM users LIMIT 1",
+          [text],
+        );
+      // Each changes its first kind, waits until the other has too, then changes the other kind: had
+      // a version row been locked by the first change, each would wait on the other (a deadlock).
+      await Promise.all([
+        api.db.transaction(async (tx) => {
+          await touchStudent(tx, first.id);
+          release();
+          await bothStarted;
+          await addActivity(tx, 'one');
+        }),
+        api.db.transaction(async (tx) => {
+          await addActivity(tx, 'two');
+          release();
+          await bothStarted;
+          await touchStudent(tx, second.id);
+        }),
+      ]);
+      expect(await versionOf('students')).toBeGreaterThan(before.students);
+      expect(await versionOf('activities')).toBeGreaterThan(before.activities);
+      // And nothing is left queued once they committed.
+      const [pending] = await api.db.query<{ count: number }>('SELECT count(*)::int AS count FROM data_version_pending');
+      expect(pending?.count).toBe(0);
+    },
+  );
+
+  it('rises once per transaction, at its commit, for every kind it changed', async () => {
+    const before = { students: await versionOf('students'), settings: await versionOf('settings') };
+    await api.db.transaction(async (tx) => {
+      await tx.query('UPDATE students SET parent_name = parent_name');
+      await tx.query('UPDATE settings SET value = value');
+      await tx.query('UPDATE students SET parent_name = parent_name');
+      // Not yet: the versions rise as the transaction commits.
+      const [inside] = await tx.query<{ version: string }>(
+        "SELECT version::text FROM data_versions WHERE kind = 'students'",
+      );
+      expect(BigInt(inside?.version ?? '0')).toBe(before.students);
+    });
+    const after = { students: await versionOf('students'), settings: await versionOf('settings') };
+    expect(after.students).toBeGreaterThan(before.students);
+    expect(after.settings).toBeGreaterThan(before.settings);
+    // The next transaction notes its own kinds from nothing.
+    await api.db.query('UPDATE settings SET value = value');
+    expect(await versionOf('students')).toBe(after.students);
+    expect(await versionOf('settings')).toBeGreaterThan(after.settings);
   });
 
   it('has its triggers on every table of every kind', async () => {

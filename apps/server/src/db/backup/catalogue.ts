@@ -1,5 +1,5 @@
 /**
- * What is in the database, as a backup sees it: the application's tables (not the migrations table)
+ * What is in the database, as a backup sees it: the application's tables (not the bookkeeping ones)
  * with the columns a backup carries and the key rows are read in order of, parents before the tables
  * that refer to them; and the sequences that number them.
  */
@@ -17,14 +17,20 @@ export interface TableInfo {
   keys: { expr: string; type: string }[];
 }
 
-/** The application's tables (not the migrations table), parents before the tables that refer to them. */
+/**
+ * Bookkeeping tables a backup leaves out: the migrations applied (the backup names its schema), and
+ * the queue of data versions to raise at commit, which is empty outside a committing transaction.
+ */
+const NOT_BACKED_UP = [MIGRATIONS_TABLE, 'data_version_pending'];
+
+/** The application's tables (not the bookkeeping ones), parents before the tables that refer to them. */
 export async function describeTables(db: Queryable): Promise<TableInfo[]> {
   const tables = await db.query<{ oid: number; name: string }>(
     `SELECT c.oid::int AS oid, c.relname AS name
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname <> $1
+      WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname <> ALL($1::text[])
       ORDER BY c.relname`,
-    [MIGRATIONS_TABLE],
+    [NOT_BACKED_UP],
   );
   const oids = tables.map((t) => t.oid);
   const columns = await db.query<{ oid: number; name: string }>(
