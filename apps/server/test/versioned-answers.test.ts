@@ -201,7 +201,9 @@ describe('data versions', () => {
       expect(await versionOf('students')).toBeGreaterThan(before.students);
       expect(await versionOf('activities')).toBeGreaterThan(before.activities);
       // And nothing is left queued once they committed.
-      const [pending] = await api.db.query<{ count: number }>('SELECT count(*)::int AS count FROM data_version_pending');
+      const [pending] = await api.db.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM data_version_pending',
+      );
       expect(pending?.count).toBe(0);
     },
   );
