@@ -262,4 +262,44 @@ describe.skipIf(!serverUrl)('two server instances on one PostgreSQL database', (
     expect(teachersAfter.statusCode).toBe(200);
     expect(teachersAfter.headers.etag).not.toBe(teachersBefore.headers.etag);
   });
+
+  it('answer a poll that finds nothing new with one query, the versions, the session check included; a write on the other is seen at once', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    const admin = await login(a.app, 'admin', ADMIN_PASSWORD);
+    const read = (instance: Instance, etag?: string) =>
+      callerOf(instance.app, admin).get('/api/v1/students/', etag ? { headers: { 'if-none-match': etag } } : {});
+    const etag = (await read(a)).headers.etag as string;
+    expect((await read(a, etag)).statusCode).toBe(304);
+
+    const calls: string[] = [];
+    let depth = 0;
+    const db = a.ctx.db as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const originals = new Map<string, (...args: unknown[]) => unknown>();
+    for (const method of ['query', 'queryCached', 'queryJson', 'transaction', 'exec']) {
+      const original = db[method] as (...args: unknown[]) => unknown;
+      originals.set(method, original);
+      // Only the calls made from outside: one method passing the statement on to another is one call.
+      db[method] = async function (this: unknown, ...args: unknown[]) {
+        if (depth === 0) calls.push(`${method}: ${String(args[0]).replace(/\s+/g, ' ').slice(0, 60)}`);
+        depth += 1;
+        try {
+          return await original.apply(this, args);
+        } finally {
+          depth -= 1;
+        }
+      };
+    }
+    try {
+      expect((await read(a, etag)).statusCode).toBe(304);
+      expect(calls).toEqual(['queryCached: SELECT kind, version::text AS version FROM data_versions']);
+
+      // A password change on b ends the session on a at its next request, although a kept it.
+      calls.length = 0;
+      await b.db.query("UPDATE users SET token_version = token_version + 1 WHERE username = 'admin'");
+      expect((await read(a, etag)).statusCode).toBe(401);
+      expect(calls.length).toBeGreaterThan(1);
+    } finally {
+      for (const [method, original] of originals) db[method] = original;
+    }
+  });
 });

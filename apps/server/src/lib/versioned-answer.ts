@@ -56,14 +56,49 @@ export class AnswerCache {
   }
 }
 
-/** The current versions of `kinds`, in one small query (answered from the read cache on PGlite). */
-export async function readVersions(db: Queryable, kinds: readonly DataKind[]): Promise<string> {
-  const rows = await db.queryCached<{ versions: string }>(
-    `SELECT string_agg(kind || '=' || version, ',' ORDER BY kind) AS versions
-       FROM data_versions WHERE kind = ANY($1::text[])`,
-    [[...kinds]],
+/** Every kind's current version, in one small query (answered from the read cache on PGlite). */
+async function readAllVersions(db: Queryable): Promise<ReadonlyMap<string, string>> {
+  const rows = await db.queryCached<{ kind: string; version: string }>(
+    'SELECT kind, version::text AS version FROM data_versions',
   );
-  return rows[0]?.versions ?? '';
+  return new Map(rows.map((row) => [row.kind, row.version]));
+}
+
+/** The versions a request has read: once per request, whatever asks (its session check, its answer). */
+const versionsOfRequest = new WeakMap<object, Promise<ReadonlyMap<string, string>>>();
+
+/**
+ * The current versions of `kinds`, as `kind=version` joined by commas in kind order. Asked for a
+ * request, they are read once and the same versions serve everything the request builds.
+ */
+export async function readVersions(db: Queryable, kinds: readonly DataKind[], request?: object): Promise<string> {
+  let all = request ? versionsOfRequest.get(request) : undefined;
+  if (!all) {
+    all = readAllVersions(db);
+    if (request) versionsOfRequest.set(request, all);
+  }
+  const versions = await all;
+  return [...new Set(kinds)]
+    .sort()
+    .map((kind) => `${kind}=${versions.get(kind) ?? ''}`)
+    .join(',');
+}
+
+/**
+ * A value built from `kinds` of data, kept in `ctx.answers` by `name` and the kinds' versions (read
+ * once for the request): while no write changes them, the value costs no query but the versions'.
+ * Kept as JSON, so each caller gets its own copy.
+ */
+export async function keptUnderVersions<T>(
+  ctx: { answers: AnswerCache; db: Queryable },
+  request: object,
+  kinds: readonly DataKind[],
+  name: string,
+  build: () => Promise<T>,
+): Promise<T> {
+  const versions = await readVersions(ctx.db, kinds, request);
+  const text = await ctx.answers.get(`${name}\n${versions}`, async () => JSON.stringify(await build()));
+  return JSON.parse(text) as T;
 }
 
 /** Does an If-None-Match header name this entity tag (a list of tags, or `*`)? */
@@ -84,7 +119,7 @@ async function tagAnswer(
   reply: FastifyReply,
   dependencies: AnswerDependencies,
 ): Promise<{ name: string; unchanged: boolean }> {
-  const versions = await readVersions(ctx.db, dependencies.kinds);
+  const versions = await readVersions(ctx.db, dependencies.kinds, request);
   const now = new Date();
   const name = [
     request.method,

@@ -81,7 +81,7 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
         if (await ctx.tokens.verify(token)) throw new ForbiddenError('This is for parents: staff use the console');
         throw new UnauthorizedError(SESSION_ENDED);
       }
-      const parent = await findParentSession(ctx, parentClaims);
+      const parent = await findParentSession(ctx, request, parentClaims);
       if (!parent) throw new UnauthorizedError(SESSION_ENDED);
       request.parent = parent;
       return;
@@ -94,7 +94,7 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
       }
       throw new UnauthorizedError(SESSION_ENDED);
     }
-    const signedIn = await findStaffSession(ctx, claims);
+    const signedIn = await findStaffSession(ctx, request, claims);
     if (!signedIn) throw new UnauthorizedError(SESSION_ENDED);
     // The password first, whatever the call: until then the account can do nothing else (ADR 021).
     if (signedIn.must_change_password && !config.beforePasswordChange) {

@@ -1,5 +1,6 @@
 import type { WhatsappConfig } from '../../config';
 import type { Database } from '../../db/database';
+import { PollingLoop } from '../../lib/polling-loop';
 import { setAttemptStatus } from './attempts';
 import { alertButtonPayloads } from './reply-payload';
 import { WhatsappError, type WhatsappRequest, type WhatsappSender } from './whatsapp';
@@ -47,10 +48,7 @@ export interface WhatsappWorkerDependencies {
  * run when woken (a send committed on this instance) and every `pollMs`.
  */
 export class WhatsappWorker {
-  private running = false;
-  private timer: NodeJS.Timeout | undefined;
-  private round: Promise<void> | undefined;
-  private again = false;
+  private readonly loop: PollingLoop;
   private logger: WhatsappLogger = silentLogger;
   private readonly options: Required<WhatsappWorkerOptions>;
   private readonly leaseMs: number;
@@ -69,54 +67,30 @@ export class WhatsappWorker {
     };
     // A claimed batch is sent, worst case every request timing out (10 s), well before its lease ends.
     this.leaseMs = 10_000 * Math.ceil(this.options.batchSize / this.options.concurrency) + 60_000;
+    this.loop = new PollingLoop(() => this.drain(), this.options.pollMs);
   }
 
   start(logger: WhatsappLogger = silentLogger): void {
-    if (this.running) return;
+    if (this.loop.isRunning) return;
     this.logger = logger;
-    this.running = true;
-    this.wake();
+    this.loop.start();
   }
 
   /** Run a round now (or right after the current one). No-op until started. */
   wake(): void {
-    if (!this.running) return;
-    if (this.round) {
-      this.again = true;
-      return;
-    }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.round = this.drain().finally(() => {
-      this.round = undefined;
-      if (!this.running) return;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-        return;
-      }
-      this.timer = setTimeout(() => this.wake(), this.options.pollMs);
-      this.timer.unref();
-    });
+    this.loop.wake();
   }
 
   /** Stops polling and waits for the round in flight, at most `graceMs` (its rows keep their lease). */
   async stop(graceMs = 5000): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const round = this.round;
-    if (!round) return;
-    let timeout: NodeJS.Timeout | undefined;
-    await Promise.race([round, new Promise<void>((resolve) => (timeout = setTimeout(resolve, graceMs)))]);
-    clearTimeout(timeout);
+    await this.loop.stop(graceMs);
   }
 
   private async drain(): Promise<void> {
     const { db, config } = this.deps;
     try {
       await dropStaleEarlyStatuses(db);
-      while (this.running) {
+      while (this.loop.isRunning) {
         const batch = await db.transaction((tx) =>
           claimDueWhatsapp(tx, this.options.batchSize, this.leaseMs, config.dailyLimit),
         );
@@ -137,7 +111,7 @@ export class WhatsappWorker {
   private async sendAll(batch: ClaimedWhatsapp[]): Promise<void> {
     let next = 0;
     const lanes = Array.from({ length: Math.min(this.options.concurrency, batch.length) }, async () => {
-      while (next < batch.length && this.running) {
+      while (next < batch.length && this.loop.isRunning) {
         const attempt = batch[next++] as ClaimedWhatsapp;
         await this.throttle();
         await this.sendOne(attempt);

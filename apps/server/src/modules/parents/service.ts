@@ -15,6 +15,7 @@ import { recordActivity } from '../../lib/activity-log';
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import { addDays, today } from '../../lib/time';
 import type { ParentTokenClaims } from '../../lib/tokens';
+import { keptUnderVersions } from '../../lib/versioned-answer';
 import { POLICIES, parentAccount, releaseAttempt, rememberAddress, reserveAttempt } from '../auth/throttle';
 import { familyName } from '../messages/inbound-repository';
 import { failQueuedForPhone } from '../messages/whatsapp-repository';
@@ -45,15 +46,26 @@ export interface AuthenticatedParent {
 
 /**
  * The parent a verified parent token speaks for, or undefined when that session has ended: the phone
- * has no access code any more, or a new code was issued for it since the token was signed.
+ * has no access code any more, or a new code was issued for it since the token was signed. Kept under
+ * the families' version, like a staff session (auth/session.ts).
  */
 export async function findParentSession(
   ctx: AppContext,
+  request: object,
   claims: ParentTokenClaims,
 ): Promise<AuthenticatedParent | undefined> {
-  const access = await findParentAccess(ctx.db, claims.phone);
-  if (!access || access.token_version !== claims.tokenVersion) return undefined;
-  return { phone: access.phone };
+  const tokenVersion = await keptUnderVersions(
+    ctx,
+    request,
+    ['families'],
+    `session\nparent=${claims.phone}`,
+    async () => {
+      const access = await findParentAccess(ctx.db, claims.phone);
+      return access ? access.token_version : null;
+    },
+  );
+  if (tokenVersion === null || tokenVersion !== claims.tokenVersion) return undefined;
+  return { phone: claims.phone };
 }
 
 const INCORRECT = 'Phone number or access code is incorrect';

@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import webpush, { type RequestDetails } from 'web-push';
 import type { PushConfig } from '../../config';
 import type { Database } from '../../db/database';
+import { PollingLoop } from '../../lib/polling-loop';
 import type { TokenService } from '../../lib/tokens';
 import { type EndpointPolicy, type LookupHost, resolveDestination } from './endpoint-policy';
 import { encodePushPayload } from './payload';
@@ -71,10 +72,7 @@ type Outcome =
  * rows whose lease ran out because a worker died).
  */
 export class PushWorker {
-  private running = false;
-  private timer: NodeJS.Timeout | undefined;
-  private round: Promise<void> | undefined;
-  private again = false;
+  private readonly loop: PollingLoop;
   private logger: PushLogger = silentLogger;
   private readonly aborter = new AbortController();
   private readonly leaseMs: number;
@@ -87,6 +85,7 @@ export class PushWorker {
     this.leaseMs = config.requestTimeoutMs * Math.ceil(config.batchSize / config.concurrency) + 30_000;
     this.lookup = deps.lookup ?? systemLookup;
     this.agents = createPushAgents(config.concurrency);
+    this.loop = new PollingLoop(() => this.drain(), config.pollMs);
   }
 
   get publicKey(): string {
@@ -94,20 +93,19 @@ export class PushWorker {
   }
 
   get isRunning(): boolean {
-    return this.running;
+    return this.loop.isRunning;
   }
 
   start(logger: PushLogger = silentLogger): void {
-    if (this.running) return;
+    if (this.loop.isRunning) return;
     this.logger = logger;
-    this.running = true;
     if (this.deps.config.allowLoopbackEndpointsForTests) {
       logger.warn(
         { setting: 'PUSH_ALLOW_LOOPBACK_ENDPOINTS_FOR_TESTS' },
         'TEST-ONLY SETTING ON: push endpoints on this computer (loopback, plain http, any port) are accepted. Never use it in production.',
       );
     }
-    this.wake();
+    this.loop.start();
   }
 
   private get policy(): EndpointPolicy {
@@ -116,24 +114,7 @@ export class PushWorker {
 
   /** Run a round now (or right after the current one). No-op until started. */
   wake(): void {
-    if (!this.running) return;
-    if (this.round) {
-      this.again = true;
-      return;
-    }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.round = this.drain().finally(() => {
-      this.round = undefined;
-      if (!this.running) return;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-        return;
-      }
-      this.timer = setTimeout(() => this.wake(), this.deps.config.pollMs);
-      this.timer.unref();
-    });
+    this.loop.wake();
   }
 
   /**
@@ -143,24 +124,9 @@ export class PushWorker {
    * on another instance.
    */
   async stop(graceMs = 5000): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const round = this.round;
-    if (!round) {
-      this.agents.http.destroy();
-      this.agents.https.destroy();
-      return;
-    }
-    let timeout: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<'timeout'>((resolve) => {
-      timeout = setTimeout(() => resolve('timeout'), graceMs);
-    });
-    const result = await Promise.race([round.then(() => 'done' as const), gaveUp]);
-    clearTimeout(timeout);
-    if (result === 'timeout') {
+    if ((await this.loop.stop(graceMs)) === 'timeout') {
       this.aborter.abort();
-      await round.catch(() => {});
+      await this.loop.settled();
     }
     this.agents.http.destroy();
     this.agents.https.destroy();
@@ -170,7 +136,7 @@ export class PushWorker {
   private async drain(): Promise<void> {
     const { config } = this.deps;
     try {
-      while (this.running) {
+      while (this.loop.isRunning) {
         const batch = await claimDuePushes(this.deps.db, config.batchSize, this.leaseMs);
         if (batch.length === 0) return;
         await this.sendAll(batch);
