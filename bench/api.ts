@@ -1,7 +1,8 @@
 // The API at the size of a large centre (5,000 students, 200 teachers, a year of attendance), each
 // call measured with autocannon at 1 and 32 connections beside the limit: a bare Fastify route
 // answering the same bytes with no database. Also the console in Chromium, a send to every parent,
-// approve 200, imports, memory.
+// approve 200, imports, memory, and a simulated console (BENCH_STAFF people polling every 30 s for
+// BENCH_POLL_SECONDS while one marks attendance every second).
 //   npx tsx bench/api.ts                       embedded database (PGlite)
 //   BENCH_DATABASE_URL=postgres://… npx tsx bench/api.ts   a fresh database on that PostgreSQL server
 // BENCH_SECONDS (default 5) per measurement. Prints a table and writes bench/results/api-<db>.json.
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { consoleTimings } from './api/console';
 import { freshDatabase, seedLargeCentre } from './api/database';
 import { rssMb, sampleRss, settle } from './api/measure';
+import { simulatedConsole } from './api/polling';
 import { API, measureReads, readCalls } from './api/reads';
 import { printResults } from './api/table';
 import { approveInHundreds, importWorkbook, sendToAllParents } from './api/writes';
@@ -18,6 +20,8 @@ import type { ApiResults } from './figures';
 import { ADMIN_PASSWORD, resultsDir, startBenchServer } from './support';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const POLLING_STAFF = Number(process.env.BENCH_STAFF ?? 50);
+const POLLING_SECONDS = Number(process.env.BENCH_POLL_SECONDS ?? 60);
 const serverUrl = process.env.BENCH_DATABASE_URL ?? '';
 const kind = serverUrl ? 'postgres' : 'pglite';
 
@@ -46,12 +50,13 @@ const results: ApiResults = {
   console: null,
   imports: [],
   memory: {},
+  polling: null,
 };
 try {
   // The seed leaves its last school day pending approval: that is "a day".
   const pendingAll = (await fetch(`${server.base}${API}/attendance/pending-approval`, {
     headers: { authorization: `Bearer ${server.token}` },
-  }).then((r) => r.json())) as { date: string }[];
+  }).then((r) => r.json())) as { date: string; student_id: number }[];
   const day = pendingAll[0]?.date;
   if (!day) throw new Error('the seeded database has no pending day');
   const signInForm = new URLSearchParams({ username: 'admin', password: ADMIN_PASSWORD }).toString();
@@ -70,6 +75,18 @@ try {
   log(
     `console: sign-in ${results.console.sign_in_ms.toFixed(0)} ms, then students table ${results.console.students_table_ms.toFixed(0)} ms`,
   );
+
+  results.polling = await simulatedConsole(server, {
+    day,
+    staff: POLLING_STAFF,
+    seconds: POLLING_SECONDS,
+    intervalMs: 30_000,
+    studentIds: pendingAll.slice(0, 200).map((record) => record.student_id),
+  });
+  log(
+    `simulated console, ${POLLING_STAFF} staff polling every 30 s while one marks a record a second, ${POLLING_SECONDS} s: ${results.polling.polls} polls, ${(100 * results.polling.not_modified_share).toFixed(0)} % answered 304, server CPU ${(100 * results.polling.server_cpu_share).toFixed(0)} % of a core`,
+  );
+  await settle(server.base);
 
   results.send = await sendToAllParents(server, push, seeded.counts.push_subscriptions);
   log(

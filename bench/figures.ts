@@ -92,6 +92,7 @@ export interface ApiResults {
   console: ConsoleTimings | null;
   imports: ImportResult[];
   memory: { rest_mb?: number; load_peak_mb?: number; after_mb?: number };
+  polling?: PollingFigures | null;
 }
 
 /** bench/whatsapp.ts: one send to every family, half on the parent app and half on WhatsApp only. */
@@ -107,4 +108,28 @@ export interface WhatsappFigures {
   whatsapp_refused: number;
   window_violations: number;
   webhook_not_200: number;
+}
+
+/** The simulated console of bench/api/polling.ts: staff polling with entity tags while one writes. */
+export interface PollingFigures {
+  staff: number;
+  interval_s: number;
+  seconds: number;
+  writes: number;
+  write_errors: number;
+  write_p50_ms: number;
+  polls: number;
+  not_modified: number;
+  not_modified_share: number;
+  poll_errors: number;
+  /** The server process's CPU time over the run's wall time (1 = one core busy). */
+  server_cpu_share: number;
+  calls: { url: string; polls: number; not_modified: number; p50_ms: number; p99_ms: number; kb_received: number }[];
+}
+
+/** bench/scaling.ts: the reads whose cost must not grow with the records, at two sizes. */
+export interface ScalingFigures {
+  kind: 'pglite' | 'postgres';
+  seconds: number;
+  sizes: { attendance: number; seed_seconds: number; calls: CallResult[] }[];
 }

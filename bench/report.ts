@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ApiResults, BundleFigures, CallResult, SearchFigures, WhatsappFigures } from './figures';
+import type { ApiResults, BundleFigures, CallResult, ScalingFigures, SearchFigures, WhatsappFigures } from './figures';
 import { resultsDir } from './support';
 
 const dir = resultsDir();
@@ -15,6 +15,7 @@ function read<T>(name: string): T | undefined {
 const bundle = read<BundleFigures>('web-bundle.json');
 const search = read<SearchFigures>('students-search.json');
 const whatsapp = read<WhatsappFigures>('whatsapp.json');
+const scaling = read<ScalingFigures>('scaling-postgres.json') ?? read<ScalingFigures>('scaling-pglite.json');
 const apis = ['pglite', 'postgres']
   .map((kind) => read<ApiResults>(`api-${kind}.json`))
   .filter((api): api is ApiResults => api !== undefined);
@@ -90,7 +91,22 @@ for (const api of apis) {
   target(`${label}: send to ${api.send?.recipients ?? '–'} parents, answered`, api.send?.answer_ms, 1000);
   target(`${label}: send, every push delivered to the fake push service`, api.send?.drained_s, 30, 's');
   target(`${label}: students table shown after sign-in (Chromium)`, api.console?.sign_in_to_table_ms, 1500);
-  if (pg) target('PostgreSQL: server RSS under load', api.memory?.load_peak_mb, 400, 'MB');
+  target(`${label}: server RSS under load`, api.memory?.load_peak_mb, pg ? 400 : 600, 'MB');
+  if (api.polling)
+    lines.push(
+      `| ${label}: simulated console (${api.polling.staff} staff polling every ${api.polling.interval_s} s, one write a second): polls answered 304 | ${(100 * api.polling.not_modified_share).toFixed(0)} % of ${api.polling.polls}; server CPU ${(100 * api.polling.server_cpu_share).toFixed(0)} % of a core | – | – |`,
+    );
+}
+if (scaling) {
+  const [small, large] = scaling.sizes;
+  for (const call of small?.calls ?? []) {
+    const other = large?.calls.find((entry) => entry.name === call.name);
+    if (!other) continue;
+    const ratio = other.c1.ours.p99 / Math.max(call.c1.ours.p99, 1);
+    lines.push(
+      `| ${scaling.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}: ${call.name}, p99 at 1 connection, ${((large?.attendance ?? 0) / 1e6).toFixed(1)} M records against ${((small?.attendance ?? 0) / 1e6).toFixed(1)} M | ${other.c1.ours.p99} ms against ${call.c1.ours.p99} ms: ${ratio.toFixed(2)}× | < 1.5× | ${ratio < 1.5 ? 'met' : '**missed**'} |`,
+    );
+  }
 }
 lines.push('');
 
@@ -128,11 +144,44 @@ for (const api of apis) {
     lines.push(
       `- Console in Chromium: Sign In to dashboard ${ms(api.console.sign_in_ms)}, Students menu to first table row ${ms(api.console.students_table_ms)} (medians of ${api.console.runs.length}).`,
     );
+  if (api.polling) {
+    const polling = api.polling;
+    lines.push(
+      `- Simulated console: ${polling.staff} staff, each on a screen polling every ${polling.interval_s} s with the tags of what they hold, while one marks a record every second (${polling.writes} writes, median ${ms(polling.write_p50_ms)}, ${polling.write_errors} failed), for ${polling.seconds} s: ${polling.polls} polls, ${polling.not_modified} answered 304 (${(100 * polling.not_modified_share).toFixed(0)} %), ${polling.poll_errors} errors; server CPU ${(100 * polling.server_cpu_share).toFixed(0)} % of one core.`,
+      '',
+      '  | Poll | polls | 304 | p50 / p99 | KB received |',
+      '  |---|---|---|---|---|',
+      ...polling.calls.map(
+        (call) =>
+          `  | ${call.url} | ${call.polls} | ${call.not_modified} | ${call.p50_ms} / ${call.p99_ms} ms | ${call.kb_received} |`,
+      ),
+      '',
+    );
+  }
   if (api.memory?.rest_mb !== undefined)
     lines.push(
       `- Server RSS: ${Math.round(api.memory.rest_mb)} MB at rest, ${Math.round(api.memory.load_peak_mb ?? Number.NaN)} MB peak under load, ${Math.round(api.memory.after_mb ?? Number.NaN)} MB after the imports.`,
       '',
     );
+}
+
+if (scaling) {
+  lines.push(
+    `## Reads at two sizes (${scaling.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'})`,
+    '',
+    `The same centre (5,000 students) with a year and with four years of attendance; autocannon, ${scaling.seconds} s per figure.`,
+    '',
+    '| Call | records | 1 conn p50 / p99 | 32 conn p50 / p99 | req/s (32) | bare req/s |',
+    '|---|---|---|---|---|---|',
+  );
+  for (const size of scaling.sizes) {
+    for (const call of size.calls) {
+      lines.push(
+        `| ${call.name} | ${(size.attendance / 1e6).toFixed(2)} M | ${call.c1.ours.p50} / ${call.c1.ours.p99} | ${call.c32.ours.p50} / ${call.c32.ours.p99} | ${Math.round(call.c32.ours.rps)} | ${Math.round(call.c32.bare.rps)} |`,
+      );
+    }
+  }
+  lines.push('');
 }
 
 if (bundle) {

@@ -1,6 +1,6 @@
 // `npm run bench`: every bench script in turn on the built console and server, then the results page.
 // The API bench runs on the embedded database, and again on PostgreSQL when DATABASE_URL (or
-// BENCH_DATABASE_URL) names a server. A script over its budget does not stop the others.
+// BENCH_DATABASE_URL) names a server, with the scaling figure (1.5 M and 6 M records) there. A script over its budget does not stop the others.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from '../scripts/kit/server';
@@ -11,7 +11,12 @@ const steps: [string, Record<string, string>][] = [
   ['students-search.ts', {}],
   ['whatsapp.ts', {}],
   ['api.ts', { BENCH_DATABASE_URL: '' }],
-  ...(postgres ? [['api.ts', { BENCH_DATABASE_URL: postgres }] as [string, Record<string, string>]] : []),
+  ...(postgres
+    ? ([
+        ['api.ts', { BENCH_DATABASE_URL: postgres }],
+        ['scaling.ts', { BENCH_DATABASE_URL: postgres }],
+      ] as [string, Record<string, string>][])
+    : []),
 ];
 /** A bench script in its own Node process, TypeScript through tsx. */
 const runScript = (script: string, env: Record<string, string> = {}) =>

@@ -36,8 +36,15 @@ export async function freshDatabase(serverUrl: string): Promise<BenchDatabase> {
   };
 }
 
-/** Seeds the large centre, every parent with a device on the fake push service; answers what it made and how long it took. */
-export function seedLargeCentre(database: BenchDatabase, push: FakePushService): ApiResults['seeded'] {
+/**
+ * Seeds the large centre, every parent with a device on the fake push service; `size` overrides its
+ * SEED_* sizes. Answers what it made and how long it took.
+ */
+export function seedLargeCentre(
+  database: BenchDatabase,
+  push: FakePushService,
+  size: Record<string, string> = {},
+): ApiResults['seeded'] {
   const started = performance.now();
   const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/tools/seed-large.ts')], {
     cwd: ROOT,
@@ -50,6 +57,7 @@ export function seedLargeCentre(database: BenchDatabase, push: FakePushService):
       SEED_PUSH_ENDPOINT: push.base,
       SEED_PUSH_P256DH: push.keys.p256dh,
       SEED_PUSH_AUTH: push.keys.auth,
+      ...size,
     },
     encoding: 'utf8',
   });

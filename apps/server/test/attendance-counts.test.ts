@@ -162,3 +162,67 @@ describe('kept attendance counts', () => {
     expect(await kept()).toEqual([]);
   });
 });
+
+describe('kept message counts', () => {
+  const keptMonth = async (from: string, to: string) => {
+    const [row] = await api.db.query<{ count: number }>(
+      `SELECT COALESCE(sum(messages), 0)::int AS count FROM message_counts
+        WHERE quarter >= $1::timestamptz AND quarter < $2::timestamptz`,
+      [from, to],
+    );
+    return row?.count ?? 0;
+  };
+  const countedMonth = async (from: string, to: string) => {
+    const [row] = await api.db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM messages WHERE sent_at >= $1::timestamptz AND sent_at < $2::timestamptz',
+      [from, to],
+    );
+    return row?.count ?? 0;
+  };
+  // Months whose edges are midnights in zones a quarter or half an hour off the hour, and in UTC.
+  const months = [
+    ['2026-10-01T00:00:00+05:30', '2026-11-01T00:00:00+05:30'],
+    ['2026-10-01T00:00:00+05:45', '2026-11-01T00:00:00+05:45'],
+    ['2026-10-01T00:00:00Z', '2026-11-01T00:00:00Z'],
+  ] as const;
+
+  it('equal a recount of any month, in any zone, after messages are added, deleted and moved', async () => {
+    const rng = random(11);
+    const insert = (times: string[]) =>
+      api.db.query(
+        `INSERT INTO messages (recipient, subject, message, kind, sent_by, sent_at)
+         SELECT '+919800000001', 'Counted', 'Counted', 'notice', 'admin', t FROM unnest($1::timestamptz[]) AS t`,
+        [times],
+      );
+    // Around each month's edges in every zone, and inside.
+    const edges = months
+      .flat()
+      .flatMap((edge) =>
+        [-1, 0, 1, 14, 15, 16].map((minutes) => new Date(Date.parse(edge) + minutes * 60_000).toISOString()),
+      );
+    await insert(edges);
+    for (let round = 0; round < 30; round += 1) {
+      const times = Array.from({ length: 1 + rng.int(20) }, () =>
+        new Date(Date.parse('2026-09-28T00:00:00Z') + rng.int(40 * 24 * 60) * 60_000).toISOString(),
+      );
+      await insert(times);
+      if (round % 3 === 0)
+        await api.db.query(
+          `DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE subject = 'Counted' ORDER BY random() LIMIT 5)`,
+        );
+      if (round % 5 === 0)
+        await api.db.query(
+          `UPDATE messages SET sent_at = sent_at + interval '3 days'
+            WHERE id IN (SELECT id FROM messages WHERE subject = 'Counted' ORDER BY id LIMIT 4)`,
+        );
+      // A status change (the usual update) leaves the counts alone.
+      await api.db.query("UPDATE messages SET delivery_status = 'sent' WHERE subject = 'Counted'");
+    }
+    for (const [from, to] of months) {
+      expect(await keptMonth(from, to)).toBe(await countedMonth(from, to));
+      expect(await countedMonth(from, to)).toBeGreaterThan(0);
+    }
+    await api.db.query("DELETE FROM messages WHERE subject = 'Counted'");
+    for (const [from, to] of months) expect(await keptMonth(from, to)).toBe(await countedMonth(from, to));
+  });
+});

@@ -130,7 +130,7 @@ export async function restoreBackup(
     };
     // Read again, checked again (the file might have changed since), and loaded in batches.
     const again = await checkBackupFile(source, label, async (table, rows) => {
-      if (DERIVED_TABLES.has(table.name)) return;
+      if (Object.hasOwn(DERIVED_TABLES, table.name)) return;
       if (pendingTable !== table) {
         await insert();
         pendingTable = table;
@@ -147,7 +147,7 @@ export async function restoreBackup(
     }
 
     for (const table of header.tables) {
-      if (DERIVED_TABLES.has(table.name)) continue;
+      if (Object.hasOwn(DERIVED_TABLES, table.name)) continue;
       const loaded = await countRows(tx, table.name);
       if (loaded !== table.rows) {
         throw new RestoreRefusedError(
@@ -156,14 +156,12 @@ export async function restoreBackup(
       }
     }
     await restoreSequences(tx, header);
-    // The kept attendance counts are made again from the restored records (their triggers counted
-    // them as they were loaded; counted once more here, from scratch, whatever the file held).
-    if (header.tables.some((table) => table.name === 'attendance_counts')) {
-      await tx.query('DELETE FROM attendance_counts');
-      await tx.query(
-        `INSERT INTO attendance_counts (date, class_name, status, approved, records)
-         SELECT date, class_name, status, approved_at IS NOT NULL, count(*)::int FROM attendance GROUP BY 1, 2, 3, 4`,
-      );
+    // Counts kept by triggers are made again from the restored rows (the triggers counted them as
+    // they were loaded; counted once more here, from scratch, whatever the file held).
+    for (const [table, recount] of Object.entries(DERIVED_TABLES)) {
+      if (!header.tables.some((entry) => entry.name === table)) continue;
+      await tx.query(`DELETE FROM ${quoteName(table)}`);
+      await tx.query(recount);
     }
     // Every version raised past any the backup or the restore's own loading left (ADR 024): a tag a
     // console holds from before never names the restored data.
@@ -208,7 +206,12 @@ async function checkTables(tx: Queryable, header: BackupHeader, label: string): 
 }
 
 /** Tables made from others (by triggers): their rows in a backup are not loaded but made again. */
-const DERIVED_TABLES = new Set(['attendance_counts']);
+const DERIVED_TABLES: Record<string, string> = {
+  attendance_counts: `INSERT INTO attendance_counts (date, class_name, status, approved, records)
+    SELECT date, class_name, status, approved_at IS NOT NULL, count(*)::int FROM attendance GROUP BY 1, 2, 3, 4`,
+  message_counts: `INSERT INTO message_counts (quarter, messages)
+    SELECT message_quarter(sent_at), count(*)::int FROM messages GROUP BY 1`,
+};
 
 /** Tables the migrations themselves put rows in: default settings, the default alert templates, data versions. */
 const SEEDED_BY_MIGRATIONS = new Set(['settings', 'message_templates', 'message_template_texts', 'data_versions']);

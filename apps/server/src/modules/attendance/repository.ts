@@ -242,8 +242,11 @@ export async function countMonth(db: Queryable, start: string, end: string): Pro
 
 /** Messages sent in [from, to): instants, so the month follows the centre's clock, not the session's. */
 export async function countMessagesSent(db: Queryable, from: string, to: string): Promise<number> {
+  // The kept counts of the range's quarter-hours (message_counts, migration 0013): `from` and `to`
+  // are midnights in the centre's zone, which fall on quarter-hours.
   const rows = await db.queryCached<{ count: number }>(
-    'SELECT count(*)::int AS count FROM messages WHERE sent_at >= $1::timestamptz AND sent_at < $2::timestamptz',
+    `SELECT COALESCE(sum(messages), 0)::int AS count FROM message_counts
+      WHERE quarter >= $1::timestamptz AND quarter < $2::timestamptz`,
     [from, to],
   );
   return rows[0]?.count ?? 0;
