@@ -133,3 +133,27 @@ export interface ScalingFigures {
   seconds: number;
   sizes: { attendance: number; seed_seconds: number; calls: CallResult[] }[];
 }
+
+/** What the server logs on SIGUSR2 (apps/server/src/lib/memory-report.ts), in MB. */
+export interface MemoryReport {
+  rss_mb: number;
+  js_heap_used_mb: number;
+  js_heap_total_mb: number;
+  array_buffers_mb: number;
+  external_mb: number;
+  read_cache_mb: number;
+  kept_answers_mb: number;
+}
+
+/** bench/memory.ts: the embedded database's server at two centre sizes. */
+export interface MemoryFigures {
+  kind: 'pglite';
+  sizes: {
+    centre: 'demo' | 'large';
+    students: number;
+    rest: MemoryReport;
+    after_reads: MemoryReport;
+    peak_rss_mb: number;
+    after_peak: MemoryReport;
+  }[];
+}

@@ -4,7 +4,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ApiResults, BundleFigures, CallResult, ScalingFigures, SearchFigures, WhatsappFigures } from './figures';
+import type {
+  ApiResults,
+  BundleFigures,
+  CallResult,
+  MemoryFigures,
+  ScalingFigures,
+  SearchFigures,
+  WhatsappFigures,
+} from './figures';
 import { resultsDir } from './support';
 
 const dir = resultsDir();
@@ -15,6 +23,7 @@ function read<T>(name: string): T | undefined {
 const bundle = read<BundleFigures>('web-bundle.json');
 const search = read<SearchFigures>('students-search.json');
 const whatsapp = read<WhatsappFigures>('whatsapp.json');
+const memory = read<MemoryFigures>('memory-pglite.json');
 const scaling = read<ScalingFigures>('scaling-postgres.json') ?? read<ScalingFigures>('scaling-pglite.json');
 const apis = ['pglite', 'postgres']
   .map((kind) => read<ApiResults>(`api-${kind}.json`))
@@ -97,6 +106,14 @@ for (const api of apis) {
       `| ${label}: simulated console (${api.polling.staff} staff polling every ${api.polling.interval_s} s, one write a second): polls answered 304 | ${(100 * api.polling.not_modified_share).toFixed(0)} % of ${api.polling.polls}; server CPU ${(100 * api.polling.server_cpu_share).toFixed(0)} % of a core | – | – |`,
     );
 }
+for (const size of memory?.sizes ?? []) {
+  target(
+    `PGlite, the ${size.centre} centre (${size.students.toLocaleString('en')} students): server RSS at peak (8 whole-range histories at once)`,
+    size.peak_rss_mb,
+    size.centre === 'demo' ? 200 : 600,
+    'MB',
+  );
+}
 if (scaling) {
   const [small, large] = scaling.sizes;
   for (const call of small?.calls ?? []) {
@@ -178,6 +195,29 @@ if (scaling) {
     for (const call of size.calls) {
       lines.push(
         `| ${call.name} | ${(size.attendance / 1e6).toFixed(2)} M | ${call.c1.ours.p50} / ${call.c1.ours.p99} | ${call.c32.ours.p50} / ${call.c32.ours.p99} | ${Math.round(call.c32.ours.rps)} | ${Math.round(call.c32.bare.rps)} |`,
+      );
+    }
+  }
+  lines.push('');
+}
+
+if (memory) {
+  lines.push(
+    '## Memory of the embedded database server',
+    '',
+    'As the server reports it on SIGUSR2 (MB): resident set; V8 heap used; ArrayBuffers (the WebAssembly heap of the embedded PostgreSQL is one of them); the read cache; the kept answers (PostgreSQL only).',
+    '',
+    '| Centre | When | RSS | JS heap | ArrayBuffers | read cache |',
+    '|---|---|---|---|---|---|',
+  );
+  for (const size of memory.sizes) {
+    for (const [when, entry] of [
+      ['at rest', size.rest],
+      ['after every console read once', size.after_reads],
+      [`after 8 whole-range histories (peak RSS ${size.peak_rss_mb} MB)`, size.after_peak],
+    ] as const) {
+      lines.push(
+        `| ${size.centre} (${size.students.toLocaleString('en')} students) | ${when} | ${entry.rss_mb} | ${entry.js_heap_used_mb} | ${entry.array_buffers_mb} | ${entry.read_cache_mb} |`,
       );
     }
   }

@@ -11,6 +11,7 @@ const steps: [string, Record<string, string>][] = [
   ['students-search.ts', {}],
   ['whatsapp.ts', {}],
   ['api.ts', { BENCH_DATABASE_URL: '' }],
+  ['memory.ts', {}],
   ...(postgres
     ? ([
         ['api.ts', { BENCH_DATABASE_URL: postgres }],

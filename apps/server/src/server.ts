@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { openConfiguredDatabase } from './db/open';
 import { Housekeeping } from './lib/housekeeping';
+import { memoryReport } from './lib/memory-report';
 import { adminPasswordProblem } from './lib/password-policy';
 import { deleteExpiredThrottleRows } from './modules/auth/throttle';
 
@@ -64,6 +65,13 @@ async function main(): Promise<void> {
     }
     process.exit(0);
   };
+  // An operator's look at where the memory goes: `kill -USR2 <pid>` logs it (docs: README, memory).
+  process.on('SIGUSR2', () => {
+    app.log.info(
+      { memory: memoryReport({ readCacheBytes: db.cachedBytes(), keptAnswerBytes: ctx.answers.size() }) },
+      'memory in use',
+    );
+  });
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 

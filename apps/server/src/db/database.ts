@@ -23,6 +23,8 @@ export interface Queryable {
 
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /** Bytes the embedded database's read cache holds now (0 on PostgreSQL, which keeps none). */
+  cachedBytes(): number;
   /**
    * Runs `work` in one transaction: all of it commits or none of it does. Inside, use only `tx`:
    * PGlite has a single connection, and a query on the outer database would wait forever. On
@@ -120,6 +122,7 @@ export function wrapPglite(client: PGlite): Database {
   });
   return {
     kind: 'pglite',
+    cachedBytes: () => cache.size(),
     query: run,
     queryJson(sql, params) {
       return cache.get(
@@ -181,6 +184,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
   let closed = false;
   return {
     kind: 'postgres',
+    cachedBytes: () => 0,
     ...postgresQueryable(pool),
     async transaction(work) {
       // A deadlock or serialization failure rolled the whole attempt back: running it again is

@@ -88,6 +88,11 @@ export class ReadCache {
   get<T>(key: string, load: () => Promise<T>, sizeOf: (value: T) => number): Promise<T> {
     return this.kept.get(key, load, sizeOf);
   }
+
+  /** Bytes held now. */
+  size(): number {
+    return this.kept.size();
+  }
 }
 
 /** Plain SELECTs leave the data as it is; anything else (and sequence calls) may change it. */
