@@ -205,9 +205,9 @@ if (memory) {
   lines.push(
     '## Memory of the embedded database server',
     '',
-    'As the server reports it on SIGUSR2 (MB): resident set; V8 heap used; ArrayBuffers (the WebAssembly heap of the embedded PostgreSQL is one of them); the read cache; the kept answers (PostgreSQL only).',
+    'As the server reports it on SIGUSR2 (MB): resident set; V8 heap used; memory outside the V8 heap (mostly the WebAssembly heap of the embedded PostgreSQL, reserved, not all of it resident); the read cache (part of the V8 heap).',
     '',
-    '| Centre | When | RSS | JS heap | ArrayBuffers | read cache |',
+    '| Centre | When | RSS | JS heap | outside the JS heap | read cache |',
     '|---|---|---|---|---|---|',
   );
   for (const size of memory.sizes) {
@@ -217,7 +217,7 @@ if (memory) {
       [`after 8 whole-range histories (peak RSS ${size.peak_rss_mb} MB)`, size.after_peak],
     ] as const) {
       lines.push(
-        `| ${size.centre} (${size.students.toLocaleString('en')} students) | ${when} | ${entry.rss_mb} | ${entry.js_heap_used_mb} | ${entry.array_buffers_mb} | ${entry.read_cache_mb} |`,
+        `| ${size.centre} (${size.students.toLocaleString('en')} students) | ${when} | ${entry.rss_mb} | ${entry.js_heap_used_mb} | ${entry.external_mb} | ${entry.read_cache_mb} |`,
       );
     }
   }

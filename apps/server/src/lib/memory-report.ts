@@ -1,8 +1,9 @@
 /**
  * Where the server's memory goes, in MB: the process's resident set, V8's heap (JavaScript objects,
- * strings), the memory outside it held by ArrayBuffers (the embedded database's WebAssembly heap is
- * one: it holds PostgreSQL's shared buffers and working memory, and never shrinks), and the two
- * caches the server keeps by size (the embedded database's read cache, the kept answers).
+ * strings), the memory outside it (`external`: mostly the embedded database's WebAssembly heap, which
+ * holds PostgreSQL's shared buffers and working memory and never shrinks; ArrayBuffers and Buffers
+ * are part of it), and the two caches the server keeps by size (the embedded database's read cache,
+ * the kept answers).
  */
 export function memoryReport(caches: { readCacheBytes: number; keptAnswerBytes: number }) {
   const usage = process.memoryUsage();

@@ -68,33 +68,47 @@ export async function claimDueWhatsapp(
     claimed.map((attempt) => attempt.recipient),
   );
   const today = await conversationsToday(tx);
+  // Decided here, written below in one statement per kind of decision.
+  const reached: number[] = [];
+  const optedOut: number[] = [];
+  const opening: number[] = [];
+  const deferred: number[] = [];
   for (const attempt of claimed) {
     if (attempt.delivery_status === 'delivered' || attempt.delivery_status === 'read') {
-      await tx.query('DELETE FROM message_attempts WHERE id = $1', [attempt.id]);
-      batch.cancelled += 1;
+      reached.push(attempt.id);
       continue;
     }
     // A one-off goes by its own rules (checked when staff sent it); a message to families needs consent now.
     if (attempt.kind !== 'whatsapp' && !optedIn.has(attempt.recipient)) {
-      await setAttemptStatus(tx, { attemptId: attempt.id }, 'failed', {
-        failureReason: 'The parent opted out of WhatsApp messages.',
-      });
-      batch.optedOut += 1;
+      optedOut.push(attempt.id);
       continue;
     }
     if (attempt.whatsapp_template && !attempt.conversation_at && !today.phones.has(attempt.recipient)) {
       if (today.count >= dailyLimit) {
-        const until = new Date((today.oldest ?? new Date()).getTime() + DAY_MS);
-        await deferForLimit(tx, attempt.id, until, dailyLimit);
-        batch.deferred += 1;
+        deferred.push(attempt.id);
         continue;
       }
-      await tx.query('UPDATE message_attempts SET conversation_at = now() WHERE id = $1', [attempt.id]);
+      opening.push(attempt.id);
       today.phones.add(attempt.recipient);
       today.count += 1;
     }
     batch.ready.push(attempt);
   }
+  if (reached.length > 0) await tx.query('DELETE FROM message_attempts WHERE id = ANY($1::int[])', [reached]);
+  for (const attemptId of optedOut) {
+    await setAttemptStatus(tx, { attemptId }, 'failed', {
+      failureReason: 'The parent opted out of WhatsApp messages.',
+    });
+  }
+  if (opening.length > 0) {
+    await tx.query('UPDATE message_attempts SET conversation_at = now() WHERE id = ANY($1::int[])', [opening]);
+  }
+  if (deferred.length > 0) {
+    await deferForLimit(tx, deferred, new Date((today.oldest ?? new Date()).getTime() + DAY_MS), dailyLimit);
+  }
+  batch.cancelled = reached.length;
+  batch.optedOut = optedOut.length;
+  batch.deferred = deferred.length;
   return batch;
 }
 
@@ -138,11 +152,11 @@ export function limitReason(dailyLimit: number, until: Date): string {
   return `Over WhatsApp's daily limit of ${dailyLimit} new conversations; goes when the limit allows (from ${until.toISOString().slice(0, 16).replace('T', ' ')} UTC).`;
 }
 
-async function deferForLimit(tx: Queryable, attemptId: number, until: Date, dailyLimit: number): Promise<void> {
+async function deferForLimit(tx: Queryable, attemptIds: number[], until: Date, dailyLimit: number): Promise<void> {
   await tx.query(
     `UPDATE message_attempts SET tries = tries - 1, next_attempt_at = $2::timestamptz, waiting_reason = $3
-      WHERE id = $1`,
-    [attemptId, until.toISOString(), limitReason(dailyLimit, until)],
+      WHERE id = ANY($1::int[])`,
+    [attemptIds, until.toISOString(), limitReason(dailyLimit, until)],
   );
 }
 
@@ -197,7 +211,13 @@ export async function storeProviderMessageId(
     ]);
     return true;
   });
-  if (stored) await db.transaction((tx) => applyEarlyStatuses(tx, providerMessageId));
+  if (!stored) return;
+  // Most sends have no status ahead of them: a look outside a transaction (after the commit above, so
+  // as safe as the transaction's own look) spares them a second transaction.
+  const early = await db.query('SELECT 1 FROM whatsapp_early_statuses WHERE provider_message_id = $1 LIMIT 1', [
+    providerMessageId,
+  ]);
+  if (early.length > 0) await db.transaction((tx) => applyEarlyStatuses(tx, providerMessageId));
 }
 
 /** Applies, once each and in the order they happened, the statuses kept for a wamid that is now stored. */
