@@ -78,3 +78,37 @@ describe('GET /dashboard/summary', () => {
     expect((await summary(api.anonymous())).statusCode).toBe(401);
   });
 });
+
+describe('families not reached', () => {
+  it('counts the last week’s messages no channel reached after the set minutes, as the call list lists them', async () => {
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    const message = async (phone: string, sentAt: string, status: string, callRequested = false) => {
+      const [row] = await api.db.query<{ id: number }>(
+        `INSERT INTO messages (message_type, kind, subject, message, recipient, sent_by, sent_at, delivery_status, call_requested_at)
+         VALUES ('IN_APP', 'notice', 'Closed on Friday', 'The centre is closed on Friday.', $1, 'admin', $2, $3,
+                 CASE WHEN $4::boolean THEN now() END)
+         RETURNING id`,
+        [phone, sentAt, status, callRequested],
+      );
+      return row?.id as number;
+    };
+    const notReached = async () => ((await summary(api.as('teacher'))).json() as { not_reached: number }).not_reached;
+    const before = await notReached();
+    await message('+919800000101', ago(29), 'sent'); // not yet: the centre gives it 30 minutes
+    await message('+919800000102', ago(32), 'sent'); // not reached
+    await message('+919800000103', ago(32), 'delivered'); // reached
+    await message('+919800000104', ago(5), 'failed'); // failed at once
+    await message('+919800000105', ago(3), 'delivered', true); // reached, but asked for a call
+    await message('+919800000106', ago(8 * 24 * 60), 'sent'); // too old to call about
+    await message('+919800000107', ago(8 * 24 * 60), 'failed');
+
+    expect(await notReached()).toBe(before + 3);
+    const list = (await api.as('teacher').get('/api/v1/communications/call-list')).json() as {
+      items: { phone: string }[];
+      waiting_count: number;
+    };
+    const mine = list.items.map((item) => item.phone).filter((phone) => phone.startsWith('+9198000001'));
+    expect(mine.sort()).toEqual(['+919800000102', '+919800000104', '+919800000105']);
+    expect(list.waiting_count).toBe(before + 3);
+  });
+});
