@@ -92,4 +92,16 @@ describe('the whole-range history', () => {
     expect(backwards.statusCode).toBe(422);
     expect(backwards.json()).toHaveProperty('detail');
   });
+
+  it('sends a day changed since the last read as it is now, the days kept meanwhile unchanged', async () => {
+    const url = `/api/v1/attendance/history?start_date=${start}&end_date=${end}`;
+    expect((await api.as('admin').get(url)).json()).toEqual(await expected());
+    await api.db.query(
+      "UPDATE attendance SET status = 'absent', remarks = 'Changed after the read' WHERE date = $1::date AND id % 7 = 0",
+      [addDays(end, -1)],
+    );
+    const after = (await api.as('admin').get(url)).json() as { remarks: string | null }[];
+    expect(after.some((record) => record.remarks === 'Changed after the read')).toBe(true);
+    expect(after).toEqual(await expected());
+  });
 });

@@ -161,22 +161,25 @@ export async function sendVersioned(
 }
 
 /**
- * `sendVersioned` for answers too large to hold: the JSON array is sent as `parts` yields it (each
- * part the text of an array, `[]` included), never whole in memory, and never kept.
+ * `sendVersioned` for answers too large to hold at once: the JSON array is sent as `parts` yields it
+ * (each part the text of an array, `[]` included), never whole in memory. `parts` may keep each part
+ * in the kept answers by its own name (`keep`): a part of unchanged data is then sent from memory,
+ * each within the kept answers' bound, never the whole answer.
  */
 export async function streamVersioned(
-  ctx: { db: Queryable },
+  ctx: { answers: AnswerCache; db: Queryable },
   request: FastifyRequest,
   reply: FastifyReply,
   dependencies: AnswerDependencies,
-  parts: () => AsyncIterable<string>,
+  parts: (keep: (part: string, build: () => Promise<string>) => Promise<string>) => AsyncIterable<string>,
 ): Promise<FastifyReply> {
-  const { unchanged } = await tagAnswer(ctx, request, reply, dependencies);
+  const { name, unchanged } = await tagAnswer(ctx, request, reply, dependencies);
   if (unchanged) return reply.code(304).send();
+  const keep = (part: string, build: () => Promise<string>) => ctx.answers.get(`${name}\npart=${part}`, build);
   async function* joined() {
     yield '[';
     let first = true;
-    for await (const part of parts()) {
+    for await (const part of parts(keep)) {
       const inner = part.slice(1, -1);
       if (inner === '') continue;
       yield first ? inner : `,${inner}`;

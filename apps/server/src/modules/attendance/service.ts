@@ -167,22 +167,22 @@ function historyRange(startDate: string | undefined, endDate: string | undefined
   return { start, end };
 }
 
-/** Every record of the range, as the JSON text of an AttendanceRecord array. */
 /**
  * Every record of a date range (default the last 7 days), newest first, as JSON texts a day at a
- * time: the whole range of a large centre is tens of megabytes, which is never held at once. The
- * range is checked and its days found before anything is sent, so a bad range or an unreachable
- * database is still a plain error answer.
+ * time: the whole range of a large centre is tens of megabytes, which is never held at once. Each
+ * day's text goes through `keep` (kept by the answer's versions, so a repeated read of unchanged
+ * data costs no query). The range is checked and its days found before anything is sent, so a bad
+ * range or an unreachable database is still a plain error answer.
  */
 export async function historyJsonByDay(
   ctx: AppContext,
   startDate: string | undefined,
   endDate: string | undefined,
-): Promise<() => AsyncGenerator<string>> {
+): Promise<(keep: (part: string, build: () => Promise<string>) => Promise<string>) => AsyncGenerator<string>> {
   const { start, end } = historyRange(startDate, endDate);
   const days = await daysWithRecords(ctx.db, start, end);
-  return async function* () {
-    for (const date of days) yield await dayJson(ctx.db, date);
+  return async function* (keep) {
+    for (const date of days) yield await keep(date, () => dayJson(ctx.db, date));
   };
 }
 
