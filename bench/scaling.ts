@@ -3,7 +3,8 @@
 // (about 1.5 M records) and again with four years (about 6 M): with the counts kept in rollups, p99
 // at the larger size stays within 1.5× of the smaller one.
 //   BENCH_DATABASE_URL=postgres://… npx tsx bench/scaling.ts   (DATABASE_URL also works; the embedded
-//   database when neither is set). BENCH_SECONDS (default 3) per figure.
+//   database when neither is set). BENCH_SECONDS (default 3) per figure. The server keeps no answers
+//   (ANSWER_CACHE_MB=0), so every call does its reads.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { freshDatabase, seedLargeCentre } from './api/database';
@@ -32,7 +33,9 @@ for (const days of SIZES) {
     const server = await startBenchServer({
       dataDir: database.dataDir,
       databaseUrl: database.databaseUrl,
-      env: { PUSH_ALLOW_LOOPBACK_ENDPOINTS_FOR_TESTS: 'true' },
+      // No kept answers: every call does its reads (versions, then the kept counts), which is what
+      // must not grow with the records; a kept answer would hide it.
+      env: { PUSH_ALLOW_LOOPBACK_ENDPOINTS_FOR_TESTS: 'true', ANSWER_CACHE_MB: '0' },
     });
     try {
       const pending = (await fetch(`${server.base}/api/v1/attendance/pending-approval`, {

@@ -34,9 +34,6 @@ export interface PreparedContext {
  * account. Throws ServerKeyError when the key file is unusable or not the one the database was set
  * up with.
  */
-/** Room for the large lists of a large centre several times over (the student list is 1.2 MB). */
-const ANSWER_CACHE_BYTES = 64 * 1024 * 1024;
-
 export async function prepareContext(config: AppConfig, db: Database): Promise<PreparedContext> {
   await migrate(db);
   const keys = await prepareKeys(config, db, loadOrCreateKeyFile(config.keyFile));
@@ -57,7 +54,7 @@ export async function prepareContext(config: AppConfig, db: Database): Promise<P
       push,
       twoFactorKey: keys.sealingKey,
       // PGlite keeps its own read cache (db/read-cache.ts): the same text twice would be memory spent twice.
-      answers: new AnswerCache(db.kind === 'postgres' ? ANSWER_CACHE_BYTES : 0),
+      answers: new AnswerCache(db.kind === 'postgres' ? config.answerCacheBytes : 0),
     },
     generatedAdminPassword,
   };

@@ -71,6 +71,7 @@ const envSchema = z.object({
     .optional()
     .transform((value) => value === 'true' || value === '1'),
   PUSH_POLL_MS: integer(2000, 10, 600_000),
+  ANSWER_CACHE_MB: integer(64, 0, 4096),
 });
 
 /** Decoded length of a base64url string, or -1 when it is not base64url. */
@@ -162,6 +163,8 @@ export interface AppConfig {
    */
   trustProxy: TrustProxy;
   push: PushConfig;
+  /** With PostgreSQL: the memory for answers kept by their data versions (ADR 024), 0 for none. */
+  answerCacheBytes: number;
 }
 
 /** Web Push delivery (modules/push). Keys unset: the key file's pair (ADR 017). */
@@ -297,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     : { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR) };
   const backupDir = backupDirOf(e.BACKUP_DIR, database);
   return {
+    answerCacheBytes: e.ANSWER_CACHE_MB * 1024 * 1024,
     port: e.PORT,
     host: e.HOST,
     database,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config';
 import type { Queryable } from '../src/db/database';
 import { DATA_KINDS, matchesEntityTag, readVersions } from '../src/lib/versioned-answer';
 import { type TestClient, testClient } from './helpers/client';
@@ -256,6 +257,15 @@ describe('data versions', () => {
         'users',
       ].sort(),
     );
+  });
+});
+
+describe('ANSWER_CACHE_MB', () => {
+  it('sets the memory for kept answers (64 MB unless set, 0 for none) and refuses what is not a size', () => {
+    expect(loadConfig({}).answerCacheBytes).toBe(64 * 1024 * 1024);
+    expect(loadConfig({ ANSWER_CACHE_MB: '0' }).answerCacheBytes).toBe(0);
+    expect(() => loadConfig({ ANSWER_CACHE_MB: 'lots' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ANSWER_CACHE_MB: '-1' })).toThrow(/ANSWER_CACHE_MB/);
   });
 });
 
