@@ -119,12 +119,23 @@ export interface PollingFigures {
   write_errors: number;
   write_p50_ms: number;
   polls: number;
+  /** Polls sent with the tag of an answer held: all but each person's first read of an address. */
+  conditional: number;
   not_modified: number;
+  /** not_modified / conditional. */
   not_modified_share: number;
   poll_errors: number;
   /** The server process's CPU time over the run's wall time (1 = one core busy). */
   server_cpu_share: number;
-  calls: { url: string; polls: number; not_modified: number; p50_ms: number; p99_ms: number; kb_received: number }[];
+  calls: {
+    url: string;
+    polls: number;
+    conditional: number;
+    not_modified: number;
+    p50_ms: number;
+    p99_ms: number;
+    kb_received: number;
+  }[];
 }
 
 /** bench/scaling.ts: the reads whose cost must not grow with the records, at two sizes. */

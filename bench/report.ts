@@ -103,7 +103,7 @@ for (const api of apis) {
   target(`${label}: server RSS under load`, api.memory?.load_peak_mb, pg ? 400 : 600, 'MB');
   if (api.polling)
     lines.push(
-      `| ${label}: simulated console (${api.polling.staff} staff polling every ${api.polling.interval_s} s, one write a second): polls answered 304 | ${(100 * api.polling.not_modified_share).toFixed(0)} % of ${api.polling.polls}; server CPU ${(100 * api.polling.server_cpu_share).toFixed(0)} % of a core | – | – |`,
+      `| ${label}: simulated console (${api.polling.staff} staff polling every ${api.polling.interval_s} s, one write a second): polls with a tag answered 304 | ${(100 * api.polling.not_modified_share).toFixed(0)} % of ${api.polling.conditional ?? api.polling.polls}; server CPU ${(100 * api.polling.server_cpu_share).toFixed(0)} % of a core | – | – |`,
     );
 }
 for (const size of memory?.sizes ?? []) {
@@ -164,7 +164,7 @@ for (const api of apis) {
   if (api.polling) {
     const polling = api.polling;
     lines.push(
-      `- Simulated console: ${polling.staff} staff, each on a screen polling every ${polling.interval_s} s with the tags of what they hold, while one marks a record every second (${polling.writes} writes, median ${ms(polling.write_p50_ms)}, ${polling.write_errors} failed), for ${polling.seconds} s: ${polling.polls} polls, ${polling.not_modified} answered 304 (${(100 * polling.not_modified_share).toFixed(0)} %), ${polling.poll_errors} errors; server CPU ${(100 * polling.server_cpu_share).toFixed(0)} % of one core.`,
+      `- Simulated console: ${polling.staff} staff, each on a screen polling every ${polling.interval_s} s with the tags of what they hold, while one marks a record every second (${polling.writes} writes, median ${ms(polling.write_p50_ms)}, ${polling.write_errors} failed), for ${polling.seconds} s: ${polling.polls} polls, ${polling.conditional} of them with the tag of an answer held, ${polling.not_modified} answered 304 (${(100 * polling.not_modified_share).toFixed(0)} % of those), ${polling.poll_errors} errors; server CPU ${(100 * polling.server_cpu_share).toFixed(0)} % of one core.`,
       '',
       '  | Poll | polls | 304 | p50 / p99 | KB received |',
       '  |---|---|---|---|---|',
