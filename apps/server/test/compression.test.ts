@@ -4,6 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keptEncoding } from '../src/plugins/compression';
 import { type TestClient, testClient } from './helpers/client';
 
 /**
@@ -86,6 +87,37 @@ describe('API answers', () => {
     expect(small.statusCode).toBe(200);
     expect(small.rawPayload.length).toBeLessThan(1024);
     expect(small.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('read again unchanged, decode to the same list; after a write, to the new one; q=0 refuses an encoding', async () => {
+    const read = (encoding: string) =>
+      api.as('admin').get('/api/v1/students/', { headers: { 'accept-encoding': encoding } });
+    const first = await read('br');
+    const again = await read('br');
+    expect(again.headers['content-encoding']).toBe('br');
+    expect(decoded(again).toString('utf8')).toBe(decoded(first).toString('utf8'));
+    await api.student({ full_name: 'Written After The Read', class_name: '7' });
+    const after = await read('br');
+    const names = (JSON.parse(decoded(after).toString('utf8')) as { full_name: string }[]).map((s) => s.full_name);
+    expect(names).toContain('Written After The Read');
+    expect(after.headers.etag).not.toBe(first.headers.etag);
+
+    const notBrotli = await read('br;q=0, gzip');
+    expect(notBrotli.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(decoded(notBrotli).toString('utf8'))).toHaveLength(301);
+    const plain = await read('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json()).toHaveLength(301);
+  });
+
+  it('are kept in the encoding the client names, with q=0 as a refusal', () => {
+    expect(keptEncoding('gzip, deflate, br')).toBe('br');
+    expect(keptEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(keptEncoding('BR ; q=1.0')).toBe('br');
+    expect(keptEncoding('gzip;q=0.000, br;q=0')).toBeUndefined();
+    expect(keptEncoding('*')).toBeUndefined();
+    expect(keptEncoding('identity')).toBeUndefined();
+    expect(keptEncoding(undefined)).toBeUndefined();
   });
 
   it('compress errors too, and keep their JSON body', async () => {

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database';
 import { KeptValues } from '../db/read-cache';
+import { COMPRESSION_THRESHOLD, compressText, keptEncoding } from '../plugins/compression';
 import { today } from './time';
 
 /** The kinds of data whose versions the database keeps (migration 0010): each names a few tables. */
@@ -42,12 +43,21 @@ export class AnswerCache {
 
   constructor(maxBytes: number) {
     this.kept = new KeptValues(maxBytes, 4);
+    this.keeps = maxBytes > 0;
   }
+
+  /** Whether it keeps anything (0 bytes keeps nothing). */
+  readonly keeps: boolean;
 
   /** The kept answer named `key`, or `build()`'s; callers asking while it is built share it. */
   get(key: string, build: () => Promise<string>): Promise<string> {
     // V8 keeps Latin-1 text at a byte a character; other scripts take two.
     return this.kept.get(key, build, (text) => text.length * 2);
+  }
+
+  /** Bytes kept by `key` (a compressed answer), or `build()`'s. */
+  getBytes(key: string, build: () => Promise<Buffer>): Promise<Buffer> {
+    return this.kept.get(key, build, (bytes) => bytes.length);
   }
 
   /** Bytes held now. */
@@ -157,7 +167,15 @@ export async function sendVersioned(
     reply.removeHeader('etag');
     throw error;
   }
-  return reply.type('application/json; charset=utf-8').send(text);
+  reply.type('application/json; charset=utf-8');
+  // A large answer is kept compressed too, in the encoding the client asks for: the next read of
+  // unchanged data is sent without building or compressing anything.
+  const encoding = ctx.answers.keeps ? keptEncoding(request.headers['accept-encoding']) : undefined;
+  if (encoding && text.length >= COMPRESSION_THRESHOLD) {
+    const bytes = await ctx.answers.getBytes(`${name}\nencoding=${encoding}`, () => compressText(text, encoding));
+    return reply.header('content-encoding', encoding).header('vary', 'accept-encoding').send(bytes);
+  }
+  return reply.send(text);
 }
 
 /**

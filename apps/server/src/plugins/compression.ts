@@ -14,8 +14,40 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCompress, {
     global: true,
     encodings: ['br', 'gzip'],
-    threshold: 1024,
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: 6 },
+    threshold: COMPRESSION_THRESHOLD,
+    brotliOptions: BROTLI_OPTIONS,
+    zlibOptions: GZIP_OPTIONS,
+  });
+}
+
+/** Answers smaller than this are sent as they are. */
+export const COMPRESSION_THRESHOLD = 1024;
+const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+const GZIP_OPTIONS = { level: 6 };
+
+/**
+ * The encoding to send a kept answer in, from the client's Accept-Encoding: Brotli when it names it
+ * (with no q=0), else gzip likewise; undefined leaves the choice to the plugin (`*`, identity, odd
+ * forms), which is always correct, only not kept.
+ */
+export function keptEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
+  if (!acceptEncoding) return undefined;
+  const named = new Set<string>();
+  for (const entry of acceptEncoding.split(',')) {
+    const [token = '', ...params] = entry.trim().toLowerCase().split(';');
+    const refused = params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(param));
+    if (!refused) named.add(token.trim());
+  }
+  if (named.has('br')) return 'br';
+  if (named.has('gzip')) return 'gzip';
+  return undefined;
+}
+
+/** `text` compressed as the plugin would (same quality), for keeping. */
+export function compressText(text: string, encoding: 'br' | 'gzip'): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const done = (error: Error | null, result: Buffer) => (error ? reject(error) : resolve(result));
+    if (encoding === 'br') zlib.brotliCompress(text, BROTLI_OPTIONS, done);
+    else zlib.gzip(text, GZIP_OPTIONS, done);
   });
 }
