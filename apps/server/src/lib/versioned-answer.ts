@@ -111,6 +111,23 @@ export async function keptUnderVersions<T>(
   return JSON.parse(text) as T;
 }
 
+/**
+ * A session check kept under the versions of what it reads (`keptUnderVersions`): `load` answers the
+ * account's current token version and what the session carries, or null when the account is gone.
+ * Answers what the session carries, or undefined when the token's version is not the account's.
+ */
+export async function keptSession<S>(
+  ctx: { answers: AnswerCache; db: Queryable },
+  request: object,
+  kinds: readonly DataKind[],
+  name: string,
+  tokenVersion: number,
+  load: () => Promise<{ token_version: number; session: S } | null>,
+): Promise<S | undefined> {
+  const account = await keptUnderVersions(ctx, request, kinds, `session\n${name}`, load);
+  return account && account.token_version === tokenVersion ? account.session : undefined;
+}
+
 /** Does an If-None-Match header name this entity tag (a list of tags, or `*`)? */
 export function matchesEntityTag(header: string | undefined, etag: string): boolean {
   if (!header) return false;

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import type { TokenClaims } from '../../lib/tokens';
-import { keptUnderVersions } from '../../lib/versioned-answer';
+import { keptSession } from '../../lib/versioned-answer';
 import { findUserById } from './repository';
 import { type AuthenticatedUser, publicUser } from './user';
 
@@ -18,16 +18,15 @@ export async function findStaffSession(
   request: FastifyRequest,
   claims: TokenClaims,
 ): Promise<AuthenticatedUser | undefined> {
-  const account = await keptUnderVersions(
+  return keptSession(
     ctx,
     request,
     ['accounts', 'teachers', 'settings'],
-    `session\nstaff=${claims.userId}`,
+    `staff=${claims.userId}`,
+    claims.tokenVersion,
     async () => {
       const user = await findUserById(ctx.db, claims.userId);
-      return user ? { user: publicUser(user), token_version: user.token_version } : null;
+      return user ? { token_version: user.token_version, session: publicUser(user) } : null;
     },
   );
-  if (!account || account.token_version !== claims.tokenVersion) return undefined;
-  return account.user;
 }

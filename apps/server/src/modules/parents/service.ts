@@ -15,7 +15,7 @@ import { recordActivity } from '../../lib/activity-log';
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import { addDays, today } from '../../lib/time';
 import type { ParentTokenClaims } from '../../lib/tokens';
-import { keptUnderVersions } from '../../lib/versioned-answer';
+import { keptSession } from '../../lib/versioned-answer';
 import { POLICIES, parentAccount, releaseAttempt, rememberAddress, reserveAttempt } from '../auth/throttle';
 import { familyName } from '../messages/inbound-repository';
 import { failQueuedForPhone } from '../messages/whatsapp-repository';
@@ -54,18 +54,10 @@ export async function findParentSession(
   request: object,
   claims: ParentTokenClaims,
 ): Promise<AuthenticatedParent | undefined> {
-  const tokenVersion = await keptUnderVersions(
-    ctx,
-    request,
-    ['families'],
-    `session\nparent=${claims.phone}`,
-    async () => {
-      const access = await findParentAccess(ctx.db, claims.phone);
-      return access ? access.token_version : null;
-    },
-  );
-  if (tokenVersion === null || tokenVersion !== claims.tokenVersion) return undefined;
-  return { phone: claims.phone };
+  return keptSession(ctx, request, ['families'], `parent=${claims.phone}`, claims.tokenVersion, async () => {
+    const access = await findParentAccess(ctx.db, claims.phone);
+    return access ? { token_version: access.token_version, session: { phone: access.phone } } : null;
+  });
 }
 
 const INCORRECT = 'Phone number or access code is incorrect';
