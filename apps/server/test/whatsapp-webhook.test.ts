@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeProviderMessageId } from '../src/modules/messages/whatsapp-repository';
+import { storeProviderMessageId, storeProviderMessageIds } from '../src/modules/messages/whatsapp-repository';
 import { expectRefusal } from './helpers/answers';
 import { type TestClient, testClient } from './helpers/client';
 import { checkIntegrity } from './helpers/integrity';
@@ -231,6 +231,62 @@ describe('POST /whatsapp/webhook (signed callbacks)', () => {
       }),
     );
     for (const id of ids) expect((await attemptRow(id))?.status).toBe('delivered');
+  });
+
+  it('stores a group of accepted sends at once, with the statuses that overtook some, while callbacks and an overlapping group run', async () => {
+    const phone = uniquePhone();
+    const sent: { attemptId: number; providerMessageId: string; messageId: number }[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      const [message] = await api.db.query<{ id: number }>(
+        `INSERT INTO messages (message_type, kind, subject, message, recipient, sent_by, delivery_status)
+         VALUES ('WHATSAPP', 'notice', 'Group', 'Body', $1, 'Admin', 'queued') RETURNING id`,
+        [phone],
+      );
+      const messageId = (message as { id: number }).id;
+      const [attempt] = await api.db.query<{ id: number }>(
+        `INSERT INTO message_attempts (message_id, channel, whatsapp_template, tries)
+         VALUES ($1, 'whatsapp', 't', 1) RETURNING id`,
+        [messageId],
+      );
+      sent.push({
+        attemptId: (attempt as { id: number }).id,
+        providerMessageId: `wamid.group${Date.now()}${index}`,
+        messageId,
+      });
+    }
+    // The first four were read before their group is stored (their statuses wait as early ones).
+    for (const item of sent.slice(0, 4)) {
+      const callback = callbackOf({ statuses: [statusOf(item.providerMessageId, 'read', phone)] });
+      expect((await postCallback(api.anonymous(), callback)).statusCode).toBe(200);
+    }
+    const firstGroup = sent.slice(0, 8);
+    const secondGroup = sent.slice(4).reverse();
+    await Promise.all([
+      storeProviderMessageIds(api.db, firstGroup),
+      storeProviderMessageIds(api.db, secondGroup),
+      ...sent
+        .slice(8)
+        .map((item) =>
+          postCallback(
+            api.anonymous(),
+            callbackOf({ statuses: [statusOf(item.providerMessageId, 'delivered', phone)] }),
+          ),
+        ),
+    ]);
+    const statuses = await Promise.all(sent.map(async (item) => (await attemptRow(item.messageId))?.status));
+    expect(statuses).toEqual([...Array(4).fill('read'), ...Array(4).fill('sent'), ...Array(4).fill('delivered')]);
+    const messages = await Promise.all(sent.map(async (item) => (await messageRow(item.messageId))?.delivery_status));
+    expect(messages).toEqual(statuses);
+    const stored = await api.db.query<{ provider_message_id: string }>(
+      'SELECT provider_message_id FROM message_attempts WHERE id = ANY($1::int[]) ORDER BY id',
+      [sent.map((item) => item.attemptId)],
+    );
+    expect(stored.map((row) => row.provider_message_id)).toEqual(sent.map((item) => item.providerMessageId));
+    expect(
+      await api.db.query('SELECT 1 FROM whatsapp_early_statuses WHERE provider_message_id = ANY($1::text[])', [
+        sent.map((item) => item.providerMessageId),
+      ]),
+    ).toEqual([]);
   });
 
   it('answers 200 to statuses for unknown ids, to what it does not use, and to signed non-JSON', async () => {

@@ -27,7 +27,7 @@ export type AttemptKey =
   | { providerMessageId: string }
   | { messageId: number; channel: AttemptChannel };
 
-function findAttempt(tx: Queryable, where: AttemptKey): Promise<{ id: number; message_id: number }[]> {
+export function findAttempt(tx: Queryable, where: AttemptKey): Promise<{ id: number; message_id: number }[]> {
   if ('attemptId' in where) {
     return tx.query('SELECT id, message_id FROM message_attempts WHERE id = $1', [where.attemptId]);
   }
@@ -51,9 +51,8 @@ export interface StatusDetails {
 
 /**
  * Moves one attempt (by id, or by its WhatsApp message id) to `status` when that is forward, and then
- * the message's own status (see refreshMessageStatus). Answers the attempt as it is afterwards, or
- * undefined for an unknown attempt. Locks the message first, then the attempt (the lock order of every
- * transaction that writes both).
+ * the message's own status (see refreshMessageStatuses). Answers the attempt as it is afterwards, or
+ * undefined for an unknown attempt.
  */
 export async function setAttemptStatus(
   tx: Queryable,
@@ -64,8 +63,32 @@ export async function setAttemptStatus(
   const found = await findAttempt(tx, where);
   const attempt = found[0];
   if (!attempt) return undefined;
-  await tx.query('SELECT id FROM messages WHERE id = $1 FOR UPDATE', [attempt.message_id]);
-  const rows = await tx.query<{ id: number; message_id: number; channel: AttemptChannel; status: DeliveryStatus }>(
+  const changed = (await setAttemptsStatus(tx, [attempt], status, details))[0];
+  if (changed) return { ...changed, changed: true };
+  const current = await tx.query<{ id: number; message_id: number; channel: AttemptChannel; status: DeliveryStatus }>(
+    'SELECT id, message_id, channel, status FROM message_attempts WHERE id = $1',
+    [attempt.id],
+  );
+  return current[0] ? { ...current[0], changed: false } : undefined;
+}
+
+/**
+ * Moves each of `attempts` to `status` where that is forward, then their messages' own statuses, in one
+ * statement each however many there are. Locks the messages first, in id order, then the attempts (the
+ * lock order of every transaction that writes both), so batches that share messages never deadlock.
+ * Answers the attempts that moved.
+ */
+export async function setAttemptsStatus(
+  tx: Queryable,
+  attempts: readonly { id: number; message_id: number }[],
+  status: DeliveryStatus,
+  details: StatusDetails = {},
+): Promise<Omit<AttemptChange, 'changed'>[]> {
+  if (attempts.length === 0) return [];
+  await tx.query('SELECT id FROM messages WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE', [
+    [...new Set(attempts.map((attempt) => attempt.message_id))],
+  ]);
+  const changed = await tx.query<{ id: number; message_id: number; channel: AttemptChannel; status: DeliveryStatus }>(
     `UPDATE message_attempts a SET
        status = $2,
        sent_at = CASE WHEN $2 IN ('sent', 'delivered', 'read') THEN COALESCE(a.sent_at, $3::timestamptz) ELSE a.sent_at END,
@@ -76,36 +99,32 @@ export async function setAttemptStatus(
        error_code = CASE WHEN $2 = 'failed' THEN $5::int ELSE a.error_code END,
        waiting_reason = NULL,
        next_attempt_at = CASE WHEN $2 = 'queued' THEN a.next_attempt_at ELSE NULL END
-      WHERE a.id = $1
+      WHERE a.id = ANY($1::int[])
         AND (${rank('$2::text')} > ${rank('a.status')} OR ($2 = 'failed' AND a.status IN ('queued', 'sent')))
       RETURNING a.id, a.message_id, a.channel, a.status`,
     [
-      attempt.id,
+      attempts.map((attempt) => attempt.id),
       status,
       (details.at ?? new Date()).toISOString(),
       details.failureReason ?? null,
       details.errorCode ?? null,
     ],
   );
-  const changed = rows[0];
-  if (changed) {
-    await refreshMessageStatus(tx, changed.message_id);
-    return { ...changed, changed: true };
-  }
-  const current = await tx.query<{ id: number; message_id: number; channel: AttemptChannel; status: DeliveryStatus }>(
-    'SELECT id, message_id, channel, status FROM message_attempts WHERE id = $1',
-    [attempt.id],
+  await refreshMessageStatuses(
+    tx,
+    changed.map((attempt) => attempt.message_id),
   );
-  return current[0] ? { ...current[0], changed: false } : undefined;
+  return changed.sort((a, b) => a.id - b.id);
 }
 
 /**
- * The message's status from its attempts and from the parent opening it in the app: read > delivered >
+ * Each message's status from its attempts and from the parent opening it in the app: read > delivered >
  * sent > queued, failed only when every attempt failed. Never lowered: a message already sent stays sent
  * while another attempt is queued, and failed is reached only from queued or sent. `message_type` becomes
- * the channel of the attempt that raised it. The caller holds the message's row lock.
+ * the channel of the attempt that raised it. The caller holds the messages' row locks.
  */
-export async function refreshMessageStatus(tx: Queryable, messageId: number): Promise<void> {
+export async function refreshMessageStatuses(tx: Queryable, messageIds: readonly number[]): Promise<void> {
+  if (messageIds.length === 0) return;
   await tx.query(
     `UPDATE messages m SET
        delivery_status = best.status,
@@ -118,22 +137,23 @@ export async function refreshMessageStatus(tx: Queryable, messageId: number): Pr
                   ' ' ORDER BY a.id) END
            FROM message_attempts a WHERE a.message_id = m.id AND a.status = 'failed'
        ) ELSE NULL END
-      FROM (
+      FROM (SELECT DISTINCT id FROM unnest($1::int[]) AS u(id)) target
+      CROSS JOIN LATERAL (
         SELECT c.status, c.type, c.reached_at FROM (
           SELECT a.status, CASE a.channel WHEN 'whatsapp' THEN 'WHATSAPP' ELSE 'IN_APP' END AS type,
                  COALESCE(a.delivered_at, a.read_at) AS reached_at,
                  COALESCE(a.read_at, a.delivered_at, a.sent_at, a.failed_at, a.created_at) AS at
-            FROM message_attempts a WHERE a.message_id = $1
+            FROM message_attempts a WHERE a.message_id = target.id
           UNION ALL
-          SELECT 'read', 'IN_APP', o.read_at, o.read_at FROM messages o WHERE o.id = $1 AND o.read_at IS NOT NULL
+          SELECT 'read', 'IN_APP', o.read_at, o.read_at FROM messages o WHERE o.id = target.id AND o.read_at IS NOT NULL
         ) c
         ORDER BY ${priority('c.status')} DESC, c.at ASC
         LIMIT 1
       ) best
-     WHERE m.id = $1
+     WHERE m.id = target.id
        AND (${priority('best.status')} > ${priority('m.delivery_status')}
             OR (best.status = 'failed' AND m.delivery_status IN ('queued', 'sent')))`,
-    [messageId],
+    [[...messageIds]],
   );
 }
 

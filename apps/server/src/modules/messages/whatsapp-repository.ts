@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../../db/database';
-import { type AttemptKey, setAttemptStatus } from './attempts';
+import { type AttemptKey, findAttempt, setAttemptStatus, setAttemptsStatus } from './attempts';
 
 /** A WhatsApp attempt claimed for sending, with what the request needs. */
 export interface ClaimedWhatsapp {
@@ -202,22 +202,41 @@ export async function storeProviderMessageId(
   where: AttemptKey,
   providerMessageId: string,
 ): Promise<void> {
+  const attempt = (await findAttempt(db, where))[0];
+  if (attempt) await storeProviderMessageIds(db, [{ attemptId: attempt.id, providerMessageId }]);
+}
+
+/** storeProviderMessageId for many sends at once: one transaction, a statement per step, not per send. */
+export async function storeProviderMessageIds(
+  db: Database,
+  sent: readonly { attemptId: number; providerMessageId: string }[],
+): Promise<void> {
+  if (sent.length === 0) return;
   const stored = await db.transaction(async (tx) => {
-    const attempt = await setAttemptStatus(tx, where, 'sent');
-    if (!attempt) return false;
-    await tx.query('UPDATE message_attempts SET provider_message_id = $2 WHERE id = $1', [
-      attempt.id,
-      providerMessageId,
-    ]);
-    return true;
+    const attempts = await tx.query<{ id: number; message_id: number }>(
+      'SELECT id, message_id FROM message_attempts WHERE id = ANY($1::int[])',
+      [sent.map((item) => item.attemptId)],
+    );
+    await setAttemptsStatus(tx, attempts, 'sent');
+    return tx.query<{ provider_message_id: string }>(
+      `UPDATE message_attempts a SET provider_message_id = s.provider_message_id
+         FROM unnest($1::int[], $2::text[]) AS s(id, provider_message_id)
+        WHERE a.id = s.id
+        RETURNING a.provider_message_id`,
+      [sent.map((item) => item.attemptId), sent.map((item) => item.providerMessageId)],
+    );
   });
-  if (!stored) return;
+  if (stored.length === 0) return;
   // Most sends have no status ahead of them: a look outside a transaction (after the commit above, so
   // as safe as the transaction's own look) spares them a second transaction.
-  const early = await db.query('SELECT 1 FROM whatsapp_early_statuses WHERE provider_message_id = $1 LIMIT 1', [
-    providerMessageId,
-  ]);
-  if (early.length > 0) await db.transaction((tx) => applyEarlyStatuses(tx, providerMessageId));
+  const early = await db.query<{ provider_message_id: string }>(
+    `SELECT DISTINCT provider_message_id FROM whatsapp_early_statuses
+      WHERE provider_message_id = ANY($1::text[]) ORDER BY provider_message_id`,
+    [stored.map((row) => row.provider_message_id)],
+  );
+  for (const { provider_message_id } of early) {
+    await db.transaction((tx) => applyEarlyStatuses(tx, provider_message_id));
+  }
 }
 
 /** Applies, once each and in the order they happened, the statuses kept for a wamid that is now stored. */

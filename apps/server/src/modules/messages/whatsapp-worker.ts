@@ -1,5 +1,6 @@
 import type { WhatsappConfig } from '../../config';
 import type { Database } from '../../db/database';
+import { GroupCommit } from '../../lib/group-commit';
 import { PollingLoop } from '../../lib/polling-loop';
 import { setAttemptStatus } from './attempts';
 import { alertButtonPayloads } from './reply-payload';
@@ -9,7 +10,7 @@ import {
   claimDueWhatsapp,
   dropStaleEarlyStatuses,
   rescheduleWhatsapp,
-  storeProviderMessageId,
+  storeProviderMessageIds,
 } from './whatsapp-repository';
 
 /** Where the worker reports trouble: pino's (Fastify's) logger fits. */
@@ -44,7 +45,8 @@ export interface WhatsappWorkerDependencies {
  * Sends the queued WhatsApp attempts (the delivery cascade's second channel, and one-offs waiting for
  * the daily limit). Each round claims due attempts with a lease (claimDueWhatsapp, which also applies
  * the daily limit and drops fallbacks no longer needed), sends them outside any transaction at no more
- * than the number's messages per second, and records each outcome in its own short transaction. Rounds
+ * than the number's messages per second, and records the outcomes in short transactions (accepted
+ * sends a group at a time). Rounds
  * run when woken (a send committed on this instance) and every `pollMs`.
  */
 export class WhatsappWorker {
@@ -54,6 +56,11 @@ export class WhatsappWorker {
   private readonly leaseMs: number;
   /** When the next request may start: one every 1000 / messagesPerSecond ms. */
   private nextSlot = 0;
+  /** The accepted sends, recorded a group at a time (each lane still waits for its own). */
+  private readonly sent = new GroupCommit<{ attemptId: number; providerMessageId: string }>(
+    (items) => storeProviderMessageIds(this.deps.db, items),
+    { maxItems: 64, lingerMs: 10 },
+  );
 
   constructor(private readonly deps: WhatsappWorkerDependencies) {
     this.options = {
@@ -65,8 +72,12 @@ export class WhatsappWorker {
       retryMaxMs: 30 * 60_000,
       ...deps.options,
     };
-    // A claimed batch is sent, worst case every request timing out (10 s), well before its lease ends.
-    this.leaseMs = 10_000 * Math.ceil(this.options.batchSize / this.options.concurrency) + 60_000;
+    // A claimed batch (claimed while the one before it is still being sent) is sent well before its
+    // lease ends: at the number's rate, with every request of both batches timing out (10 s) at worst.
+    this.leaseMs =
+      Math.ceil((2 * this.options.batchSize * 1000) / deps.config.messagesPerSecond) +
+      10_000 * Math.ceil((2 * this.options.batchSize) / this.options.concurrency) +
+      60_000;
     this.loop = new PollingLoop(() => this.drain(), this.options.pollMs);
   }
 
@@ -86,11 +97,18 @@ export class WhatsappWorker {
     await this.loop.stop(graceMs);
   }
 
+  /**
+   * Claims and sends due batches until none is left (or the worker stops). The next batch is claimed
+   * while the last requests of the current one are under way, so the number's rate is kept between
+   * batches too.
+   */
   private async drain(): Promise<void> {
     const { db, config } = this.deps;
-    try {
-      await dropStaleEarlyStatuses(db);
-      while (this.loop.isRunning) {
+    const queue: ClaimedWhatsapp[] = [];
+    let more = true;
+    let claiming: Promise<void> | undefined;
+    const claim = async (): Promise<void> => {
+      try {
         const batch = await db.transaction((tx) =>
           claimDueWhatsapp(tx, this.options.batchSize, this.leaseMs, config.dailyLimit),
         );
@@ -98,26 +116,40 @@ export class WhatsappWorker {
           this.logger.info({ deferred: batch.deferred }, 'WhatsApp daily limit reached; messages wait for the window');
         }
         const claimed = batch.ready.length + batch.deferred + batch.cancelled + batch.optedOut;
-        if (claimed === 0) return;
-        await this.sendAll(batch.ready);
-        if (claimed < this.options.batchSize) return;
+        if (claimed < this.options.batchSize) more = false;
+        queue.push(...batch.ready);
+      } catch (error) {
+        // The database is unreachable or closing: what was claimed is sent, the next poll tries again,
+        // and leased rows wait for it.
+        more = false;
+        this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'WhatsApp round failed');
       }
+    };
+    try {
+      await dropStaleEarlyStatuses(db);
+      await claim();
+      const lanes = Array.from({ length: this.options.concurrency }, async () => {
+        while (this.loop.isRunning) {
+          if (more && queue.length <= this.options.concurrency) {
+            claiming ??= claim().finally(() => {
+              claiming = undefined;
+            });
+          }
+          if (queue.length === 0) {
+            if (!claiming) return;
+            await claiming;
+            continue;
+          }
+          const attempt = queue.shift() as ClaimedWhatsapp;
+          await this.throttle();
+          await this.sendOne(attempt);
+        }
+      });
+      await Promise.all(lanes);
     } catch (error) {
       // The database is unreachable or closing: the next poll tries again; leased rows wait for it.
       this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'WhatsApp round failed');
     }
-  }
-
-  private async sendAll(batch: ClaimedWhatsapp[]): Promise<void> {
-    let next = 0;
-    const lanes = Array.from({ length: Math.min(this.options.concurrency, batch.length) }, async () => {
-      while (next < batch.length && this.loop.isRunning) {
-        const attempt = batch[next++] as ClaimedWhatsapp;
-        await this.throttle();
-        await this.sendOne(attempt);
-      }
-    });
-    await Promise.all(lanes);
   }
 
   /** Spaces request starts 1000 / messagesPerSecond ms apart, across all lanes. */
@@ -140,7 +172,7 @@ export class WhatsappWorker {
     }
     try {
       if (!(outcome instanceof WhatsappError)) {
-        await storeProviderMessageId(db, { attemptId: attempt.id }, outcome.providerMessageId);
+        await this.sent.add({ attemptId: attempt.id, providerMessageId: outcome.providerMessageId });
         return;
       }
       if (outcome.isRetryable && attempt.tries < this.options.maxTries) {

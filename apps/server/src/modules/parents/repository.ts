@@ -1,7 +1,7 @@
 import type { AttendanceStatus, DeliveryStatus, ParentChild, ParentMessage } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
-import { cancelWaitingFallback, refreshMessageStatus, setAttemptStatus } from '../messages/attempts';
+import { cancelWaitingFallback, refreshMessageStatuses, setAttemptStatus } from '../messages/attempts';
 
 export interface ParentAccessRow {
   phone: string;
@@ -202,7 +202,7 @@ export async function markRead(tx: Queryable, phone: string, messageId: number):
   );
   if (opened.length === 0) return undefined;
   await setAttemptStatus(tx, { messageId, channel: 'push' }, 'read');
-  await refreshMessageStatus(tx, messageId);
+  await refreshMessageStatuses(tx, [messageId]);
   await cancelWaitingFallback(tx, messageId);
   return findInboxMessage(tx, phone, messageId);
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database';
-import { hastenFallback, setAttemptStatus } from '../messages/attempts';
+import { hastenFallback, setAttemptStatus, setAttemptsStatus } from '../messages/attempts';
 
 // ---- Subscriptions ----
 
@@ -148,18 +148,30 @@ export async function claimDuePushes(db: Queryable, limit: number, leaseMs: numb
 }
 
 /**
- * The push service took it: the message reached a device, the device works, and the row is done.
+ * The push service took these: each message reached a device, the device works, and the row is done.
+ * A statement per step for the whole group.
  *
- * Lock order, everywhere rows of these tables are written in one transaction: message, then
- * subscription, then outbox row (reading a message marks it delivered and drops its outbox rows;
- * deleting a subscription cascades to its outbox rows; giving up locks the message first). Taking
- * them in another order here would let two such transactions deadlock.
+ * Lock order, everywhere rows of these tables are written in one transaction: messages, then
+ * subscriptions, then outbox rows, each kind in id order (reading a message marks it delivered and
+ * drops its outbox rows; deleting a subscription cascades to its outbox rows; giving up locks the
+ * message first). Taking them in another order here would let two such transactions deadlock.
  */
-export async function recordPushed(tx: Queryable, push: ClaimedPush): Promise<void> {
-  await tx.query('UPDATE messages SET pushed_at = COALESCE(pushed_at, now()) WHERE id = $1', [push.message_id]);
-  await setAttemptStatus(tx, { messageId: push.message_id, channel: 'push' }, 'sent');
-  await tx.query('UPDATE push_subscriptions SET last_success_at = now() WHERE id = $1', [push.subscription_id]);
-  await tx.query('DELETE FROM push_outbox WHERE id = $1', [push.id]);
+export async function recordPushed(tx: Queryable, pushes: readonly ClaimedPush[]): Promise<void> {
+  if (pushes.length === 0) return;
+  const messageIds = [...new Set(pushes.map((push) => push.message_id))].sort((a, b) => a - b);
+  await tx.query('SELECT id FROM messages WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE', [messageIds]);
+  await tx.query('UPDATE messages SET pushed_at = COALESCE(pushed_at, now()) WHERE id = ANY($1::int[])', [messageIds]);
+  const attempts = await tx.query<{ id: number; message_id: number }>(
+    `SELECT id, message_id FROM message_attempts WHERE message_id = ANY($1::int[]) AND channel = 'push'`,
+    [messageIds],
+  );
+  await setAttemptsStatus(tx, attempts, 'sent');
+  await tx.query(
+    `UPDATE push_subscriptions SET last_success_at = now()
+      WHERE id IN (SELECT id FROM push_subscriptions WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE)`,
+    [[...new Set(pushes.map((push) => push.subscription_id))]],
+  );
+  await tx.query('DELETE FROM push_outbox WHERE id = ANY($1::int[])', [pushes.map((push) => push.id)]);
 }
 
 /** The push service says this subscription no longer exists: forget the device and its queued pushes. */

@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import webpush, { type RequestDetails } from 'web-push';
 import type { PushConfig } from '../../config';
 import type { Database } from '../../db/database';
+import { GroupCommit } from '../../lib/group-commit';
 import { PollingLoop } from '../../lib/polling-loop';
 import type { TokenService } from '../../lib/tokens';
 import { type EndpointPolicy, type LookupHost, resolveDestination } from './endpoint-policy';
@@ -78,6 +79,11 @@ export class PushWorker {
   private readonly leaseMs: number;
   private readonly lookup: LookupHost;
   private readonly agents: PushAgents;
+  /** The pushes the service took, recorded a group at a time (each lane still waits for its own). */
+  private readonly pushed = new GroupCommit<ClaimedPush>(
+    (pushes) => this.deps.db.transaction((tx) => recordPushed(tx, pushes)),
+    { maxItems: 64, lingerMs: 10 },
+  );
 
   constructor(private readonly deps: PushWorkerDependencies) {
     const { config } = deps;
@@ -217,7 +223,7 @@ export class PushWorker {
     try {
       switch (outcome.kind) {
         case 'sent':
-          await db.transaction((tx) => recordPushed(tx, push));
+          await this.pushed.add(push);
           break;
         case 'gone':
           // The device is forgotten; if it was the message's last hope, the push attempt fails with it.

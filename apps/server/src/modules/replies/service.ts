@@ -2,7 +2,7 @@ import { PARENT_REPLY_LABELS, type ParentReply } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { recordActivity } from '../../lib/activity-log';
 import { readableDate } from '../../lib/time';
-import { cancelWaitingFallback, refreshMessageStatus, setAttemptStatus } from '../messages/attempts';
+import { cancelWaitingFallback, refreshMessageStatuses, setAttemptStatus } from '../messages/attempts';
 import { dropPushesOfMessage } from '../push/repository';
 import { lockAlert, recordReply, writeParentReason } from './repository';
 
@@ -26,7 +26,7 @@ export async function recordParentReply(
     if (alert.attendance_id !== null) await writeParentReason(tx, alert.attendance_id, label);
     // The parent saw it, on the channel they answered from.
     if (input.via === 'whatsapp') await setAttemptStatus(tx, { messageId: alert.id, channel: 'whatsapp' }, 'read');
-    else await refreshMessageStatus(tx, alert.id);
+    else await refreshMessageStatuses(tx, [alert.id]);
     await cancelWaitingFallback(tx, alert.id);
     // Answered is seen: pushes still queued for it are pointless.
     await dropPushesOfMessage(tx, alert.id);
