@@ -36,6 +36,8 @@ export interface CallResult {
   bare_wire_bytes?: number;
   c1: { ours: Figure; bare: Figure };
   c32: { ours: Figure; bare: Figure };
+  /** The server's resident memory at its highest while this call was measured. */
+  peak_rss_mb?: number;
 }
 
 export interface ConsoleTimings {

@@ -9,7 +9,7 @@ import { ROOT } from '../../scripts/kit/server';
 import type { Payload } from '../bare-server';
 import type { CallResult } from '../figures';
 import type { BenchServer } from '../support';
-import { cannon, figure, settle } from './measure';
+import { cannon, figure, rssMb, sampleRss, settle } from './measure';
 
 export const API = '/api/v1';
 
@@ -140,6 +140,7 @@ export async function measureReads(
           body: call.body,
         }),
       };
+      const memory = sampleRss(server.pid);
       for (const connections of [1, 32] as const) {
         const { method, headers, body } = request(call);
         const ours = await cannon(options.seconds, {
@@ -161,9 +162,10 @@ export async function measureReads(
         });
         entry[`c${connections}`] = { ours: figure(ours), bare: figure(limit) };
         options.log(
-          `${call.name} @${connections}: p50 ${ours.latency.p50} ms, p99 ${ours.latency.p99} ms, ${Math.round(ours.requests.average)} req/s (bare p99 ${limit.latency.p99} ms, ${Math.round(limit.requests.average)} req/s)`,
+          `${call.name} @${connections}: RSS ${Math.round(rssMb(server.pid))} MB, p50 ${ours.latency.p50} ms, p99 ${ours.latency.p99} ms, ${Math.round(ours.requests.average)} req/s (bare p99 ${limit.latency.p99} ms, ${Math.round(limit.requests.average)} req/s)`,
         );
       }
+      entry.peak_rss_mb = Math.round(memory.stop());
       results.push(entry as CallResult);
     }
     return results;

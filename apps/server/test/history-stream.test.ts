@@ -1,7 +1,10 @@
+import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonTimestamp } from '../src/db/database';
 import { addDays, today } from '../src/lib/time';
+import { STREAMS } from '../src/lib/versioned-answer';
+import { waitFor } from './helpers/async';
 import { type TestClient, testClient } from './helpers/client';
 
 /**
@@ -104,4 +107,38 @@ describe('the whole-range history', () => {
     expect(after.some((record) => record.remarks === 'Changed after the read')).toBe(true);
     expect(after).toEqual(await expected());
   });
+
+  it('sends many at once a few at a time, each whole; clients that leave, while sent or waiting, give their place back', async () => {
+    const address = await api.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `${address}/api/v1/attendance/history?start_date=${start}&end_date=${end}`;
+    const authorization = `Bearer ${await api.adminToken()}`;
+    // Every place taken, so the next clients wait; then they go away while waiting.
+    const held = await Promise.all(Array.from({ length: 4 }, () => STREAMS.enter()));
+    expect(STREAMS.state).toEqual({ inside: 4, waiting: 0 });
+    const leaving = Array.from({ length: 6 }, () => {
+      const request = http.get(url, { headers: { authorization } });
+      request.on('error', () => {});
+      return request;
+    });
+    await waitFor('six clients waiting', () => STREAMS.state.waiting === 6);
+    for (const request of leaving) request.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const leave of held) leave();
+    await waitFor('every place given back', () => STREAMS.state.inside === 0 && STREAMS.state.waiting === 0);
+    // Had a place been kept by any of them, some of these would wait for ever.
+    const whole = await expected();
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, () =>
+        fetch(url, {
+          headers: { authorization, 'accept-encoding': 'identity' },
+          signal: AbortSignal.timeout(20_000),
+        }).then(async (response) => ({ status: response.status, body: await response.json() })),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual(whole);
+    }
+    await waitFor('the sent answers leaving', () => STREAMS.state.inside === 0);
+  }, 30_000);
 });

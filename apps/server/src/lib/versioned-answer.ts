@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database';
 import { KeptValues } from '../db/read-cache';
 import { COMPRESSION_THRESHOLD, compressText, keptEncoding } from '../plugins/compression';
+import { Gate } from './gate';
 import { today } from './time';
 
 /** The kinds of data whose versions the database keeps (migration 0010): each names a few tables. */
@@ -195,6 +196,9 @@ export async function sendVersioned(
   return reply.send(text);
 }
 
+/** Streamed answers being sent at once, in this process. */
+export const STREAMS = new Gate(4);
+
 /**
  * `sendVersioned` for answers too large to hold at once: the JSON array is sent as `parts` yields it
  * (each part the text of an array, `[]` included), never whole in memory. `parts` may keep each part
@@ -210,6 +214,18 @@ export async function streamVersioned(
 ): Promise<FastifyReply> {
   const { name, unchanged } = await tagAnswer(ctx, request, reply, dependencies);
   if (unchanged) return reply.code(304).send();
+  // Each stream holds its database page, its part and its compressor while it is sent: a few at once
+  // keep the memory bounded however many are asked for, and cost no throughput (two cores are busy
+  // with four). The place is left when the answer is sent or the client goes.
+  let gone = false;
+  const goneWhileWaiting = () => {
+    gone = true;
+  };
+  reply.raw.once('close', goneWhileWaiting);
+  const leave = await STREAMS.enter();
+  reply.raw.off('close', goneWhileWaiting);
+  if (gone) leave();
+  else reply.raw.once('close', leave);
   const keep = (part: string, build: () => Promise<string>) => ctx.answers.get(`${name}\npart=${part}`, build);
   async function* joined() {
     yield '[';

