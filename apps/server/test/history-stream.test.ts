@@ -108,6 +108,47 @@ describe('the whole-range history', () => {
     expect(after).toEqual(await expected());
   });
 
+  // The embedded database keeps every read until the next write anyway (its read cache); the kept
+  // answers, and what ranges share in them, are PostgreSQL's.
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'shares the days it keeps between ranges: a range inside one just read asks the database for no day',
+    async () => {
+      const built: string[] = [];
+      const db = api.ctx.db as unknown as Record<'queryJson', (...args: unknown[]) => Promise<string>>;
+      const original = db.queryJson;
+      db.queryJson = function (this: unknown, ...args: unknown[]) {
+        if (String(args[0]).includes('FROM attendance a JOIN students s'))
+          built.push(String((args[1] as unknown[])[0]));
+        return original.apply(this, args);
+      };
+      try {
+        const whole = await api.as('admin').get(`/api/v1/attendance/history?start_date=${start}&end_date=${end}`);
+        expect(whole.statusCode).toBe(200);
+        built.length = 0;
+        const inner = await api
+          .as('admin')
+          .get(`/api/v1/attendance/history?start_date=${addDays(start, 2)}&end_date=${addDays(end, -1)}`, {
+            headers: { 'accept-encoding': 'identity' },
+          });
+        expect(inner.statusCode).toBe(200);
+        expect(built).toEqual([]);
+        const within = (whole.json() as { date: string }[]).filter(
+          (record) => record.date >= addDays(start, 2) && record.date <= addDays(end, -1),
+        );
+        expect(inner.json()).toEqual(within);
+        expect(within.length).toBeGreaterThan(0);
+        // A range reaching a day not read before builds that day only.
+        const wider = await api
+          .as('admin')
+          .get(`/api/v1/attendance/history?start_date=${addDays(start, -1)}&end_date=${end}`);
+        expect(wider.statusCode).toBe(200);
+        expect(built).toEqual([addDays(start, -1)]);
+      } finally {
+        db.queryJson = original;
+      }
+    },
+  );
+
   it('sends many at once a few at a time, each whole; clients that leave, while sent or waiting, give their place back', async () => {
     const address = await api.app.listen({ port: 0, host: '127.0.0.1' });
     const url = `${address}/api/v1/attendance/history?start_date=${start}&end_date=${end}`;

@@ -146,7 +146,7 @@ async function tagAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
   dependencies: AnswerDependencies,
-): Promise<{ name: string; unchanged: boolean }> {
+): Promise<{ name: string; versions: string; unchanged: boolean }> {
   const versions = await readVersions(ctx.db, dependencies.kinds, request);
   const now = new Date();
   const name = [
@@ -159,7 +159,7 @@ async function tagAnswer(
   ].join('\n');
   const etag = `"${createHash('sha256').update(name).digest('base64url').slice(0, 27)}"`;
   reply.header('etag', etag);
-  return { name, unchanged: matchesEntityTag(request.headers['if-none-match'], etag) };
+  return { name, versions, unchanged: matchesEntityTag(request.headers['if-none-match'], etag) };
 }
 
 /**
@@ -203,7 +203,8 @@ export const STREAMS = new Gate(4);
  * `sendVersioned` for answers too large to hold at once: the JSON array is sent as `parts` yields it
  * (each part the text of an array, `[]` included), never whole in memory. `parts` may keep each part
  * in the kept answers by its own name (`keep`): a part of unchanged data is then sent from memory,
- * each within the kept answers' bound, never the whole answer.
+ * each within the kept answers' bound, never the whole answer. A part's text must follow from its name
+ * and the data's versions alone (and the caller, for `perUser`): every request to the route shares it.
  */
 export async function streamVersioned(
   ctx: { answers: AnswerCache; db: Queryable },
@@ -212,7 +213,7 @@ export async function streamVersioned(
   dependencies: AnswerDependencies,
   parts: (keep: (part: string, build: () => Promise<string>) => Promise<string>) => AsyncIterable<string>,
 ): Promise<FastifyReply> {
-  const { name, unchanged } = await tagAnswer(ctx, request, reply, dependencies);
+  const { versions, unchanged } = await tagAnswer(ctx, request, reply, dependencies);
   if (unchanged) return reply.code(304).send();
   // Each stream holds its database page, its part and its compressor while it is sent: a few at once
   // keep the memory bounded however many are asked for, and cost no throughput (two cores are busy
@@ -226,7 +227,14 @@ export async function streamVersioned(
   reply.raw.off('close', goneWhileWaiting);
   if (gone) leave();
   else reply.raw.once('close', leave);
-  const keep = (part: string, build: () => Promise<string>) => ctx.answers.get(`${name}\npart=${part}`, build);
+  // A part is named by the route, not the request: ranges that overlap share their days.
+  const route = [
+    request.method,
+    request.routeOptions.url,
+    dependencies.perUser ? `user=${request.user?.id ?? ''}` : '',
+    versions,
+  ].join('\n');
+  const keep = (part: string, build: () => Promise<string>) => ctx.answers.get(`${route}\npart=${part}`, build);
   async function* joined() {
     yield '[';
     let first = true;
