@@ -53,8 +53,8 @@ export async function prepareContext(config: AppConfig, db: Database): Promise<P
       whatsappWorker,
       push,
       twoFactorKey: keys.sealingKey,
-      // PGlite keeps its own read cache (db/read-cache.ts): the same text twice would be memory spent twice.
-      answers: new AnswerCache(db.kind === 'postgres' ? config.answerCacheBytes : 0),
+      // PGlite keeps its own read cache (db/read-cache.ts): there, only the compressed answers are kept.
+      answers: new AnswerCache(config.answerCacheBytes, { keepText: db.kind === 'postgres' }),
     },
     generatedAdminPassword,
   };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Database, PGlite, wrapPglite } from '../src/db/database';
-import { isRead, isRowWrite, KeptValues, ReadCache } from '../src/db/read-cache';
+import { isRead, isRowWrite, KeptValues, ReadCache, textBytes } from '../src/db/read-cache';
 
 let client: PGlite;
 let db: Database;
@@ -188,5 +188,14 @@ describe('KeptValues', () => {
     await expect(failing()).rejects.toThrow('database unavailable');
     await expect(failing()).rejects.toThrow('database unavailable');
     expect(loads).toBe(2);
+  });
+});
+
+describe('textBytes', () => {
+  it('counts a byte a character for Latin-1 text and two as soon as one character is not', () => {
+    expect(textBytes('')).toBe(0);
+    expect(textBytes('{"name":"Aarav Sharma","date":"2026-11-25"}')).toBe(43);
+    expect(textBytes('Zoë, café, ÿ')).toBe(12);
+    expect(textBytes('{"name":"आरव"}')).toBe(28);
   });
 });

@@ -1,7 +1,7 @@
 import { PGlite, types as pgliteTypes, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
 import { formatTimestamp, parsePostgresTimestamp } from '../lib/time';
-import { isRead, isRowWrite, ReadCache } from './read-cache';
+import { isRead, isRowWrite, ReadCache, textBytes } from './read-cache';
 
 /** Something SQL can be sent to: the database itself, or one transaction on it. */
 export interface Queryable {
@@ -133,12 +133,7 @@ export function wrapPglite(client: PGlite): Database {
     cachedBytes: () => cache.size(),
     query: run,
     queryJson(sql, params) {
-      return cache.get(
-        cacheKey('json', sql, params),
-        () => jsonOf(this, sql, params),
-        // V8 keeps text of Latin-1 characters at one byte each (names in other scripts take two).
-        (text) => text.length,
-      );
+      return cache.get(cacheKey('json', sql, params), () => jsonOf(this, sql, params), textBytes);
     },
     queryCached<Row>(sql: string, params?: unknown[]) {
       return cache.get(

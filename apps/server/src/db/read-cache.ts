@@ -1,4 +1,13 @@
 /**
+ * The memory V8 gives a string's characters: a byte each while every one is Latin-1 (JSON of names in
+ * English, dates, ids), two each as soon as one is not (a name in Devanagari).
+ */
+export function textBytes(text: string): number {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the Latin-1 range starts at U+0000
+  return /[^\u0000-\u00ff]/.test(text) ? text.length * 2 : text.length;
+}
+
+/**
  * Values kept by key, the least recently used dropped first once their size passes `maxBytes`; a
  * value over `maxBytes / share` is not kept at all. Values are promises: callers asking while the
  * first load is in flight share it, so 32 identical requests cost one load; a load that fails is

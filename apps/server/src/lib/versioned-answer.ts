@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database';
-import { KeptValues } from '../db/read-cache';
+import { KeptValues, textBytes } from '../db/read-cache';
 import { COMPRESSION_THRESHOLD, compressText, keptEncoding } from '../plugins/compression';
 import { Gate } from './gate';
 import { today } from './time';
@@ -36,15 +36,18 @@ export interface AnswerDependencies {
  * built under), the least recently used dropped first once `maxBytes` is reached; an answer over a
  * quarter of it is not kept. An answer is only ever served under the versions it was built under, so
  * a write on any instance (which raises a version in its own transaction) makes the next read build
- * anew: nothing is invalidated, nothing can be stale. `maxBytes` 0 keeps nothing (the embedded
- * database keeps its own read cache).
+ * anew: nothing is invalidated, nothing can be stale. `maxBytes` 0 keeps nothing. `keepText` false
+ * keeps only compressed answers: the embedded database's read cache already holds the text, and
+ * keeping it twice would spend the memory twice.
  */
 export class AnswerCache {
   private readonly kept: KeptValues;
+  private readonly keepsText: boolean;
 
-  constructor(maxBytes: number) {
+  constructor(maxBytes: number, options: { keepText?: boolean } = {}) {
     this.kept = new KeptValues(maxBytes, 4);
     this.keeps = maxBytes > 0;
+    this.keepsText = options.keepText ?? true;
   }
 
   /** Whether it keeps anything (0 bytes keeps nothing). */
@@ -52,8 +55,8 @@ export class AnswerCache {
 
   /** The kept answer named `key`, or `build()`'s; callers asking while it is built share it. */
   get(key: string, build: () => Promise<string>): Promise<string> {
-    // V8 keeps Latin-1 text at a byte a character; other scripts take two.
-    return this.kept.get(key, build, (text) => text.length * 2);
+    if (!this.keepsText) return build();
+    return this.kept.get(key, build, textBytes);
   }
 
   /** Bytes kept by `key` (a compressed answer), or `build()`'s. */
