@@ -46,8 +46,8 @@ export interface WhatsappWorkerDependencies {
  * the daily limit). Each round claims due attempts with a lease (claimDueWhatsapp, which also applies
  * the daily limit and drops fallbacks no longer needed), sends them outside any transaction at no more
  * than the number's messages per second, and records the outcomes in short transactions (accepted
- * sends a group at a time). Rounds
- * run when woken (a send committed on this instance) and every `pollMs`.
+ * sends a group at a time). Rounds run when woken (a send committed on this instance) and every
+ * `pollMs`.
  */
 export class WhatsappWorker {
   private readonly loop: PollingLoop;
