@@ -6,6 +6,7 @@ import { openConfiguredDatabase } from './db/open';
 import { Housekeeping } from './lib/housekeeping';
 import { memoryReport } from './lib/memory-report';
 import { adminPasswordProblem } from './lib/password-policy';
+import { deleteOldSubmissions } from './modules/attendance/submission-repository';
 import { deleteExpiredThrottleRows } from './modules/auth/throttle';
 
 /** How often forgotten sign-in throttle rows are deleted. */
@@ -38,7 +39,10 @@ async function main(): Promise<void> {
   });
 
   const housekeeping = new Housekeeping(
-    [{ name: 'sign-in throttle clean-up', run: () => deleteExpiredThrottleRows(db) }],
+    [
+      { name: 'sign-in throttle clean-up', run: () => deleteExpiredThrottleRows(db) },
+      { name: 'queued marks clean-up', run: () => deleteOldSubmissions(db) },
+    ],
     HOUSEKEEPING_INTERVAL_MS,
     app.log.child({ module: 'housekeeping' }),
   );

@@ -84,8 +84,36 @@ export const markAttendanceSchema = z.object({
 });
 export type MarkAttendanceRequest = z.input<typeof markAttendanceSchema>;
 
+/**
+ * Marks queued on a device while it was offline are sent later with the id the device gave them:
+ * sent again, they are saved once and answered as the first time; and instead of one refusal for
+ * the whole class, each student that could not be saved comes back with the reason.
+ */
+export const queuedMarksSchema = markAttendanceSchema.extend({
+  submission_id: z.uuid({ error: 'must be the id the device gave these marks (a UUID)' }),
+});
+export type QueuedMarksRequest = z.input<typeof queuedMarksSchema>;
+
+export const refusedMarkSchema = z.object({
+  student_id: z.number().int(),
+  /** Null when the student no longer exists. */
+  student_name: z.string().nullable(),
+  reason: z.string(),
+});
+export type RefusedMark = z.infer<typeof refusedMarkSchema>;
+
 export const markAttendanceResultSchema = markedCountSchema;
 export type MarkAttendanceResult = MarkedCount;
+
+export const queuedMarksResultSchema = markedCountSchema.extend({
+  submission_id: z.string(),
+  class_name: z.string().nullable(),
+  date: z.string(),
+  /** When the server first saved this submission (a replay answers the same time). */
+  saved_at: z.string(),
+  refused: z.array(refusedMarkSchema),
+});
+export type QueuedMarksResult = z.infer<typeof queuedMarksResultSchema>;
 
 export const pendingQuerySchema = z.object({ attendance_date: isoDateSchema.optional() });
 

@@ -11,6 +11,8 @@ import {
   markAttendanceSchema,
   markingScopeSchema,
   pendingQuerySchema,
+  queuedMarksResultSchema,
+  queuedMarksSchema,
   rosterQuerySchema,
   rosterSchema,
 } from '@tuitiondesk/contract';
@@ -20,6 +22,7 @@ import { jsonWithField } from '../../lib/json-reply';
 import { sendVersioned, streamVersioned } from '../../lib/versioned-answer';
 import { adminOnly, currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
+import { saveQueuedMarks } from './queued-marks';
 import {
   approveAttendance,
   getHistoryPage,
@@ -81,6 +84,21 @@ export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request) => markAttendance(ctx, currentUser(request), request.body.date, request.body.records),
+  );
+
+  app.post(
+    '/attendance/submissions',
+    {
+      schema: {
+        tags,
+        summary: "Send marks queued on a device (offline) under the device's id for them",
+        description:
+          'The same submission_id sent again is saved once and answered as the first time. What the rules allow now is saved; each student that could not be saved (approved meanwhile, a class or day the caller may no longer mark, a student deleted) comes back in `refused` with the reason. The same id with other marks is refused (422).',
+        body: queuedMarksSchema,
+        response: { 200: queuedMarksResultSchema, 422: errorSchema },
+      },
+    },
+    async (request) => saveQueuedMarks(ctx, currentUser(request), request.body),
   );
 
   app.get(
