@@ -2,12 +2,31 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { precompress } from './build/precompress.ts';
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8000';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [
+    react(),
+    // The console's service worker (ADR 029): Workbox precaches the console's files (not the parent
+    // app's, which has its own worker under /parent/); src/lib/offline registers it.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src/service-worker',
+      filename: 'console-sw.ts',
+      injectRegister: false,
+      manifest: false,
+      injectManifest: {
+        globPatterns: ['index.html', 'assets/*.{js,css}', 'icons/*.png', 'favicon.svg', 'manifest.webmanifest'],
+        globIgnores: ['assets/parent-*'],
+        // The console's largest chunk (charts) is over Workbox's 2 MB default once, before compression.
+        maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+      },
+    }),
+    precompress(),
+  ],
   server: { proxy: { '/api': apiTarget } },
   build: {
     outDir: 'dist',

@@ -200,11 +200,11 @@ async function registerWebConsole(app: FastifyInstance, distDir: string): Promis
     maxAge: '1h',
     // index-abc.js.br / .gz written at build: sent as they are to browsers that accept them.
     preCompressed: true,
-    // Pages and the parent app's service worker and manifest are checked on every load; the hashed
+    // Pages and both apps' service workers and manifests are checked on every load; the hashed
     // /assets/ files keep the hour.
     setHeaders: (reply, file) => {
       // The file sent may be the copy compressed at build (index.html.br): it is the same page.
-      if (/(\.html|[\\/]parent[\\/](sw\.js|manifest\.webmanifest))(\.br|\.gz)?$/.test(file))
+      if (/(\.html|[\\/](parent[\\/]sw\.js|console-sw\.js|manifest\.webmanifest))(\.br|\.gz)?$/.test(file))
         reply.header('cache-control', 'no-cache');
     },
   });

@@ -1,0 +1,23 @@
+/** The service worker keeps the last answers of these reads per account, for marking offline. */
+export const OFFLINE_READS_CACHE = 'console-offline-reads';
+
+/**
+ * The API's base path, written out: the service worker imports this file, and importing the
+ * contract would bundle all of zod into it (a test checks it against API_BASE_PATH).
+ */
+export const OFFLINE_API_BASE = '/api/v1';
+
+const api = (path: string) => new RegExp(`^${OFFLINE_API_BASE}${path}$`);
+
+export const OFFLINE_READS: readonly RegExp[] = [
+  api('/auth/me'),
+  api('/attendance/marking-scope'),
+  api('/attendance/roster'),
+  api('/settings/marking'),
+];
+
+/** Forgets every kept answer on this device: at sign-out, and at sign-in (the last account's go). */
+export async function forgetOfflineReads(): Promise<void> {
+  if (typeof caches === 'undefined') return;
+  await caches.delete(OFFLINE_READS_CACHE).catch(() => false);
+}

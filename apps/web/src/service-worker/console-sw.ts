@@ -1,0 +1,68 @@
+/// <reference lib="webworker" />
+/**
+ * The staff console's service worker (scope /; the parent app keeps its own under /parent/). Built
+ * by vite-plugin-pwa from this file with Workbox (ADR 029):
+ *   - the app shell and every page's code are precached, so the console opens with no network;
+ *     pages are network-first (a new version shows at once), the shell answers when offline;
+ *   - the reads a teacher needs to mark offline (their scope, the rosters, who they are) are
+ *     network-first and kept per account: the key carries a digest of the caller's token, so one
+ *     account never reads another's kept answers, and the console deletes them at sign-out;
+ *   - marks are never queued here: the page keeps them in IndexedDB and sends them itself, where it
+ *     can show them and knows who is signed in.
+ */
+import { clientsClaim } from 'workbox-core';
+import { ExpirationPlugin } from 'workbox-expiration';
+import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { NetworkFirst } from 'workbox-strategies';
+import { OFFLINE_READS, OFFLINE_READS_CACHE } from '../lib/offline/offline-reads';
+
+declare let self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
+
+self.skipWaiting();
+clientsClaim();
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+const pages = new NetworkFirst({ cacheName: 'console-pages', networkTimeoutSeconds: 4 });
+registerRoute(
+  new NavigationRoute(
+    async (options) => {
+      try {
+        return await pages.handle(options);
+      } catch {
+        return (await matchPrecache('index.html')) ?? Response.error();
+      }
+    },
+    { denylist: [/^\/api\//, /^\/parent(\/|$)/] },
+  ),
+);
+
+async function accountDigest(request: Request): Promise<string> {
+  const token = request.headers.get('authorization') ?? '';
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
+  return [...new Uint8Array(digest).slice(0, 12)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+registerRoute(
+  ({ url, request }) =>
+    request.method === 'GET' &&
+    url.origin === self.location.origin &&
+    OFFLINE_READS.some((path) => path.test(url.pathname)),
+  new NetworkFirst({
+    cacheName: OFFLINE_READS_CACHE,
+    // A slow classroom network: after 5 s the kept answer is shown and the network's still updates it.
+    networkTimeoutSeconds: 5,
+    plugins: [
+      {
+        cacheKeyWillBeUsed: async ({ request }) => {
+          const url = new URL(request.url);
+          url.searchParams.set('__account', await accountDigest(request));
+          return url.href;
+        },
+      },
+      new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 7 * 24 * 60 * 60 }),
+    ],
+  }),
+);
