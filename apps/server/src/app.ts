@@ -25,6 +25,7 @@ import { registerConversationRoutes } from './modules/conversations/routes';
 import { registerDashboardRoutes } from './modules/dashboard/routes';
 import { registerHealthRoutes } from './modules/health/routes';
 import { registerImportRoutes } from './modules/imports/routes';
+import { registerLeaveRoutes } from './modules/leave/routes';
 import { registerMessageRoutes } from './modules/messages/routes';
 import { registerWhatsappWebhookRoutes } from './modules/messages/webhook-routes';
 import { registerParentRoutes } from './modules/parents/routes';
@@ -49,6 +50,7 @@ export const API_ROUTES: ((app: ZodApp, ctx: AppContext) => void)[] = [
   registerStudentRoutes,
   registerTeacherRoutes,
   registerAttendanceRoutes,
+  registerLeaveRoutes,
   registerTeacherAttendanceRoutes,
   registerMessageRoutes,
   registerWhatsappWebhookRoutes,

@@ -9,6 +9,7 @@ import {
   queryNumberSchema,
   rowIdSchema,
 } from './common';
+import { rosterLeaveSchema } from './leave';
 
 export const ATTENDANCE_STATUSES = ['present', 'absent', 'late', 'leave'] as const;
 export const attendanceStatusSchema = z.enum(ATTENDANCE_STATUSES, {
@@ -57,6 +58,9 @@ export const rosterEntrySchema = z.object({
   marked_by: z.string().nullable(),
   marked_at: z.string().nullable(),
   is_approved: z.boolean(),
+  leave: rosterLeaveSchema
+    .nullable()
+    .describe("the parent's leave request covering this date, waiting or approved (approved first), or null"),
 });
 export type RosterEntry = z.infer<typeof rosterEntrySchema>;
 

@@ -6,6 +6,7 @@ export * from './common';
 export * from './dashboard';
 export * from './health';
 export * from './imports';
+export * from './leave';
 export * from './marking';
 export * from './messages';
 export * from './parents';

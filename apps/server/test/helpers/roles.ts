@@ -51,6 +51,11 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'GET /api/v1/attendance/history': 'admin',
   'GET /api/v1/attendance/history/page': 'admin',
 
+  'GET /api/v1/leave-requests': 'staff',
+  'GET /api/v1/leave-requests/count': 'staff',
+  'POST /api/v1/leave-requests/{id}/approve': 'admin',
+  'POST /api/v1/leave-requests/{id}/decline': 'admin',
+
   'GET /api/v1/teacher-attendance/date/{date}': 'admin',
   'POST /api/v1/teacher-attendance/mark': 'admin',
   'POST /api/v1/teacher-attendance/update-remarks': 'admin',
@@ -101,6 +106,9 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'GET /api/v1/parent/messages': 'parent',
   'POST /api/v1/parent/messages/{id}/read': 'parent',
   'GET /api/v1/parent/children/{id}/attendance': 'parent',
+  'GET /api/v1/parent/leave-requests': 'parent',
+  'POST /api/v1/parent/leave-requests': 'parent',
+  'POST /api/v1/parent/leave-requests/{id}/withdraw': 'parent',
   'GET /api/v1/parent/push/public-key': 'parent',
   'POST /api/v1/parent/push/subscriptions': 'parent',
   'DELETE /api/v1/parent/push/subscriptions': 'parent',
@@ -111,7 +119,7 @@ export function templateOf(url: string): string {
   const [pathname = ''] = url.split('?');
   return pathname
     .replace(/\/\d{4}-\d\d-\d\d$/, '/{date}')
-    .replace(/\/(students|teachers|users)\/\d+(?=\/|$)/, '/$1/{id}')
+    .replace(/\/(students|teachers|users|leave-requests)\/\d+(?=\/|$)/, '/$1/{id}')
     .replace(/\/parent\/(messages|children)\/\d+(?=\/)/, '/parent/$1/{id}');
 }
 

@@ -109,6 +109,7 @@ export function rosterEntry(fields: Partial<RosterEntry> & { student_id: number 
     marked_by: null,
     marked_at: null,
     is_approved: false,
+    leave: null,
     ...fields,
   };
 }

@@ -91,9 +91,19 @@ export async function findRoster(db: Queryable, className: string, date: string)
   return db.query<RosterEntry>(
     `SELECT s.id AS student_id, s.unique_id AS student_unique_id, s.full_name AS student_name, s.parent_phone,
             a.id AS attendance_id, a.status, a.remarks, a.marked_by, a.marked_at,
-            (a.approved_at IS NOT NULL) AS is_approved
+            (a.approved_at IS NOT NULL) AS is_approved, lv.leave
        FROM students s
        LEFT JOIN attendance a ON a.student_id = s.id AND a.date = $2::date
+       -- The parent's live leave covering the day, approved first (leave_requests_live_idx).
+       LEFT JOIN LATERAL (
+         SELECT json_build_object('id', lr.id, 'status', lr.status, 'reason', lr.reason,
+                  'from_date', to_char(lr.from_date, 'YYYY-MM-DD'), 'to_date', to_char(lr.to_date, 'YYYY-MM-DD')) AS leave
+           FROM leave_requests lr
+          WHERE lr.student_id = s.id AND lr.status IN ('pending', 'approved')
+            AND lr.from_date <= $2::date AND lr.to_date >= $2::date
+          ORDER BY lr.status = 'approved' DESC, lr.id
+          LIMIT 1
+       ) lv ON true
       WHERE s.class_name = $1
       ORDER BY lower(s.full_name), s.id`,
     [className, date],

@@ -3,15 +3,16 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
 import { readableDate } from '../../lib/time';
+import { findApprovedLeaveDays } from '../leave/repository';
 import { readMessagingSettings } from '../settings/repository';
 import { findTemplateForSending } from '../templates/repository';
 import { type FamilyMessage, queueFamilyMessages, renderForFamily } from './outgoing';
 import { findAlertSubjects } from './outgoing-repository';
 
 /**
- * One alert per approved absent or late record among `attendanceIds`, to the student's family, in its
- * language, through the centre's absence and late templates (with the one-tap replies on WhatsApp),
- * and any remarks after the text. In the approver's transaction; answers how many were queued.
+ * One alert per approved absent or late record among `attendanceIds` (none for a day the student has
+ * approved leave for), to the student's family, in its language, through the centre's absence and
+ * late templates (with the one-tap replies on WhatsApp), and any remarks after the text. In the approver's transaction; answers how many were queued.
  */
 export async function queueAbsenceAlerts(
   ctx: AppContext,
@@ -19,7 +20,10 @@ export async function queueAbsenceAlerts(
   attendanceIds: readonly number[],
   sender: Actor,
 ): Promise<number> {
-  const subjects = await findAlertSubjects(tx, attendanceIds, ALERT_STATUSES);
+  const marked = await findAlertSubjects(tx, attendanceIds, ALERT_STATUSES);
+  // The family told the centre in advance and an admin agreed: no alert about a day they know of.
+  const onLeave = await findApprovedLeaveDays(tx, marked);
+  const subjects = marked.filter((subject) => !onLeave.has(`${subject.student_id}|${subject.date}`));
   if (subjects.length === 0) return 0;
   const settings = await readMessagingSettings(tx);
   const absence = await findTemplateForSending(tx, { purpose: 'absence_alert' });

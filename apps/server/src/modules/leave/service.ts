@@ -1,0 +1,212 @@
+import {
+  type CreateLeaveRequest,
+  LEAVE_MAX_DAYS,
+  type LeaveCount,
+  type LeaveList,
+  type LeaveRequest,
+  type LeaveStatus,
+  type ParentLeaveRequests,
+} from '@tuitiondesk/contract';
+import type { AppContext } from '../../context';
+import type { Queryable } from '../../db/database';
+import { type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
+import { addDays, readableDate, today } from '../../lib/time';
+import { loadScope, type Marker } from '../attendance/marking-scope';
+import { findParentName } from '../parents/repository';
+import {
+  countLeave,
+  decidePending,
+  findFamilyChild,
+  findFamilyLeave,
+  findLeaveRequest,
+  findOverlappingLeave,
+  insertLeaveRequest,
+  type LeaveFilter,
+  listFamilyLeave,
+  listLeave,
+} from './repository';
+
+/** How far ahead a parent may tell: a request further out is most likely a mistyped year. */
+export const LEAVE_MAX_DAYS_AHEAD = 366;
+/** A family sees its most recent requests; older ones stay in the staff list. */
+const FAMILY_LIST_LIMIT = 200;
+
+const NOT_YOUR_CHILD = 'Student not found';
+const REQUEST_NOT_FOUND = 'Leave request not found';
+
+const STATE_WORDS: Record<LeaveStatus, string> = {
+  pending: 'waiting for the centre',
+  approved: 'approved',
+  declined: 'declined',
+  withdrawn: 'withdrawn',
+};
+
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+}
+
+function span(from: string, to: string): string {
+  return from === to ? `on ${readableDate(from)}` : `from ${readableDate(from)} to ${readableDate(to)}`;
+}
+
+/** The parent as the activity feed names them: they have no staff account. */
+async function parentActor(db: Queryable, phone: string) {
+  return { id: null, full_name: `${await findParentName(db, phone)} (parent)` };
+}
+
+// ---- Parents ----
+
+export async function getFamilyLeave(ctx: AppContext, phone: string): Promise<ParentLeaveRequests> {
+  return { requests: await listFamilyLeave(ctx.db, phone, FAMILY_LIST_LIMIT) };
+}
+
+/**
+ * A parent tells the centre a child will be away. Dates are the centre's calendar days: from today
+ * on, the last not before the first, at most LEAVE_MAX_DAYS. The child's row is locked while the
+ * overlap is checked and the request written, so two requests sent at once for one child cannot both
+ * pass the check.
+ */
+export async function askForLeave(ctx: AppContext, phone: string, input: CreateLeaveRequest): Promise<LeaveRequest> {
+  const from = input.from_date;
+  const to = input.to_date ?? from;
+  const day = today();
+  if (from < day) throw new ValidationError('from_date', `must be today (${day}) or later: leave is told in advance`);
+  const lastStart = addDays(day, LEAVE_MAX_DAYS_AHEAD);
+  if (from > lastStart) throw new ValidationError('from_date', `must be within a year from today (by ${lastStart})`);
+  if (to < from) throw new ValidationError('to_date', 'must not be before from_date');
+  if (daysBetween(from, to) > LEAVE_MAX_DAYS) {
+    throw new ValidationError(
+      'to_date',
+      `leave can cover at most ${LEAVE_MAX_DAYS} days in one request (this is ${daysBetween(from, to)}); for a longer absence, please call the centre`,
+    );
+  }
+  const id = await ctx.db.transaction(async (tx) => {
+    const child = await findFamilyChild(tx, phone, input.student_id, true);
+    if (!child) throw new NotFoundError(NOT_YOUR_CHILD);
+    const overlap = await findOverlappingLeave(tx, child.id, from, to);
+    if (overlap) {
+      throw new ConflictError(
+        `${child.full_name} already has a leave request ${span(overlap.from_date, overlap.to_date)} (${STATE_WORDS[overlap.status]}) that overlaps these dates. Withdraw it first, or choose other dates.`,
+      );
+    }
+    const created = await insertLeaveRequest(tx, { studentId: child.id, phone, from, to, reason: input.reason });
+    const parent = await parentActor(tx, phone);
+    await recordActivity(
+      tx,
+      parent,
+      'leave.requested',
+      `${parent.full_name} asked for leave for ${child.full_name} (Class ${child.class_name}) ${span(from, to)}: ${input.reason}`,
+    );
+    return created;
+  });
+  return (await findLeaveRequest(ctx.db, id)) as LeaveRequest;
+}
+
+/** A parent takes back a request the centre has not decided yet. */
+export async function withdrawLeave(ctx: AppContext, phone: string, id: number): Promise<LeaveRequest> {
+  await ctx.db.transaction(async (tx) => {
+    const parent = await parentActor(tx, phone);
+    if (!(await decidePending(tx, id, 'withdrawn', parent, phone))) {
+      const current = await findFamilyLeave(tx, phone, id);
+      if (!current) throw new NotFoundError(REQUEST_NOT_FOUND);
+      throw new ConflictError(`This leave request was already ${STATE_WORDS[current.status]} and cannot be withdrawn.`);
+    }
+    const request = (await findLeaveRequest(tx, id)) as LeaveRequest;
+    await recordActivity(
+      tx,
+      parent,
+      'leave.withdrawn',
+      `${parent.full_name} withdrew the leave request for ${request.student_name} ${span(request.from_date, request.to_date)}`,
+    );
+  });
+  return (await findFamilyLeave(ctx.db, phone, id)) as LeaveRequest;
+}
+
+// ---- Staff ----
+
+/**
+ * What the caller may see: admins every class; a teacher the classes they may mark (ADR 019), and
+ * nothing when they may mark none. A class asked for that is not theirs is refused, not emptied.
+ */
+async function visibleClasses(
+  db: Queryable,
+  user: Marker,
+  className: string | undefined,
+): Promise<readonly string[] | null> {
+  const scope = await loadScope(db, user);
+  if (!scope.restricted) return className === undefined ? null : [className];
+  const classes = scope.refusal ? [] : scope.classes;
+  if (className === undefined) return classes;
+  if (!classes.includes(className as (typeof classes)[number])) {
+    throw new ForbiddenError(
+      classes.length === 0
+        ? 'You can see leave requests only for the classes you mark, and no class is assigned to you.'
+        : `You can see leave requests only for your ${classes.length === 1 ? 'class' : 'classes'} (${classes.join(', ')}).`,
+    );
+  }
+  return [className];
+}
+
+export async function getLeaveList(
+  ctx: AppContext,
+  user: Marker,
+  query: {
+    status?: LeaveStatus | undefined;
+    class_name?: string | undefined;
+    from_date?: string | undefined;
+    to_date?: string | undefined;
+    limit: number;
+    offset: number;
+  },
+): Promise<LeaveList> {
+  if (query.from_date && query.to_date && query.to_date < query.from_date)
+    throw new ValidationError('to_date', 'must not be before from_date');
+  const filter: LeaveFilter = {
+    status: query.status ?? null,
+    classes: await visibleClasses(ctx.db, user, query.class_name),
+    from: query.from_date ?? null,
+    to: query.to_date ?? null,
+  };
+  if (filter.classes?.length === 0) return { requests: [], total: 0 };
+  return {
+    requests: await listLeave(ctx.db, filter, query.limit, query.offset),
+    total: await countLeave(ctx.db, filter),
+  };
+}
+
+/** The badge: waiting requests among those the caller may see. */
+export async function getLeaveCount(ctx: AppContext, user: Marker): Promise<LeaveCount> {
+  const classes = await visibleClasses(ctx.db, user, undefined);
+  if (classes?.length === 0) return { pending: 0 };
+  return { pending: await countLeave(ctx.db, { status: 'pending', classes, from: null, to: null }) };
+}
+
+/**
+ * An admin approves or declines a waiting request. Two decisions at once: the row lock lets one
+ * through and the other finds it decided (409), so a request is never both.
+ */
+export async function decideLeave(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+  decision: 'approved' | 'declined',
+): Promise<LeaveRequest> {
+  return ctx.db.transaction(async (tx) => {
+    if (!(await decidePending(tx, id, decision, actor))) {
+      const current = await findLeaveRequest(tx, id);
+      if (!current) throw new NotFoundError(REQUEST_NOT_FOUND);
+      const by =
+        current.status === 'withdrawn' ? 'by the parent' : current.decided_by ? `by ${current.decided_by}` : '';
+      throw new ConflictError(`This leave request was already ${STATE_WORDS[current.status]}${by ? ` ${by}` : ''}.`);
+    }
+    const request = (await findLeaveRequest(tx, id)) as LeaveRequest;
+    await recordActivity(
+      tx,
+      actor,
+      decision === 'approved' ? 'leave.approved' : 'leave.declined',
+      `${actor.full_name} ${decision === 'approved' ? 'approved' : 'declined'} leave for ${request.student_name} (Class ${request.class_name}) ${span(request.from_date, request.to_date)} (${plural(request.days, 'day')})`,
+    );
+    return request;
+  });
+}
