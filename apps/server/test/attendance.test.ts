@@ -121,6 +121,7 @@ describe('GET /attendance/roster', () => {
       marked_by: null,
       marked_at: null,
       is_approved: false,
+      leave: null,
     });
   });
 

@@ -390,6 +390,12 @@ async function adminExamples(): Promise<Record<string, Example>> {
     .post('/api/v1/attendance/mark', { date, records: [{ student_id: student.id, status: 'absent' }] });
   expect(marked.statusCode).toBe(200);
   const pending = await api.db.query<{ id: number }>('SELECT id FROM attendance WHERE student_id = $1', [student.id]);
+  // A parent's waiting leave request, as the parent app leaves it.
+  const [leave] = await api.db.query<{ id: number }>(
+    `INSERT INTO leave_requests (student_id, parent_phone, from_date, to_date, reason)
+     VALUES ($1, $2, $3::date, $3::date, 'Role walk') RETURNING id`,
+    [student.id, student.parent_phone, addDays(today(), 1)],
+  );
   const notice = {
     name: 'Role walk notice',
     purpose: 'notice',
@@ -448,6 +454,8 @@ async function adminExamples(): Promise<Record<string, Example>> {
     'GET /api/v1/attendance/history/page': {
       url: `/api/v1/attendance/history/page?start_date=${date}&end_date=${date}`,
     },
+    'POST /api/v1/leave-requests/{id}/approve': { url: `/api/v1/leave-requests/${leave?.id}/approve` },
+    'POST /api/v1/leave-requests/{id}/decline': { url: `/api/v1/leave-requests/${leave?.id}/decline` },
     'GET /api/v1/teacher-attendance/date/{date}': { url: `/api/v1/teacher-attendance/date/${teacherDay}` },
     'POST /api/v1/teacher-attendance/mark': {
       url: '/api/v1/teacher-attendance/mark',

@@ -14,6 +14,7 @@ import { MyChildren } from './children';
 import { clearFragment, type Fragment, parseFragment } from './fragment';
 import { Inbox, MessageView } from './inbox';
 import { withMessageRead } from './inbox-state';
+import { Leave } from './leave';
 import { resubscribeQuietly, turnOffNotifications } from './push';
 import { NotificationsPanel, Settings, usePushState } from './settings';
 import { SignIn } from './sign-in';
@@ -22,7 +23,7 @@ export const POLL_MS = 30_000;
 export const API_CACHE = 'parent-api-v1';
 const PROMPT_DISMISSED_KEY = 'parent_push_prompt_dismissed';
 
-type View = 'inbox' | 'children' | 'settings';
+type View = 'inbox' | 'children' | 'leave' | 'settings';
 
 /** A fragment that arrived while the app runs, read and then wiped from the address bar. */
 function takeFragment(): Fragment {
@@ -201,6 +202,9 @@ function SignedIn({ session, openId, onOpened, onProfile, onSignedOut }: SignedI
         <TabButton current={view} view="children" onSelect={go}>
           My children
         </TabButton>
+        <TabButton current={view} view="leave" onSelect={go}>
+          Leave
+        </TabButton>
         <TabButton current={view} view="settings" onSelect={go}>
           Settings
         </TabButton>
@@ -236,6 +240,7 @@ function SignedIn({ session, openId, onOpened, onProfile, onSignedOut }: SignedI
           </Inbox>
         )}
         {view === 'children' && <MyChildren list={session.profile.children} />}
+        {view === 'leave' && <Leave list={session.profile.children} />}
         {view === 'settings' && (
           <Settings
             parentName={session.profile.parent_name}
