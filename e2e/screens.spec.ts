@@ -9,6 +9,7 @@ const ADMIN_SCREENS = [
   ['/teachers', 'Teachers'],
   ['/mark-attendance', 'Mark Attendance'],
   ['/attendance', 'Attendance Approval'],
+  ['/leave', 'Leave'],
   ['/attendance-history', 'Attendance History'],
   ['/teacher-attendance', 'Teacher Attendance'],
   ['/communications', 'Communications'],
@@ -39,6 +40,7 @@ describe('every screen opens with its title and passes axe, on a laptop and on a
       ['/dashboard', 'Dashboard'],
       ['/students', 'Students'],
       ['/mark-attendance', 'Mark Attendance'],
+      ['/leave', 'Leave'],
       ['/communications', 'Communications'],
     ] as const) {
       await page.goto(path);

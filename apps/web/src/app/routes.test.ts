@@ -11,6 +11,7 @@ describe('the menu by role', () => {
       'Teachers',
       'Mark Attendance',
       'Attendance Approval',
+      'Leave',
       'Attendance History',
       'Teacher Attendance',
       'Communications',
@@ -18,11 +19,12 @@ describe('the menu by role', () => {
     ]);
   });
 
-  it('shows a teacher Dashboard, Students, Mark Attendance and Communications only', () => {
+  it('shows a teacher Dashboard, Students, Mark Attendance, Leave and Communications only', () => {
     expect(routesFor('teacher').map((route) => route.title)).toEqual([
       'Dashboard',
       'Students',
       'Mark Attendance',
+      'Leave',
       'Communications',
     ]);
   });
@@ -37,6 +39,16 @@ describe('the menu by role', () => {
         .filter((route) => route.pendingBadge)
         .map((route) => route.path),
     ).toEqual(['/attendance']);
+  });
+
+  it('puts the waiting-leave badge on Leave only, for both roles', () => {
+    for (const role of ['admin', 'teacher'] as const) {
+      expect(
+        routesFor(role)
+          .filter((route) => route.leaveBadge)
+          .map((route) => route.path),
+      ).toEqual(['/leave']);
+    }
   });
 
   it('titles the page from the address, Dashboard by default', () => {

@@ -3,6 +3,7 @@ import BadgeIcon from '@mui/icons-material/Badge';
 import ChatIcon from '@mui/icons-material/Chat';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import EditCalendarIcon from '@mui/icons-material/EditCalendar';
+import EventBusyIcon from '@mui/icons-material/EventBusy';
 import HistoryIcon from '@mui/icons-material/History';
 import PeopleIcon from '@mui/icons-material/People';
 import SchoolIcon from '@mui/icons-material/School';
@@ -20,6 +21,8 @@ export interface ConsoleRoute {
   load: () => Promise<unknown>;
   /** Shows the pending-approval count beside the menu item. */
   pendingBadge?: boolean;
+  /** Shows the count of leave requests waiting for an admin beside the menu item. */
+  leaveBadge?: boolean;
 }
 
 function lazyPage(load: () => Promise<{ default: ComponentType }>) {
@@ -66,6 +69,14 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     roles: adminOnly,
     pendingBadge: true,
     ...lazyPage(() => import('./routes/approval')),
+  },
+  {
+    path: '/leave',
+    title: 'Leave',
+    icon: <EventBusyIcon />,
+    roles: everyone,
+    leaveBadge: true,
+    ...lazyPage(() => import('../features/leave/leave-page')),
   },
   {
     path: '/attendance-history',

@@ -28,6 +28,7 @@ import { ActivityBell } from '../../features/activities/activity-bell';
 import { usePendingCount } from '../../features/attendance/pending-count';
 import { ChangePasswordDialog } from '../../features/auth/change-password-dialog';
 import { TwoFactorDialog } from '../../features/auth/two-factor-dialog';
+import { useWaitingLeaveCount } from '../../features/leave/api';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { preloadPages, routesFor, titleOf } from '../routes';
 import { AccountTwoFactorDialog } from './account-two-factor';
@@ -49,6 +50,7 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <Toolbar>
+  const waitingLeave = useWaitingLeaveCount(user !== null && !isSetupPending(user));
         <Typography variant="h6" component="div" sx={{ fontWeight: 700 }} color="primary">
           TuitionDesk
         </Typography>
@@ -78,6 +80,15 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
               </ListItemButton>
             </ListItem>
           ))}
+                {route.leaveBadge && waitingLeave > 0 && (
+                  <Chip
+                    label={waitingLeave > 999 ? '999+' : waitingLeave}
+                    color="warning"
+                    size="small"
+                    aria-label={`${waitingLeave} waiting`}
+                    sx={{ ml: 1, height: 20, fontSize: 12 }}
+                  />
+                )}
         </List>
       </Box>
       <Divider />
