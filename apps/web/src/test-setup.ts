@@ -1,8 +1,14 @@
 import '@testing-library/jest-dom/vitest';
+import 'fake-indexeddb/auto';
 import { cleanup } from '@testing-library/react';
+import { IDBFactory } from 'fake-indexeddb';
 import { afterEach } from 'vitest';
+import { closeQueueDatabase } from './lib/offline/mark-queue';
 
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  // Each test starts with an empty device: no queued marks left by the one before.
+  closeQueueDatabase();
+  globalThis.indexedDB = new IDBFactory();
 });

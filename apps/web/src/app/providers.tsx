@@ -20,8 +20,9 @@ const theme = createTheme({
 export function createQueryClient(): QueryClient {
   const client: QueryClient = new QueryClient({
     defaultOptions: {
-      // Data queries retry once and do not refetch when the window regains focus.
-      queries: { retry: 1, refetchOnWindowFocus: false },
+      // Data queries retry once and do not refetch when the window regains focus. Offline, a read
+      // is still tried once: the console's service worker may answer it from what it kept (ADR 029).
+      queries: { retry: 1, refetchOnWindowFocus: false, networkMode: 'offlineFirst' },
       mutations: { retry: false },
     },
     // Every change staff make writes an activity row: refresh the bell after any change.

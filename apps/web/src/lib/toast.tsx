@@ -1,4 +1,4 @@
-import { Alert, type AlertColor, Snackbar } from '@mui/material';
+import { Alert, type AlertColor, Snackbar, useMediaQuery, useTheme } from '@mui/material';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 
 export const TOAST_DURATION_MS = 4000;
@@ -26,6 +26,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     setToast((current) => ({ ...current, open: false }));
   };
   const api = useMemo(() => ({ showToast }), [showToast]);
+  // On a phone the bottom of the screen holds the page's own actions (a register's Submit bar):
+  // messages come in at the top there, where they cover nothing to tap.
+  const isPhone = useMediaQuery(useTheme().breakpoints.down('sm'));
   return (
     <ToastContext.Provider value={api}>
       {children}
@@ -33,7 +36,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         open={toast.open}
         autoHideDuration={TOAST_DURATION_MS}
         onClose={close}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        anchorOrigin={isPhone ? { vertical: 'top', horizontal: 'center' } : { vertical: 'bottom', horizontal: 'right' }}
       >
         <Alert onClose={close} severity={toast.severity} variant="filled" sx={{ width: '100%' }}>
           {toast.message}

@@ -30,8 +30,11 @@ import { ChangePasswordDialog } from '../../features/auth/change-password-dialog
 import { TwoFactorDialog } from '../../features/auth/two-factor-dialog';
 import { useWaitingLeaveCount } from '../../features/leave/api';
 import { useAuth } from '../../lib/auth/auth-provider';
+import { waitingMarks } from '../../lib/offline/mark-queue';
+import { useMarkQueue } from '../../lib/offline/mark-sync';
 import { preloadPages, routesFor, titleOf } from '../routes';
 import { AccountTwoFactorDialog } from './account-two-factor';
+import { MarksWaitingChip, OfflineMarkingSupport, SignOutDialog } from './offline-marking';
 
 export const SIDEBAR_WIDTH = 280;
 
@@ -47,10 +50,10 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const { user } = useAuth();
   const isAdmin = user?.role === 'admin';
   const pending = usePendingCount(isAdmin && !isSetupPending(user));
+  const waitingLeave = useWaitingLeaveCount(user !== null && !isSetupPending(user));
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <Toolbar>
-  const waitingLeave = useWaitingLeaveCount(user !== null && !isSetupPending(user));
         <Typography variant="h6" component="div" sx={{ fontWeight: 700 }} color="primary">
           TuitionDesk
         </Typography>
@@ -77,9 +80,6 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                     sx={{ ml: 1, height: 20, fontSize: 12 }}
                   />
                 )}
-              </ListItemButton>
-            </ListItem>
-          ))}
                 {route.leaveBadge && waitingLeave > 0 && (
                   <Chip
                     label={waitingLeave > 999 ? '999+' : waitingLeave}
@@ -89,6 +89,9 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                     sx={{ ml: 1, height: 20, fontSize: 12 }}
                   />
                 )}
+              </ListItemButton>
+            </ListItem>
+          ))}
         </List>
       </Box>
       <Divider />
@@ -132,10 +135,17 @@ export default function Shell() {
     return () => window.clearTimeout(timer);
   }, [role]);
 
-  const logout = () => {
-    setAccountAnchor(null);
+  const queue = useMarkQueue();
+  const [confirmSignOut, setConfirmSignOut] = useState(false);
+  const signOut = () => {
+    setConfirmSignOut(false);
     auth.logout();
     navigate('/login', { replace: true });
+  };
+  const logout = () => {
+    setAccountAnchor(null);
+    if (waitingMarks(queue.entries) > 0) setConfirmSignOut(true);
+    else signOut();
   };
 
   return (
@@ -160,6 +170,7 @@ export default function Shell() {
           <Typography variant="h6" component="h1" noWrap sx={{ flexGrow: 1 }}>
             {title}
           </Typography>
+          <MarksWaitingChip />
           {!setupPending && <ActivityBell />}
           <IconButton
             color="inherit"
@@ -228,6 +239,8 @@ export default function Shell() {
         onClose={() => undefined}
       />
       <AccountTwoFactorDialog open={twoFactorOpen} onClose={() => setTwoFactorOpen(false)} />
+      <SignOutDialog open={confirmSignOut} onCancel={() => setConfirmSignOut(false)} onSignOut={signOut} />
+      {!setupPending && <OfflineMarkingSupport isTeacher={role === 'teacher'} />}
     </Box>
   );
 }

@@ -57,6 +57,24 @@ function pressed(name: string): string | null | undefined {
     .find((button) => button.getAttribute('aria-pressed') === 'true')?.textContent;
 }
 
+async function findRow(name: string): Promise<HTMLElement> {
+  return (await screen.findByText(name)).closest('li') as HTMLElement;
+}
+
+/** The server's answer to a queued submission that saved `marked` students and refused none. */
+function answered(body: unknown, marked: number) {
+  const sent = body as { submission_id: string; date: string };
+  return {
+    submission_id: sent.submission_id,
+    class_name: '8',
+    date: sent.date,
+    saved_at: new Date().toISOString(),
+    marked_count: marked,
+    message: `Attendance marked for ${marked} student(s)`,
+    refused: [],
+  };
+}
+
 afterEach(() => vi.restoreAllMocks());
 
 // jsdom draws MUI slowly, and test files share two cores: generous time per test.
@@ -66,7 +84,10 @@ describe('Mark Attendance screen', { timeout: 30_000 }, () => {
       'GET /api/v1/attendance/marking-scope': () => [200, adminScope],
       'GET /api/v1/attendance/roster': () => [200, roster],
     });
-    renderPage(<MarkAttendancePage />, `/mark-attendance?class_name=8&date=${yesterday}`);
+    renderPage(<MarkAttendancePage />, {
+      path: `/mark-attendance?class_name=8&date=${yesterday}`,
+      signedInAs: 'admin',
+    });
     expect(await screen.findByText('Asha Verma')).toBeInTheDocument();
     const query = rosterCalls(api)[0]?.url.searchParams;
     expect(query?.get('class_name')).toBe('8');
@@ -86,10 +107,13 @@ describe('Mark Attendance screen', { timeout: 30_000 }, () => {
     const api = fakeApi({
       'GET /api/v1/attendance/marking-scope': () => [200, adminScope],
       'GET /api/v1/attendance/roster': () => [200, roster],
-      'POST /api/v1/attendance/mark': () => [200, { marked_count: 2, message: 'Attendance marked for 2 student(s)' }],
+      'POST /api/v1/attendance/submissions': (call) => [200, answered(call.body, 2)],
     });
     const user = userEvent.setup();
-    renderPage(<MarkAttendancePage />, `/mark-attendance?class_name=8&date=${yesterday}`);
+    renderPage(<MarkAttendancePage />, {
+      path: `/mark-attendance?class_name=8&date=${yesterday}`,
+      signedInAs: 'admin',
+    });
     await screen.findByText('Chitra Rao');
     const chitra = row('Chitra Rao');
     expect(within(chitra).getByText('Approved')).toBeInTheDocument();
@@ -104,7 +128,9 @@ describe('Mark Attendance screen', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Submit Attendance' }));
 
     expect(await screen.findByText('Attendance marked for 2 student(s)')).toBeInTheDocument();
+    expect(await screen.findByText(/^Saved at \d\d:\d\d/)).toBeInTheDocument();
     expect(api.calls.find((call) => call.method === 'POST')?.body).toEqual({
+      submission_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
       date: yesterday,
       records: [
         { student_id: 1, status: 'leave', remarks: 'Wedding' },
@@ -113,23 +139,93 @@ describe('Mark Attendance screen', { timeout: 30_000 }, () => {
     });
   });
 
-  it("shows the server's detail when saving fails, else Failed to save attendance", async () => {
-    let answer: [number, unknown] = [
-      409,
-      { detail: 'Attendance for Bala Das on 2026-03-02 is already approved and cannot be changed' },
-    ];
+  it('names each student the server could not save, until the teacher has read it', async () => {
     fakeApi({
       'GET /api/v1/attendance/marking-scope': () => [200, adminScope],
       'GET /api/v1/attendance/roster': () => [200, roster],
-      'POST /api/v1/attendance/mark': () => answer,
+      'POST /api/v1/attendance/submissions': (call) => [
+        200,
+        {
+          ...answered(call.body, 1),
+          message: 'Attendance marked for 1 student(s); 1 mark could not be saved',
+          refused: [
+            {
+              student_id: 2,
+              student_name: 'Bala Das',
+              reason: 'Already approved by Admin for 2 Mar 2026, as Absent: it was not changed.',
+            },
+          ],
+        },
+      ],
     });
     const user = userEvent.setup();
-    renderPage(<MarkAttendancePage />, `/mark-attendance?class_name=8&date=${yesterday}`);
+    renderPage(<MarkAttendancePage />, {
+      path: `/mark-attendance?class_name=8&date=${yesterday}`,
+      signedInAs: 'admin',
+    });
     await user.click(await screen.findByRole('button', { name: 'Submit Attendance' }));
-    expect(await screen.findByText(/is already approved and cannot be changed/)).toBeInTheDocument();
-    answer = [500, {}];
+    const panel = (await screen.findByText(/1 not saved$/)).closest('[role="alert"]') as HTMLElement;
+    expect(within(panel).getByText('Bala Das')).toBeInTheDocument();
+    expect(within(panel).getByText(/Already approved by Admin for 2 Mar 2026, as Absent/)).toBeInTheDocument();
+    expect(within(panel).getByText('The other 1 mark was saved.')).toBeInTheDocument();
+    await user.click(within(panel).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(screen.queryByText(/1 not saved$/)).not.toBeInTheDocument());
+  });
+
+  it('keeps the marks on the device when the server cannot be reached, and sends them when it can', async () => {
+    let reachable = false;
+    const api = fakeApi({
+      'GET /api/v1/attendance/marking-scope': () => [200, adminScope],
+      'GET /api/v1/attendance/roster': () => [200, roster],
+      'POST /api/v1/attendance/submissions': (call) => {
+        if (!reachable) throw new TypeError('Failed to fetch');
+        return [200, answered(call.body, 2)];
+      },
+    });
+    const user = userEvent.setup();
+    renderPage(<MarkAttendancePage />, {
+      path: `/mark-attendance?class_name=8&date=${yesterday}`,
+      signedInAs: 'admin',
+    });
+    await user.click(within(await findRow('Asha Verma')).getByRole('button', { name: 'Absent' }));
     await user.click(screen.getByRole('button', { name: 'Submit Attendance' }));
-    expect(await screen.findByText('Failed to save attendance')).toBeInTheDocument();
+    expect(await screen.findByText('2 marks waiting to be sent')).toBeInTheDocument();
+    expect(await screen.findByText(/^Kept on this device at \d\d:\d\d.*waiting to be sent$/)).toBeInTheDocument();
+    expect(
+      await screen.findByText('No connection: the marks are kept on this device and sent when the network returns'),
+    ).toBeInTheDocument();
+
+    reachable = true;
+    await user.click(screen.getByRole('button', { name: 'Send now' }));
+    expect(await screen.findByText(/^Saved at \d\d:\d\d/)).toBeInTheDocument();
+    expect(screen.queryByText('2 marks waiting to be sent')).not.toBeInTheDocument();
+    const posts = api.calls
+      .filter((call) => call.method === 'POST')
+      .map((call) => call.body as { submission_id: string });
+    expect(posts).toHaveLength(2);
+    // The same submission both times: the server saves it once however often it arrives.
+    expect(posts[1]?.submission_id).toBe(posts[0]?.submission_id);
+  });
+
+  it('keeps a register being marked across a reload', async () => {
+    fakeApi({
+      'GET /api/v1/attendance/marking-scope': () => [200, adminScope],
+      'GET /api/v1/attendance/roster': () => [200, roster],
+    });
+    const user = userEvent.setup();
+    const first = renderPage(<MarkAttendancePage />, {
+      path: `/mark-attendance?class_name=8&date=${yesterday}`,
+      signedInAs: 'admin',
+    });
+    await user.click(within(await findRow('Asha Verma')).getByRole('button', { name: 'Late' }));
+    first.unmount();
+
+    renderPage(<MarkAttendancePage />, {
+      path: `/mark-attendance?class_name=8&date=${yesterday}`,
+      signedInAs: 'admin',
+    });
+    await findRow('Asha Verma');
+    expect(pressed('Asha Verma')).toBe('Late');
   });
 
   it('asks for a class first, falls back to today for a future date, and says when a class is empty', async () => {
@@ -141,7 +237,7 @@ describe('Mark Attendance screen', { timeout: 30_000 }, () => {
       ],
     });
     const user = userEvent.setup();
-    renderPage(<MarkAttendancePage />, '/mark-attendance?date=2999-01-01');
+    renderPage(<MarkAttendancePage />, { path: '/mark-attendance?date=2999-01-01', signedInAs: 'admin' });
     expect(await screen.findByText('Choose a class')).toBeInTheDocument();
     expect(rosterCalls(api)).toHaveLength(0);
 
@@ -172,7 +268,7 @@ describe('Mark Attendance for a teacher: their own classes and days (ADR 019)', 
       'GET /api/v1/attendance/roster': emptyRoster,
     });
     const user = userEvent.setup();
-    renderPage(<MarkAttendancePage />, '/mark-attendance');
+    renderPage(<MarkAttendancePage />, { path: '/mark-attendance', signedInAs: 'admin' });
     expect(await screen.findByText('Choose a class')).toBeInTheDocument();
     expect(
       screen.getByText(
@@ -190,7 +286,10 @@ describe('Mark Attendance for a teacher: their own classes and days (ADR 019)', 
       'GET /api/v1/attendance/roster': emptyRoster,
     });
     const user = userEvent.setup();
-    renderPage(<MarkAttendancePage />, `/mark-attendance?class_name=8&date=${isoDaysAgo(3)}`);
+    renderPage(<MarkAttendancePage />, {
+      path: `/mark-attendance?class_name=8&date=${isoDaysAgo(3)}`,
+      signedInAs: 'admin',
+    });
     expect(await screen.findByText('Choose a class')).toBeInTheDocument();
     expect(rosterCalls(api)).toHaveLength(0);
     await user.click(screen.getByRole('combobox', { name: 'Class' }));
@@ -205,7 +304,7 @@ describe('Mark Attendance for a teacher: their own classes and days (ADR 019)', 
       'GET /api/v1/attendance/marking-scope': () => [200, { ...teacherScope, classes: ['10'] }],
       'GET /api/v1/attendance/roster': emptyRoster,
     });
-    renderPage(<MarkAttendancePage />, `/mark-attendance?date=${isoDaysAgo(2)}`);
+    renderPage(<MarkAttendancePage />, { path: `/mark-attendance?date=${isoDaysAgo(2)}`, signedInAs: 'admin' });
     expect(await screen.findByText('No students in Class 10')).toBeInTheDocument();
     expect(rosterCalls(api)[0]?.url.searchParams.get('date')).toBe(isoDaysAgo(2));
     expect(screen.getByText(/for your class 10,/)).toBeInTheDocument();
@@ -217,7 +316,7 @@ describe('Mark Attendance for a teacher: their own classes and days (ADR 019)', 
     const api = fakeApi({
       'GET /api/v1/attendance/marking-scope': () => [200, { ...teacherScope, classes: [], cannot_mark_reason: reason }],
     });
-    renderPage(<MarkAttendancePage />, '/mark-attendance?class_name=7');
+    renderPage(<MarkAttendancePage />, { path: '/mark-attendance?class_name=7', signedInAs: 'admin' });
     expect(await screen.findByText('No class is assigned to you')).toBeInTheDocument();
     expect(screen.getByText(reason)).toBeInTheDocument();
     expect(screen.queryByRole('combobox', { name: 'Class' })).not.toBeInTheDocument();
@@ -231,7 +330,10 @@ describe('Mark Attendance for a teacher: their own classes and days (ADR 019)', 
       'GET /api/v1/attendance/marking-scope': () => [200, { ...teacherScope, classes: ['7', '8', '9'] }],
       'GET /api/v1/attendance/roster': () => [200, { ...roster, can_mark: false, cannot_mark_reason: reason }],
     });
-    renderPage(<MarkAttendancePage />, `/mark-attendance?class_name=8&date=${yesterday}`);
+    renderPage(<MarkAttendancePage />, {
+      path: `/mark-attendance?class_name=8&date=${yesterday}`,
+      signedInAs: 'admin',
+    });
     expect(await screen.findByText(reason)).toBeInTheDocument();
     for (const button of within(row('Asha Verma')).getAllByRole('button')) expect(button).toBeDisabled();
     expect(within(row('Asha Verma')).getByRole('textbox', { name: 'Remarks for Asha Verma' })).toBeDisabled();
@@ -255,7 +357,7 @@ describe('the marking rules, for admins', { timeout: 30_000 }, () => {
       },
     });
     const user = userEvent.setup();
-    renderPage(<MarkAttendancePage />, '/mark-attendance');
+    renderPage(<MarkAttendancePage />, { path: '/mark-attendance', signedInAs: 'admin' });
     await user.click(await screen.findByRole('button', { name: 'Marking rules' }));
     const days = await screen.findByRole('textbox', { name: 'Days back a teacher may mark' });
     expect(days).toHaveValue('2');
@@ -286,7 +388,7 @@ describe('the marking rules, for admins', { timeout: 30_000 }, () => {
       'PUT /api/v1/settings/marking': () => [403, { detail: 'You do not have permission to do this' }],
     });
     const user = userEvent.setup();
-    renderPage(<MarkAttendancePage />, '/mark-attendance');
+    renderPage(<MarkAttendancePage />, { path: '/mark-attendance', signedInAs: 'admin' });
     await user.click(await screen.findByRole('button', { name: 'Marking rules' }));
     await screen.findByRole('textbox', { name: 'Days back a teacher may mark' });
     await user.click(screen.getByRole('button', { name: 'Save' }));

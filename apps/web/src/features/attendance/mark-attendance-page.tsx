@@ -4,16 +4,20 @@ import RuleIcon from '@mui/icons-material/Rule';
 import { Alert, Box, Button, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
 import { type ClassName, type MarkingScope, normaliseClassName } from '@tuitiondesk/contract';
 import dayjs from 'dayjs';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DateField } from '../../components/date-field';
 import { EmptyState } from '../../components/empty-state';
 import { PageSpinner } from '../../components/page-spinner';
 import { errorText } from '../../lib/api-client';
+import { useAuth } from '../../lib/auth/auth-provider';
 import { formatDay, todayIso } from '../../lib/dates';
+import { useMarkQueue } from '../../lib/offline/mark-sync';
 import { useMarkingScope, useRoster } from './api';
 import { CLASS_NAMES, classLabel } from './attendance-status';
 import { MarkingRulesDialog } from './marking-rules-dialog';
+import { QueuedMarksPanel } from './queued-marks-panel';
+import { pruneOldDrafts } from './register-draft';
 import { RosterForm } from './roster-form';
 
 /** `?date=` when it is a real date inside the window, else the window's last day (today). */
@@ -43,7 +47,10 @@ export function scopeSentence(scope: MarkingScope): string {
  */
 export default function MarkAttendancePage() {
   const scope = useMarkingScope();
+  const { user } = useAuth();
+  const queue = useMarkQueue();
   const [rulesOpen, setRulesOpen] = useState(false);
+  useEffect(() => pruneOldDrafts(), []);
   const [params, setParams] = useSearchParams();
   // Without the scope (still loading, or failed) nothing is narrowed: the server refuses what is not allowed.
   const allowed: readonly ClassName[] = scope.data?.classes ?? CLASS_NAMES;
@@ -85,7 +92,7 @@ export default function MarkAttendancePage() {
         />
       </Paper>
     );
-  } else if (roster.isPending) {
+  } else if (roster.isPending || !queue.ready || !user) {
     content = <PageSpinner />;
   } else if (roster.isError) {
     content = <Alert severity="error">{errorText(roster.error, 'Failed to load the class roster')}</Alert>;
@@ -101,7 +108,11 @@ export default function MarkAttendancePage() {
     );
   } else {
     content = (
-      <RosterForm key={`${roster.data.class_name}|${roster.data.date}|${roster.dataUpdatedAt}`} roster={roster.data} />
+      <RosterForm
+        key={`${roster.data.class_name}|${roster.data.date}|${roster.dataUpdatedAt}`}
+        roster={roster.data}
+        userId={user.id}
+      />
     );
   }
 
@@ -143,6 +154,7 @@ export default function MarkAttendancePage() {
           </Typography>
         )}
       </Paper>
+      <QueuedMarksPanel />
       {scope.isError && (
         <Alert severity="warning">{errorText(scope.error, 'Failed to load the classes you may mark')}</Alert>
       )}

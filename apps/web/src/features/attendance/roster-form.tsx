@@ -1,37 +1,51 @@
+import CloudDoneIcon from '@mui/icons-material/CloudDone';
+import CloudOffIcon from '@mui/icons-material/CloudOff';
+import EventBusyIcon from '@mui/icons-material/EventBusy';
 import LockIcon from '@mui/icons-material/Lock';
+import NotesIcon from '@mui/icons-material/Notes';
 import {
   Alert,
   Box,
   Button,
   Chip,
   CircularProgress,
+  IconButton,
   Paper,
   Stack,
   TextField,
   ToggleButton,
   ToggleButtonGroup,
   Typography,
+  useMediaQuery,
+  useTheme,
 } from '@mui/material';
 import type { AttendanceStatus, Roster, RosterEntry } from '@tuitiondesk/contract';
-import { memo, useCallback, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Pager, rowsOfPage, usePageState } from '../../components/pager';
-import { errorText } from '../../lib/api-client';
+import { SearchField } from '../../components/search-field';
 import { formatClock, formatDay } from '../../lib/dates';
+import { markSync, useMarkQueue } from '../../lib/offline/mark-sync';
 import { useToast } from '../../lib/toast';
-import { useMarkAttendance } from './api';
 import { ATTENDANCE_STATUSES, classLabel, STATUS_LABELS, statusIcon, statusInk } from './attendance-status';
-import { countStatuses, initialMarks, isLocked, type Mark, recordsToSubmit } from './roster-marks';
+import { clearDraft, type RegisterKey, readDraft, saveDraft, startingMarks } from './register-draft';
+import { countStatuses, isLocked, type Mark, recordsToSubmit } from './roster-marks';
 
 const PAGE_SIZES = [50, 100, 200];
 const REMARKS_MAX = 500;
+/** From this many students a register offers a search: a class of 30 on a phone is long to scroll. */
+const SEARCH_FROM = 12;
 /** Header and rows are separate grids: a fixed status column keeps them aligned. */
 const ROW_COLUMNS = { md: 'minmax(180px, 1fr) 360px minmax(200px, 1fr)' };
+/** One letter a status on a phone, where four words do not fit beside a name. */
+const SHORT_LABELS: Record<AttendanceStatus, string> = { present: 'P', absent: 'A', late: 'L', leave: 'Lv' };
 
 interface RowProps {
   student: RosterEntry;
   mark: Mark;
   /** The caller may not mark this roster (another teacher's class, or a day outside their window). */
   readOnly: boolean;
+  /** A phone: one line a student, remarks opened on demand. */
+  compact: boolean;
   onChange: (studentId: number, change: Partial<Mark>) => void;
 }
 
@@ -50,11 +64,131 @@ function MarkerNote({ student }: { student: RosterEntry }) {
   );
 }
 
+/** The parent's leave for the day, in their words: approved (the student starts on Leave) or still waiting. */
+function LeaveNote({ student }: { student: RosterEntry }) {
+  const leave = student.leave;
+  if (!leave) return null;
+  const days =
+    leave.from_date === leave.to_date ? '' : ` (${formatDay(leave.from_date)} to ${formatDay(leave.to_date)})`;
+  const text =
+    leave.status === 'approved'
+      ? `Leave told by the parent: ${leave.reason}${days}`
+      : `Parent asked for leave (waiting for approval): ${leave.reason}${days}`;
+  return (
+    <Typography
+      variant="caption"
+      component="div"
+      sx={{ display: 'flex', alignItems: 'center', gap: 0.5, color: 'info.main', fontWeight: 500 }}
+    >
+      <EventBusyIcon sx={{ fontSize: 16 }} aria-hidden />
+      {text}
+    </Typography>
+  );
+}
+
 /** One student: who, the four statuses, remarks. Memoised so a keystroke redraws one row, not the class. */
-const StudentRow = memo(function StudentRow({ student, mark, readOnly, onChange }: RowProps) {
+const StudentRow = memo(function StudentRow({ student, mark, readOnly, compact, onChange }: RowProps) {
   const locked = isLocked(student);
   const disabled = locked || readOnly;
   const name = student.student_name;
+  const [remarksOpen, setRemarksOpen] = useState(false);
+  const remarks = (
+    <TextField
+      size="small"
+      placeholder="Remarks (optional)"
+      value={mark.remarks}
+      disabled={disabled}
+      autoFocus={compact}
+      onChange={(event) => onChange(student.student_id, { remarks: event.target.value })}
+      slotProps={{ htmlInput: { 'aria-label': `Remarks for ${name}`, maxLength: REMARKS_MAX } }}
+      fullWidth
+    />
+  );
+  const statuses = (
+    <ToggleButtonGroup
+      exclusive
+      size="small"
+      value={mark.status}
+      disabled={disabled}
+      aria-label={`Attendance of ${name}`}
+      onChange={(_event, value: AttendanceStatus | null) => value && onChange(student.student_id, { status: value })}
+      sx={{ flexWrap: 'nowrap', flexShrink: 0, width: { md: 'auto' } }}
+    >
+      {ATTENDANCE_STATUSES.map((status) => (
+        <ToggleButton
+          key={status}
+          value={status}
+          aria-label={STATUS_LABELS[status]}
+          sx={{
+            px: compact ? 0 : 1.5,
+            minWidth: compact ? 40 : undefined,
+            minHeight: compact ? 40 : undefined,
+            gap: 0.5,
+            textTransform: 'none',
+            fontWeight: compact ? 600 : undefined,
+            '&.Mui-selected, &.Mui-selected:hover': {
+              bgcolor: (theme) => statusInk(theme, status),
+              color: 'common.white',
+            },
+            '&.Mui-selected.Mui-disabled': { opacity: 0.75 },
+          }}
+        >
+          {!compact && (
+            <Box component="span" sx={{ display: { xs: 'none', sm: 'inline-flex' } }}>
+              {statusIcon(status)}
+            </Box>
+          )}
+          {compact ? SHORT_LABELS[status] : STATUS_LABELS[status]}
+        </ToggleButton>
+      ))}
+    </ToggleButtonGroup>
+  );
+
+  if (compact) {
+    const hasRemarks = mark.remarks.trim() !== '';
+    return (
+      <Box
+        component="li"
+        sx={{
+          px: 1.5,
+          py: 0.75,
+          borderBottom: 1,
+          borderColor: 'divider',
+          bgcolor: locked ? 'action.hover' : undefined,
+        }}
+      >
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+          <Box sx={{ minWidth: 0, flex: 1 }}>
+            <Typography sx={{ fontWeight: 600, display: 'flex', alignItems: 'center', gap: 0.5 }} noWrap>
+              {locked && <LockIcon sx={{ fontSize: 16 }} titleAccess="Approved" />}
+              <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
+                {name}
+              </Box>
+            </Typography>
+            {hasRemarks && !remarksOpen && (
+              <Typography variant="caption" color="text.secondary" noWrap component="div">
+                {mark.remarks}
+              </Typography>
+            )}
+          </Box>
+          {statuses}
+          <IconButton
+            size="small"
+            aria-label={`Remarks for ${name}`}
+            aria-expanded={remarksOpen}
+            disabled={disabled && !hasRemarks}
+            color={hasRemarks ? 'primary' : 'default'}
+            onClick={() => setRemarksOpen((open) => !open)}
+          >
+            <NotesIcon fontSize="small" />
+          </IconButton>
+        </Box>
+        <LeaveNote student={student} />
+        {remarksOpen && <Box sx={{ mt: 0.75 }}>{remarks}</Box>}
+      </Box>
+    );
+  }
+
   return (
     <Box
       component="li"
@@ -78,61 +212,73 @@ const StudentRow = memo(function StudentRow({ student, mark, readOnly, onChange 
           {student.student_unique_id}
         </Typography>
         <MarkerNote student={student} />
+        <LeaveNote student={student} />
       </Box>
-      <ToggleButtonGroup
-        exclusive
-        size="small"
-        value={mark.status}
-        disabled={disabled}
-        aria-label={`Attendance of ${name}`}
-        onChange={(_event, value: AttendanceStatus | null) => value && onChange(student.student_id, { status: value })}
-        sx={{ flexWrap: 'nowrap', width: { xs: '100%', md: 'auto' } }}
-      >
-        {ATTENDANCE_STATUSES.map((status) => (
-          <ToggleButton
-            key={status}
-            value={status}
-            sx={{
-              flex: { xs: 1, md: 'none' },
-              px: 1.5,
-              gap: 0.5,
-              textTransform: 'none',
-              '&.Mui-selected, &.Mui-selected:hover': {
-                bgcolor: (theme) => statusInk(theme, status),
-                color: 'common.white',
-              },
-              '&.Mui-selected.Mui-disabled': { opacity: 0.75 },
-            }}
-          >
-            <Box component="span" sx={{ display: { xs: 'none', sm: 'inline-flex' } }}>
-              {statusIcon(status)}
-            </Box>
-            {STATUS_LABELS[status]}
-          </ToggleButton>
-        ))}
-      </ToggleButtonGroup>
-      <TextField
-        size="small"
-        placeholder="Remarks (optional)"
-        value={mark.remarks}
-        disabled={disabled}
-        onChange={(event) => onChange(student.student_id, { remarks: event.target.value })}
-        slotProps={{ htmlInput: { 'aria-label': `Remarks for ${name}`, maxLength: REMARKS_MAX } }}
-        fullWidth
-      />
+      {statuses}
+      {remarks}
     </Box>
   );
 });
 
+/** What the device knows of this register's last submit: kept until the network returns, or saved (when). */
+function SubmitState({ register }: { register: RegisterKey }) {
+  const queue = useMarkQueue();
+  const last = [...queue.entries]
+    .reverse()
+    .find((entry) => entry.class_name === register.className && entry.date === register.date);
+  if (!last) return null;
+  const refused = last.result?.refused.length ?? 0;
+  const [icon, text, colour] = !last.sent_at
+    ? [
+        <CloudOffIcon key="i" fontSize="small" />,
+        `Kept on this device at ${formatClock(last.queued_at)}: waiting to be sent`,
+        'warning.main',
+      ]
+    : refused > 0
+      ? [
+          <CloudDoneIcon key="i" fontSize="small" />,
+          `Sent at ${formatClock(last.sent_at)}: ${refused} not saved (see above)`,
+          'warning.main',
+        ]
+      : [<CloudDoneIcon key="i" fontSize="small" />, `Saved at ${formatClock(last.sent_at)}`, 'success.main'];
+  return (
+    <Typography
+      variant="body2"
+      role="status"
+      sx={{ display: 'flex', alignItems: 'center', gap: 0.5, color: colour, minWidth: 0, fontWeight: 500 }}
+    >
+      {icon}
+      <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        {text}
+      </Box>
+    </Typography>
+  );
+}
+
 /** The register of one class on one date: everyone's status and remarks, and Submit. */
-export function RosterForm({ roster }: { roster: Roster }) {
+export function RosterForm({ roster, userId }: { roster: Roster; userId: number }) {
   const { showToast } = useToast();
-  const mark = useMarkAttendance();
+  const theme = useTheme();
+  const compact = useMediaQuery(theme.breakpoints.down('md'));
   const students = roster.students;
-  const [marks, setMarks] = useState(() => initialMarks(students));
+  const register: RegisterKey = useMemo(
+    () => ({ userId, className: roster.class_name, date: roster.date }),
+    [userId, roster.class_name, roster.date],
+  );
+  const queue = useMarkQueue();
+  const [marks, setMarks] = useState(() => {
+    const waiting = [...queue.entries]
+      .reverse()
+      .find((entry) => !entry.sent_at && entry.class_name === roster.class_name && entry.date === roster.date);
+    return startingMarks(students, waiting, readDraft(register));
+  });
+  const [search, setSearch] = useState('');
+  const [isSaving, setSaving] = useState(false);
   const paging = usePageState(PAGE_SIZES[1] as number);
+  const edited = useRef(false);
 
   const change = useCallback((studentId: number, change: Partial<Mark>) => {
+    edited.current = true;
     setMarks((current) => {
       const previous = current.get(studentId);
       if (!previous) return current;
@@ -140,13 +286,27 @@ export function RosterForm({ roster }: { roster: Roster }) {
     });
   }, []);
 
+  // Every change is kept on the device at once: a reload, or the phone closing the browser, loses nothing.
+  useEffect(() => {
+    if (edited.current) saveDraft(register, marks);
+  }, [register, marks]);
+
   const counts = useMemo(() => countStatuses(students, marks), [students, marks]);
   const readOnly = !roster.can_mark;
   const approved = students.filter(isLocked).length;
   const editable = readOnly ? 0 : students.length - approved;
-  const shown = rowsOfPage(students, paging.page, paging.pageSize);
+  const needle = search.trim().toLowerCase();
+  const found = needle
+    ? students.filter(
+        (student) =>
+          student.student_name.toLowerCase().includes(needle) ||
+          student.student_unique_id.toLowerCase().includes(needle),
+      )
+    : students;
+  const shown = rowsOfPage(found, paging.page, paging.pageSize);
 
-  const markAllPresent = () =>
+  const markAllPresent = () => {
+    edited.current = true;
     setMarks((current) => {
       const next = new Map(current);
       for (const student of students) {
@@ -155,15 +315,30 @@ export function RosterForm({ roster }: { roster: Roster }) {
       }
       return next;
     });
+  };
 
-  const submit = () => {
-    mark.mutate(
-      { date: roster.date, records: recordsToSubmit(students, marks) },
-      {
-        onSuccess: (result) => showToast(result.message, 'success'),
-        onError: (error) => showToast(errorText(error, 'Failed to save attendance'), 'error'),
-      },
-    );
+  const submit = async () => {
+    setSaving(true);
+    try {
+      const outcome = await markSync.submit({
+        class_name: roster.class_name,
+        date: roster.date,
+        records: recordsToSubmit(students, marks),
+        names: Object.fromEntries(students.map((student) => [student.student_id, student.student_name])),
+      });
+      // The queue holds the marks now: the draft's work is done.
+      edited.current = false;
+      clearDraft(register);
+      if (outcome.kind === 'queued') {
+        showToast('No connection: the marks are kept on this device and sent when the network returns', 'warning');
+      } else {
+        showToast(outcome.result.message, outcome.result.refused.length > 0 ? 'warning' : 'success');
+      }
+    } catch (error) {
+      showToast(error instanceof Error ? error.message : 'Failed to save attendance', 'error');
+    } finally {
+      setSaving(false);
+    }
   };
 
   return (
@@ -196,6 +371,20 @@ export function RosterForm({ roster }: { roster: Roster }) {
             : `${approved} approved record${approved === 1 ? ' is' : 's are'} locked and will not be sent.`}
         </Typography>
       )}
+      {students.length >= SEARCH_FROM && (
+        <Box sx={{ px: 2, pb: 1.5 }}>
+          <SearchField
+            value={search}
+            onChange={(value) => {
+              setSearch(value);
+              paging.setPage(0);
+            }}
+            placeholder="Find a student by name or ID"
+            label={`Find a student in ${classLabel(roster.class_name)}`}
+            fullWidth
+          />
+        </Box>
+      )}
       <Box
         aria-hidden
         sx={{
@@ -219,7 +408,7 @@ export function RosterForm({ roster }: { roster: Roster }) {
       <Box
         component="ul"
         aria-label={`Students of ${classLabel(roster.class_name)}`}
-        sx={{ listStyle: 'none', m: 0, p: 0 }}
+        sx={{ listStyle: 'none', m: 0, p: 0, borderTop: { xs: 1, md: 0 }, borderColor: 'divider' }}
       >
         {shown.map((student) => (
           <StudentRow
@@ -227,22 +416,26 @@ export function RosterForm({ roster }: { roster: Roster }) {
             student={student}
             mark={marks.get(student.student_id) ?? { status: 'present', remarks: '' }}
             readOnly={readOnly}
+            compact={compact}
             onChange={change}
           />
         ))}
       </Box>
-      {students.length > (PAGE_SIZES[0] as number) && (
-        <Pager paging={paging} count={students.length} sizes={PAGE_SIZES} />
+      {needle && found.length === 0 && (
+        <Typography color="text.secondary" sx={{ p: 2 }}>
+          No student in this class matches “{search.trim()}”.
+        </Typography>
       )}
-      {/* Stays in view while a long class scrolls past. */}
+      {found.length > (PAGE_SIZES[0] as number) && <Pager paging={paging} count={found.length} sizes={PAGE_SIZES} />}
+      {/* Stays in view, on one line, while a long class scrolls past. */}
       <Stack
         direction="row"
         spacing={1}
         sx={{
-          p: 2,
-          justifyContent: 'flex-end',
-          flexWrap: 'wrap',
-          rowGap: 1,
+          px: { xs: 1.5, sm: 2 },
+          py: 1.5,
+          alignItems: 'center',
+          flexWrap: 'nowrap',
           position: 'sticky',
           bottom: 0,
           zIndex: 1,
@@ -252,16 +445,26 @@ export function RosterForm({ roster }: { roster: Roster }) {
           borderRadius: '0 0 8px 8px',
         }}
       >
-        <Button onClick={markAllPresent} disabled={editable === 0 || mark.isPending}>
-          Mark All Present
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <SubmitState register={register} />
+        </Box>
+        <Button
+          onClick={markAllPresent}
+          disabled={editable === 0 || isSaving}
+          aria-label="Mark All Present"
+          sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
+        >
+          {compact ? 'All Present' : 'Mark All Present'}
         </Button>
         <Button
           variant="contained"
-          onClick={submit}
-          disabled={editable === 0 || mark.isPending}
-          startIcon={mark.isPending ? <CircularProgress size={16} color="inherit" aria-hidden /> : undefined}
+          onClick={() => void submit()}
+          disabled={editable === 0 || isSaving}
+          aria-label={isSaving ? undefined : 'Submit Attendance'}
+          startIcon={isSaving ? <CircularProgress size={16} color="inherit" aria-hidden /> : undefined}
+          sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
         >
-          {mark.isPending ? 'Saving...' : 'Submit Attendance'}
+          {isSaving ? 'Saving...' : compact ? 'Submit' : 'Submit Attendance'}
         </Button>
       </Stack>
     </Paper>

@@ -7,12 +7,18 @@ export interface Mark {
 
 export type Marks = ReadonlyMap<number, Mark>;
 
-/** Most of a class is there on most days: an unmarked student starts as present; a marked one as marked. */
+/**
+ * Most of a class is there on most days: an unmarked student starts as present, or as on leave when
+ * their parent's leave for the day is approved; a marked one as marked.
+ */
 export function initialMarks(students: readonly RosterEntry[]): Map<number, Mark> {
   return new Map(
     students.map((student) => [
       student.student_id,
-      { status: student.status ?? 'present', remarks: student.remarks ?? '' },
+      {
+        status: student.status ?? (student.leave?.status === 'approved' ? 'leave' : 'present'),
+        remarks: student.remarks ?? '',
+      },
     ]),
   );
 }

@@ -2,6 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { User } from '@tuitiondesk/contract';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useReducer, useState } from 'react';
 import { ApiError, errorText, forgetKeptAnswers, setUnauthorizedHandler, TOKEN_KEY, USER_KEY } from '../api-client';
+import { markSync } from '../offline/mark-sync';
+import { forgetOfflineReads } from '../offline/offline-reads';
 import { fetchCurrentUser, isOtpRequired, login as loginCall } from './api';
 import { restoreSession, type SessionState, sessionReducer } from './session';
 
@@ -37,6 +39,9 @@ function persist(user: User | null, token: string | null): void {
     localStorage.removeItem(USER_KEY);
     forgetKeptAnswers();
   }
+  // What the device kept for marking offline belongs to the account that read it (a new sign-in
+  // reads its own); marks still waiting stay in the device's queue, sent only by their own account.
+  void forgetOfflineReads();
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -89,6 +94,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           localStorage.setItem(USER_KEY, JSON.stringify(user));
           dispatch({ type: 'me/success', user });
         } catch (error) {
+          // No network (a classroom, the console opened from the installed app): the session stands,
+          // as the device kept it; the server says whether it still does once it can be reached.
+          const kept = restoreSession(localStorage).user;
+          if (error instanceof ApiError && error.status === 0 && kept) {
+            dispatch({ type: 'me/success', user: kept });
+            return;
+          }
           persist(null, null);
           // A 401 has already signed the user out and sent them to the sign-in screen, which says why.
           if (error instanceof ApiError && error.status === 401) return;
@@ -127,6 +139,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (state.token) void refreshUser();
   }, []);
+
+  // The device's queue of marks is the signed-in account's alone.
+  const queueOwner = state.isAuthenticated ? (state.user?.id ?? null) : null;
+  useEffect(() => {
+    void markSync.switchAccount(queueOwner);
+  }, [queueOwner]);
 
   const api = useMemo<AuthApi>(
     () => ({ ...state, sessionExpired, otpPrompt, ...actions }),
