@@ -57,7 +57,9 @@ export function pruneOldDrafts(now = Date.now()): void {
   try {
     for (const key of Object.keys(localStorage)) {
       if (!key.startsWith(`${PREFIX}.`)) continue;
-      const savedAt = Date.parse((JSON.parse(localStorage.getItem(key) ?? '{}') as { saved_at?: string }).saved_at ?? '');
+      const savedAt = Date.parse(
+        (JSON.parse(localStorage.getItem(key) ?? '{}') as { saved_at?: string }).saved_at ?? '',
+      );
       if (!(now - savedAt <= KEEP_DRAFT_MS)) localStorage.removeItem(key);
     }
   } catch {

@@ -152,7 +152,9 @@ class MarkSync {
       // No IndexedDB on this browser (some private modes): nothing can wait, so send straight away.
       const result = await this.sendOne(entry);
       if (result) return { kind: 'sent', result };
-      throw new Error(`${this.lastProblem ?? 'The server could not be reached.'} This browser cannot keep marks offline: try again when connected.`);
+      throw new Error(
+        `${this.lastProblem ?? 'The server could not be reached.'} This browser cannot keep marks offline: try again when connected.`,
+      );
     }
     await this.reload();
     this.changed();
