@@ -67,8 +67,19 @@ function pathArbitrary(operation: Operation, parameter: OpenApiParameter): fc.Ar
         ? 'parentMessage'
         : operation.path.startsWith('/api/v1/parent/children/')
           ? 'child'
-          : 'student';
-  const other: RefKind = kind === 'parentMessage' ? 'message' : kind === 'child' ? 'student' : kind;
+          : operation.path.startsWith('/api/v1/parent/leave-requests/')
+            ? 'familyLeave'
+            : operation.path.startsWith('/api/v1/leave-requests/')
+              ? 'leaveRequest'
+              : 'student';
+  const other: RefKind =
+    kind === 'parentMessage'
+      ? 'message'
+      : kind === 'child'
+        ? 'student'
+        : kind === 'familyLeave'
+          ? 'leaveRequest'
+          : kind;
   return fc.oneof(
     { weight: 5, arbitrary: ref(kind) },
     { weight: 1, arbitrary: ref(other) },

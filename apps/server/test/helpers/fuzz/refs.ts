@@ -17,6 +17,8 @@ export type RefKind =
   | 'openTeacherDay'
   | 'message'
   | 'parentMessage'
+  | 'leaveRequest'
+  | 'familyLeave'
   | 'phone'
   | 'parentPhone'
   | 'email'
@@ -73,6 +75,15 @@ async function resolveRef(world: FuzzWorld, value: Ref, who: Who): Promise<unkno
       return pickFrom(p.messages, value.pick)?.id ?? MISSING_ID;
     case 'parentMessage':
       return pickFrom(parentMessages, value.pick)?.id ?? MISSING_ID;
+    case 'leaveRequest':
+      return pickFrom(p.leaveRequests, value.pick)?.id ?? MISSING_ID;
+    case 'familyLeave':
+      return (
+        pickFrom(
+          p.leaveRequests.filter((r) => r.parent_phone === parent.phone),
+          value.pick,
+        )?.id ?? MISSING_ID
+      );
     case 'phone':
       return (
         pickFrom([...p.students.map((s) => s.parent_phone), ...p.teachers.map((x) => x.phone_number)], value.pick) ??

@@ -223,6 +223,13 @@ export function schemaValues(deref: Deref): SchemaValues {
       case 'end_date':
       case 'attendance_date':
         return validDate;
+      case 'from_date':
+      case 'to_date':
+        // Leave is asked for days ahead: past and coming days both.
+        return fc.oneof(
+          validDate,
+          fc.integer({ min: 0, max: 70 }).map((days) => addDays(today(), days)),
+        );
       case 'phone':
         return fc.oneof({ weight: 4, arbitrary: ref('parentPhone') }, { weight: 1, arbitrary: ref('phone') }, newPhone);
       case 'parent_phone':

@@ -32,6 +32,8 @@ export interface Pools {
   openTeacherDays: { date: string }[];
   attendance: { id: number }[];
   messages: { id: number; recipient: string }[];
+  /** Leave requests, waiting ones first, with the phone of the child's family. */
+  leaveRequests: { id: number; parent_phone: string }[];
 }
 
 /**
@@ -46,6 +48,7 @@ export class FuzzWorld {
   private pools: Pools | undefined;
   private markDayOffset = 0;
   private teacherDayOffset = 0;
+  private leaveDayOffset = 0;
 
   private constructor(
     readonly t: TestApp,
@@ -91,6 +94,10 @@ export class FuzzWorld {
       ),
       attendance: await db.query('SELECT id FROM attendance ORDER BY approved_at IS NULL DESC, id'),
       messages: await db.query('SELECT id, recipient FROM messages ORDER BY id DESC LIMIT 200'),
+      leaveRequests: await db.query(
+        `SELECT lr.id, s.parent_phone FROM leave_requests lr JOIN students s ON s.id = lr.student_id
+          ORDER BY lr.status = 'pending' DESC, lr.id DESC LIMIT 200`,
+      ),
     };
     return this.pools;
   }
@@ -144,7 +151,9 @@ export class FuzzWorld {
               (SELECT count(*) FROM teacher_attendance ta
                 WHERE NOT EXISTS (SELECT 1 FROM teacher_attendance_locks l WHERE l.date = ta.date))::int AS teacher_marks,
               (SELECT count(*) FROM messages WHERE recipient = $1)::int AS parent_messages,
-              (SELECT count(*) FROM push_subscriptions WHERE phone = $1)::int AS devices`,
+              (SELECT count(*) FROM push_subscriptions WHERE phone = $1)::int AS devices,
+              (SELECT count(*) FROM leave_requests lr JOIN students s ON s.id = lr.student_id
+                WHERE lr.status = 'pending' AND s.parent_phone = $1)::int AS waiting_leave`,
       [parent.phone],
     );
     const c = counts as Record<string, number>;
@@ -204,6 +213,11 @@ export class FuzzWorld {
         recipients: 'all_parents',
       });
     }
+    if ((c.waiting_leave ?? 0) < 2) {
+      toppedUp = true;
+      await this.refreshIdentities();
+      await this.askForLeave();
+    }
     if (toppedUp) {
       this.setup.topUps += 1;
       this.forgetPools();
@@ -230,6 +244,30 @@ export class FuzzWorld {
     );
     const half = marked.slice(0, Math.ceil(marked.length / 2)).map((row) => row.id);
     if (half.length > 0) await this.setupCall('POST', '/api/v1/attendance/approve', { attendance_ids: half });
+  }
+
+  /** The parent asks for a day of leave for each child, a day no earlier request of theirs holds. */
+  private async askForLeave(): Promise<void> {
+    const children = await this.t.db.query<{ id: number }>('SELECT id FROM students WHERE parent_phone = $1', [
+      this.parent.phone,
+    ]);
+    for (const child of children) {
+      // Within the year ahead a parent may ask for; a day still held is skipped.
+      this.leaveDayOffset = (this.leaveDayOffset % 300) + 1;
+      const day = addDays(today(), this.leaveDayOffset);
+      const held = await this.t.db.query(
+        `SELECT 1 FROM leave_requests WHERE student_id = $1 AND status IN ('pending', 'approved')
+            AND from_date <= $2::date AND to_date >= $2::date`,
+        [child.id, day],
+      );
+      if (held.length > 0) continue;
+      await this.setupCall(
+        'POST',
+        '/api/v1/parent/leave-requests',
+        { student_id: child.id, from_date: day, reason: 'Fuzz leave' },
+        this.parent.token,
+      );
+    }
   }
 
   private async markTeachers(): Promise<void> {
