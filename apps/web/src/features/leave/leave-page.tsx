@@ -17,6 +17,8 @@ import {
   TableRow,
   TextField,
   Typography,
+  useMediaQuery,
+  useTheme,
 } from '@mui/material';
 import { LEAVE_STATUSES, type LeaveRequest, type LeaveStatus } from '@tuitiondesk/contract';
 import { type ReactNode, useState } from 'react';
@@ -64,6 +66,9 @@ export default function LeavePage() {
   const [state, setState] = useState<StateFilter>('pending');
   const [deciding, setDeciding] = useState<{ request: LeaveRequest; decision: LeaveDecision }>();
   const list = useLeaveList(state === ALL ? undefined : state);
+  // A phone gets one card a request, the actions in reach, instead of a table scrolled sideways.
+  const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'));
   const decide = useDecideLeave();
 
   const confirm = () => {
@@ -102,6 +107,35 @@ export default function LeavePage() {
         />
       </Paper>
     );
+  else if (narrow)
+    content = (
+      <Stack component="ul" aria-label="Leave requests" spacing={1.5} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+        {requests.map((request) => (
+          <Paper component="li" key={request.id} variant="outlined" sx={{ p: 2 }}>
+            <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
+              <Box>
+                <Typography sx={{ fontWeight: 600 }}>{request.student_name}</Typography>
+                <Typography variant="body2" color="text.secondary">
+                  {request.student_unique_id} · Class {request.class_name}
+                </Typography>
+              </Box>
+              <StateChip request={request} />
+            </Stack>
+            <Typography sx={{ mt: 1 }}>
+              {dates(request)} ({request.days === 1 ? '1 day' : `${request.days} days`})
+            </Typography>
+            <Typography variant="body2">{request.reason}</Typography>
+            <Typography variant="caption" color="text.secondary" component="div" sx={{ mt: 0.5 }}>
+              Asked {formatDayTime(request.requested_at)}
+              {decisionNote(request) && ` · ${decisionNote(request)}`}
+            </Typography>
+            {isAdmin && request.status === 'pending' && (
+              <DecisionButtons request={request} onDecide={(decision) => setDeciding({ request, decision })} />
+            )}
+          </Paper>
+        ))}
+      </Stack>
+    );
   else
     content = (
       <>
@@ -131,11 +165,10 @@ export default function LeavePage() {
               </TableCell>
               <TableCell sx={{ maxWidth: 260 }}>{request.reason}</TableCell>
               <TableCell>
-                <Chip size="small" color={STATE_COLOURS[request.status]} label={LEAVE_STATE_LABELS[request.status]} />
-                {request.status !== 'pending' && request.decided_at && (
+                <StateChip request={request} />
+                {decisionNote(request) && (
                   <Typography variant="caption" color="text.secondary" component="div">
-                    {request.status === 'withdrawn' ? 'by the parent' : `by ${request.decided_by}`},{' '}
-                    {formatDay(request.decided_at)}
+                    {decisionNote(request)}
                   </Typography>
                 )}
               </TableCell>
@@ -143,26 +176,7 @@ export default function LeavePage() {
               {isAdmin && (
                 <TableCell>
                   {request.status === 'pending' ? (
-                    <Stack direction="row" spacing={1}>
-                      <Button
-                        size="small"
-                        variant="contained"
-                        color="success"
-                        onClick={() => setDeciding({ request, decision: 'approve' })}
-                        aria-label={`Approve leave for ${request.student_name}`}
-                      >
-                        Approve
-                      </Button>
-                      <Button
-                        size="small"
-                        variant="outlined"
-                        color="error"
-                        onClick={() => setDeciding({ request, decision: 'decline' })}
-                        aria-label={`Decline leave for ${request.student_name}`}
-                      >
-                        Decline
-                      </Button>
-                    </Stack>
+                    <DecisionButtons request={request} onDecide={(decision) => setDeciding({ request, decision })} />
                   ) : (
                     '-'
                   )}
@@ -214,6 +228,48 @@ export default function LeavePage() {
         onConfirm={confirm}
       />
     </Box>
+  );
+}
+
+/** "by Mrs Rao, 24 Nov 2026" for a decided request; undefined while it waits. */
+function decisionNote(request: LeaveRequest): string | undefined {
+  if (request.status === 'pending' || !request.decided_at) return undefined;
+  const who = request.status === 'withdrawn' ? 'the parent' : request.decided_by;
+  return `by ${who}, ${formatDay(request.decided_at)}`;
+}
+
+function StateChip({ request }: { request: LeaveRequest }) {
+  return <Chip size="small" color={STATE_COLOURS[request.status]} label={LEAVE_STATE_LABELS[request.status]} />;
+}
+
+function DecisionButtons({
+  request,
+  onDecide,
+}: {
+  request: LeaveRequest;
+  onDecide: (decision: LeaveDecision) => void;
+}) {
+  return (
+    <Stack direction="row" spacing={1} sx={{ mt: { xs: 1.5, sm: 0 } }}>
+      <Button
+        size="small"
+        variant="contained"
+        color="success"
+        onClick={() => onDecide('approve')}
+        aria-label={`Approve leave for ${request.student_name}`}
+      >
+        Approve
+      </Button>
+      <Button
+        size="small"
+        variant="outlined"
+        color="error"
+        onClick={() => onDecide('decline')}
+        aria-label={`Decline leave for ${request.student_name}`}
+      >
+        Decline
+      </Button>
+    </Stack>
   );
 }
 
