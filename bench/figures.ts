@@ -14,6 +14,23 @@ export interface SearchFigures {
   worst_ms: number;
 }
 
+/** phone-flow.json: a teacher's register on a phone, from the dashboard to a saved class. */
+export interface PhoneFlowFigures {
+  class_size: number;
+  absent: number;
+  attendance_records: number;
+  rounds: {
+    dashboard_to_register_ms: number;
+    taps_to_open: number;
+    taps_after_open: number;
+    submit_to_saved_ms: number;
+  }[];
+  taps_to_open: number;
+  taps_after_open: number;
+  dashboard_to_register_ms: number;
+  submit_to_saved_ms: number;
+}
+
 // api-pglite.json and api-postgres.json, below: the API bench.
 
 /** One autocannon run, in milliseconds and requests per second. */

@@ -9,6 +9,7 @@ import type {
   BundleFigures,
   CallResult,
   MemoryFigures,
+  PhoneFlowFigures,
   ScalingFigures,
   SearchFigures,
   WhatsappFigures,
@@ -22,6 +23,7 @@ function read<T>(name: string): T | undefined {
 }
 const bundle = read<BundleFigures>('web-bundle.json');
 const search = read<SearchFigures>('students-search.json');
+const phone = read<PhoneFlowFigures>('phone-flow.json');
 const whatsapp = read<WhatsappFigures>('whatsapp.json');
 const memory = read<MemoryFigures>('memory-pglite.json');
 const scaling = read<ScalingFigures>('scaling-postgres.json') ?? read<ScalingFigures>('scaling-pglite.json');
@@ -49,6 +51,15 @@ const target = (name: string, value: number | undefined, limit: number, unit = '
   );
 if (bundle) target('Sign-in route JavaScript (gzipped)', bundle.routes[0]?.kb, bundle.budget_kb, 'KB');
 if (search) target('Students search, keystroke to table (median, 5,000 students)', search.median_ms, 100);
+if (phone) {
+  target(
+    `Phone register, taps after it opens (class of ${phone.class_size}, ${phone.absent} absent)`,
+    phone.taps_after_open,
+    5,
+    'taps',
+  );
+  target('Phone register, Submit to saved (median, large centre)', phone.submit_to_saved_ms, 1000);
+}
 if (whatsapp)
   target(
     `Send to ${whatsapp.families.toLocaleString('en')} families (half app, half WhatsApp), answered`,
@@ -234,6 +245,14 @@ if (search)
     '## Students search',
     '',
     `${search.students} students: keystroke to settled table, median ${search.median_ms.toFixed(1)} ms, worst ${search.worst_ms.toFixed(1)} ms over ${search.keystrokes} keystrokes.`,
+    '',
+  );
+
+if (phone)
+  lines.push(
+    '## A teacher on a phone',
+    '',
+    `Chromium at 390 × 844 on the large centre (${phone.attendance_records.toLocaleString('en')} attendance records), a teacher of a class of ${phone.class_size}: from the dashboard, ${phone.taps_to_open} tap on "Your classes today" opens the register (median ${Math.round(phone.dashboard_to_register_ms)} ms to its last row); ${phone.taps_after_open} taps after it opens (${phone.absent} Absent and Submit); Submit to the register's "Saved at": median ${Math.round(phone.submit_to_saved_ms)} ms over ${phone.rounds.length} rounds (${phone.rounds.map((round) => Math.round(round.submit_to_saved_ms)).join(', ')} ms).`,
     '',
   );
 

@@ -9,6 +9,7 @@ const postgres = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || '
 const steps: [string, Record<string, string>][] = [
   ['web-bundle.ts', {}],
   ['students-search.ts', {}],
+  ['phone-flow.ts', {}],
   ['whatsapp.ts', {}],
   ['api.ts', { BENCH_DATABASE_URL: '' }],
   ['memory.ts', {}],
