@@ -18,6 +18,7 @@ import { SERVER_DIR } from './lib/server-dir';
 import { registerActivityRoutes } from './modules/activities/routes';
 import { registerAnalyticsRoutes } from './modules/analytics/routes';
 import { registerAttendanceRoutes } from './modules/attendance/routes';
+import { registerAuditRoutes } from './modules/audit/routes';
 import { registerAuthRoutes } from './modules/auth/routes';
 import { registerBackupRoutes } from './modules/backups/routes';
 import { registerCallListRoutes } from './modules/call-list/routes';
@@ -36,6 +37,7 @@ import { registerTeacherAttendanceRoutes } from './modules/teacher-attendance/ro
 import { registerTeacherRoutes } from './modules/teachers/routes';
 import { registerTemplateRoutes } from './modules/templates/routes';
 import { registerTwoFactorRoutes } from './modules/two-factor/routes';
+import { registerAuditContext } from './plugins/audit-context';
 import { registerAuthentication } from './plugins/authentication';
 import { registerCompression } from './plugins/compression';
 import { answerClientError, registerErrorHandling } from './plugins/errors';
@@ -65,6 +67,7 @@ export const API_ROUTES: ((app: ZodApp, ctx: AppContext) => void)[] = [
   registerPushRoutes,
   registerSettingsRoutes,
   registerBackupRoutes,
+  registerAuditRoutes,
 ];
 
 const DEFAULT_WEB_DIST = path.resolve(SERVER_DIR, '../web/dist');
@@ -173,6 +176,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   registerAuthentication(app, ctx);
+  registerAuditContext(app);
   registerInputGuards(app);
 
   app.addHook('onSend', async (request, reply) => {

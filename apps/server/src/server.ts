@@ -7,6 +7,7 @@ import { Housekeeping } from './lib/housekeeping';
 import { memoryReport } from './lib/memory-report';
 import { adminPasswordProblem } from './lib/password-policy';
 import { deleteOldSubmissions } from './modules/attendance/submission-repository';
+import { dailyAuditRetention } from './modules/audit/service';
 import { deleteExpiredThrottleRows } from './modules/auth/throttle';
 
 /** How often forgotten sign-in throttle rows are deleted. */
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
     [
       { name: 'sign-in throttle clean-up', run: () => deleteExpiredThrottleRows(db) },
       { name: 'queued marks clean-up', run: () => deleteOldSubmissions(db) },
+      { name: 'audit log retention', run: dailyAuditRetention(db) },
     ],
     HOUSEKEEPING_INTERVAL_MS,
     app.log.child({ module: 'housekeeping' }),

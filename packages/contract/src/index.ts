@@ -1,5 +1,6 @@
 export * from './activities';
 export * from './attendance';
+export * from './audit';
 export * from './auth';
 export * from './backups';
 export * from './common';

@@ -1,6 +1,7 @@
 import { PGlite, types as pgliteTypes, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
 import { formatTimestamp, parsePostgresTimestamp } from '../lib/time';
+import { currentAuditSource, mayWrite, SET_AUDIT_SOURCE } from './audit-context';
 import { isRead, isRowWrite, ReadCache, textBytes } from './read-cache';
 
 /** Something SQL can be sent to: the database itself, or one transaction on it. */
@@ -104,7 +105,7 @@ export function wrapPglite(client: PGlite): Database {
   const run = async <Row>(sql: string, params?: unknown[]): Promise<Row[]> => {
     if (isRead(sql)) return (await client.query(sql, params)).rows as Row[];
     try {
-      const result = await client.query(sql, params);
+      const result = await queryWithSource(sql, params);
       // The delivery worker's poll and similar statements often change nothing: keep the answers then.
       if (!(isRowWrite(sql) && result.affectedRows === 0)) cache.invalidate();
       return result.rows as Row[];
@@ -112,6 +113,16 @@ export function wrapPglite(client: PGlite): Database {
       cache.invalidate();
       throw error;
     }
+  };
+  // A write made for a request outside a transaction runs in one that carries the request's source
+  // to the audit triggers (ADR 025).
+  const queryWithSource = async (sql: string, params?: unknown[]) => {
+    const source = mayWrite(sql) ? currentAuditSource() : undefined;
+    if (!source) return client.query(sql, params);
+    return client.transaction(async (tx) => {
+      await tx.query(SET_AUDIT_SOURCE, [JSON.stringify(source)]);
+      return tx.query(sql, params);
+    });
   };
   // Inside a transaction nothing is cached: its reads may see its own uncommitted writes.
   const inTransaction = (tx: Transaction): Queryable => ({
@@ -151,7 +162,11 @@ export function wrapPglite(client: PGlite): Database {
     },
     async transaction(work) {
       try {
-        return await client.transaction((tx) => work(inTransaction(tx)));
+        return await client.transaction(async (tx) => {
+          const source = currentAuditSource();
+          if (source) await tx.query(SET_AUDIT_SOURCE, [JSON.stringify(source)]);
+          return work(inTransaction(tx));
+        });
       } finally {
         cache.invalidate();
       }
@@ -185,10 +200,17 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
   // A connection lost while idle is reported here; without a listener it would crash the process.
   pool.on('error', (error) => options.onError?.(error));
   let closed = false;
+  const onPool = postgresQueryable(pool);
   return {
     kind: 'postgres',
     cachedBytes: () => 0,
-    ...postgresQueryable(pool),
+    ...onPool,
+    // A write made for a request outside a transaction runs in one that carries the request's source
+    // to the audit triggers (ADR 025).
+    query(sql, params) {
+      if (mayWrite(sql) && currentAuditSource()) return transactionOnce((tx) => tx.query(sql, params));
+      return onPool.query(sql, params);
+    },
     async transaction(work) {
       // A deadlock or serialization failure rolled the whole attempt back: running it again is
       // what the same calls one after the other would do. The work uses only `tx`, so it can rerun.
@@ -219,6 +241,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     client.on('error', onLost);
     try {
       await client.query('BEGIN');
+      const source = currentAuditSource();
+      if (source) await client.query(SET_AUDIT_SOURCE, [JSON.stringify(source)]);
       const result = await work(postgresQueryable(client));
       await client.query('COMMIT');
       return result;

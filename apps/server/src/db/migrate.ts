@@ -35,6 +35,8 @@ export async function migrate(db: Database, dir: string = MIGRATIONS_DIR): Promi
       await lockMigrations(tx);
       const done = await tx.query(`SELECT 1 FROM ${MIGRATIONS_TABLE} WHERE name = $1`, [name]);
       if (done.length > 0) return false;
+      // The rows a migration writes (default settings) are the schema, not a change anyone made.
+      await tx.query("SELECT set_config('tuitiondesk.audit_skip', 'on', true)");
       await tx.exec(sql);
       await tx.query(`INSERT INTO ${MIGRATIONS_TABLE} (name) VALUES ($1)`, [name]);
       return true;

@@ -8,6 +8,7 @@ import { prepareContext } from '../bootstrap';
 import { ConfigError, loadConfig } from '../config';
 import { withConfiguredDatabase } from '../db/open';
 import { plural } from '../lib/activity-log';
+import { recordAudit, skipRowAudit } from '../lib/audit-log';
 import { adminPasswordProblem } from '../lib/password-policy';
 import { prepareAccounts } from '../modules/teachers/service';
 import { buildDemoCentre } from './demo/centre';
@@ -63,7 +64,22 @@ async function main(): Promise<void> {
     // Hashing is the slow part; done before the transaction, as the teachers module does.
     const accounts = await prepareAccounts(centre.teachers.length);
     const { generatedAdminPassword } = await prepareContext(config, db);
-    const result = await db.transaction((tx) => writeDemo(tx, centre, accounts));
+    // One audit row for the whole demo, not one per seeded record (ADR 025).
+    const result = await db.transaction(async (tx) => {
+      await skipRowAudit(tx);
+      const written = await writeDemo(tx, centre, accounts);
+      await recordAudit(tx, {
+        entity: 'demo_data',
+        action: 'create',
+        after: {
+          students: centre.students.length,
+          teachers: centre.teachers.length,
+          attendance: written.attendance,
+          messages: written.messageRows,
+        },
+      });
+      return written;
+    });
     process.stdout.write(
       report(result, centre.days.length, (performance.now() - started) / 1000, generatedAdminPassword),
     );

@@ -97,6 +97,11 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'POST /api/v1/backups': 'admin',
   'GET /api/v1/backups': 'admin',
 
+  'GET /api/v1/audit': 'admin',
+  'GET /api/v1/audit/export': 'admin',
+  'GET /api/v1/settings/audit': 'admin',
+  'PUT /api/v1/settings/audit': 'admin',
+
   'POST /api/v1/parent/login': 'public',
   'POST /api/v1/parent/receipts': 'public',
   'POST /api/v1/parent/messages/{id}/reply': 'parent',

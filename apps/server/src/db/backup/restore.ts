@@ -2,6 +2,8 @@
  * Restoring a backup into an empty database: the file checked whole first, then in one transaction
  * the schema brought to the backup's, every row loaded, the counts checked and the sequences set.
  */
+
+import { recordAudit, skipRowAudit } from '../../lib/audit-log';
 import type { Database, Queryable } from '../database';
 import { appliedMigrations, lockMigrations, MIGRATIONS_DIR, migrateInTransaction, migrationNames } from '../migrate';
 import { countRows, describeTables, quoteName, sequenceNames } from './catalogue';
@@ -88,6 +90,8 @@ export async function restoreBackup(
 
   return db.transaction(async (tx) => {
     await lockMigrations(tx);
+    // The restore is one audit row (below), not one per loaded record: the log it loads is the backup's.
+    await skipRowAudit(tx);
     const already = await appliedMigrations(tx);
     if (already.some((name, index) => wanted[index] !== name)) {
       throw new RestoreRefusedError(
@@ -171,6 +175,19 @@ export async function restoreBackup(
       );
     }
     await options.keys?.apply(tx, header, label);
+    if (header.tables.some((table) => table.name === 'audit_log')) {
+      await recordAudit(tx, {
+        entity: 'backup',
+        action: 'backup_restored',
+        record_id: label,
+        after: {
+          file: label,
+          created_at: header.created_at,
+          rows: trailer.rows,
+          schema_version: header.schema_version,
+        },
+      });
+    }
     return {
       created_at: header.created_at,
       schema_version: header.schema_version,

@@ -30,7 +30,9 @@ export function registerAuthRoutes(app: ZodApp, ctx: AppContext): void {
     },
     async (request, reply) => {
       try {
-        return await logSignIn(request, 'staff', request.body.username, () => login(ctx, request.body, request.ip));
+        return await logSignIn(ctx.db, request, 'staff', request.body.username, () =>
+          login(ctx, request.body, request.ip),
+        );
       } catch (error) {
         if (!(error instanceof SecondFactorRequiredError)) throw error;
         return reply.code(401).headers(error.headers).send({ detail: error.message, otp_required: true });

@@ -10,6 +10,7 @@ import {
 } from '../../db/backup';
 import { isTransactionConflict, type Queryable } from '../../db/database';
 import { type Actor, recordActivity } from '../../lib/activity-log';
+import { recordAudit } from '../../lib/audit-log';
 import { AppError, ServiceUnavailableError } from '../../lib/errors';
 import { beginSnapshotWithLocks, tablesAffectedByClearing } from './repository';
 
@@ -23,9 +24,15 @@ export async function createBackup(ctx: AppContext, actor: Actor): Promise<Backu
   } catch (error) {
     throw new ServiceUnavailableError(`Could not write the backup: ${reason(error)}. No backup file was kept.`);
   }
-  await ctx.db.transaction((tx) =>
-    recordActivity(tx, actor, 'backup.created', `${actor.full_name} took a backup of all data (${backup.file})`),
-  );
+  await ctx.db.transaction(async (tx) => {
+    await recordActivity(tx, actor, 'backup.created', `${actor.full_name} took a backup of all data (${backup.file})`);
+    await recordAudit(tx, {
+      entity: 'backup',
+      action: 'backup_created',
+      record_id: backup.file,
+      after: { file: backup.file, size_bytes: backup.size_bytes, kind: 'console' },
+    });
+  });
   return {
     file: backup.file,
     path: backup.path,
@@ -72,6 +79,12 @@ export async function clearAfterBackup<T extends object>(
           `Could not take a backup before clearing: ${reason(error)}. Nothing was deleted.`,
         );
       }
+      await recordAudit(tx, {
+        entity: 'backup',
+        action: 'backup_created',
+        record_id: backup.file,
+        after: { file: backup.file, size_bytes: backup.size_bytes, kind },
+      });
       return { ...(await work(tx, backup)), backup_file: backup.path };
     });
   } catch (error) {

@@ -97,7 +97,7 @@ export function registerParentRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request) =>
-      logSignIn(request, 'parent', request.body.phone, () =>
+      logSignIn(ctx.db, request, 'parent', request.body.phone, () =>
         parentLogin(ctx, request.body.phone, request.body.code, request.ip),
       ),
   );

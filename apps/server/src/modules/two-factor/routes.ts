@@ -84,7 +84,7 @@ export function registerTwoFactorRoutes(app: ZodApp, ctx: AppContext): void {
     },
     async (request) => {
       const user = currentUser(request);
-      return logSignIn(request, 'two-factor-off', user.username, () =>
+      return logSignIn(ctx.db, request, 'two-factor-off', user.username, () =>
         disableTwoFactor(ctx, user, request.body.current_password, request.body.otp, request.ip),
       );
     },
