@@ -9,6 +9,7 @@ import { adminPasswordProblem } from './lib/password-policy';
 import { deleteOldSubmissions } from './modules/attendance/submission-repository';
 import { dailyAuditRetention } from './modules/audit/service';
 import { deleteExpiredThrottleRows } from './modules/auth/throttle';
+import { scrubStudentsWhoLeft } from './modules/students/leaving';
 
 /** How often forgotten sign-in throttle rows are deleted. */
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
@@ -44,6 +45,8 @@ async function main(): Promise<void> {
       { name: 'sign-in throttle clean-up', run: () => deleteExpiredThrottleRows(db) },
       { name: 'queued marks clean-up', run: () => deleteOldSubmissions(db) },
       { name: 'audit log retention', run: dailyAuditRetention(db) },
+      // Due once a day (a leaving day passes the limit at midnight); a round that finds none costs one look.
+      { name: 'scrub of students who left', run: () => scrubStudentsWhoLeft(db) },
     ],
     HOUSEKEEPING_INTERVAL_MS,
     app.log.child({ module: 'housekeeping' }),

@@ -3,6 +3,7 @@ import {
   classNameSchema,
   clearAllBackupFileSchema,
   deletedCountSchema,
+  isoDateSchema,
   optionalText,
   parentLanguageSchema,
   phoneSchema,
@@ -26,6 +27,16 @@ export const studentSchema = z
       .string()
       .nullable()
       .describe('who gave or withdrew it (a name, or the parent)'),
+    left_on: z
+      .string()
+      .nullable()
+      .describe('the day the student left the centre (yyyy-MM-dd), null while they attend; restoring clears it'),
+    scrubbed_at: z
+      .string()
+      .nullable()
+      .describe(
+        "when the student's personal data was removed, scrub_left_after_months after they left (then the name is a label and the parent fields are empty); such a student cannot be restored",
+      ),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -60,4 +71,48 @@ export type StudentsClearAllResult = z.infer<typeof studentsClearAllSchema>;
 export const classOptionSchema = z.object({ value: z.string(), label: z.string() }).meta({ id: 'ClassOption' });
 export type ClassOption = z.infer<typeof classOptionSchema>;
 
-export const studentListQuerySchema = z.object({ class_name: classNameSchema.optional() });
+/** Which students a list shows: those attending (the default), those who left, or both. */
+export const STUDENT_STATUSES = ['current', 'left', 'all'] as const;
+export type StudentStatus = (typeof STUDENT_STATUSES)[number];
+
+export const studentListQuerySchema = z.object({
+  class_name: classNameSchema.optional(),
+  status: z
+    .enum(STUDENT_STATUSES, { error: 'must be current, left or all' })
+    .optional()
+    .describe('current (the default): students attending; left: those who left; all: both'),
+});
+
+/** `POST /students/{id}/leave`: the day the student left, today or before (today when left out). */
+export const leaveStudentSchema = z.object({
+  left_on: isoDateSchema.optional().describe('the day they left, not in the future; today when left out'),
+});
+export type LeaveStudentRequest = z.input<typeof leaveStudentSchema>;
+
+/** How long after leaving a student's personal data is kept, in months. */
+export const SCRUB_LEFT_AFTER_MONTHS_DEFAULT = 24;
+export const SCRUB_LEFT_AFTER_MONTHS_MIN = 1;
+export const SCRUB_LEFT_AFTER_MONTHS_MAX = 120;
+const SCRUB_MONTHS_HINT = `must be a whole number of months from ${SCRUB_LEFT_AFTER_MONTHS_MIN} to ${SCRUB_LEFT_AFTER_MONTHS_MAX}`;
+
+/** GET and PUT /settings/students. */
+export const studentSettingsSchema = z
+  .object({
+    scrub_left_after_months: z
+      .number()
+      .int()
+      .describe(
+        "months after a student's leaving day when their name and their family's phone and name are removed (a daily job); their attendance stays, anonymous",
+      ),
+  })
+  .meta({ id: 'StudentSettings' });
+export type StudentSettings = z.infer<typeof studentSettingsSchema>;
+
+export const updateStudentSettingsSchema = z.object({
+  scrub_left_after_months: z
+    .number({ error: SCRUB_MONTHS_HINT })
+    .int(SCRUB_MONTHS_HINT)
+    .min(SCRUB_LEFT_AFTER_MONTHS_MIN, SCRUB_MONTHS_HINT)
+    .max(SCRUB_LEFT_AFTER_MONTHS_MAX, SCRUB_MONTHS_HINT),
+});
+export type UpdateStudentSettingsRequest = z.infer<typeof updateStudentSettingsSchema>;

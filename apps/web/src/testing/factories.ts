@@ -43,6 +43,8 @@ export function student(id: number, fields: Partial<Student> = {}): Student {
     parent_language: 'en',
     parent_whatsapp_opt_in_changed_at: null,
     parent_whatsapp_opt_in_changed_by: null,
+    left_on: null,
+    scrubbed_at: null,
     created_at: '2026-01-01T00:00:00Z',
     updated_at: '2026-01-01T00:00:00Z',
     ...fields,

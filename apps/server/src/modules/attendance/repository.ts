@@ -104,7 +104,9 @@ export async function findRoster(db: Queryable, className: string, date: string)
           ORDER BY lr.status = 'approved' DESC, lr.id
           LIMIT 1
        ) lv ON true
-      WHERE s.class_name = $1
+      -- A student who left is on the rosters up to their leaving day, and on a later day's only with a
+      -- record for it (history may still be corrected).
+      WHERE s.class_name = $1 AND (s.left_on IS NULL OR s.left_on >= $2::date OR a.id IS NOT NULL)
       ORDER BY lower(s.full_name), s.id`,
     [className, date],
   );

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { ConflictError, isUniqueViolation } from '../../lib/errors';
+import { readableDate } from '../../lib/time';
 import { lockAllFamilies, setFamilyChoices } from '../students/consent';
 import { findByNameAndPhone, insertStudents } from '../students/repository';
 import { findEmailsInUse } from '../teachers/repository';
@@ -106,10 +107,15 @@ export async function importStudents(
     // Children join families and families' consent changes: no single change may slip in between.
     if (!dryRun) await lockAllFamilies(tx);
     const students = parsed.valid.map(({ record }) => record);
-    const existing = new Map((await findByNameAndPhone(tx, students)).map((match) => [match.key, match.unique_id]));
+    const existing = new Map((await findByNameAndPhone(tx, students)).map((match) => [match.key, match]));
     const fresh = keepNew(parsed.valid, parsed.errors, ({ record }) => {
       const match = existing.get(studentKey(record));
-      return match && `${record.full_name} is already on record as ${match} (same parent phone)`;
+      if (!match) return undefined;
+      // Never brought back silently: restoring is a decision staff take on the Students screen.
+      if (match.left_on) {
+        return `${record.full_name} is on record as ${match.unique_id}, who left on ${readableDate(match.left_on)} (same parent phone): restore them on the Students screen instead`;
+      }
+      return `${record.full_name} is already on record as ${match.unique_id} (same parent phone)`;
     });
     const inserted = dryRun
       ? []

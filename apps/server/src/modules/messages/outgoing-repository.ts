@@ -27,7 +27,7 @@ export async function findFamilies(db: Queryable, className: string | null): Pro
                      'Parent of ' || string_agg(s.full_name, ', ' ORDER BY s.full_name, s.id)) AS recipient_name,
             ${FAMILY_CHANNELS}
        FROM students s
-      WHERE $1::text IS NULL OR s.class_name = $1::text
+      WHERE ($1::text IS NULL OR s.class_name = $1::text) AND s.left_on IS NULL
       GROUP BY s.parent_phone
       ORDER BY s.parent_phone`,
     [className],
@@ -63,6 +63,8 @@ export async function findAlertSubjects(
          SELECT ${FAMILY_CHANNELS} FROM students s WHERE s.parent_phone = st.parent_phone GROUP BY s.parent_phone
        ) f ON true
       WHERE a.id = ANY($1::int[]) AND a.status = ANY($2::text[])
+        -- A student who left is no longer written about, even for a day before they left.
+        AND st.left_on IS NULL
       ORDER BY a.date, lower(st.full_name), a.id`,
     [[...attendanceIds], [...statuses]],
   );

@@ -2,7 +2,7 @@ import { formatAccessCode, type ParentAccessIssued, type ParentAccessStatus, typ
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, recordActivity } from '../../lib/activity-log';
-import { ForbiddenError, NotFoundError } from '../../lib/errors';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
 import { enqueuePushes, revokeSubscriptions } from '../push/repository';
 import { generateAccessCode, hashAccessCode } from './access-codes';
 import {
@@ -51,6 +51,11 @@ async function requireStudent(db: Queryable, studentId: number, lock = false): P
   return student;
 }
 
+/** A family is given the app through a child who attends (a scrubbed one has no phone at all). */
+function leftRefusal(student: AccessStudent): ConflictError {
+  return new ConflictError(`${student.full_name} left the centre: restore them before giving their family the app`);
+}
+
 async function accessStatus(db: Queryable, phone: string, role: Role): Promise<ParentAccessStatus> {
   const [children, parentName, access, devices] = [
     await findChildren(db, phone),
@@ -94,6 +99,7 @@ export async function issueParentAccess(
   studentId: number,
 ): Promise<ParentAccessIssued> {
   const student = await requireStudent(ctx.db, studentId);
+  if (student.left_on !== null) throw leftRefusal(student);
   const mayReplace = actor.role === 'admin';
   if (!mayReplace && (await findParentAccess(ctx.db, student.parent_phone)))
     throw new ForbiddenError(REPLACE_NEEDS_ADMIN);
@@ -103,6 +109,7 @@ export async function issueParentAccess(
   const { status, isFirst, devicesTold } = await ctx.db.transaction(async (tx) => {
     // Locked: a concurrent edit of this student's phone lands wholly before or after the code.
     const current = await requireStudent(tx, studentId, true);
+    if (current.left_on !== null) throw leftRefusal(current);
     const phone = current.parent_phone;
     const access = mayReplace
       ? await upsertParentAccess(tx, phone, codeHash, actor)

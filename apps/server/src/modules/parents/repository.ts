@@ -26,6 +26,7 @@ export interface AccessStudent {
   full_name: string;
   parent_name: string;
   parent_phone: string;
+  left_on: string | null;
 }
 
 /** `lock`: FOR UPDATE, so an edit of the student's phone waits for (or is waited on by) the caller. */
@@ -35,7 +36,8 @@ export async function findStudentForAccess(
   lock = false,
 ): Promise<AccessStudent | undefined> {
   const rows = await db.query<AccessStudent>(
-    `SELECT id, full_name, parent_name, parent_phone FROM students WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+    `SELECT id, full_name, parent_name, parent_phone, to_char(left_on, 'YYYY-MM-DD') AS left_on
+       FROM students WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
     [id],
   );
   return rows[0];
@@ -43,18 +45,22 @@ export async function findStudentForAccess(
 
 const CHILD_COLUMNS = 's.id, s.unique_id, s.full_name, s.class_name';
 
-/** Every student with this parent phone, by name. */
+/** Every student with this parent phone who still attends (not those who left), by name. */
 export async function findChildren(db: Queryable, phone: string): Promise<ParentChild[]> {
   return db.query<ParentChild>(
-    `SELECT ${CHILD_COLUMNS} FROM students s WHERE s.parent_phone = $1 ORDER BY lower(s.full_name), s.id`,
+    `SELECT ${CHILD_COLUMNS} FROM students s WHERE s.parent_phone = $1 AND s.left_on IS NULL
+      ORDER BY lower(s.full_name), s.id`,
     [phone],
   );
 }
 
-/** One of this phone's children, or undefined when the student is someone else's (or does not exist). */
+/**
+ * One of this phone's children, or undefined when the student is someone else's, left the centre, or
+ * does not exist.
+ */
 export async function findChild(db: Queryable, phone: string, studentId: number): Promise<ParentChild | undefined> {
   const rows = await db.query<ParentChild>(
-    `SELECT ${CHILD_COLUMNS} FROM students s WHERE s.id = $1 AND s.parent_phone = $2`,
+    `SELECT ${CHILD_COLUMNS} FROM students s WHERE s.id = $1 AND s.parent_phone = $2 AND s.left_on IS NULL`,
     [studentId, phone],
   );
   return rows[0];

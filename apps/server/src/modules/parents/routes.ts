@@ -73,7 +73,13 @@ export function registerParentRoutes(app: ZodApp, ctx: AppContext): void {
         summary:
           "Issue an access code for this student's parent phone (shown once). Replacing an existing code is for admins (403 for a teacher): it signs that parent's devices out and tells them",
         params: idParamsSchema,
-        response: { 201: parentAccessIssuedSchema, 403: errorSchema, 404: errorSchema, 422: errorSchema },
+        response: {
+          201: parentAccessIssuedSchema,
+          403: errorSchema,
+          404: errorSchema,
+          409: errorSchema,
+          422: errorSchema,
+        },
       },
     },
     async (request, reply) => {
@@ -91,9 +97,16 @@ export function registerParentRoutes(app: ZodApp, ctx: AppContext): void {
       schema: {
         tags: parentTags,
         summary: 'Parent sign-in with the phone on record and the access code from the centre',
+        description: 'The right code for a family none of whose children attends any more (every one left): 403.',
         security: [],
         body: parentLoginSchema,
-        response: { 200: parentLoginResponseSchema, 401: errorSchema, 422: errorSchema, 429: errorSchema },
+        response: {
+          200: parentLoginResponseSchema,
+          401: errorSchema,
+          403: errorSchema,
+          422: errorSchema,
+          429: errorSchema,
+        },
       },
     },
     async (request) =>

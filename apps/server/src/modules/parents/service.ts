@@ -12,7 +12,7 @@ import {
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { recordActivity } from '../../lib/activity-log';
-import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../lib/errors';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import { addDays, today } from '../../lib/time';
 import type { ParentTokenClaims } from '../../lib/tokens';
 import { keptSession } from '../../lib/versioned-answer';
@@ -22,6 +22,7 @@ import { failQueuedForPhone } from '../messages/whatsapp-repository';
 import { dropPushesOfMessage } from '../push/repository';
 import { recordParentReply } from '../replies/service';
 import { readFamily, setFamilyWhatsappConsent } from '../students/consent';
+import { hasCurrentChild } from '../students/repository';
 import { verifyAccessCode } from './access-codes';
 import {
   countUnread,
@@ -46,21 +47,31 @@ export interface AuthenticatedParent {
 
 /**
  * The parent a verified parent token speaks for, or undefined when that session has ended: the phone
- * has no access code any more, or a new code was issued for it since the token was signed. Kept under
- * the families' version, like a staff session (auth/session.ts).
+ * has no access code any more, a new code was issued for it since the token was signed, or none of its
+ * children attends any more (every one left). Kept under the families' and students' versions, like a
+ * staff session (auth/session.ts).
  */
 export async function findParentSession(
   ctx: AppContext,
   request: object,
   claims: ParentTokenClaims,
 ): Promise<AuthenticatedParent | undefined> {
-  return keptSession(ctx, request, ['families'], `parent=${claims.phone}`, claims.tokenVersion, async () => {
-    const access = await findParentAccess(ctx.db, claims.phone);
-    return access ? { token_version: access.token_version, session: { phone: access.phone } } : null;
-  });
+  return keptSession(
+    ctx,
+    request,
+    ['families', 'students'],
+    `parent=${claims.phone}`,
+    claims.tokenVersion,
+    async () => {
+      const access = await findParentAccess(ctx.db, claims.phone);
+      if (!access || !(await hasCurrentChild(ctx.db, access.phone))) return null;
+      return { token_version: access.token_version, session: { phone: access.phone } };
+    },
+  );
 }
 
 const INCORRECT = 'Phone number or access code is incorrect';
+const NO_CHILD_ATTENDING = 'None of your children attends the centre any more, so this access has ended';
 
 async function parentProfile(db: Queryable, phone: string): Promise<ParentProfile> {
   return { phone, parent_name: await findParentName(db, phone), children: await findChildren(db, phone) };
@@ -80,6 +91,8 @@ export async function parentLogin(
   // Hash either way, so an unknown phone or a malformed code takes as long as a wrong code.
   const isValid = await verifyAccessCode(code, access?.code_hash);
   if (!access || !isValid) throw new UnauthorizedError(INCORRECT);
+  // Told only to the holder of the right code: a family whose children all left keeps no access.
+  if (!(await hasCurrentChild(ctx.db, phone))) throw new ForbiddenError(NO_CHILD_ATTENDING);
   await releaseAttempt(ctx.db, attempt);
   await rememberAddress(ctx.db, attempt);
   await recordSignIn(ctx.db, phone);

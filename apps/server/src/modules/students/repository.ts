@@ -1,8 +1,9 @@
-import type { Student } from '@tuitiondesk/contract';
+import type { Student, StudentStatus } from '@tuitiondesk/contract';
 import { jsonTimestamp, type Queryable } from '../../db/database';
 
 const COLUMNS = `id, unique_id, full_name, class_name, parent_name, parent_phone, parent_whatsapp_opt_in, parent_language,
-  parent_whatsapp_opt_in_changed_at, parent_whatsapp_opt_in_changed_by, created_at, updated_at`;
+  parent_whatsapp_opt_in_changed_at, parent_whatsapp_opt_in_changed_by, to_char(left_on, 'YYYY-MM-DD') AS left_on,
+  scrubbed_at, created_at, updated_at`;
 
 export interface StudentFields {
   full_name: string;
@@ -13,14 +14,19 @@ export interface StudentFields {
 
 const JSON_COLUMNS = `id, unique_id, full_name, class_name, parent_name, parent_phone, parent_whatsapp_opt_in,
   parent_language, ${jsonTimestamp('parent_whatsapp_opt_in_changed_at')} AS parent_whatsapp_opt_in_changed_at,
-  parent_whatsapp_opt_in_changed_by,
+  parent_whatsapp_opt_in_changed_by, to_char(left_on, 'YYYY-MM-DD') AS left_on,
+  ${jsonTimestamp('scrubbed_at')} AS scrubbed_at,
   ${jsonTimestamp('created_at')} AS created_at, ${jsonTimestamp('updated_at')} AS updated_at`;
 
-/** Every student (or one class's), oldest first, as the JSON text of a Student array. */
-export function studentsJson(db: Queryable, className?: string): Promise<string> {
-  return db.queryJson(`SELECT ${JSON_COLUMNS} FROM students WHERE ($1::text IS NULL OR class_name = $1) ORDER BY id`, [
-    className ?? null,
-  ]);
+/** The students (or one class's) of a status, oldest first, as the JSON text of a Student array. */
+export function studentsJson(db: Queryable, className: string | undefined, status: StudentStatus): Promise<string> {
+  return db.queryJson(
+    `SELECT ${JSON_COLUMNS} FROM students
+      WHERE ($1::text IS NULL OR class_name = $1)
+        AND CASE $2::text WHEN 'current' THEN left_on IS NULL WHEN 'left' THEN left_on IS NOT NULL ELSE true END
+      ORDER BY id`,
+    [className ?? null, status],
+  );
 }
 
 export async function findStudent(db: Queryable, id: number): Promise<Student | undefined> {
@@ -108,17 +114,133 @@ export async function deleteAllStudents(db: Queryable): Promise<number> {
   return rows[0]?.count ?? 0;
 }
 
-/** Students already on record with one of these (lower-cased name, phone) pairs. */
+/**
+ * Students already on record with one of these (lower-cased name, phone) pairs: for each pair, the
+ * first one still attending, else the first who left (with the day they left).
+ */
 export async function findByNameAndPhone(
   db: Queryable,
   pairs: { full_name: string; parent_phone: string }[],
-): Promise<{ key: string; unique_id: string }[]> {
+): Promise<{ key: string; unique_id: string; left_on: string | null }[]> {
   if (pairs.length === 0) return [];
   return db.query(
-    `SELECT lower(s.full_name) || '|' || s.parent_phone AS key, min(s.unique_id) AS unique_id
+    `SELECT DISTINCT ON (1) lower(s.full_name) || '|' || s.parent_phone AS key, s.unique_id,
+            to_char(s.left_on, 'YYYY-MM-DD') AS left_on
        FROM students s
        JOIN unnest($1::text[], $2::text[]) AS p(name, phone) ON lower(s.full_name) = p.name AND s.parent_phone = p.phone
-      GROUP BY 1`,
+      ORDER BY 1, s.left_on IS NOT NULL, s.id`,
     [pairs.map((p) => p.full_name.toLowerCase()), pairs.map((p) => p.parent_phone)],
+  );
+}
+
+/** Marks the student as having left on `leftOn` (null: restores them). */
+export async function setLeftOn(db: Queryable, id: number, leftOn: string | null): Promise<Student> {
+  const rows = await db.query<Student>(
+    `UPDATE students SET left_on = $2::date, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, leftOn],
+  );
+  return rows[0] as Student;
+}
+
+/** Whether any student who has not left has this parent phone. */
+export async function hasCurrentChild(db: Queryable, phone: string): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM students WHERE parent_phone = $1 AND left_on IS NULL LIMIT 1', [phone]);
+  return rows.length > 0;
+}
+
+const SCRUB_LIMIT = 500;
+
+/** Whether a student who left before `leftBefore` still has personal data (a cheap look before any lock). */
+export async function hasStudentsToScrub(db: Queryable, leftBefore: string): Promise<boolean> {
+  const rows = await db.query(
+    'SELECT 1 FROM students WHERE left_on IS NOT NULL AND scrubbed_at IS NULL AND left_on < $1::date LIMIT 1',
+    [leftBefore],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Removes the personal data of students who left before `leftBefore` and are not scrubbed yet, up to
+ * SCRUB_LIMIT a call (oldest first): the name becomes `Former student STU0042`, the parent's name and
+ * phone are emptied, the consent fields cleared. Rows another transaction holds are skipped (SKIP
+ * LOCKED), so two instances running it at once each scrub different students and never wait on one
+ * another; a student scrubbed already is never picked again. Their attendance rows stay as they are.
+ * Answers the students scrubbed, with the phone each had.
+ */
+export async function scrubLeftStudents(
+  db: Queryable,
+  leftBefore: string,
+): Promise<{ id: number; unique_id: string; phone: string }[]> {
+  return db.query(
+    `WITH due AS (
+       SELECT id, parent_phone FROM students
+        WHERE left_on IS NOT NULL AND scrubbed_at IS NULL AND left_on < $1::date
+        ORDER BY id LIMIT ${SCRUB_LIMIT}
+        FOR UPDATE SKIP LOCKED
+     )
+     UPDATE students s SET full_name = 'Former student ' || s.unique_id, parent_name = '', parent_phone = '',
+            parent_whatsapp_opt_in = false, parent_whatsapp_opt_in_changed_at = NULL,
+            parent_whatsapp_opt_in_changed_by = NULL, scrubbed_at = now(), updated_at = now()
+       FROM due WHERE s.id = due.id
+     RETURNING s.id, s.unique_id, due.parent_phone AS phone`,
+    [leftBefore],
+  );
+}
+
+/**
+ * Of these phones, those no student still holds (every child of the family was scrubbed): the
+ * family's access code and devices go, and the phone leaves the messages and leave requests kept.
+ */
+export async function forgetFamilies(db: Queryable, phones: string[]): Promise<string[]> {
+  const rows = await db.query<{ phone: string }>(
+    `SELECT p.phone FROM unnest($1::text[]) AS p(phone)
+      WHERE NOT EXISTS (SELECT 1 FROM students s WHERE s.parent_phone = p.phone)
+      ORDER BY p.phone`,
+    [[...new Set(phones)]],
+  );
+  const gone = rows.map((row) => row.phone);
+  if (gone.length === 0) return gone;
+  // The devices go with the access (push_subscriptions cascade), their queued pushes with them.
+  await db.query('DELETE FROM parent_access WHERE phone = ANY($1::text[])', [gone]);
+  await db.query(
+    `UPDATE messages SET recipient = '', recipient_name = 'Former family' WHERE recipient = ANY($1::text[])`,
+    [gone],
+  );
+  await db.query(`DELETE FROM whatsapp_consent_log WHERE phone = ANY($1::text[])`, [gone]);
+  return gone;
+}
+
+/** Leave requests of scrubbed students keep their dates and state, not the family's phone. */
+export async function scrubLeaveRequests(db: Queryable, studentIds: number[]): Promise<void> {
+  await db.query(`UPDATE leave_requests SET parent_phone = '' WHERE student_id = ANY($1::int[])`, [studentIds]);
+}
+
+const SCRUB_MONTHS_KEY = 'scrub_left_after_months';
+
+/**
+ * The months after leaving when a student is scrubbed (migration 0016 stores the default). `update`
+ * holds the row, so two changes at once apply one after the other; a value edited by hand into
+ * nonsense falls back to `fallback`, never to "scrub at once".
+ */
+export async function readScrubMonths(
+  db: Queryable,
+  fallback: number,
+  bounds: { min: number; max: number },
+  lock?: 'update',
+): Promise<number> {
+  const rows = await db.query<{ value: string }>(
+    `SELECT value FROM settings WHERE key = $1${lock === 'update' ? ' FOR UPDATE' : ''}`,
+    [SCRUB_MONTHS_KEY],
+  );
+  const text = rows[0]?.value.trim() ?? '';
+  const months = /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;
+  return months >= bounds.min && months <= bounds.max ? months : fallback;
+}
+
+export async function writeScrubMonths(tx: Queryable, months: number): Promise<void> {
+  await tx.query(
+    `INSERT INTO settings (key, value) VALUES ($1, $2)
+     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+    [SCRUB_MONTHS_KEY, String(months)],
   );
 }

@@ -2,17 +2,23 @@ import {
   classOptionSchema,
   createStudentSchema,
   errorSchema,
+  idParamsSchema,
+  leaveStudentSchema,
   studentListQuerySchema,
   studentSchema,
+  studentSettingsSchema,
   studentsClearAllSchema,
   updateStudentSchema,
+  updateStudentSettingsSchema,
 } from '@tuitiondesk/contract';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { registerBulkDeleteRoutes } from '../../lib/bulk-delete-routes';
 import { registerRecordRoutes } from '../../lib/record-routes';
 import { sendVersioned } from '../../lib/versioned-answer';
+import { adminOnly, currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
+import { getStudentSettings, markStudentLeft, restoreStudent, updateStudentSettings } from './leaving';
 import {
   CLASS_OPTIONS,
   clearAllStudents,
@@ -32,14 +38,14 @@ export function registerStudentRoutes(app: ZodApp, ctx: AppContext): void {
     {
       schema: {
         tags,
-        summary: 'Every student, oldest first (optionally one class)',
+        summary: 'The students attending, oldest first (optionally one class; status=left or all for those who left)',
         querystring: studentListQuerySchema,
         response: { 200: z.array(studentSchema), 422: errorSchema },
       },
     },
     async (request, reply) =>
       sendVersioned(ctx, request, reply, { kinds: ['students'] }, () =>
-        listStudentsJson(ctx, request.query.class_name),
+        listStudentsJson(ctx, request.query.class_name, request.query.status),
       ),
   );
 
@@ -87,4 +93,64 @@ export function registerStudentRoutes(app: ZodApp, ctx: AppContext): void {
     edit: editStudent,
     remove: removeStudent,
   });
+
+  app.post(
+    '/students/:id/leave',
+    {
+      config: adminOnly,
+      schema: {
+        tags,
+        summary: 'Mark a student as having left on a day (today when left out), instead of deleting them',
+        description:
+          'They leave the lists, the rosters of days after that day and the messages to parents; their attendance and messages stay in history and reports. A family with no child attending can no longer sign in to the parent app. Already left: 409; a day in the future: 422 (ADR 027).',
+        params: idParamsSchema,
+        body: leaveStudentSchema,
+        response: { 200: studentSchema, 404: errorSchema, 409: errorSchema, 422: errorSchema },
+      },
+    },
+    async (request) => markStudentLeft(ctx, currentUser(request), request.params.id, request.body.left_on),
+  );
+
+  app.post(
+    '/students/:id/restore',
+    {
+      config: adminOnly,
+      schema: {
+        tags,
+        summary: 'Bring back a student who left: on the lists, rosters and messages again',
+        description: 'Not left: 409. Once their personal data was removed (scrub_left_after_months), 409 too.',
+        params: idParamsSchema,
+        response: { 200: studentSchema, 404: errorSchema, 409: errorSchema, 422: errorSchema },
+      },
+    },
+    async (request) => restoreStudent(ctx, currentUser(request), request.params.id),
+  );
+
+  app.get(
+    '/settings/students',
+    {
+      schema: {
+        tags: ['settings'],
+        summary: 'How long after leaving a student keeps their personal data',
+        response: { 200: studentSettingsSchema },
+      },
+    },
+    async () => getStudentSettings(ctx),
+  );
+
+  app.put(
+    '/settings/students',
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['settings'],
+        summary: 'Change how many months after leaving a student is scrubbed of personal data',
+        description:
+          'A daily job replaces the name of each student who left more than this many months ago with a label, empties the parent name and phone, and ends the access of a family with no student left; attendance stays, anonymous.',
+        body: updateStudentSettingsSchema,
+        response: { 200: studentSettingsSchema, 422: errorSchema },
+      },
+    },
+    async (request) => updateStudentSettings(ctx, currentUser(request), request.body),
+  );
 }

@@ -5,6 +5,7 @@ import {
   type DeletedCount,
   type ParentLanguage,
   type Student,
+  type StudentStatus,
   type updateStudentSchema,
 } from '@tuitiondesk/contract';
 import type { z } from 'zod';
@@ -12,7 +13,7 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { type DeletableRecords, deleteAllOrNothing, deleteRecord } from '../../lib/bulk-delete';
-import { NotFoundError } from '../../lib/errors';
+import { ConflictError, NotFoundError } from '../../lib/errors';
 import { clearAfterBackup } from '../backups/service';
 import { changeFamilyPhone, type StaffActor } from '../parents/family-access';
 import { lockFamily, setFamilyLanguage, setFamilyWhatsappConsent } from './consent';
@@ -32,9 +33,13 @@ export type StudentChanges = z.output<typeof updateStudentSchema>;
 
 export const CLASS_OPTIONS: ClassOption[] = CLASS_NAMES.map((value) => ({ value, label: `Class ${value}` }));
 
-/** Every student (or one class's), as the JSON text of a Student array. */
-export function listStudentsJson(ctx: AppContext, className?: string): Promise<string> {
-  return studentsJson(ctx.db, className);
+/** The students attending (or who left, or both), of every class or one, as the JSON text of a Student array. */
+export function listStudentsJson(
+  ctx: AppContext,
+  className?: string,
+  status: StudentStatus = 'current',
+): Promise<string> {
+  return studentsJson(ctx.db, className, status);
 }
 
 export async function getStudent(ctx: AppContext, id: number): Promise<Student> {
@@ -112,6 +117,9 @@ export async function editStudent(
 ): Promise<Student> {
   const { student, phoneChange } = await ctx.db.transaction(async (tx) => {
     const current = await lockStudentAndFamilies(tx, id, changes.parent_phone);
+    if (current.scrubbed_at !== null) {
+      throw new ConflictError(`${current.full_name} cannot be edited: their personal data was removed after they left`);
+    }
     const parentPhone = changes.parent_phone ?? current.parent_phone;
     const phoneChange =
       parentPhone === current.parent_phone ? undefined : await changeFamilyPhone(tx, actor, current, parentPhone);

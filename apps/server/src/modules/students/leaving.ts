@@ -1,0 +1,166 @@
+import {
+  SCRUB_LEFT_AFTER_MONTHS_DEFAULT,
+  SCRUB_LEFT_AFTER_MONTHS_MAX,
+  SCRUB_LEFT_AFTER_MONTHS_MIN,
+  type Student,
+  type StudentSettings,
+} from '@tuitiondesk/contract';
+import type { AppContext } from '../../context';
+import type { Database, Queryable } from '../../db/database';
+import { type ActivityActor, type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
+import { readableDate, today } from '../../lib/time';
+import { lockAllFamilies, lockFamily } from './consent';
+import {
+  findStudent,
+  findStudentForUpdate,
+  forgetFamilies,
+  hasStudentsToScrub,
+  readScrubMonths,
+  scrubLeaveRequests,
+  scrubLeftStudents,
+  setLeftOn,
+  writeScrubMonths,
+} from './repository';
+
+/**
+ * Students who leave (ADR 027): marked as having left on a day rather than deleted, so their
+ * attendance and messages stay in history and reports; restored while their data is kept; scrubbed of
+ * personal data scrub_left_after_months after that day.
+ */
+
+/** Who the scrub is recorded as: the server itself, not a staff account. */
+export const SYSTEM_ACTOR: ActivityActor = { id: null, full_name: 'System' };
+
+const BOUNDS = { min: SCRUB_LEFT_AFTER_MONTHS_MIN, max: SCRUB_LEFT_AFTER_MONTHS_MAX };
+
+/** The student, locked, once its family (phone) is held: the family first, then its rows, as every writer. */
+async function lockStudent(tx: Queryable, id: number): Promise<Student> {
+  for (;;) {
+    const seen = await findStudent(tx, id);
+    if (!seen) throw new NotFoundError(`Student with id ${id} was not found`);
+    await lockFamily(tx, seen.parent_phone);
+    const current = await findStudentForUpdate(tx, id);
+    if (!current) throw new NotFoundError(`Student with id ${id} was not found`);
+    if (current.parent_phone === seen.parent_phone) return current;
+  }
+}
+
+/**
+ * The student left on `leftOn` (today when not given): a day in the future is refused, one before
+ * their first attendance is not (a centre may record a leaving late, or a student who never came).
+ */
+export async function markStudentLeft(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+  leftOn: string | undefined,
+): Promise<Student> {
+  const day = leftOn ?? today();
+  if (day > today()) throw new ValidationError('left_on', 'must be today or a day before, not in the future');
+  return ctx.db.transaction(async (tx) => {
+    const student = await lockStudent(tx, id);
+    if (student.left_on !== null) {
+      throw new ConflictError(`${student.full_name} already left on ${readableDate(student.left_on)}`);
+    }
+    const updated = await setLeftOn(tx, id, day);
+    await recordActivity(
+      tx,
+      actor,
+      'student.left',
+      `${actor.full_name} marked student ${student.full_name} (${student.unique_id}) as having left on ${readableDate(day)}`,
+    );
+    return updated;
+  });
+}
+
+/** Back on the lists, rosters and messages, as before; not once their personal data was removed. */
+export async function restoreStudent(ctx: AppContext, actor: Actor, id: number): Promise<Student> {
+  return ctx.db.transaction(async (tx) => {
+    const student = await lockStudent(tx, id);
+    if (student.left_on === null) throw new ConflictError(`${student.full_name} has not left, so cannot be restored`);
+    if (student.scrubbed_at !== null) {
+      throw new ConflictError(
+        `${student.full_name} cannot be restored: their personal data was removed after they left. Add them as a new student`,
+      );
+    }
+    const restored = await setLeftOn(tx, id, null);
+    await recordActivity(
+      tx,
+      actor,
+      'student.restored',
+      `${actor.full_name} restored student ${student.full_name} (${student.unique_id}), who had left on ${readableDate(student.left_on)}`,
+    );
+    return restored;
+  });
+}
+
+export async function getStudentSettings(ctx: AppContext): Promise<StudentSettings> {
+  return { scrub_left_after_months: await readScrubMonths(ctx.db, SCRUB_LEFT_AFTER_MONTHS_DEFAULT, BOUNDS) };
+}
+
+export async function updateStudentSettings(
+  ctx: AppContext,
+  actor: Actor,
+  update: StudentSettings,
+): Promise<StudentSettings> {
+  return ctx.db.transaction(async (tx) => {
+    const before = await readScrubMonths(tx, SCRUB_LEFT_AFTER_MONTHS_DEFAULT, BOUNDS, 'update');
+    await writeScrubMonths(tx, update.scrub_left_after_months);
+    await recordActivity(
+      tx,
+      actor,
+      'settings.updated',
+      `${actor.full_name} set the personal data of students who left to be removed ${plural(update.scrub_left_after_months, 'month')} after they left (was ${before})`,
+    );
+    return { scrub_left_after_months: update.scrub_left_after_months };
+  });
+}
+
+/** The calendar day `months` months before `day` (the 31st falls back to the month's last day). */
+export function monthsBefore(day: string, months: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const first = new Date(Date.UTC(y, m - 1 - months, 1));
+  const lastDay = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  first.setUTCDate(Math.min(d, lastDay));
+  return first.toISOString().slice(0, 10);
+}
+
+/**
+ * The daily job: removes the personal data of students who left more than scrub_left_after_months
+ * ago, and the access, devices and phone of each family left with no student at all. Batches of
+ * SCRUB_LIMIT, each one transaction with its activity row. It holds every family (as an import does)
+ * before touching a row, so two instances running it at once take turns, and the second finds nothing
+ * left to do; a student restored or edited meanwhile is either done first or waits for the scrub.
+ * Answers how many students it scrubbed.
+ */
+export async function scrubStudentsWhoLeft(db: Database, now: Date = new Date()): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const batch = await db.transaction(async (tx) => {
+      const months = await readScrubMonths(tx, SCRUB_LEFT_AFTER_MONTHS_DEFAULT, BOUNDS);
+      const leftBefore = monthsBefore(today(now), months);
+      if (!(await hasStudentsToScrub(tx, leftBefore))) return { count: 0, more: false };
+      await lockAllFamilies(tx);
+      const scrubbed = await scrubLeftStudents(tx, leftBefore);
+      if (scrubbed.length === 0) return { count: 0, more: false };
+      await scrubLeaveRequests(
+        tx,
+        scrubbed.map((student) => student.id),
+      );
+      const families = await forgetFamilies(
+        tx,
+        scrubbed.map((student) => student.phone),
+      );
+      await recordActivity(
+        tx,
+        SYSTEM_ACTOR,
+        'student.scrubbed',
+        `The personal data of ${plural(scrubbed.length, 'student')} who left more than ${plural(months, 'month')} ago was removed (${plural(families.length, 'family', 'families')} no longer on record); their attendance is kept without names`,
+      );
+      return { count: scrubbed.length, more: true };
+    });
+    total += batch.count;
+    if (!batch.more) return total;
+  }
+}
