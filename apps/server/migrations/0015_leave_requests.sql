@@ -27,3 +27,6 @@ CREATE INDEX leave_requests_live_idx ON leave_requests (student_id, from_date, t
 CREATE INDEX leave_requests_status_idx ON leave_requests (status, requested_at DESC, id DESC);
 -- A family's own requests (its children's, whoever asked).
 CREATE INDEX leave_requests_student_idx ON leave_requests (student_id, requested_at DESC);
+
+-- Every request, withdrawal and decision in the audit log (migration 0014).
+SELECT audit_table('leave_requests');

@@ -227,6 +227,35 @@ describe('a parent tells the centre a child will be away', () => {
     expect(await leaveCount()).toBe(before + 1);
   });
 
+  it('leaves each request, withdrawal and decision in the audit log, with who did it', async () => {
+    const { studentId, phone, parent } = await family('Audit Trail');
+    const first = await asked(parent, { student_id: studentId, from_date: day(1), reason: 'Audited' });
+    const second = await asked(parent, { student_id: studentId, from_date: day(2), reason: 'Audited too' });
+    await parent.post(`/api/v1/parent/leave-requests/${first.id}/withdraw`);
+    await admin.post(`/api/v1/leave-requests/${second.id}/approve`);
+    const rows = await api.db.query<{
+      record_id: string;
+      action: string;
+      way: string;
+      actor_name: string | null;
+      before: Record<string, unknown> | null;
+      after: Record<string, unknown> | null;
+    }>(
+      `SELECT record_id, action, way, actor_name, before, after FROM audit_log
+        WHERE entity = 'leave_requests' AND record_id = ANY($1::text[]) ORDER BY id`,
+      [[String(first.id), String(second.id)]],
+    );
+    expect(
+      rows.map((row) => [row.record_id, row.action, row.actor_name, row.before?.status, row.after?.status]),
+    ).toEqual([
+      [String(first.id), 'create', `Parent ${phone}`, undefined, 'pending'],
+      [String(second.id), 'create', `Parent ${phone}`, undefined, 'pending'],
+      [String(first.id), 'update', `Parent ${phone}`, 'pending', 'withdrawn'],
+      [String(second.id), 'update', 'Administrator', 'pending', 'approved'],
+    ]);
+    expect(rows.at(-1)?.after).toMatchObject({ decided_by: 'Administrator', decided_at: expect.any(String) });
+  });
+
   it('keeps parents and staff on their own sides', async () => {
     const { studentId, parent } = await family('Tara Menon');
     const request = await asked(parent, { student_id: studentId, from_date: day(1), reason: 'Fever' });
