@@ -98,7 +98,7 @@ try {
     await submit.click();
     taps += 1;
     const submitted = performance.now();
-    await page.getByText(/^Saved at \d\d:\d\d/).waitFor();
+    await page.getByRole('status', { name: /^Saved at \d\d:\d\d/ }).waitFor();
     const saved = performance.now();
     rounds.push({
       dashboard_to_register_ms: registerOpen - onDashboard,

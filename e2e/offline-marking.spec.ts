@@ -65,7 +65,7 @@ describe('a teacher marks a class with no network', () => {
     const roster = await api<{ students: unknown[] }>('/attendance/roster?class_name=8');
     const classSize = roster.students.length;
     const waiting = `${classSize} marks waiting to be sent`;
-    await page.getByText(/^Kept on this device at .* waiting to be sent$/).waitFor();
+    await page.getByRole('status', { name: /^Kept on this device at .* waiting to be sent$/ }).waitFor();
     await page.getByRole('link', { name: waiting }).waitFor();
 
     // Still offline: the console opens from the installed app, the marks as they were made.
@@ -86,7 +86,7 @@ describe('a teacher marks a class with no network', () => {
 
     // The network returns: the marks go by themselves, and the teacher sees when.
     await context.setOffline(false);
-    await page.getByText(/^Saved at \d\d:\d\d/).waitFor({ timeout: 30_000 });
+    await page.getByRole('status', { name: /^Saved at \d\d:\d\d/ }).waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByRole('link', { name: waiting }).count()).toBe(0);
 
     const saved = await api<HistoryRecord[]>(`/attendance/history?start_date=${today()}&end_date=${today()}`);
@@ -119,7 +119,7 @@ describe('one phone, two teachers', () => {
     await context.setOffline(true);
     await page.getByRole('group', { name: 'Attendance of Vani Shared' }).getByRole('button', { name: 'Late' }).click();
     await page.getByRole('button', { name: 'Submit Attendance' }).click();
-    await page.getByText(/^Kept on this device at .* waiting to be sent$/).waitFor();
+    await page.getByRole('status', { name: /^Kept on this device at .* waiting to be sent$/ }).waitFor();
 
     // Signing out with marks waiting asks first; they stay on the phone.
     await page.getByRole('button', { name: 'Account' }).click();

@@ -20,6 +20,7 @@ import {
   useTheme,
 } from '@mui/material';
 import type { AttendanceStatus, Roster, RosterEntry } from '@tuitiondesk/contract';
+import dayjs from 'dayjs';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Pager, rowsOfPage, usePageState } from '../../components/pager';
 import { SearchField } from '../../components/search-field';
@@ -221,35 +222,46 @@ const StudentRow = memo(function StudentRow({ student, mark, readOnly, compact, 
 });
 
 /** What the device knows of this register's last submit: kept until the network returns, or saved (when). */
-function SubmitState({ register }: { register: RegisterKey }) {
+function SubmitState({ register, compact }: { register: RegisterKey; compact: boolean }) {
   const queue = useMarkQueue();
   const last = [...queue.entries]
     .reverse()
     .find((entry) => entry.class_name === register.className && entry.date === register.date);
   if (!last) return null;
   const refused = last.result?.refused.length ?? 0;
-  const [icon, text, colour] = !last.sent_at
+  const at = (time: string | null) => dayjs(time).format('HH:mm');
+  // On a phone the bar keeps one line: the short words, the whole sentence as the element's title.
+  const [icon, text, short, colour] = !last.sent_at
     ? [
         <CloudOffIcon key="i" fontSize="small" />,
-        `Kept on this device at ${formatClock(last.queued_at)}: waiting to be sent`,
+        `Kept on this device at ${at(last.queued_at)}: waiting to be sent`,
+        'Waiting to send',
         'warning.main',
       ]
     : refused > 0
       ? [
           <CloudDoneIcon key="i" fontSize="small" />,
-          `Sent at ${formatClock(last.sent_at)}: ${refused} not saved (see above)`,
+          `Saved at ${at(last.sent_at)}: ${refused} not saved (see above)`,
+          `${refused} not saved`,
           'warning.main',
         ]
-      : [<CloudDoneIcon key="i" fontSize="small" />, `Saved at ${formatClock(last.sent_at)}`, 'success.main'];
+      : [
+          <CloudDoneIcon key="i" fontSize="small" />,
+          `Saved at ${at(last.sent_at)}`,
+          `Saved at ${at(last.sent_at)}`,
+          'success.main',
+        ];
   return (
     <Typography
-      variant="body2"
+      variant={compact ? 'caption' : 'body2'}
       role="status"
+      title={text}
+      aria-label={text}
       sx={{ display: 'flex', alignItems: 'center', gap: 0.5, color: colour, minWidth: 0, fontWeight: 500 }}
     >
       {icon}
       <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-        {text}
+        {compact ? short : text}
       </Box>
     </Typography>
   );
@@ -446,7 +458,7 @@ export function RosterForm({ roster, userId }: { roster: Roster; userId: number 
         }}
       >
         <Box sx={{ flex: 1, minWidth: 0 }}>
-          <SubmitState register={register} />
+          <SubmitState register={register} compact={compact} />
         </Box>
         <Button
           onClick={markAllPresent}
