@@ -256,6 +256,24 @@ describe('a parent tells the centre a child will be away', () => {
     expect(rows.at(-1)?.after).toMatchObject({ decided_by: 'Administrator', decided_at: expect.any(String) });
   });
 
+  it("treats a child who left the centre as no longer the family's: no new request, none listed", async () => {
+    const { phone, studentId, parent } = await family('Leaving Child');
+    const staying = await api.student({ full_name: 'Staying Sibling', class_name: '9', parent_phone: phone });
+    const before = await asked(parent, { student_id: studentId, from_date: day(3), reason: 'Before leaving' });
+    await asked(parent, { student_id: staying.id, from_date: day(3), reason: 'Sibling stays' });
+    const left = await admin.post(`/api/v1/students/${studentId}/leave`, { left_on: today() });
+    expect(left.statusCode, left.body).toBe(200);
+
+    const again = await ask(parent, { student_id: studentId, from_date: day(5), reason: 'After leaving' });
+    expect([again.statusCode, detailOf(again)]).toEqual([404, 'Student not found']);
+    const mine = (await parent.get('/api/v1/parent/leave-requests')).json().requests as LeaveRow[];
+    expect(mine.map((r) => r.student_name)).toEqual(['Staying Sibling']);
+    const withdraw = await parent.post(`/api/v1/parent/leave-requests/${before.id}/withdraw`);
+    expect(withdraw.statusCode).toBe(404);
+    const staff = (await admin.get('/api/v1/leave-requests?status=pending')).json().requests as LeaveRow[];
+    expect(staff.map((r) => r.id)).not.toContain(before.id);
+  });
+
   it('keeps parents and staff on their own sides', async () => {
     const { studentId, parent } = await family('Tara Menon');
     const request = await asked(parent, { student_id: studentId, from_date: day(1), reason: 'Fever' });

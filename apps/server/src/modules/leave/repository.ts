@@ -19,8 +19,8 @@ export interface FamilyChild {
 }
 
 /**
- * One of the family's children, or undefined when the id is not a child of this phone (unknown or
- * another family's: the caller cannot tell which). `lock` holds the student row until the transaction
+ * One of the family's children, or undefined when the id is not a child of this phone (unknown,
+ * another family's, or one who left the centre: the caller cannot tell which). `lock` holds the student row until the transaction
  * ends, so two requests for one child are checked for overlap one after the other.
  */
 export async function findFamilyChild(
@@ -30,9 +30,8 @@ export async function findFamilyChild(
   lock = false,
 ): Promise<FamilyChild | undefined> {
   const rows = await db.query<FamilyChild>(
-    `SELECT id, full_name, class_name, parent_phone FROM students WHERE id = $1 AND parent_phone = $2${
-      lock ? ' FOR UPDATE' : ''
-    }`,
+    `SELECT id, full_name, class_name, parent_phone FROM students
+      WHERE id = $1 AND parent_phone = $2 AND left_on IS NULL${lock ? ' FOR UPDATE' : ''}`,
     [studentId, phone],
   );
   return rows[0];
@@ -74,11 +73,11 @@ export async function findLeaveRequest(db: Queryable, id: number): Promise<Leave
   return rows[0];
 }
 
-/** The requests for the children on this phone now, newest first. */
+/** The requests for the children on this phone now (not those who left), newest first. */
 export async function listFamilyLeave(db: Queryable, phone: string, limit: number): Promise<LeaveRequest[]> {
   return db.query<LeaveRequest>(
     `SELECT ${LEAVE_COLUMNS} FROM leave_requests lr JOIN students s ON s.id = lr.student_id
-      WHERE s.parent_phone = $1
+      WHERE s.parent_phone = $1 AND s.left_on IS NULL
       ORDER BY ${NEWEST_FIRST}
       LIMIT $2`,
     [phone, limit],
@@ -89,7 +88,7 @@ export async function listFamilyLeave(db: Queryable, phone: string, limit: numbe
 export async function findFamilyLeave(db: Queryable, phone: string, id: number): Promise<LeaveRequest | undefined> {
   const rows = await db.query<LeaveRequest>(
     `SELECT ${LEAVE_COLUMNS} FROM leave_requests lr JOIN students s ON s.id = lr.student_id
-      WHERE lr.id = $1 AND s.parent_phone = $2`,
+      WHERE lr.id = $1 AND s.parent_phone = $2 AND s.left_on IS NULL`,
     [id, phone],
   );
   return rows[0];
@@ -112,7 +111,8 @@ export async function decidePending(
         SET status = $2, decided_at = now(), decided_by = $3, decided_by_user_id = $4
       WHERE lr.id = $1 AND lr.status = 'pending'
         AND ($5::text IS NULL
-             OR EXISTS (SELECT 1 FROM students s WHERE s.id = lr.student_id AND s.parent_phone = $5))
+             OR EXISTS (SELECT 1 FROM students s
+                         WHERE s.id = lr.student_id AND s.parent_phone = $5 AND s.left_on IS NULL))
       RETURNING lr.id`,
     [id, status, decider.full_name, decider.id, phone ?? null],
   );
@@ -127,7 +127,9 @@ export interface LeaveFilter {
   to: string | null;
 }
 
-const FILTER_WHERE = `($1::text IS NULL OR lr.status = $1)
+/** Students who left are out of the lists (and the badge), as they are out of the student list. */
+const FILTER_WHERE = `s.left_on IS NULL
+        AND ($1::text IS NULL OR lr.status = $1)
         AND ($2::text[] IS NULL OR s.class_name = ANY($2::text[]))
         AND ($3::date IS NULL OR lr.to_date >= $3::date)
         AND ($4::date IS NULL OR lr.from_date <= $4::date)`;
