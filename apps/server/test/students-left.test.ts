@@ -448,6 +448,21 @@ describe('the scrub of students who left long ago', () => {
         'The personal data of 2 students who left more than 6 months ago was removed (1 family no longer on record); their attendance is kept without names',
     });
 
+    // The audit log holds the scrub as the server's own change (way system), old and new values.
+    const audit = await api.db.query<{ way: string; actor_id: number | null; before: unknown; after: unknown }>(
+      `SELECT way, actor_id, before, after FROM audit_log
+        WHERE entity = 'students' AND action = 'update' AND record_id = $1 ORDER BY id DESC LIMIT 1`,
+      [String(oldId)],
+    );
+    expect(audit).toEqual([
+      {
+        way: 'system',
+        actor_id: null,
+        before: expect.objectContaining({ full_name: 'Old Leaver', parent_phone: created.phone, scrubbed_at: null }),
+        after: expect.objectContaining({ full_name: `Former student ${uniqueId}`, parent_phone: '' }),
+      },
+    ]);
+
     // A scrubbed student cannot come back, be edited or give a family the app.
     const back = await restore(oldId);
     expect(back.statusCode).toBe(409);

@@ -30,6 +30,8 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'DELETE /api/v1/students/{id}': 'admin',
   'POST /api/v1/students/delete-multiple': 'admin',
   'DELETE /api/v1/students/clear-all': 'admin',
+  'POST /api/v1/students/{id}/leave': 'admin',
+  'POST /api/v1/students/{id}/restore': 'admin',
   // Teachers hand codes to parents at the door.
   'GET /api/v1/students/{id}/parent-access': 'staff',
   'POST /api/v1/students/{id}/parent-access': 'staff',
@@ -93,6 +95,8 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'PUT /api/v1/settings/two-factor': 'admin',
   'GET /api/v1/settings/marking': 'staff',
   'PUT /api/v1/settings/marking': 'admin',
+  'GET /api/v1/settings/students': 'staff',
+  'PUT /api/v1/settings/students': 'admin',
 
   'POST /api/v1/backups': 'admin',
   'GET /api/v1/backups': 'admin',
