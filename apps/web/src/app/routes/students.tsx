@@ -8,6 +8,8 @@ import { ParentAccessDialog } from '../../features/parents/parent-access-dialog'
 import StudentsPage from '../../features/students/students-page';
 import { useAuth } from '../../lib/auth/auth-provider';
 
+const attends = (student: Student) => student.left_on === null;
+
 /**
  * Students, where staff (teachers and admins) also hand a family its parent access: each row's Parent
  * Access action opens that student's Parent Access dialog. Admins can also message a parent on WhatsApp.
@@ -25,6 +27,8 @@ export default function StudentsRoute() {
         label: (student) => `Parent access for ${student.full_name}`,
         icon: <KeyIcon fontSize="small" />,
         onClick: setParentAccessFor,
+        // A family is given the app, or written to, through a child who attends.
+        appliesTo: attends,
       },
       ...(isAdmin
         ? [
@@ -34,6 +38,7 @@ export default function StudentsRoute() {
               label: (student: Student) => `Message the parent of ${student.full_name} on WhatsApp`,
               icon: <WhatsAppIcon fontSize="small" />,
               onClick: setWhatsappFor,
+              appliesTo: attends,
             },
           ]
         : []),

@@ -1,5 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CreateStudentRequest, DeletedCount, Student } from '@tuitiondesk/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CreateStudentRequest, DeletedCount, Student, StudentSettings } from '@tuitiondesk/contract';
 import { useListMutation } from '../../components/entity-list';
 import { apiRequest } from '../../lib/api-client';
 import type { StudentEdit } from './student-form';
@@ -7,6 +7,8 @@ import type { StudentEdit } from './student-form';
 const keys = {
   all: ['students'] as const,
   list: () => [...keys.all, 'list'] as const,
+  left: () => [...keys.all, 'list', 'left'] as const,
+  settings: ['settings', 'students'] as const,
 };
 
 export const studentsQuery = () =>
@@ -17,6 +19,44 @@ export const studentsQuery = () =>
 
 export function useStudents() {
   return useQuery(studentsQuery());
+}
+
+/** The students who left, with the day each left (GET /students/?status=left). */
+export function useLeftStudents(enabled: boolean) {
+  return useQuery({
+    queryKey: keys.left(),
+    queryFn: ({ signal }) => apiRequest<Student[]>('/students/?status=left', { signal }),
+    enabled,
+  });
+}
+
+export function useMarkStudentLeft() {
+  return useListMutation(keys.all, ({ id, left_on }: { id: number; left_on: string }) =>
+    apiRequest<Student>(`/students/${id}/leave`, { method: 'POST', json: { left_on } }),
+  );
+}
+
+export function useRestoreStudent() {
+  return useListMutation(keys.all, (id: number) =>
+    apiRequest<Student>(`/students/${id}/restore`, { method: 'POST', json: {} }),
+  );
+}
+
+export function useStudentSettings(enabled: boolean) {
+  return useQuery({
+    queryKey: keys.settings,
+    queryFn: ({ signal }) => apiRequest<StudentSettings>('/settings/students', { signal }),
+    enabled,
+  });
+}
+
+export function useUpdateStudentSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: StudentSettings) =>
+      apiRequest<StudentSettings>('/settings/students', { method: 'PUT', json: settings }),
+    onSuccess: (settings) => client.setQueryData(keys.settings, settings),
+  });
 }
 
 export function useCreateStudent() {

@@ -3,6 +3,7 @@ import SchoolIcon from '@mui/icons-material/School';
 import { Typography } from '@mui/material';
 import type { Student } from '@tuitiondesk/contract';
 import { type EntityColumn, type EntityListSpec, NameCell } from '../../components/entity-list';
+import { formatDay } from '../../lib/dates';
 import { filterStudents } from './student-search';
 
 /** The students table: Student, Student ID, Class, Parent Contact (the Actions column follows). */
@@ -40,5 +41,23 @@ export const STUDENTS_LIST: EntityListSpec<Student> = {
     icon: <PersonSearchIcon />,
     title: 'No students found',
     text: 'No student matches your search. Try a name, student ID, class, parent name or phone.',
+  },
+};
+
+/** Students who left: the same columns with the day each left, after the class. */
+const LEFT_COLUMNS: readonly EntityColumn<Student>[] = [
+  ...COLUMNS.slice(0, 3),
+  { id: 'left-on', header: 'Left on', nowrap: true, cell: (student) => formatDay(student.left_on) },
+  ...COLUMNS.slice(3),
+];
+
+export const LEFT_STUDENTS_LIST: EntityListSpec<Student> = {
+  ...STUDENTS_LIST,
+  columns: LEFT_COLUMNS,
+  tableMinWidth: 840,
+  empty: {
+    icon: <SchoolIcon />,
+    title: 'No students have left',
+    text: 'Students marked as left are listed here, with the day they left, until they are restored.',
   },
 };

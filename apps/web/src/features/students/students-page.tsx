@@ -1,23 +1,40 @@
+import { Stack } from '@mui/material';
 import type { Student } from '@tuitiondesk/contract';
+import { useMemo, useState } from 'react';
 import { EntityList, type RowAction, useEditor } from '../../components/entity-list';
 import { errorText } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { useToast } from '../../lib/toast';
-import { useCreateStudent, useDeleteStudent, useDeleteStudents, useStudents, useUpdateStudent } from './api';
+import {
+  useCreateStudent,
+  useDeleteStudent,
+  useDeleteStudents,
+  useLeftStudents,
+  useStudents,
+  useUpdateStudent,
+} from './api';
+import { LeftStudentsToggle, type StudentsView, useLeavingActions } from './leaving-actions';
+import { ScrubSetting } from './scrub-setting';
 import { StudentDialog } from './student-dialog';
 import { editedStudent, type StudentForm } from './student-form';
-import { STUDENTS_LIST } from './students-list';
+import { LEFT_STUDENTS_LIST, STUDENTS_LIST } from './students-list';
 
 /**
  * The Students screen: everyone adds, searches and edits; only admins delete (the server refuses
- * teachers, so they see no checkboxes and no delete buttons). `rowActions` are the row's other
+ * teachers, so they see no checkboxes and no delete buttons). Admins also mark a student as left and
+ * switch to the students who left, to restore them (ADR 027). `rowActions` are the row's other
  * actions, which the app places beside Edit.
  */
 export default function StudentsPage({ rowActions }: { rowActions?: readonly RowAction<Student>[] }) {
   const { user } = useAuth();
   const canDelete = user?.role === 'admin';
   const { showToast } = useToast();
-  const query = useStudents();
+  const [view, setView] = useState<StudentsView>('current');
+  const current = useStudents();
+  const left = useLeftStudents(view === 'left');
+  const query = view === 'left' ? left : current;
+  const leaving = useLeavingActions(canDelete, view);
+  const actions = useMemo(() => [...(rowActions ?? []), ...leaving.actions], [rowActions, leaving.actions]);
   const createStudent = useCreateStudent();
   const updateStudent = useUpdateStudent();
   const deleteStudent = useDeleteStudent();
@@ -44,15 +61,19 @@ export default function StudentsPage({ rowActions }: { rowActions?: readonly Row
   };
 
   return (
-    <>
+    <Stack spacing={2}>
+      {canDelete && <LeftStudentsToggle view={view} onChange={setView} />}
+      {canDelete && view === 'left' && <ScrubSetting />}
       <EntityList
-        list={STUDENTS_LIST}
+        key={view}
+        list={view === 'left' ? LEFT_STUDENTS_LIST : STUDENTS_LIST}
         query={query}
         onAdd={editor.openAdd}
         onEdit={editor.openEdit}
-        rowActions={rowActions}
+        rowActions={actions}
         deleting={canDelete ? { one: deleteStudent, many: deleteStudents } : undefined}
       />
+      {leaving.dialog}
       {editor.isOpen && (
         <StudentDialog
           student={editor.editing}
@@ -62,6 +83,6 @@ export default function StudentsPage({ rowActions }: { rowActions?: readonly Row
           onSave={save}
         />
       )}
-    </>
+    </Stack>
   );
 }
