@@ -162,11 +162,7 @@ export function wrapPglite(client: PGlite): Database {
     },
     async transaction(work) {
       try {
-        return await client.transaction(async (tx) => {
-          const source = currentAuditSource();
-          if (source) await tx.query(SET_AUDIT_SOURCE, [JSON.stringify(source)]);
-          return work(inTransaction(tx));
-        });
+        return await client.transaction((tx) => work(carryingAuditSource(inTransaction(tx))));
       } finally {
         cache.invalidate();
       }
@@ -241,9 +237,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     client.on('error', onLost);
     try {
       await client.query('BEGIN');
-      const source = currentAuditSource();
-      if (source) await client.query(SET_AUDIT_SOURCE, [JSON.stringify(source)]);
-      const result = await work(postgresQueryable(client));
+      const result = await work(carryingAuditSource(postgresQueryable(client)));
       await client.query('COMMIT');
       return result;
     } catch (error) {
@@ -260,6 +254,42 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
 }
 
 const TRANSACTION_ATTEMPTS = 3;
+
+/**
+ * `tx` handing the current audit source to the triggers before its first statement that may need it:
+ * not before a `SET TRANSACTION` (an isolation level must come before any query, as the backups'
+ * snapshot sets it), so the setting goes with the first other statement.
+ */
+function carryingAuditSource(tx: Queryable): Queryable {
+  const source = currentAuditSource();
+  if (!source) return tx;
+  let pending: Promise<unknown> | undefined;
+  let isSet = false;
+  const before = async (sql: string) => {
+    if (isSet || /^\s*SET\s+TRANSACTION\b/i.test(sql)) return;
+    pending ??= tx.query(SET_AUDIT_SOURCE, [JSON.stringify(source)]);
+    await pending;
+    isSet = true;
+  };
+  return {
+    async query(sql, params) {
+      await before(sql);
+      return tx.query(sql, params);
+    },
+    async queryJson(sql, params) {
+      await before(sql);
+      return tx.queryJson(sql, params);
+    },
+    async queryCached(sql, params) {
+      await before(sql);
+      return tx.queryCached(sql, params);
+    },
+    async exec(sql) {
+      await before(sql);
+      return tx.exec(sql);
+    },
+  } as Queryable;
+}
 
 /**
  * Statements on the pool (each on whichever connection is free) or on one checked-out connection (a

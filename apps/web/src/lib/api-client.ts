@@ -1,4 +1,4 @@
-import { API_BASE_PATH } from '@tuitiondesk/contract';
+import { API_BASE_PATH, CLIENT_HEADER, CLIENT_HEADER_VALUES } from '@tuitiondesk/contract';
 import { ApiError } from './api-error';
 
 export { ApiError, errorText } from './api-error';
@@ -74,7 +74,8 @@ export function forgetKeptAnswers(): void {
 }
 
 async function send(path: string, options: RequestOptions, ifNoneMatch?: string): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  // Names the console in the audit log's "way" column; it labels the row and grants nothing.
+  const headers: Record<string, string> = { accept: 'application/json', [CLIENT_HEADER]: CLIENT_HEADER_VALUES.console };
   const token = options.token ?? storedToken();
   if (token) headers.authorization = `Bearer ${token}`;
   if (ifNoneMatch) headers['if-none-match'] = ifNoneMatch;

@@ -74,7 +74,9 @@ export interface ParentRequestOptions {
 
 /** Calls the parent API and answers the parsed JSON body. */
 export async function parentRequest<T>(path: string, options: ParentRequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  // Names the parent app in the audit log's "way" column (CLIENT_HEADER in the contract, written out:
+  // the parent bundle takes no code from it); it labels the row and grants nothing.
+  const headers: Record<string, string> = { accept: 'application/json', 'x-tuitiondesk-client': 'parent-app' };
   const token = options.token === undefined ? localStorageToken() : options.token;
   if (token) headers.authorization = `Bearer ${token}`;
   if (options.json !== undefined) headers['content-type'] = 'application/json';
