@@ -47,6 +47,7 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'GET /api/v1/attendance/roster': 'staff',
   'GET /api/v1/attendance/marking-scope': 'staff',
   'POST /api/v1/attendance/mark': 'staff',
+  'POST /api/v1/attendance/submissions': 'staff',
   'GET /api/v1/attendance/pending-approval': 'staff',
   'GET /api/v1/attendance/summary': 'staff',
   'POST /api/v1/attendance/approve': 'admin',
