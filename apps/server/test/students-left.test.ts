@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, today } from '../src/lib/time';
 import { monthsBefore, scrubStudentsWhoLeft } from '../src/modules/students/leaving';
 import { type Caller, type TestClient, testClient } from './helpers/client';
+import { APPROVED_TEMPLATES, type FakeCloudApi, startFakeCloudApi } from './helpers/fake-cloud-api';
 import { detailOf, uniquePhone } from './helpers/test-app';
+import { WHATSAPP_TEST, whatsappConfig } from './helpers/whatsapp';
 import { workbook } from './helpers/workbooks';
 
 /**
@@ -530,5 +532,37 @@ describe('the scrub of students who left long ago', () => {
         ),
       },
     ]);
+  });
+});
+
+describe('WhatsApp to the parent of a student who left', () => {
+  let fake: FakeCloudApi;
+  let withWhatsapp: TestClient;
+  beforeAll(async () => {
+    fake = await startFakeCloudApi({
+      accessToken: WHATSAPP_TEST.accessToken,
+      phoneNumberId: WHATSAPP_TEST.phoneNumberId,
+      appSecret: WHATSAPP_TEST.appSecret,
+      templates: APPROVED_TEMPLATES,
+      autoStatuses: false,
+    });
+    withWhatsapp = await testClient({ config: { whatsapp: whatsappConfig(fake.baseUrl) } });
+  });
+  afterAll(async () => {
+    await withWhatsapp?.close();
+    await fake?.close();
+  });
+
+  it('is refused (409) by id or Student ID, and nothing reaches WhatsApp', async () => {
+    const staff = withWhatsapp.as('admin');
+    const student = await withWhatsapp.student({ full_name: 'Wa Leaver', parent_whatsapp_opt_in: true });
+    expect((await staff.post(`/api/v1/students/${student.id}/leave`, {})).statusCode).toBe(200);
+    fake.requests.length = 0;
+    for (const target of [{ student_id: student.id }, { to: student.unique_id }]) {
+      const response = await staff.post('/api/v1/communications/send-whatsapp', { ...target, message: 'Fees are due' });
+      expect(response.statusCode, response.body).toBe(409);
+      expect(detailOf(response)).toBe('Wa Leaver left the centre, so their parent is no longer written to');
+    }
+    expect(fake.requests).toEqual([]);
   });
 });

@@ -115,9 +115,11 @@ export interface MessageStudent {
   full_name: string;
   parent_name: string;
   parent_phone: string;
+  left_on: string | null;
 }
 
-const STUDENT_COLUMNS = 'id, unique_id, full_name, parent_name, parent_phone';
+const STUDENT_COLUMNS =
+  "id, unique_id, full_name, parent_name, parent_phone, to_char(left_on, 'YYYY-MM-DD') AS left_on";
 
 export async function findStudentById(db: Queryable, id: number): Promise<MessageStudent | undefined> {
   const rows = await db.query<MessageStudent>(`SELECT ${STUDENT_COLUMNS} FROM students WHERE id = $1`, [id]);

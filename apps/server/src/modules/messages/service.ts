@@ -196,6 +196,10 @@ async function findStudent(db: Queryable, reference: string | number): Promise<M
     student = await findStudentByUniqueId(db, text);
   }
   if (!student) throw new NotFoundError(`Student ${text} was not found`);
+  // A family is written to while a child of theirs attends (ADR 027); a scrubbed one has no phone at all.
+  if (student.left_on !== null) {
+    throw new ConflictError(`${student.full_name} left the centre, so their parent is no longer written to`);
+  }
   return student;
 }
 
