@@ -14,6 +14,7 @@ const ADMIN_SCREENS = [
   ['/teacher-attendance', 'Teacher Attendance'],
   ['/communications', 'Communications'],
   ['/import', 'Import Data'],
+  ['/audit', 'Audit'],
 ] as const;
 
 describe('every screen opens with its title and passes axe, on a laptop and on a phone', () => {

@@ -810,6 +810,20 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
       },
     ],
   }),
+  'PUT /api/v1/settings/reminders': async () => ({
+    actor: adminActor(),
+    way: 'console',
+    send: (options) => admin.put('/api/v1/settings/reminders', { reminder_time: '16:45' }, options),
+    rows: [
+      {
+        entity: 'settings',
+        action: 'update',
+        record_id: 'marking_reminder_time',
+        before: { value: '10:00' },
+        after: { value: '16:45' },
+      },
+    ],
+  }),
   'POST /api/v1/backups': async () => ({
     actor: adminActor(),
     way: 'console',
@@ -830,6 +844,8 @@ const EXEMPT: Record<string, string> = {
   // A device's push subscription holds its keys and is not centre data.
   'POST /api/v1/parent/push/subscriptions': 'device push keys',
   'DELETE /api/v1/parent/push/subscriptions': 'device push keys',
+  'POST /api/v1/staff/push/subscriptions': 'device push keys',
+  'DELETE /api/v1/staff/push/subscriptions': 'device push keys',
   // Moves the caller's own "seen up to" mark in the activity feed (users.activities_viewed_at, left out).
   'POST /api/v1/activities/mark-viewed': 'read marker',
   // Meta's delivery statuses (churn) and parents' WhatsApp replies: signed with the app secret, which
@@ -1090,6 +1106,14 @@ describe('GET /audit, the export and the retention setting', () => {
     expect(byActor.entries.every((entry: AuditRow) => entry.actor_id === ADMIN.id && entry.action === 'update')).toBe(
       true,
     );
+    // Who: part of the name, any case; % and _ are letters there, not patterns.
+    const byName = (
+      await admin.get(
+        `/api/v1/audit?actor=${encodeURIComponent(ADMIN.name.slice(1, 5).toUpperCase())}&entity=students&record_id=${student.id}`,
+      )
+    ).json();
+    expect(byName.total).toBe(3);
+    expect((await admin.get(`/api/v1/audit?actor=%25&entity=students&record_id=${student.id}`)).json().total).toBe(0);
     const yesterday = (
       await admin.get(`/api/v1/audit?to=${addDays(today(), -1)}&entity=students&record_id=${student.id}`)
     ).json();

@@ -73,6 +73,8 @@ const auditFilterFields = {
     .positive('must be a positive id')
     .max(2_147_483_647, 'is not a known id')
     .optional(),
+  /** Part of the name of who did it, any case. */
+  actor: z.string().trim().max(100, 'must be at most 100 characters').optional(),
   entity: z.string().trim().max(64, 'must be at most 64 characters').optional(),
   record_id: z.string().trim().max(64, 'must be at most 64 characters').optional(),
   action: z.string().trim().max(32, 'must be at most 32 characters').optional(),

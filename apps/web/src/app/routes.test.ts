@@ -16,6 +16,7 @@ describe('the menu by role', () => {
       'Teacher Attendance',
       'Communications',
       'Import Data',
+      'Audit',
     ]);
   });
 

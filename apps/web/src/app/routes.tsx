@@ -5,6 +5,7 @@ import DashboardIcon from '@mui/icons-material/Dashboard';
 import EditCalendarIcon from '@mui/icons-material/EditCalendar';
 import EventBusyIcon from '@mui/icons-material/EventBusy';
 import HistoryIcon from '@mui/icons-material/History';
+import ManageSearchIcon from '@mui/icons-material/ManageSearch';
 import PeopleIcon from '@mui/icons-material/People';
 import SchoolIcon from '@mui/icons-material/School';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
@@ -105,6 +106,13 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     icon: <UploadFileIcon />,
     roles: adminOnly,
     ...lazyPage(() => import('../features/imports/import-page')),
+  },
+  {
+    path: '/audit',
+    title: 'Audit',
+    icon: <ManageSearchIcon />,
+    roles: adminOnly,
+    ...lazyPage(() => import('./routes/audit')),
   },
 ];
 

@@ -3,6 +3,7 @@ import { jsonTimestamp, type Queryable } from '../../db/database';
 
 export interface AuditFilters {
   actor_id?: number | undefined;
+  actor?: string | undefined;
   entity?: string | undefined;
   record_id?: string | undefined;
   action?: string | undefined;
@@ -20,6 +21,7 @@ function whereOf(filters: AuditFilters): { where: string; params: unknown[] } {
     clauses.push(clause(`$${params.length}`));
   };
   if (filters.actor_id !== undefined) add((p) => `actor_id = ${p}`, filters.actor_id);
+  if (filters.actor) add((p) => `actor_name ILIKE ${p} ESCAPE '\\'`, `%${filters.actor.replace(/[\\%_]/g, '\\$&')}%`);
   if (filters.entity) add((p) => `entity = ${p}`, filters.entity);
   if (filters.record_id) add((p) => `record_id = ${p}`, filters.record_id);
   if (filters.action) add((p) => `action = ${p}`, filters.action);

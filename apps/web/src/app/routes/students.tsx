@@ -1,7 +1,9 @@
 import KeyIcon from '@mui/icons-material/Key';
+import ManageSearchIcon from '@mui/icons-material/ManageSearch';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import type { Student } from '@tuitiondesk/contract';
 import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
 import type { RowAction } from '../../components/entity-list';
 import { WhatsappMessageDialog } from '../../features/messages/whatsapp-message-dialog';
 import { ParentAccessDialog } from '../../features/parents/parent-access-dialog';
@@ -17,6 +19,7 @@ const attends = (student: Student) => student.left_on === null;
 export default function StudentsRoute() {
   const { user } = useAuth();
   const isAdmin = user?.role === 'admin';
+  const navigate = useNavigate();
   const [parentAccessFor, setParentAccessFor] = useState<Student | null>(null);
   const [whatsappFor, setWhatsappFor] = useState<Student | null>(null);
   const rowActions = useMemo<readonly RowAction<Student>[]>(
@@ -33,6 +36,14 @@ export default function StudentsRoute() {
       ...(isAdmin
         ? [
             {
+              id: 'history',
+              tooltip: 'History',
+              label: (student: Student) => `History of ${student.full_name}`,
+              icon: <ManageSearchIcon fontSize="small" />,
+              // Every change to the record, in the audit log (ADR 025).
+              onClick: (student: Student) => navigate(`/audit?entity=students&record_id=${student.id}`),
+            },
+            {
               id: 'whatsapp',
               tooltip: 'Message on WhatsApp',
               label: (student: Student) => `Message the parent of ${student.full_name} on WhatsApp`,
@@ -43,7 +54,7 @@ export default function StudentsRoute() {
           ]
         : []),
     ],
-    [isAdmin],
+    [isAdmin, navigate],
   );
   return (
     <>

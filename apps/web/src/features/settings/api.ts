@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CentreSettings, TwoFactorPolicy } from '@tuitiondesk/contract';
+import type { AuditRetention, CentreSettings, TwoFactorPolicy } from '@tuitiondesk/contract';
 import { apiRequest } from '../../lib/api-client';
 import { twoFactorStatusQuery } from '../../lib/auth/two-factor-status';
 
@@ -31,5 +31,23 @@ export function useUpdateTwoFactorPolicy() {
     mutationFn: (policy: TwoFactorPolicy) =>
       apiRequest<TwoFactorPolicy>('/settings/two-factor', { method: 'PUT', json: policy }),
     onSuccess: () => client.invalidateQueries({ queryKey: twoFactorStatusQuery().queryKey }),
+  });
+}
+
+const auditRetentionKey = ['settings', 'audit'] as const;
+
+export function useAuditRetention() {
+  return useQuery({
+    queryKey: auditRetentionKey,
+    queryFn: ({ signal }) => apiRequest<AuditRetention>('/settings/audit', { signal }),
+  });
+}
+
+export function useUpdateAuditRetention() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (retention: AuditRetention) =>
+      apiRequest<AuditRetention>('/settings/audit', { method: 'PUT', json: retention }),
+    onSuccess: (retention) => client.setQueryData(auditRetentionKey, retention),
   });
 }

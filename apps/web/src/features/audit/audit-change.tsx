@@ -1,0 +1,31 @@
+import { Box, Typography } from '@mui/material';
+import type { AuditEntry } from '@tuitiondesk/contract';
+import { changeLines, fieldLabel } from './audit-labels';
+
+/** A row's before → after, one field a line; a creation shows what was set, a deletion what was there. */
+export function AuditChange({ entry }: { entry: Pick<AuditEntry, 'before' | 'after'> }) {
+  const lines = changeLines(entry);
+  if (lines.length === 0) return null;
+  return (
+    <Box component="ul" sx={{ m: 0, p: 0, listStyle: 'none' }}>
+      {lines.map((line) => (
+        <Typography component="li" variant="body2" key={line.field} sx={{ overflowWrap: 'anywhere' }}>
+          <Box component="span" sx={{ color: 'text.secondary' }}>
+            {fieldLabel(line.field)}:
+          </Box>{' '}
+          {line.before !== undefined && line.after !== undefined ? (
+            <>
+              <Box component="span" sx={{ textDecoration: 'line-through' }}>
+                {line.before}
+              </Box>
+              {' → '}
+              <strong>{line.after}</strong>
+            </>
+          ) : (
+            (line.after ?? line.before)
+          )}
+        </Typography>
+      ))}
+    </Box>
+  );
+}
