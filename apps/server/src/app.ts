@@ -31,6 +31,7 @@ import { registerMessageRoutes } from './modules/messages/routes';
 import { registerWhatsappWebhookRoutes } from './modules/messages/webhook-routes';
 import { registerParentRoutes } from './modules/parents/routes';
 import { registerPushRoutes } from './modules/push/routes';
+import { registerReminderRoutes } from './modules/reminders/routes';
 import { registerSettingsRoutes } from './modules/settings/routes';
 import { registerStudentRoutes } from './modules/students/routes';
 import { registerTeacherAttendanceRoutes } from './modules/teacher-attendance/routes';
@@ -66,6 +67,7 @@ export const API_ROUTES: ((app: ZodApp, ctx: AppContext) => void)[] = [
   registerParentRoutes,
   registerPushRoutes,
   registerSettingsRoutes,
+  registerReminderRoutes,
   registerBackupRoutes,
   registerAuditRoutes,
 ];

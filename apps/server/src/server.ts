@@ -9,6 +9,7 @@ import { adminPasswordProblem } from './lib/password-policy';
 import { deleteOldSubmissions } from './modules/attendance/submission-repository';
 import { dailyAuditRetention } from './modules/audit/service';
 import { deleteExpiredThrottleRows } from './modules/auth/throttle';
+import { MarkingReminderLoop } from './modules/reminders/loop';
 import { scrubStudentsWhoLeft } from './modules/students/leaving';
 
 /** How often forgotten sign-in throttle rows are deleted. */
@@ -52,6 +53,9 @@ async function main(): Promise<void> {
     app.log.child({ module: 'housekeeping' }),
   );
 
+  // Reminders claimed here are pushed at once by this instance's worker.
+  const reminders = new MarkingReminderLoop(db, () => ctx.push.wake());
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -67,7 +71,13 @@ async function main(): Promise<void> {
     setInterval(() => app.server.closeIdleConnections(), 100).unref();
     try {
       // The pushes and WhatsApp sends in flight finish (or are cut off and retried later) before the database closes.
-      await Promise.all([app.close(), ctx.push.stop(5000), ctx.whatsappWorker?.stop(5000), housekeeping.stop()]);
+      await Promise.all([
+        app.close(),
+        ctx.push.stop(5000),
+        ctx.whatsappWorker?.stop(5000),
+        reminders.stop(5000),
+        housekeeping.stop(),
+      ]);
       await db.close();
     } finally {
       releaseLock();
@@ -96,6 +106,7 @@ async function main(): Promise<void> {
     app.log.info('WhatsApp is off (no WHATSAPP_* settings): messages reach families through the parent app only');
   }
   housekeeping.start();
+  reminders.start(app.log.child({ module: 'reminders' }));
   if (generatedAdminPassword) {
     process.stdout.write(
       [

@@ -11,6 +11,7 @@ export * from './leave';
 export * from './marking';
 export * from './messages';
 export * from './parents';
+export * from './reminders';
 export * from './students';
 export * from './teacher-attendance';
 export * from './teachers';

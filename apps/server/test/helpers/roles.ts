@@ -89,6 +89,7 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'GET /api/v1/activities/recent': 'staff',
   'POST /api/v1/activities/mark-viewed': 'staff',
   'GET /api/v1/dashboard/summary': 'staff',
+  'GET /api/v1/dashboard/my-classes': 'staff',
 
   'GET /api/v1/settings': 'staff',
   'PUT /api/v1/settings': 'admin',
@@ -96,6 +97,12 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'PUT /api/v1/settings/two-factor': 'admin',
   'GET /api/v1/settings/marking': 'staff',
   'PUT /api/v1/settings/marking': 'admin',
+  'GET /api/v1/settings/reminders': 'staff',
+  'PUT /api/v1/settings/reminders': 'admin',
+  // Staff devices for marking reminders: any signed-in staff member, their own devices only.
+  'GET /api/v1/staff/push/public-key': 'staff',
+  'POST /api/v1/staff/push/subscriptions': 'staff',
+  'DELETE /api/v1/staff/push/subscriptions': 'staff',
   'GET /api/v1/settings/students': 'staff',
   'PUT /api/v1/settings/students': 'admin',
 

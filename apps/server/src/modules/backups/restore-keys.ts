@@ -55,8 +55,9 @@ export function restoreKeys(options: RestoreKeysOptions): RestoreKeyPolicy {
           `the data was restored from a backup of an installation with another key file. ${AGAIN}`,
         );
         // No push service takes a push to a device subscribed to the other installation's VAPID key;
-        // the parent app subscribes again when the parent turns notifications on.
+        // the parent app and the console subscribe again when notifications are turned on.
         await tx.query('DELETE FROM push_subscriptions');
+        await tx.query('DELETE FROM staff_push_subscriptions');
       }
       await convertLegacySecrets(tx, options.keyFile, keys, options.jwtSecret, async (_, ids) => {
         if (!options.resetTwoFactor) {

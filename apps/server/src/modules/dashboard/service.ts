@@ -1,9 +1,15 @@
-import type { DashboardSummary } from '@tuitiondesk/contract';
+import {
+  type ClassDayState,
+  type DashboardSummary,
+  type MyClasses,
+  registerUrl,
+  reminderText,
+} from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
-import { today } from '../../lib/time';
+import { formatTimestamp, parsePostgresTimestamp, today } from '../../lib/time';
 import { getSummary } from '../attendance/service';
 import { familiesToCall } from '../call-list/service';
-import { countCentre, findClassesWithoutAttendance } from './repository';
+import { countCentre, findClassesWithoutAttendance, findMyClasses, type MyClassRow } from './repository';
 
 export async function getDashboard(ctx: AppContext): Promise<DashboardSummary> {
   const date = today();
@@ -20,5 +26,42 @@ export async function getDashboard(ctx: AppContext): Promise<DashboardSummary> {
     not_reached: notReached,
     attendance_rate: month.metrics.attendance_rate,
     classes_without_attendance: [...unmarked],
+  };
+}
+
+const byClassOrder = (a: { class_name: string }, b: { class_name: string }) =>
+  Number(a.class_name) - Number(b.class_name) || a.class_name.localeCompare(b.class_name);
+
+function stateOf(row: MyClassRow): ClassDayState {
+  if (row.marked === 0) return 'not_marked';
+  return row.pending > 0 ? 'marked' : 'approved';
+}
+
+/**
+ * The caller's assigned classes today, each with its state and its register, and the reminders of
+ * those still not marked: a reminder's card goes once the class is marked.
+ */
+export async function getMyClasses(ctx: AppContext, userId: number): Promise<MyClasses> {
+  const date = today();
+  const rows = (await findMyClasses(ctx.db, userId, date)).sort(byClassOrder);
+  return {
+    date,
+    classes: rows.map((row) => ({
+      class_name: row.class_name,
+      students: row.students,
+      marked: row.marked,
+      pending: row.pending,
+      state: stateOf(row),
+      register_url: registerUrl(row.class_name, date),
+    })),
+    reminders: rows
+      .filter((row) => row.reminded_at !== null && row.marked === 0)
+      .map((row) => ({
+        class_name: row.class_name,
+        date,
+        text: reminderText(row.class_name),
+        reminded_at: formatTimestamp(parsePostgresTimestamp(row.reminded_at as string)),
+        register_url: registerUrl(row.class_name, date),
+      })),
   };
 }

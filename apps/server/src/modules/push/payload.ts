@@ -1,4 +1,4 @@
-import type { PushPayload } from '@tuitiondesk/contract';
+import { type PushPayload, registerUrl, reminderText, type StaffPushPayload } from '@tuitiondesk/contract';
 
 /**
  * Push services accept at most 4096 bytes of encrypted body (RFC 8030 section 7.2). aes128gcm adds an
@@ -34,4 +34,16 @@ export function encodePushPayload(payload: PushPayload, maxBytes = MAX_PUSH_PLAI
     title = title.slice(0, Math.max(0, title.length - 64));
   }
   return JSON.stringify({ ...payload, title, body });
+}
+
+/** A marking reminder as the console's service worker shows it; a tap opens the class's register. */
+export function encodeStaffPushPayload(reminder: { className: string; date: string }): string {
+  const payload: StaffPushPayload = {
+    kind: 'marking_reminder',
+    title: 'Attendance not marked',
+    body: `${reminderText(reminder.className)}. Tap to open the register.`,
+    url: registerUrl(reminder.className, reminder.date),
+    tag: `marking-reminder-${reminder.className}-${reminder.date}`,
+  };
+  return JSON.stringify(payload);
 }

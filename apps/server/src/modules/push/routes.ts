@@ -1,9 +1,9 @@
 import { errorSchema, pushPublicKeySchema, pushSubscriptionSchema, pushUnsubscribeSchema } from '@tuitiondesk/contract';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { currentParent, parentOnly } from '../../plugins/authentication';
+import { currentParent, currentUser, parentOnly } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
-import { subscribe, unsubscribe } from './service';
+import { subscribe, subscribeStaff, unsubscribe, unsubscribeStaff } from './service';
 
 const okSchema = z.object({ ok: z.literal(true) });
 
@@ -51,6 +51,53 @@ export function registerPushRoutes(app: ZodApp, ctx: AppContext): void {
     },
     async (request) => {
       await unsubscribe(ctx, currentParent(request).phone, request.body.endpoint);
+      return { ok: true as const };
+    },
+  );
+
+  // Staff devices: a signed-in admin or teacher allows notifications from the console (marking reminders).
+  app.get(
+    '/staff/push/public-key',
+    {
+      schema: {
+        tags: ['push'],
+        summary: "The server's VAPID public key, for the console's PushManager.subscribe()",
+        response: { 200: pushPublicKeySchema },
+      },
+    },
+    async () => ({ public_key: ctx.push.publicKey }),
+  );
+
+  app.post(
+    '/staff/push/subscriptions',
+    {
+      schema: {
+        tags: ['push'],
+        summary: "Register this device's push subscription for the signed-in staff account; again updates it",
+        description:
+          "The same endpoint rule as the parent app's: a public push service's host, by name, over https. A device signed in as another account moves to it. Ended with the account's sessions (a password change, signing out everywhere).",
+        body: pushSubscriptionSchema,
+        response: { 201: okSchema, 422: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      await subscribeStaff(ctx, currentUser(request).id, request.body, request.headers['user-agent']);
+      return reply.status(201).send({ ok: true });
+    },
+  );
+
+  app.delete(
+    '/staff/push/subscriptions',
+    {
+      schema: {
+        tags: ['push'],
+        summary: "Stop pushes to this device (only the account's own subscription; an unknown endpoint is fine)",
+        body: pushUnsubscribeSchema,
+        response: { 200: okSchema, 422: errorSchema },
+      },
+    },
+    async (request) => {
+      await unsubscribeStaff(ctx, currentUser(request).id, request.body.endpoint);
       return { ok: true as const };
     },
   );

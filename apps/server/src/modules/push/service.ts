@@ -3,9 +3,10 @@ import type { AppContext } from '../../context';
 import { ValidationError } from '../../lib/errors';
 import { checkEndpointUrl } from './endpoint-policy';
 import { deleteSubscription, upsertSubscription } from './repository';
+import { deleteStaffSubscription, upsertStaffSubscription } from './staff-repository';
 
 /**
- * The server POSTs to whatever endpoint a parent's browser hands it, so only a public push service's
+ * The server POSTs to whatever endpoint a parent's (or staff member's) browser hands it, so only a public push service's
  * host, by name, over https on port 443 is kept (ADR 018). No DNS here: the worker resolves and
  * checks the addresses at every send.
  */
@@ -40,4 +41,28 @@ export async function subscribe(
  */
 export async function unsubscribe(ctx: AppContext, phone: string, endpoint: string): Promise<void> {
   await deleteSubscription(ctx.db, phone, endpoint);
+}
+
+/** Keeps (or updates) the device's subscription for this staff account: the same endpoint rule as parents'. */
+export async function subscribeStaff(
+  ctx: AppContext,
+  userId: number,
+  subscription: PushSubscriptionBody,
+  userAgent: string | undefined,
+): Promise<void> {
+  checkEndpoint(ctx, subscription.endpoint);
+  await ctx.db.transaction((tx) =>
+    upsertStaffSubscription(tx, {
+      userId,
+      endpoint: subscription.endpoint,
+      p256dh: subscription.keys.p256dh,
+      auth: subscription.keys.auth,
+      userAgent: userAgent ? userAgent.slice(0, 300) : null,
+    }),
+  );
+}
+
+/** Removes the account's own subscription with that endpoint; idempotent, as for parents. */
+export async function unsubscribeStaff(ctx: AppContext, userId: number, endpoint: string): Promise<void> {
+  await deleteStaffSubscription(ctx.db, userId, endpoint);
 }

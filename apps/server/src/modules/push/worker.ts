@@ -6,7 +6,7 @@ import { GroupCommit } from '../../lib/group-commit';
 import { PollingLoop } from '../../lib/polling-loop';
 import type { TokenService } from '../../lib/tokens';
 import { type EndpointPolicy, type LookupHost, resolveDestination } from './endpoint-policy';
-import { encodePushPayload } from './payload';
+import { encodePushPayload, encodeStaffPushPayload } from './payload';
 import {
   type ClaimedPush,
   claimDuePushes,
@@ -17,6 +17,14 @@ import {
   recordPushed,
   reschedulePush,
 } from './repository';
+import {
+  type ClaimedStaffPush,
+  claimDueStaffPushes,
+  deleteStaffSubscriptionById,
+  dropStaffPush,
+  recordStaffPushed,
+  rescheduleStaffPush,
+} from './staff-repository';
 import { createPushAgents, type PushAgents, postPush } from './transport';
 import type { VapidDetails } from './vapid';
 
@@ -144,9 +152,12 @@ export class PushWorker {
     try {
       while (this.loop.isRunning) {
         const batch = await claimDuePushes(this.deps.db, config.batchSize, this.leaseMs);
-        if (batch.length === 0) return;
+        // Staff pushes (marking reminders) share the worker, its lanes' bound and its rules.
+        const staff = await claimDueStaffPushes(this.deps.db, config.batchSize, this.leaseMs);
+        if (batch.length === 0 && staff.length === 0) return;
         await this.sendAll(batch);
-        if (batch.length < config.batchSize) return;
+        await this.sendAllStaff(staff);
+        if (batch.length < config.batchSize && staff.length < config.batchSize) return;
       }
     } catch (error) {
       // The database is unreachable or closing: the next poll tries again; leased rows wait for it.
@@ -166,21 +177,46 @@ export class PushWorker {
     await Promise.all(lanes);
   }
 
+  private async sendAllStaff(batch: ClaimedStaffPush[]): Promise<void> {
+    let next = 0;
+    const lanes = Array.from({ length: Math.min(this.deps.config.concurrency, batch.length) }, async () => {
+      while (next < batch.length) {
+        const push = batch[next++] as ClaimedStaffPush;
+        // A class marked since its reminder was made needs no notification any more.
+        const outcome: Outcome = push.marked
+          ? { kind: 'dropped' }
+          : await this.post(push, async () => encodeStaffPushPayload({ className: push.class_name, date: push.date }));
+        await this.recordStaff(push, outcome);
+      }
+    });
+    await Promise.all(lanes);
+  }
+
   private async attempt(push: ClaimedPush): Promise<Outcome> {
-    const { config, vapid, tokens } = this.deps;
+    const { tokens } = this.deps;
     if (push.revoked && push.kind !== 'access_notice') return { kind: 'dropped' };
-    let request: RequestDetails;
-    try {
-      const payload = encodePushPayload({
+    return this.post(push, async () =>
+      encodePushPayload({
         message_id: push.message_id,
         title: push.subject,
         body: push.message,
         sent_at: push.sent_at,
         receipt: await tokens.signReceipt(push.message_id),
-      });
+      }),
+    );
+  }
+
+  /** Encrypts `payload` for the device and posts it to its endpoint, checked against the policy first. */
+  private async post(
+    device: { endpoint: string; p256dh: string; auth: string },
+    payload: () => Promise<string>,
+  ): Promise<Outcome> {
+    const { config, vapid } = this.deps;
+    let request: RequestDetails;
+    try {
       request = webpush.generateRequestDetails(
-        { endpoint: push.endpoint, keys: { p256dh: push.p256dh, auth: push.auth } },
-        payload,
+        { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
+        await payload(),
         { vapidDetails: vapid, TTL: config.ttlSeconds, urgency: 'normal', contentEncoding: 'aes128gcm' },
       );
     } catch {
@@ -197,7 +233,7 @@ export class PushWorker {
     });
     try {
       // Checked again on every attempt: a name that was public at the last one may not be now.
-      const destination = await abortable(resolveDestination(push.endpoint, this.policy, this.lookup), signal);
+      const destination = await abortable(resolveDestination(device.endpoint, this.policy, this.lookup), signal);
       if (!destination.ok) {
         if (destination.kind === 'refused') return { kind: 'not-allowed', detail: destination.problem };
         return { kind: 'retry', failure: PUSH_FAILURES.unreachable, detail: destination.problem };
@@ -257,6 +293,48 @@ export class PushWorker {
     } catch (error) {
       // The row keeps its lease and is tried again when the lease runs out.
       this.logger.error({ ...where, err: describeError(error) }, 'could not record a push outcome');
+    }
+  }
+
+  /**
+   * A staff push's outcome: no message waits on it, so giving up only drops the row; a device gone or
+   * not allowed is forgotten, as a parent's is.
+   */
+  private async recordStaff(push: ClaimedStaffPush, outcome: Outcome): Promise<void> {
+    const { db, config } = this.deps;
+    const where = { staff_outbox_id: push.id, reminder_id: push.reminder_id, subscription_id: push.subscription_id };
+    try {
+      switch (outcome.kind) {
+        case 'sent':
+          await db.transaction((tx) => recordStaffPushed(tx, push));
+          return;
+        case 'dropped':
+          await dropStaffPush(db, push.id);
+          return;
+        case 'gone':
+        case 'not-allowed':
+          this.logger.info(
+            { ...where, outcome: outcome.kind },
+            'staff push subscription expired or not allowed; removed',
+          );
+          await deleteStaffSubscriptionById(db, push.subscription_id);
+          return;
+        case 'fatal':
+          this.logger.warn({ ...where, detail: outcome.detail }, 'staff push refused');
+          await dropStaffPush(db, push.id);
+          return;
+        case 'retry':
+          if (push.attempts >= config.maxAttempts) {
+            this.logger.warn({ ...where, attempts: push.attempts, detail: outcome.detail }, 'staff push given up');
+            await dropStaffPush(db, push.id);
+            return;
+          }
+          await rescheduleStaffPush(db, push.id, this.backoffMs(push.attempts), outcome.failure);
+          return;
+      }
+    } catch (error) {
+      // The row keeps its lease and is tried again when the lease runs out.
+      this.logger.error({ ...where, err: describeError(error) }, 'could not record a staff push outcome');
     }
   }
 
