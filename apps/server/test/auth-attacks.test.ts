@@ -502,6 +502,10 @@ async function adminExamples(): Promise<Record<string, Example>> {
       url: '/api/v1/settings/marking',
       payload: { teacher_mark_days_back: 5, teachers_mark_any_class: true },
     },
+    'PUT /api/v1/settings/reminders': {
+      url: '/api/v1/settings/reminders',
+      payload: { marking_reminders: true, reminder_time: '09:15' },
+    },
     'PUT /api/v1/settings/two-factor': {
       url: '/api/v1/settings/two-factor',
       payload: { require_admin_two_factor: false },
