@@ -780,20 +780,6 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
       },
     ],
   }),
-  'PUT /api/v1/settings/reminders': async () => ({
-    actor: adminActor(),
-    way: 'console',
-    send: (options) => admin.put('/api/v1/settings/reminders', { reminder_time: '09:30' }, options),
-    rows: [
-      {
-        entity: 'settings',
-        action: 'update',
-        record_id: 'marking_reminder_time',
-        before: { value: '10:00' },
-        after: { value: '09:30' },
-      },
-    ],
-  }),
   'PUT /api/v1/settings/messaging': async () => ({
     actor: adminActor(),
     way: 'console',
@@ -858,8 +844,6 @@ const EXEMPT: Record<string, string> = {
   // A device's push subscription holds its keys and is not centre data.
   'POST /api/v1/parent/push/subscriptions': 'device push keys',
   'DELETE /api/v1/parent/push/subscriptions': 'device push keys',
-  'POST /api/v1/staff/push/subscriptions': 'device push keys',
-  'DELETE /api/v1/staff/push/subscriptions': 'device push keys',
   'POST /api/v1/staff/push/subscriptions': 'device push keys',
   'DELETE /api/v1/staff/push/subscriptions': 'device push keys',
   // Moves the caller's own "seen up to" mark in the activity feed (users.activities_viewed_at, left out).
