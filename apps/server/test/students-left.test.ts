@@ -203,6 +203,51 @@ describe('who sees a student who left', () => {
     expect(await rosterIds('8', day(0))).toContain(stays.id);
   });
 
+  it('is not marked for a day after leaving, unless that day has a record to correct', async () => {
+    const student = await api.student({ full_name: 'Marked Leaver', class_name: '10' });
+    const stays = await api.student({ full_name: 'Marked Stays', class_name: '10' });
+    await mark(day(-3), [{ student_id: student.id, status: 'present' }]);
+    await left(student.id, day(-5));
+    const after = await admin.post('/api/v1/attendance/mark', {
+      date: day(-2),
+      records: [
+        { student_id: stays.id, status: 'present' },
+        { student_id: student.id, status: 'absent' },
+      ],
+    });
+    expect(after.statusCode).toBe(409);
+    expect(detailOf(after)).toMatch(/^Marked Leaver left the centre on .+: attendance for .+ cannot be marked$/);
+    const rows = await api.db.query('SELECT 1 FROM attendance WHERE date = $1::date AND student_id = ANY($2::int[])', [
+      day(-2),
+      [student.id, stays.id],
+    ]);
+    expect(rows).toEqual([]);
+    // Their own day, and a day after it that already has a record, can still be marked.
+    await mark(day(-5), [{ student_id: student.id, status: 'late' }]);
+    await mark(day(-3), [{ student_id: student.id, status: 'absent' }]);
+
+    // From a device's queue: the others are saved, the student who left comes back with the reason.
+    const queued = await admin.post('/api/v1/attendance/submissions', {
+      submission_id: '5d6c3a86-5f55-4b84-9d4a-4b9a2f0b7e11',
+      date: day(-1),
+      records: [
+        { student_id: stays.id, status: 'present' },
+        { student_id: student.id, status: 'present' },
+      ],
+    });
+    expect(queued.statusCode, queued.body).toBe(200);
+    expect(queued.json()).toMatchObject({
+      marked_count: 1,
+      refused: [
+        {
+          student_id: student.id,
+          student_name: 'Marked Leaver',
+          reason: expect.stringMatching(/^Marked Leaver left the centre on .+ cannot be marked\.$/),
+        },
+      ],
+    });
+  });
+
   it('keeps their attendance in history and pending lists, under their name', async () => {
     const student = await api.student({ full_name: 'History Kept', class_name: '9' });
     await mark(day(-4), [{ student_id: student.id, status: 'absent' }]);

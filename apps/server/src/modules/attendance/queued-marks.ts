@@ -6,7 +6,8 @@ import { distinctIds } from '../../lib/distinct-ids';
 import { ValidationError } from '../../lib/errors';
 import { formatTimestamp, readableDate, today } from '../../lib/time';
 import { classRefusal, dateRefusal, loadScope, type Marker } from './marking-scope';
-import { findStudentsForMarking, type MarkInput, upsertAttendance } from './repository';
+import { findLeftBefore, findStudentsForMarking, type MarkInput, upsertAttendance } from './repository';
+import { leftRefusal } from './service';
 import { claimSubmission, findRecordsOn, keepSubmissionAnswer } from './submission-repository';
 
 const STATUS_WORDS: Record<string, string> = { present: 'Present', absent: 'Absent', late: 'Late', leave: 'Leave' };
@@ -50,6 +51,7 @@ export async function saveQueuedMarks(
     const byId = new Map(students.map((student) => [student.id, student]));
     const refused: RefusedMark[] = [];
     const byDate = dateRefusal(scope, date);
+    const gone = new Map((await findLeftBefore(tx, ids, date)).map((student) => [student.id, student]));
     const allowed: MarkInput[] = [];
     for (const record of records) {
       const student = byId.get(record.student_id);
@@ -64,7 +66,8 @@ export async function saveQueuedMarks(
       const byClass =
         scope.refusal ??
         (classRefusal(scope, [student.class_name]) && `You may no longer mark class ${student.class_name}.`);
-      const reason = byClass ?? (byDate ? sentence(byDate) : undefined);
+      const left = gone.get(student.id);
+      const reason = byClass ?? (byDate ? sentence(byDate) : left ? sentence(leftRefusal(left, date)) : undefined);
       if (reason) refused.push({ student_id: student.id, student_name: student.full_name, reason });
       else allowed.push(record);
     }

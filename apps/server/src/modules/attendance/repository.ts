@@ -31,6 +31,25 @@ export async function findStudentsForMarking(db: Queryable, ids: number[]): Prom
 }
 
 /**
+ * The students among `ids` who left the centre before `date` and have no record that day: a day after
+ * leaving is not marked, though one already recorded may still be corrected (as the roster shows it).
+ */
+export async function findLeftBefore(
+  db: Queryable,
+  ids: number[],
+  date: string,
+): Promise<{ id: number; full_name: string; left_on: string }[]> {
+  return db.query(
+    `SELECT s.id, s.full_name, to_char(s.left_on, 'YYYY-MM-DD') AS left_on
+       FROM students s
+      WHERE s.id = ANY($1::int[]) AND s.left_on < $2::date
+        AND NOT EXISTS (SELECT 1 FROM attendance a WHERE a.student_id = s.id AND a.date = $2::date)
+      ORDER BY s.id`,
+    [ids, date],
+  );
+}
+
+/**
  * The classes on the teacher record of a sign-in account, or undefined when the account has none.
  * `lock` holds the record (FOR SHARE) until the transaction ends: an admin's edit of it waits.
  */

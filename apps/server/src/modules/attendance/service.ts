@@ -11,7 +11,7 @@ import type { AppContext } from '../../context';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { distinctIds } from '../../lib/distinct-ids';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
-import { addDays, firstDayOfMonth, lastDayOfMonth, today } from '../../lib/time';
+import { addDays, firstDayOfMonth, lastDayOfMonth, readableDate, today } from '../../lib/time';
 import { queueAbsenceAlerts } from '../messages/alerts';
 import { wakeSenders } from '../messages/outgoing';
 import { readAbsenceAlerts } from '../settings/repository';
@@ -24,6 +24,7 @@ import {
   countMonth,
   dayJson,
   daysWithRecords,
+  findLeftBefore,
   findRoster,
   findStudentsForMarking,
   historyPageJson,
@@ -95,6 +96,8 @@ export async function markAttendance(
     if (byClass) throw new ForbiddenError(byClass);
     const byDate = dateRefusal(scope, date);
     if (byDate) throw new ValidationError('date', byDate);
+    const [gone] = await findLeftBefore(tx, ids, date);
+    if (gone) throw new ConflictError(leftRefusal(gone, date));
     const written = new Set(await upsertAttendance(tx, date, records, actor));
     const approved = ids.find((id) => !written.has(id));
     if (approved !== undefined) {
@@ -260,4 +263,9 @@ export async function getSummary(ctx: AppContext): Promise<AttendanceSummary> {
       messages_sent: messagesSent,
     },
   };
+}
+
+/** A student who left is not marked for a day after it (ADR 027). */
+export function leftRefusal(student: { full_name: string; left_on: string }, date: string): string {
+  return `${student.full_name} left the centre on ${readableDate(student.left_on)}: attendance for ${readableDate(date)} cannot be marked`;
 }
