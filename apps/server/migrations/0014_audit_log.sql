@@ -40,31 +40,28 @@ CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
 CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
   FOR EACH STATEMENT EXECUTE FUNCTION refuse_audit_change();
 
--- The row as the log shows it: churn columns left out, secret columns (and the server's secrets kept
--- as settings before ADR 017) replaced by "[redacted]".
+-- The server's secrets that were kept as settings before ADR 017: never shown, whoever writes them.
+CREATE FUNCTION audit_is_secret(source_table text, row_value jsonb, column_name text, redacted text[]) RETURNS boolean
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT column_name = ANY (redacted)
+      OR (source_table = 'settings' AND column_name = 'value' AND row_value->>'key' IN ('jwt_secret', 'vapid_keys'))
+$$;
+
+-- The row as the log shows it: churn columns left out, secret columns replaced by "[redacted]".
 CREATE FUNCTION audit_shown(source_table text, row_value jsonb, ignored text[], redacted text[]) RETURNS jsonb
-LANGUAGE plpgsql IMMUTABLE AS $$
-DECLARE
-  shown jsonb := row_value - ignored;
-  secret text;
-BEGIN
-  FOREACH secret IN ARRAY redacted LOOP
-    IF shown ? secret THEN
-      shown := jsonb_set(shown, ARRAY[secret], '"[redacted]"');
-    END IF;
-  END LOOP;
-  IF source_table = 'settings' AND shown->>'key' IN ('jwt_secret', 'vapid_keys') THEN
-    shown := jsonb_set(shown, '{value}', '"[redacted]"');
-  END IF;
-  RETURN shown;
-END;
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT coalesce(jsonb_object_agg(e.key, CASE WHEN audit_is_secret(source_table, row_value, e.key, redacted)
+                                               THEN '"[redacted]"'::jsonb ELSE e.value END), '{}')
+    FROM jsonb_each(row_value) e
+   WHERE NOT (e.key = ANY (ignored))
 $$;
 
 -- One statement, one INSERT into the log whatever its number of rows (an import of 5,000 students is
 -- one set-based insert, not 5,000 trigger calls). Arguments: the key column, the ignored columns, the
--- redacted columns. An update writes a row only for records whose shown columns changed, so delivery
--- status churn and "save without changes" leave nothing. Bulk paths that record themselves as one
--- row (restore, the demo seed, the bench's seeding, migrations) set tuitiondesk.audit_skip locally.
+-- redacted columns. An update writes a row only for records whose shown columns changed, with those
+-- columns alone before and after, so delivery status churn and "save without changes" leave nothing.
+-- Bulk paths that record themselves as one row (restore, the demo seed, the bench's seeding,
+-- migrations) set tuitiondesk.audit_skip locally.
 CREATE FUNCTION audit_statement() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   context jsonb;
@@ -91,22 +88,18 @@ BEGIN
   ELSE
     INSERT INTO audit_log (actor_id, actor_name, address, way, entity, action, record_id, before, after)
     SELECT (context->>'actor_id')::integer, context->>'actor_name', context->>'address',
-           coalesce(context->>'way', 'system'), TG_TABLE_NAME, 'update', changed.record_id,
-           changed.before, changed.after
-      FROM (
-        SELECT n.r->>key_column AS record_id,
-               (SELECT jsonb_object_agg(k, shown_old.s->k) FROM jsonb_object_keys(shown_new.s) k
-                 WHERE shown_old.s->k IS DISTINCT FROM shown_new.s->k
-                    OR (k = ANY (redacted) AND o.r->k IS DISTINCT FROM n.r->k)) AS before,
-               (SELECT jsonb_object_agg(k, shown_new.s->k) FROM jsonb_object_keys(shown_new.s) k
-                 WHERE shown_old.s->k IS DISTINCT FROM shown_new.s->k
-                    OR (k = ANY (redacted) AND o.r->k IS DISTINCT FROM n.r->k)) AS after
-          FROM (SELECT to_jsonb(x) AS r FROM old_rows x) o
-          JOIN (SELECT to_jsonb(y) AS r FROM new_rows y) n ON o.r->key_column = n.r->key_column
-          CROSS JOIN LATERAL (SELECT audit_shown(TG_TABLE_NAME, o.r, ignored, redacted) AS s) shown_old
-          CROSS JOIN LATERAL (SELECT audit_shown(TG_TABLE_NAME, n.r, ignored, redacted) AS s) shown_new
-      ) changed
-     WHERE changed.after IS NOT NULL;
+           coalesce(context->>'way', 'system'), TG_TABLE_NAME, 'update', n.r->>key_column, d.before, d.after
+      FROM (SELECT to_jsonb(x) AS r FROM old_rows x) o
+      JOIN (SELECT to_jsonb(y) AS r FROM new_rows y) n ON o.r->key_column = n.r->key_column
+     CROSS JOIN LATERAL (
+       SELECT jsonb_object_agg(e.key, CASE WHEN audit_is_secret(TG_TABLE_NAME, n.r, e.key, redacted)
+                                           THEN '"[redacted]"'::jsonb ELSE o.r->e.key END) AS before,
+              jsonb_object_agg(e.key, CASE WHEN audit_is_secret(TG_TABLE_NAME, n.r, e.key, redacted)
+                                           THEN '"[redacted]"'::jsonb ELSE e.value END) AS after
+         FROM jsonb_each(n.r) e
+        WHERE NOT (e.key = ANY (ignored)) AND e.value IS DISTINCT FROM o.r->e.key
+     ) d
+     WHERE d.after IS NOT NULL;
   END IF;
   RETURN NULL;
 END;
