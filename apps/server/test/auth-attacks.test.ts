@@ -436,6 +436,9 @@ async function adminExamples(): Promise<Record<string, Example>> {
     'DELETE /api/v1/students/{id}': { url: `/api/v1/students/${other.id}` },
     'POST /api/v1/students/delete-multiple': { url: '/api/v1/students/delete-multiple', payload: [other.id] },
     'DELETE /api/v1/students/clear-all': { url: '/api/v1/students/clear-all' },
+    'POST /api/v1/students/{id}/leave': { url: `/api/v1/students/${student.id}/leave`, payload: {} },
+    'POST /api/v1/students/{id}/restore': { url: `/api/v1/students/${student.id}/restore`, payload: {} },
+    'PUT /api/v1/settings/students': { url: '/api/v1/settings/students', payload: { scrub_left_after_months: 24 } },
     'GET /api/v1/teachers/': { url: '/api/v1/teachers/' },
     'POST /api/v1/teachers/': {
       url: '/api/v1/teachers/',
