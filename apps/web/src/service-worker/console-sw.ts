@@ -8,7 +8,8 @@
  *     network-first and kept per account: the key carries a digest of the caller's token, so one
  *     account never reads another's kept answers, and the console deletes them at sign-out;
  *   - marks are never queued here: the page keeps them in IndexedDB and sends them itself, where it
- *     can show them and knows who is signed in.
+ *     can show them and knows who is signed in;
+ *   - staff pushes (marking reminders, ADR 028) are shown here, and a tap opens the page they name.
  */
 import { clientsClaim } from 'workbox-core';
 import { ExpirationPlugin } from 'workbox-expiration';
@@ -16,11 +17,15 @@ import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
 import { OFFLINE_READS, OFFLINE_READS_CACHE } from '../lib/offline/offline-reads';
+import { handleStaffPushes } from '../lib/staff-push-worker';
 
 declare let self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
 self.skipWaiting();
 clientsClaim();
+
+// Marking reminders pushed to this staff member: shown, and a tap opens the class's register.
+handleStaffPushes(self);
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();

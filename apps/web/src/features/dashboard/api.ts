@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { DashboardSummary } from '@tuitiondesk/contract';
+import type { DashboardSummary, MyClasses } from '@tuitiondesk/contract';
 import { useEffect } from 'react';
 import { apiRequest } from '../../lib/api-client';
 
@@ -9,6 +9,7 @@ export const DASHBOARD_REFRESH_MS = 30_000;
 const keys = {
   all: ['dashboard'] as const,
   summary: () => [...keys.all, 'summary'] as const,
+  myClasses: () => [...keys.all, 'my-classes'] as const,
 };
 
 export const dashboardSummaryQuery = () =>
@@ -23,6 +24,22 @@ export function useDashboardSummary() {
   const query = useQuery(dashboardSummaryQuery());
   useEffect(() => {
     if (query.error) console.error('Failed to load the dashboard', query.error);
+  }, [query.error]);
+  return query;
+}
+
+export const myClassesQuery = () =>
+  queryOptions({
+    queryKey: keys.myClasses(),
+    queryFn: ({ signal }) => apiRequest<MyClasses>('/dashboard/my-classes', { signal }),
+    refetchInterval: DASHBOARD_REFRESH_MS,
+  });
+
+/** A teacher's classes today and today's reminders; asked only when `enabled` (a teacher's dashboard). */
+export function useMyClasses(enabled: boolean) {
+  const query = useQuery({ ...myClassesQuery(), enabled });
+  useEffect(() => {
+    if (query.error) console.error("Failed to load the teacher's classes", query.error);
   }, [query.error]);
   return query;
 }

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import type { DashboardSummary, Role } from '@tuitiondesk/contract';
+import type { DashboardSummary, MyClasses, Role } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { card, dashboardSummary, fakeApi, renderPage } from '../../testing';
 import DashboardPage from './dashboard-page';
@@ -33,7 +33,10 @@ describe('Dashboard', { timeout: 20_000 }, () => {
   });
 
   it('says how many families no message reached, with one tap to the call list', async () => {
-    fakeApi({ 'GET /dashboard/summary': () => [200, dashboardSummary({ not_reached: 3 })] });
+    fakeApi({
+      'GET /dashboard/summary': () => [200, dashboardSummary({ not_reached: 3 })],
+      'GET /dashboard/my-classes': () => [200, myClasses],
+    });
     renderPage(<DashboardPage />, { signedInAs: 'teacher' });
     expect(
       await screen.findByText('3 families were not reached by any message, or asked to be called.'),
@@ -73,7 +76,7 @@ describe('Dashboard', { timeout: 20_000 }, () => {
   });
 
   it('greets the user by name and places what the app gives it beside the greeting', async () => {
-    fakeApi({ 'GET /dashboard/summary': () => [200, summary] });
+    fakeApi({ 'GET /dashboard/summary': () => [200, summary], 'GET /dashboard/my-classes': () => [200, myClasses] });
     renderPage(<DashboardPage actions={<button type="button">Placed by the app</button>} />, { signedInAs: 'teacher' });
     expect(await screen.findByText('Welcome back, Asha Rao!')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Placed by the app' })).toBeInTheDocument();
@@ -87,5 +90,122 @@ describe('Dashboard', { timeout: 20_000 }, () => {
     await vi.waitFor(() => expect(log).toHaveBeenCalled());
     expect(screen.queryByRole('alert')).toBeNull();
     expect(within(card('Total Students')).getByText('—')).toBeInTheDocument();
+  });
+});
+
+const myClasses: MyClasses = {
+  date: '2026-11-22',
+  classes: [
+    {
+      class_name: '7',
+      students: 30,
+      marked: 0,
+      pending: 0,
+      state: 'not_marked',
+      register_url: '/mark-attendance?class_name=7&date=2026-11-22',
+    },
+    {
+      class_name: '9',
+      students: 30,
+      marked: 28,
+      pending: 28,
+      state: 'marked',
+      register_url: '/mark-attendance?class_name=9&date=2026-11-22',
+    },
+    {
+      class_name: '10',
+      students: 12,
+      marked: 12,
+      pending: 0,
+      state: 'approved',
+      register_url: '/mark-attendance?class_name=10&date=2026-11-22',
+    },
+  ],
+  reminders: [
+    {
+      class_name: '7',
+      date: '2026-11-22',
+      text: 'Class 7 has no attendance marked today',
+      reminded_at: '2026-11-22T10:00:04.000+05:30',
+      register_url: '/mark-attendance?class_name=7&date=2026-11-22',
+    },
+  ],
+};
+
+/** Is `first` before `second` in the page, as a reader (and a screen reader) meets them? */
+function precedes(first: Element, second: Element): boolean {
+  return Boolean(first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING);
+}
+
+describe("A teacher's dashboard", { timeout: 20_000 }, () => {
+  it("leads with today's reminder, then the teacher's classes with their state, each one tap from its register; the figures come after", async () => {
+    const { calls } = fakeApi({
+      'GET /dashboard/summary': () => [200, summary],
+      'GET /dashboard/my-classes': () => [200, myClasses],
+    });
+    renderPage(<DashboardPage />, { signedInAs: 'teacher' });
+
+    const reminder = await screen.findByText('Class 7 has no attendance marked today');
+    const open = screen.getByRole('link', { name: 'Mark attendance for Class 7' });
+    expect(open).toHaveAttribute('href', '/mark-attendance?class_name=7&date=2026-11-22');
+
+    const heading = screen.getByRole('heading', { name: 'Your classes today' });
+    const classes = within(screen.getByRole('region', { name: 'Your classes today' }));
+    expect(classes.getByRole('link', { name: /^Class 7: Not marked · 30 students/ })).toHaveAttribute(
+      'href',
+      '/mark-attendance?class_name=7&date=2026-11-22',
+    );
+    expect(classes.getByRole('link', { name: /^Class 9: Marked 28 of 30 · waiting for approval/ })).toHaveAttribute(
+      'href',
+      '/mark-attendance?class_name=9&date=2026-11-22',
+    );
+    expect(classes.getByRole('link', { name: /^Class 10: Approved · 12 of 12 marked/ })).toBeInTheDocument();
+
+    const figures = await within(card('Total Students')).findByText('120');
+    expect(precedes(reminder, heading)).toBe(true);
+    expect(precedes(heading, figures)).toBe(true);
+    expect(calls.filter((call) => call.path === '/dashboard/my-classes')).toHaveLength(1);
+  });
+
+  it('shows no reminder card when none is due, and says so when no class is assigned', async () => {
+    fakeApi({
+      'GET /dashboard/summary': () => [200, summary],
+      'GET /dashboard/my-classes': () => [200, { ...myClasses, classes: [], reminders: [] }],
+    });
+    renderPage(<DashboardPage />, { signedInAs: 'teacher' });
+    expect(
+      await screen.findByText('No class is assigned to you yet. An admin assigns classes on the Teachers screen.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/has no attendance marked today/)).toBeNull();
+  });
+
+  it('keeps the figures when the classes cannot be loaded, and says the classes will show again', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    fakeApi({
+      'GET /dashboard/summary': () => [200, summary],
+      'GET /dashboard/my-classes': () => [500, { detail: 'Internal server error' }],
+    });
+    renderPage(<DashboardPage />, { signedInAs: 'teacher' });
+    expect(
+      await screen.findByText('Your classes could not be loaded. They show again shortly.', undefined, {
+        timeout: 8000,
+      }),
+    ).toBeInTheDocument();
+    expect(within(card('Total Students')).getByText('120')).toBeInTheDocument();
+  });
+});
+
+describe("An admin's dashboard", { timeout: 20_000 }, () => {
+  it('is unchanged: no classes card, no reminder, and no call for them', async () => {
+    const { calls } = fakeApi({
+      'GET /dashboard/summary': () => [200, summary],
+      'GET /dashboard/my-classes': () => [200, myClasses],
+    });
+    renderPage(<DashboardPage />, { signedInAs: 'admin' });
+    expect(await within(card('Total Students')).findByText('120')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Your classes today' })).toBeNull();
+    expect(screen.queryByText(/has no attendance marked today/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Allow notifications on this device' })).toBeNull();
+    expect(calls.filter((call) => call.path === '/dashboard/my-classes')).toEqual([]);
   });
 });

@@ -28,7 +28,10 @@ import { PageHeader } from '../../components/page-header';
 import { StatCard } from '../../components/stat-card';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { formatDay } from '../../lib/dates';
-import { useDashboardSummary } from './api';
+import { useDashboardSummary, useMyClasses } from './api';
+import { MyClassesCard } from './my-classes-card';
+import { NotificationsControl } from './notifications-control';
+import { ReminderCards } from './reminder-cards';
 
 /** Shown when the figure is unknown (the call failed and nothing was loaded before). */
 const UNKNOWN = '—';
@@ -139,9 +142,13 @@ function FamiliesToCall({ count }: { count: number }) {
 /**
  * Dashboard: the centre's figures for admins and teachers, refreshed every 30 s. `actions` sit beside
  * the welcome (the app places there what a role may do from here, such as changing one's password).
+ * A teacher's starts with what they can act on: today's reminders, then their classes today, each one
+ * tap from its register; the centre's figures come after.
  */
 export default function DashboardPage({ actions }: { actions?: ReactNode }) {
   const { user } = useAuth();
+  const isTeacher = user?.role === 'teacher';
+  const myClasses = useMyClasses(isTeacher);
   const summary = useDashboardSummary();
   const loading = summary.isPending;
   const data = summary.data;
@@ -154,6 +161,13 @@ export default function DashboardPage({ actions }: { actions?: ReactNode }) {
         action={actions}
         mb={3}
       />
+
+      {isTeacher && (
+        <>
+          <ReminderCards reminders={myClasses.data?.reminders ?? []} />
+          <MyClassesCard data={myClasses.data} loading={myClasses.isPending} action={<NotificationsControl />} />
+        </>
+      )}
 
       <Grid container spacing={2}>
         {CARDS.map((card) => (

@@ -1,0 +1,37 @@
+import { Alert, AlertTitle, Button, Stack } from '@mui/material';
+import type { MarkingReminder } from '@tuitiondesk/contract';
+import { Link } from 'react-router';
+import { formatClock } from '../../lib/dates';
+
+/**
+ * Today's reminders of the teacher's classes still not marked, at the very top of the dashboard: the
+ * words the push said, and one tap to the class's register. A card goes once its class is marked.
+ */
+export function ReminderCards({ reminders }: { reminders: readonly MarkingReminder[] }) {
+  if (reminders.length === 0) return null;
+  return (
+    <Stack spacing={1.5} sx={{ mb: 3 }}>
+      {reminders.map((reminder) => (
+        <Alert
+          key={reminder.class_name}
+          severity="warning"
+          action={
+            <Button
+              component={Link}
+              to={reminder.register_url}
+              color="inherit"
+              size="small"
+              variant="outlined"
+              aria-label={`Mark attendance for Class ${reminder.class_name}`}
+            >
+              Mark attendance
+            </Button>
+          }
+        >
+          <AlertTitle>{reminder.text}</AlertTitle>
+          Reminder sent at {formatClock(reminder.reminded_at).slice(0, 5)}. Open the register to mark it now.
+        </Alert>
+      ))}
+    </Stack>
+  );
+}
