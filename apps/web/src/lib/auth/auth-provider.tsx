@@ -4,6 +4,7 @@ import { createContext, type ReactNode, useContext, useEffect, useMemo, useReduc
 import { ApiError, errorText, forgetKeptAnswers, setUnauthorizedHandler, TOKEN_KEY, USER_KEY } from '../api-client';
 import { markSync } from '../offline/mark-sync';
 import { forgetOfflineReads } from '../offline/offline-reads';
+import { forgetThisDevice } from '../staff-push';
 import { fetchCurrentUser, isOtpRequired, login as loginCall } from './api';
 import { restoreSession, type SessionState, sessionReducer } from './session';
 
@@ -35,6 +36,9 @@ function persist(user: User | null, token: string | null): void {
     localStorage.setItem(TOKEN_KEY, token);
     localStorage.setItem(USER_KEY, JSON.stringify(user));
   } else {
+    const leaving = localStorage.getItem(TOKEN_KEY);
+    // The account's marking reminders stop coming to this device (while the token still holds).
+    if (leaving) void forgetThisDevice(leaving);
     localStorage.removeItem(TOKEN_KEY);
     localStorage.removeItem(USER_KEY);
     forgetKeptAnswers();
