@@ -189,7 +189,7 @@ describe.sequential('fuzzing every operation of the OpenAPI document', () => {
     await world.refreshIdentities();
     const admin = auth(world.admin.token);
     const [counts] = await t.db.query<Record<string, number>>(
-      `SELECT (SELECT count(*) FROM students)::int AS total_students, (SELECT count(*) FROM teachers)::int AS total_teachers,
+      `SELECT (SELECT count(*) FROM students WHERE left_on IS NULL)::int AS total_students, (SELECT count(*) FROM teachers)::int AS total_teachers,
               (SELECT count(*) FROM attendance WHERE approved_at IS NULL)::int AS pending_approval`,
     );
     const dashboard = await t.app.inject({ method: 'GET', url: '/api/v1/dashboard/summary', headers: admin });

@@ -143,8 +143,8 @@ export class FuzzWorld {
   async ensureData(): Promise<void> {
     const { t, admin, parent } = this;
     const [counts] = await t.db.query<Record<string, number>>(
-      `SELECT (SELECT count(*) FROM students)::int AS students,
-              (SELECT count(*) FROM students WHERE parent_phone = $1)::int AS children,
+      `SELECT (SELECT count(*) FROM students WHERE left_on IS NULL)::int AS students,
+              (SELECT count(*) FROM students WHERE parent_phone = $1 AND left_on IS NULL)::int AS children,
               (SELECT count(*) FROM teachers)::int AS teachers,
               (SELECT count(*) FROM attendance WHERE approved_at IS NULL)::int AS pending,
               (SELECT count(*) FROM attendance WHERE approved_at IS NOT NULL)::int AS approved,
@@ -229,7 +229,9 @@ export class FuzzWorld {
     this.markDayOffset = (this.markDayOffset % 40) + 1;
     const date = addDays(today(), -this.markDayOffset);
     const students = await this.t.db.query<{ id: number }>(
-      'SELECT id FROM students s WHERE NOT EXISTS (SELECT 1 FROM attendance a WHERE a.student_id = s.id AND a.date = $1) LIMIT 12',
+      `SELECT id FROM students s
+        WHERE s.left_on IS NULL AND NOT EXISTS (SELECT 1 FROM attendance a WHERE a.student_id = s.id AND a.date = $1)
+        LIMIT 12`,
       [date],
     );
     if (students.length === 0) return;
@@ -248,9 +250,10 @@ export class FuzzWorld {
 
   /** The parent asks for a day of leave for each child, a day no earlier request of theirs holds. */
   private async askForLeave(): Promise<void> {
-    const children = await this.t.db.query<{ id: number }>('SELECT id FROM students WHERE parent_phone = $1', [
-      this.parent.phone,
-    ]);
+    const children = await this.t.db.query<{ id: number }>(
+      'SELECT id FROM students WHERE parent_phone = $1 AND left_on IS NULL',
+      [this.parent.phone],
+    );
     for (const child of children) {
       // Within the year ahead a parent may ask for; a day still held is skipped.
       this.leaveDayOffset = (this.leaveDayOffset % 300) + 1;
