@@ -14,6 +14,8 @@ export const OFFLINE_READS: readonly RegExp[] = [
   api('/attendance/marking-scope'),
   api('/attendance/roster'),
   api('/settings/marking'),
+  // The teacher's dashboard card: their classes today, each one tap from its register.
+  api('/dashboard/my-classes'),
 ];
 
 /** Forgets every kept answer on this device: at sign-out, and at sign-in (the last account's go). */
