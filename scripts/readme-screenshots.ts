@@ -1,7 +1,8 @@
 // Screenshots for the README, taken against the demo centre:
 //   npx tsx scripts/readme-screenshots.ts
 // Builds what is stale, seeds a temporary database with the demo centre, starts the server on it, and
-// shoots each main screen at laptop width (and the dashboard at phone width) into docs/screenshots/.
+// shoots each main screen at laptop width (and the dashboard at phone width) into docs/screenshots/,
+// then a teacher's day on a phone: their dashboard, and a register marked with no network.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { choosePassword, ensureBuilt, ROOT, runProgram, startServer } from './ki
 const out = path.join(ROOT, 'docs/screenshots');
 // Not containing the username: the server refuses that (ADR 020).
 const PASSWORD = 'Demo-Centre-Lantern-7';
+const TEACHER_PASSWORD = 'Demo-Teacher-Harbour-4';
 
 async function shoot(browser: Browser, base: string, width: number, height: number, pages: [string, string][]) {
   const page = await browser.newPage({ viewport: { width, height } });
@@ -24,6 +26,31 @@ async function shoot(browser: Browser, base: string, width: number, height: numb
     console.log(`docs/screenshots/${name}.png`);
   }
   await page.close();
+}
+
+/** A teacher on a phone: the dashboard, then a register marked with no network (the marks wait on the phone). */
+async function shootTeacherPhone(browser: Browser, base: string, username: string) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await signIn(page, username, TEACHER_PASSWORD, base);
+  await page.getByRole('heading', { name: 'Your classes today' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: path.join(out, 'teacher-dashboard-phone.png') });
+  console.log('docs/screenshots/teacher-dashboard-phone.png');
+  await page.getByRole('region', { name: 'Your classes today' }).getByRole('link').first().click();
+  const absent = page.getByRole('button', { name: 'Absent' });
+  await absent.first().waitFor();
+  await page.evaluate(async () => {
+    await navigator.serviceWorker?.ready;
+  });
+  await context.setOffline(true);
+  await absent.nth(2).click();
+  await page.getByRole('button', { name: 'Submit Attendance' }).click();
+  await page.getByRole('status', { name: /waiting to be sent/ }).waitFor();
+  await page.waitForTimeout(4500); // the message at the top has gone
+  await page.screenshot({ path: path.join(out, 'offline-marks-phone.png') });
+  console.log('docs/screenshots/offline-marks-phone.png');
+  await context.close();
 }
 
 ensureBuilt();
@@ -50,8 +77,14 @@ try {
       ['/teacher-attendance', 'teacher-attendance'],
       ['/communications', 'communications'],
       ['/import', 'import'],
+      ['/leave', 'leave'],
+      ['/audit', 'audit'],
     ]);
     await shoot(browser, server.base, 390, 844, [['/dashboard', 'dashboard-phone']]);
+    const teacher = /^\s+(TCH\d+)\s+.*\s(\S+)$/m.exec(seed.stdout);
+    if (!teacher?.[1] || !teacher[2]) throw new Error(`no teacher account in the seed output:\n${seed.stdout}`);
+    await choosePassword(server.base, teacher[1], teacher[2], TEACHER_PASSWORD);
+    await shootTeacherPhone(browser, server.base, teacher[1]);
     await browser.close();
   } finally {
     await server.stop();
