@@ -266,41 +266,6 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
       ],
     };
   },
-  'POST /api/v1/students/{id}/leave': async () => {
-    const student = await api.student({ full_name: 'Leaving Audited' });
-    return {
-      actor: adminActor(),
-      way: 'console',
-      send: (options) => admin.post(`/api/v1/students/${student.id}/leave`, { left_on: '2026-01-15' }, options),
-      rows: [
-        {
-          entity: 'students',
-          action: 'update',
-          record_id: String(student.id),
-          before: { left_on: null },
-          after: { left_on: '2026-01-15' },
-        },
-      ],
-    };
-  },
-  'POST /api/v1/students/{id}/restore': async () => {
-    const student = await api.student({ full_name: 'Restored Audited' });
-    expect((await admin.post(`/api/v1/students/${student.id}/leave`, { left_on: '2026-01-15' })).statusCode).toBe(200);
-    return {
-      actor: adminActor(),
-      way: 'console',
-      send: (options) => admin.post(`/api/v1/students/${student.id}/restore`, {}, options),
-      rows: [
-        {
-          entity: 'students',
-          action: 'update',
-          record_id: String(student.id),
-          before: { left_on: '2026-01-15' },
-          after: { left_on: null },
-        },
-      ],
-    };
-  },
   'DELETE /api/v1/students/{id}': async () => {
     const student = await api.student({ full_name: 'Deleted One' });
     await markedRecord(student.id, 'absent');
@@ -842,20 +807,6 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
         record_id: 'audit_retention_months',
         before: { value: '36' },
         after: { value: '24' },
-      },
-    ],
-  }),
-  'PUT /api/v1/settings/students': async () => ({
-    actor: adminActor(),
-    way: 'console',
-    send: (options) => admin.put('/api/v1/settings/students', { scrub_left_after_months: 30 }, options),
-    rows: [
-      {
-        entity: 'settings',
-        action: 'update',
-        record_id: 'scrub_left_after_months',
-        before: { value: '24' },
-        after: { value: '30' },
       },
     ],
   }),
