@@ -515,6 +515,10 @@ async function adminExamples(): Promise<Record<string, Example>> {
     },
     'POST /api/v1/backups': { url: '/api/v1/backups' },
     'GET /api/v1/backups': { url: '/api/v1/backups' },
+    'GET /api/v1/audit': { url: '/api/v1/audit?entity=students' },
+    'GET /api/v1/audit/export': { url: '/api/v1/audit/export?entity=students' },
+    'GET /api/v1/settings/audit': { url: '/api/v1/settings/audit' },
+    'PUT /api/v1/settings/audit': { url: '/api/v1/settings/audit', payload: { audit_retention_months: 48 } },
   };
 }
 
