@@ -61,5 +61,9 @@ CREATE TRIGGER users_sessions_ended_forget_devices
 -- anew when one is made.
 CREATE TRIGGER marking_reminders_inserted_version AFTER INSERT ON marking_reminders
   REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION note_data_change('attendance');
+CREATE TRIGGER marking_reminders_updated_version AFTER UPDATE ON marking_reminders
+  REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION note_data_change('attendance');
 CREATE TRIGGER marking_reminders_deleted_version AFTER DELETE ON marking_reminders
   REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION note_data_change('attendance');
+CREATE TRIGGER marking_reminders_truncated_version AFTER TRUNCATE ON marking_reminders
+  FOR EACH STATEMENT EXECUTE FUNCTION note_data_change('attendance');

@@ -243,6 +243,7 @@ describe('data versions', () => {
       [
         'activities',
         'attendance',
+        'marking_reminders',
         'message_attempts',
         'message_sends',
         'messages',
