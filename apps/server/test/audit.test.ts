@@ -7,9 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runWithAuditSource } from '../src/db/audit-context';
 import { hashPassword } from '../src/lib/passwords';
+import { PollingLoop } from '../src/lib/polling-loop';
 import { addDays, today } from '../src/lib/time';
 import { removeExpiredAuditRows } from '../src/modules/audit/service';
+import { waitFor } from './helpers/async';
 import { enrol, freshCode } from './helpers/authenticator';
 import { type Caller, type CallOptions, freshAddress, type TestClient, testClient } from './helpers/client';
 import { ADMIN_PASSWORD, detailOf, login, signInNewTeacher, uniquePhone } from './helpers/test-app';
@@ -1025,6 +1028,37 @@ describe('what the rows hold', () => {
     const rows = await auditRowsAfter(from);
     expect(rows).toHaveLength(2);
     expect(JSON.stringify(rows)).not.toContain('legacy-signing-secret-xyz');
+  });
+});
+
+describe('work that is not a request', () => {
+  it("a worker woken during a request records its writes as the server's, not as that request's", async () => {
+    const from = await lastAuditId();
+    const loop = new PollingLoop(async () => {
+      await api.db.query("INSERT INTO settings (key, value) VALUES ('worker_probe', 'x')");
+    }, 60_000);
+    await runWithAuditSource(
+      () => ({ actor_id: ADMIN.id, actor_name: ADMIN.name, address: '10.1.1.1', way: 'console' }),
+      async () => {
+        // The request's own write carries its source.
+        await api.db.query("INSERT INTO settings (key, value) VALUES ('request_probe', 'y')");
+        loop.start();
+      },
+    );
+    await waitFor('the worker round', async () => (await auditRowsAfter(from)).length === 2);
+    await loop.stop(1000);
+    const rows = await auditRowsAfter(from);
+    expect(rows.find((row) => row.record_id === 'request_probe')).toMatchObject({
+      actor_id: ADMIN.id,
+      way: 'console',
+      address: '10.1.1.1',
+    });
+    expect(rows.find((row) => row.record_id === 'worker_probe')).toMatchObject({
+      actor_id: null,
+      actor_name: null,
+      way: 'system',
+      address: null,
+    });
   });
 });
 

@@ -34,3 +34,11 @@ export const SET_AUDIT_SOURCE = "SELECT set_config('tuitiondesk.audit', $1, true
 export function mayWrite(sql: string): boolean {
   return /\b(INSERT|UPDATE|DELETE)\b/i.test(sql);
 }
+
+/**
+ * Runs `work` as the server's own (way 'system', nobody's account): a worker woken by a request must
+ * not record its rounds, then and forever after, as that request's.
+ */
+export function runWithoutAuditSource<T>(work: () => T): T {
+  return storage.exit(work);
+}

@@ -1,3 +1,5 @@
+import { runWithoutAuditSource } from '../db/audit-context';
+
 /**
  * Runs a worker's rounds: one when woken (work was queued on this instance) and one `pollMs` after
  * the last ended (work queued elsewhere, retries that fell due, leases that ran out), never two at
@@ -34,7 +36,8 @@ export class PollingLoop {
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.round = this.work().finally(() => {
+    // Woken by a request, a round is still the server's own work, not that request's (audit log).
+    this.round = runWithoutAuditSource(() => this.work()).finally(() => {
       this.round = undefined;
       if (!this.running) return;
       if (this.again) {
