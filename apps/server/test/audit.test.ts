@@ -93,6 +93,19 @@ async function alertFor(studentId: number): Promise<number> {
   return message?.id as number;
 }
 
+/** A family's waiting leave request, asked for in the parent app. */
+async function leaveRequest() {
+  const family = await api.family();
+  const parent = api.as('parent', family);
+  const asked = await parent.post('/api/v1/parent/leave-requests', {
+    student_id: family.studentId,
+    from_date: addDays(today(), 2),
+    reason: 'Family trip',
+  });
+  expect(asked.statusCode, asked.body).toBe(201);
+  return { id: asked.json().id as number, parent, parentActor: { id: null, name: `Parent ${family.phone}` } };
+}
+
 function upload(kind: 'students' | 'teachers') {
   return multipartBody([
     {
@@ -727,6 +740,80 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
     };
   },
 
+  'POST /api/v1/parent/leave-requests': async () => {
+    const family = await api.family();
+    const parent = api.as('parent', family);
+    const from = addDays(today(), 3);
+    return {
+      actor: { id: null, name: `Parent ${family.phone}` },
+      way: 'parent app',
+      send: (options) =>
+        parent.post(
+          '/api/v1/parent/leave-requests',
+          { student_id: family.studentId, from_date: from, reason: 'Wedding' },
+          options,
+        ),
+      rows: [
+        {
+          entity: 'leave_requests',
+          action: 'create',
+          after: { student_id: family.studentId, from_date: from, reason: 'Wedding', status: 'pending' },
+        },
+      ],
+    };
+  },
+  'POST /api/v1/parent/leave-requests/{id}/withdraw': async () => {
+    const leave = await leaveRequest();
+    return {
+      actor: leave.parentActor,
+      way: 'parent app',
+      send: (options) => leave.parent.post(`/api/v1/parent/leave-requests/${leave.id}/withdraw`, undefined, options),
+      rows: [
+        {
+          entity: 'leave_requests',
+          action: 'update',
+          record_id: String(leave.id),
+          before: { status: 'pending' },
+          after: { status: 'withdrawn' },
+        },
+      ],
+    };
+  },
+  'POST /api/v1/leave-requests/{id}/approve': async () => {
+    const leave = await leaveRequest();
+    return {
+      actor: adminActor(),
+      way: 'console',
+      send: (options) => admin.post(`/api/v1/leave-requests/${leave.id}/approve`, undefined, options),
+      rows: [
+        {
+          entity: 'leave_requests',
+          action: 'update',
+          record_id: String(leave.id),
+          before: { status: 'pending', decided_by: null },
+          after: { status: 'approved', decided_by: ADMIN.name },
+        },
+      ],
+    };
+  },
+  'POST /api/v1/leave-requests/{id}/decline': async () => {
+    const leave = await leaveRequest();
+    return {
+      actor: adminActor(),
+      way: 'console',
+      send: (options) => admin.post(`/api/v1/leave-requests/${leave.id}/decline`, undefined, options),
+      rows: [
+        {
+          entity: 'leave_requests',
+          action: 'update',
+          record_id: String(leave.id),
+          before: { status: 'pending' },
+          after: { status: 'declined' },
+        },
+      ],
+    };
+  },
+
   'PUT /api/v1/settings': async () => ({
     actor: adminActor(),
     way: 'console',
@@ -855,12 +942,6 @@ const EXEMPT: Record<string, string> = {
   // needs WhatsApp configured against a fake Cloud API (whatsapp-webhook.test.ts). A STOP reply's
   // consent change is a students update, under the same triggers, with way 'api' and no account.
   'POST /api/v1/whatsapp/webhook': 'signed callback; covered by the students and messages triggers',
-  // Leave requests live in their own table (migration 0015), not yet under the audit: its migration
-  // is to call `SELECT audit_table('leave_requests');`, and these move above.
-  'POST /api/v1/leave-requests/{id}/approve': 'leave_requests not yet audited',
-  'POST /api/v1/leave-requests/{id}/decline': 'leave_requests not yet audited',
-  'POST /api/v1/parent/leave-requests': 'leave_requests not yet audited',
-  'POST /api/v1/parent/leave-requests/{id}/withdraw': 'leave_requests not yet audited',
 };
 
 /** Destructive ones last: they take the other walks' records with them. */
