@@ -47,7 +47,7 @@ lines.push(
 lines.push('## Targets', '', '| Figure | Measured | Target | Verdict |', '|---|---|---|---|');
 const target = (name: string, value: number | undefined, limit: number, unit = 'ms') =>
   lines.push(
-    `| ${name} | ${value === undefined ? '–' : `${unit === 'ms' ? Math.round(value) : value.toFixed(1)} ${unit}`} | ≤ ${limit} ${unit} | ${verdict(value, limit)} |`,
+    `| ${name} | ${value === undefined ? '–' : `${unit === 'ms' || unit === 'taps' ? Math.round(value) : value.toFixed(1)} ${unit}`} | ≤ ${limit} ${unit} | ${verdict(value, limit)} |`,
   );
 if (bundle) target('Sign-in route JavaScript (gzipped)', bundle.routes[0]?.kb, bundle.budget_kb, 'KB');
 if (search) target('Students search, keystroke to table (median, 5,000 students)', search.median_ms, 100);

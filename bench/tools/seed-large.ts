@@ -5,7 +5,7 @@
  * 5,000 students with 5,000 distinct parent phones, 200 teachers with accounts, a year of school days
  * (Monday to Saturday) of student and teacher attendance, 100,000 message rows and 20,000 activities.
  * The last school day is left pending approval. Refuses a database that already holds students.
- *   SEED_STUDENTS, SEED_TEACHERS, SEED_DAYS change the size.
+ *   SEED_STUDENTS, SEED_TEACHERS, SEED_DAYS change the size; SEED_SMALL_CLASS=n makes class 10 a class of n.
  *   SEED_PUSH_ENDPOINT (a base URL) also gives every parent an access code and one device subscribed
  *   to Web Push at `<base>/<n>`, with the keys SEED_PUSH_P256DH and SEED_PUSH_AUTH (a fake push
  *   service could decrypt with them).
@@ -22,6 +22,7 @@ import { runScript } from '../../apps/server/src/scripts/run-script';
 const STUDENTS = Number(process.env.SEED_STUDENTS ?? 5000);
 const TEACHERS = Number(process.env.SEED_TEACHERS ?? 200);
 const CALENDAR_DAYS = Number(process.env.SEED_DAYS ?? 365);
+const SMALL_CLASS = Number(process.env.SEED_SMALL_CLASS ?? 0);
 const PUSH_ENDPOINT = process.env.SEED_PUSH_ENDPOINT ?? '';
 /** Every seeded teacher signs in with this password (bench only). */
 const SEED_TEACHER_PASSWORD = 'bench-teacher-password';
@@ -48,11 +49,13 @@ async function seed(db: Database): Promise<Record<string, number>> {
       'students',
       `INSERT INTO students (full_name, class_name, parent_name, parent_phone)
        SELECT ($2::text[])[1 + i % 20] || ' ' || ($3::text[])[1 + (i / 20) % 20] || ' ' || i,
-              (7 + i % 4)::text,
+              -- SEED_SMALL_CLASS=n: class 10 holds only n students (a teacher's register of a usual
+              -- size), the others of its share spread over classes 7 to 9.
+              CASE WHEN $4::int > 0 AND i % 4 = 3 AND i / 4 >= $4::int THEN (7 + i % 3) ELSE 7 + i % 4 END::text,
               'Parent ' || ($3::text[])[1 + (i / 20) % 20] || ' ' || i,
               '+9197' || lpad(i::text, 8, '0')
          FROM generate_series(1, $1::int) AS i`,
-      [STUDENTS, FIRST, LAST],
+      [STUDENTS, FIRST, LAST, SMALL_CLASS],
     );
     await step(
       'teacher accounts',
