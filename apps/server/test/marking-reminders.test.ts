@@ -279,6 +279,31 @@ describe('who is reminded, and when', () => {
   });
 });
 
+describe('a restart', () => {
+  it('back the next morning before the time, reminds nobody of yesterday, and today only once the time comes', async () => {
+    const meena = await teacher(['9']);
+    await students('9', 2);
+    // Yesterday went unmarked and nothing ran at its reminder time: the loop starts this morning.
+    let now = at(8, 0);
+    const loop = new MarkingReminderLoop(
+      a.db,
+      () => a.ctx.push.wake(),
+      20,
+      () => now,
+    );
+    loop.start();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(await reminderRows()).toEqual([]);
+      now = at(10, 0);
+      await waitFor('the reminder at the time', async () => ((await reminderRows()).length > 0 ? true : undefined));
+    } finally {
+      await loop.stop(2000);
+    }
+    expect(await reminderRows()).toEqual([{ user_id: meena.id, class_name: '9', date: today() }]);
+  });
+});
+
 describe('the push and the card', () => {
   it("reaches the teacher's devices with what the service worker shows and the register a tap opens", async () => {
     const meena = await teacher(['9']);
