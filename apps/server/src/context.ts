@@ -17,6 +17,11 @@ export interface AppContext {
   whatsappWorker?: WhatsappWorker;
   /** Web Push: the VAPID public key and the outbox worker (started by server.ts, or by a test). */
   push: PushWorker;
+  /**
+   * The marking reminders' loop (modules/reminders/loop.ts), when this process runs one (server.ts):
+   * a changed setting wakes it.
+   */
+  reminders?: { wake(): void };
   /** The key file's sealing key: two-factor secrets and recovery-code hashes (modules/two-factor/secrets.ts, ADR 017). */
   twoFactorKey: Buffer;
   /** Built list answers by the data versions they were built under (lib/versioned-answer.ts, ADR 024). */

@@ -55,6 +55,7 @@ async function main(): Promise<void> {
 
   // Reminders claimed here are pushed at once by this instance's worker.
   const reminders = new MarkingReminderLoop(db, () => ctx.push.wake());
+  ctx.reminders = reminders;
 
   let closing = false;
   const shutdown = async (signal: string) => {

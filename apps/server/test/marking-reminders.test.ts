@@ -304,6 +304,33 @@ describe('a restart', () => {
   });
 });
 
+describe('a changed setting', () => {
+  it('moved to a time already past, reminds at once on the instance that took it, not at the next round', async () => {
+    const meena = await teacher(['9']);
+    await students('9', 1);
+    await admin.put('/api/v1/settings/reminders', { reminder_time: '16:00' });
+    // Rounds an hour apart: only the wake can make this one.
+    const loop = new MarkingReminderLoop(
+      a.db,
+      () => a.ctx.push.wake(),
+      3_600_000,
+      () => at(15, 0),
+    );
+    loop.start();
+    a.ctx.reminders = loop;
+    try {
+      await loop.settled();
+      expect(await reminderRows()).toEqual([]);
+      expect((await admin.put('/api/v1/settings/reminders', { reminder_time: '14:00' })).statusCode).toBe(200);
+      await waitFor('the reminder', async () => ((await reminderRows()).length > 0 ? true : undefined), 3000);
+    } finally {
+      a.ctx.reminders = undefined;
+      await loop.stop(2000);
+    }
+    expect(await reminderRows()).toEqual([{ user_id: meena.id, class_name: '9', date: today() }]);
+  });
+});
+
 describe('the push and the card', () => {
   it("reaches the teacher's devices with what the service worker shows and the register a tap opens", async () => {
     const meena = await teacher(['9']);

@@ -21,7 +21,7 @@ export async function updateReminderSettings(
   actor: Actor,
   update: UpdateMarkingReminderSettings,
 ): Promise<MarkingReminderSettings> {
-  return ctx.db.transaction(async (tx) => {
+  const saved = await ctx.db.transaction(async (tx) => {
     const current = await readReminderSettings(tx, 'update');
     const next: MarkingReminderSettings = {
       marking_reminders: update.marking_reminders ?? current.marking_reminders,
@@ -38,6 +38,9 @@ export async function updateReminderSettings(
     );
     return readReminderSettings(tx);
   });
+  // A time moved to one already past reminds at once here, not at the next round (other instances follow).
+  ctx.reminders?.wake();
+  return saved;
 }
 
 /** "10:05" for the centre's clock at `now` (the process time zone, as every date here). */
