@@ -39,10 +39,12 @@ describe('signing in and the shell', () => {
       'Teachers',
       'Mark Attendance',
       'Attendance Approval',
+      'Leave',
       'Attendance History',
       'Teacher Attendance',
       'Communications',
       'Import Data',
+      'Audit',
     ]);
     await page.getByText('ADMIN', { exact: true }).waitFor();
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
@@ -114,6 +116,7 @@ describe('signing in and the shell', () => {
       'Dashboard',
       'Students',
       'Mark Attendance',
+      'Leave',
       'Communications',
     ]);
     await page.getByText('TEACHER', { exact: true }).waitFor();
