@@ -66,9 +66,12 @@ describe('leave told in advance', () => {
     ).toBe(1);
     await expectAccessible(staff.page);
     await staff.page.setViewportSize({ width: 390, height: 844 });
+    // The table gives way to one card a request: wait for the change before reaching into it.
+    await expect.poll(() => staff.page.getByRole('table').count()).toBe(0);
     await staff.page.getByRole('button', { name: 'Approve leave for Rohan Kapoor' }).scrollIntoViewIfNeeded();
     await expectAccessible(staff.page);
     await staff.page.setViewportSize({ width: 1366, height: 900 });
+    await staff.page.getByRole('table').waitFor();
 
     await staff.page.getByRole('button', { name: 'Approve leave for Rohan Kapoor' }).click();
     const dialog = staff.page.getByRole('dialog', { name: 'Approve leave for Rohan Kapoor?' });
