@@ -17,7 +17,7 @@ import { Link } from 'react-router';
 import { useOfflineRosters } from '../../features/attendance/offline-rosters';
 import { ATTENDANCE_QUERY_ROOT } from '../../features/attendance/pending-count';
 import { waitingMarks } from '../../lib/offline/mark-queue';
-import { markSync, useMarkQueue } from '../../lib/offline/mark-sync';
+import { markSync, shownWaiting, useMarkQueue } from '../../lib/offline/mark-sync';
 
 /** "1 mark waiting to be sent", "30 marks waiting to be sent". */
 export function waitingText(count: number): string {
@@ -41,7 +41,7 @@ export function MarksWaitingChip() {
   const queue = useMarkQueue();
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('sm'));
-  const count = waitingMarks(queue.entries);
+  const count = waitingMarks(shownWaiting(queue));
   if (count === 0) return null;
   const text = waitingText(count);
   return (

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { MarkingScope, Roster } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatDay, isoDaysAgo, todayIso } from '../../lib/dates';
-import { fakeApi, optionTexts, renderPage, rosterEntry } from '../../testing';
+import { deferred, fakeApi, optionTexts, renderPage, rosterEntry } from '../../testing';
 import MarkAttendancePage from './mark-attendance-page';
 
 const yesterday = isoDaysAgo(1);
@@ -205,6 +205,27 @@ describe('Mark Attendance screen', { timeout: 30_000 }, () => {
     expect(posts).toHaveLength(2);
     // The same submission both times: the server saves it once however often it arrives.
     expect(posts[1]?.submission_id).toBe(posts[0]?.submission_id);
+  });
+
+  it('says nothing is waiting while a Submit is on its first try, only Saving', async () => {
+    const reply = deferred();
+    fakeApi({
+      'GET /api/v1/attendance/marking-scope': () => [200, adminScope],
+      'GET /api/v1/attendance/roster': () => [200, roster],
+      'POST /api/v1/attendance/submissions': () => reply.promise,
+    });
+    const user = userEvent.setup();
+    renderPage(<MarkAttendancePage />, {
+      path: `/mark-attendance?class_name=8&date=${yesterday}`,
+      signedInAs: 'admin',
+    });
+    await user.click(await screen.findByRole('button', { name: 'Submit Attendance' }));
+    expect(await screen.findByText('Saving...')).toBeInTheDocument();
+    expect(screen.queryByText(/waiting to be sent/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    reply.release([200, answered({ submission_id: '00000000-0000-4000-8000-000000000000', date: yesterday }, 2)]);
+    expect(await screen.findByText('Attendance marked for 2 student(s)')).toBeInTheDocument();
+    expect(screen.queryByText(/waiting to be sent/)).not.toBeInTheDocument();
   });
 
   it('keeps a register being marked across a reload', async () => {

@@ -2,7 +2,7 @@ import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import { Alert, AlertTitle, Box, Button, Stack, Typography } from '@mui/material';
 import { formatClock, formatDay } from '../../lib/dates';
 import { type QueuedMarks, waitingMarks } from '../../lib/offline/mark-queue';
-import { markSync, useMarkQueue } from '../../lib/offline/mark-sync';
+import { markSync, shownWaiting, useMarkQueue } from '../../lib/offline/mark-sync';
 import { classLabel } from './attendance-status';
 
 function registerName(entry: QueuedMarks): string {
@@ -16,11 +16,11 @@ function registerName(entry: QueuedMarks): string {
  */
 export function QueuedMarksPanel() {
   const queue = useMarkQueue();
-  const waiting = queue.entries.filter((entry) => entry.sent_at === null);
+  const waiting = shownWaiting(queue);
   const refused = queue.entries.filter(
     (entry) => entry.sent_at && !entry.dismissed && (entry.result?.refused.length ?? 0) > 0,
   );
-  const count = waitingMarks(queue.entries);
+  const count = waitingMarks(waiting);
   if (waiting.length === 0 && refused.length === 0) return null;
   return (
     <Stack spacing={1.5}>

@@ -227,7 +227,8 @@ function SubmitState({ register, compact }: { register: RegisterKey; compact: bo
   const last = [...queue.entries]
     .reverse()
     .find((entry) => entry.class_name === register.className && entry.date === register.date);
-  if (!last) return null;
+  // Its first try is under way: Submit says Saving.
+  if (!last || queue.firstSends.includes(last.submission_id)) return null;
   const refused = last.result?.refused.length ?? 0;
   const at = (time: string | null) => dayjs(time).format('HH:mm');
   // On a phone the bar keeps one line: the short words, the whole sentence as the element's title.

@@ -18,6 +18,16 @@ export interface MarkQueueState {
   /** The queue has been read from the device (until then a register cannot know what waits). */
   ready: boolean;
   sending: boolean;
+  /**
+   * Submissions of this tab on their first try: not yet "waiting" (a Submit online would otherwise
+   * flash "30 marks waiting to be sent" for the moment its request takes).
+   */
+  firstSends: readonly string[];
+}
+
+/** The entries to show as waiting: not answered, and not on their first try from this tab. */
+export function shownWaiting(state: MarkQueueState): QueuedMarks[] {
+  return state.entries.filter((entry) => entry.sent_at === null && !state.firstSends.includes(entry.submission_id));
 }
 
 export interface NewMarks {
@@ -60,7 +70,7 @@ function isPassing(error: unknown): boolean {
  * while marks wait. One tab sends at a time (Web Locks); the others hear of it (BroadcastChannel).
  */
 class MarkSync {
-  private state: MarkQueueState = { userId: null, entries: [], ready: false, sending: false };
+  private state: MarkQueueState = { userId: null, entries: [], ready: false, sending: false, firstSends: [] };
   private readonly listeners = new Set<() => void>();
   private readonly sentListeners = new Set<(result: QueuedMarksResult) => void>();
   private run: Promise<void> | undefined;
@@ -146,6 +156,15 @@ class MarkSync {
       result: null,
       dismissed: false,
     };
+    this.set({ firstSends: [...this.state.firstSends, entry.submission_id] });
+    try {
+      return await this.submitEntry(entry);
+    } finally {
+      this.set({ firstSends: this.state.firstSends.filter((id) => id !== entry.submission_id) });
+    }
+  }
+
+  private async submitEntry(entry: QueuedMarks): Promise<SubmitOutcome> {
     try {
       await addToQueue(entry);
     } catch {
