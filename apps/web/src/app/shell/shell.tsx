@@ -123,6 +123,7 @@ export default function Shell() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [accountAnchor, setAccountAnchor] = useState<HTMLElement | null>(null);
   const [twoFactorOpen, setTwoFactorOpen] = useState(false);
+  const [passwordOpen, setPasswordOpen] = useState(false);
   const auth = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
@@ -188,6 +189,15 @@ export default function Shell() {
             transformOrigin={{ vertical: 'top', horizontal: 'right' }}
           >
             <MenuItem disabled>{auth.user?.full_name}</MenuItem>
+            {/* Every account changes its own password here (teachers also from their dashboard). */}
+            <MenuItem
+              onClick={() => {
+                setAccountAnchor(null);
+                setPasswordOpen(true);
+              }}
+            >
+              Change Password
+            </MenuItem>
             <MenuItem
               onClick={() => {
                 setAccountAnchor(null);
@@ -239,6 +249,7 @@ export default function Shell() {
         onClose={() => undefined}
       />
       <AccountTwoFactorDialog open={twoFactorOpen} onClose={() => setTwoFactorOpen(false)} />
+      <ChangePasswordDialog open={passwordOpen} mode="signed-in" onClose={() => setPasswordOpen(false)} />
       <SignOutDialog open={confirmSignOut} onCancel={() => setConfirmSignOut(false)} onSignOut={signOut} />
       {!setupPending && <OfflineMarkingSupport isTeacher={role === 'teacher'} />}
     </Box>

@@ -125,7 +125,8 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
           <Stack spacing={2} sx={{ pt: 1 }}>
             {required && (
               <Alert severity="info">
-                Your password was set by an administrator. Choose your own before you continue.
+                {/* True of the first admin (a password printed at the first start) and of every account an admin made. */}
+                This password was given to you, not chosen by you. Choose your own before you continue.
               </Alert>
             )}
             {error && <Alert severity="error">{error}</Alert>}
