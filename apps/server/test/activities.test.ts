@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, readableDate, today } from '../src/lib/time';
 import { expectRefusal } from './helpers/answers';
 import { type TestClient, testClient } from './helpers/client';
 import { detailOf } from './helpers/test-app';
@@ -221,5 +222,105 @@ describe('POST /activities/mark-viewed without a body', () => {
   it('keeps the usual JSON handling on other routes (an empty JSON body elsewhere is still a 400)', async () => {
     const response = await api.as('admin').post('/api/v1/messages/send-to-parents', undefined, { json: '' });
     expectRefusal(response, 400, 'body: is not valid JSON');
+  });
+});
+
+describe('activity texts: dates as people read them, and "Class 9"', () => {
+  const day = addDays(today(), -2);
+  const dayRead = readableDate(day);
+
+  async function newest(action: string): Promise<string | undefined> {
+    const body = await recent('admin', '?limit=100');
+    return body.activities.find((activity) => activity.action === action)?.description;
+  }
+
+  it('marking attendance names the classes with a capital C and the day as "23 Nov 2026"', async () => {
+    const nine = await api.student({ class_name: '9' });
+    const ten = await api.student({ class_name: '10' });
+    const one = await api.as('admin').post('/api/v1/attendance/mark', {
+      date: day,
+      records: [{ student_id: nine.id, status: 'present' }],
+    });
+    expect(one.statusCode).toBe(200);
+    expect(await newest('attendance.marked')).toMatch(
+      new RegExp(`marked attendance for 1 student of Class 9 on ${dayRead}$`),
+    );
+    const two = await api.as('admin').post('/api/v1/attendance/mark', {
+      date: day,
+      records: [
+        { student_id: ten.id, status: 'absent' },
+        { student_id: nine.id, status: 'present' },
+      ],
+    });
+    expect(two.statusCode).toBe(200);
+    expect(await newest('attendance.marked')).toMatch(
+      new RegExp(`marked attendance for 2 students of Classes 9, 10 on ${dayRead}$`),
+    );
+    // Stored as shown: the text is right at its source, not only on the way out.
+    const stored = await api.db.query<{ description: string }>(
+      "SELECT description FROM activities WHERE action = 'attendance.marked' ORDER BY id DESC LIMIT 1",
+    );
+    expect(stored[0]?.description).toMatch(/of Classes 9, 10 on \d{1,2} [A-Z][a-z]{2} \d{4}$/);
+  });
+
+  it('teacher attendance: saved, remarks and locked name the day as people read it', async () => {
+    const teacher = await api.teacher();
+    const saved = await api.as('admin').post('/api/v1/teacher-attendance/mark', {
+      date: day,
+      teacher_records: [{ teacher_id: teacher.id, status: 'present' }],
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(await newest('teacher_attendance.marked')).toMatch(new RegExp(`for 1 teacher on ${dayRead}$`));
+    const remarks = await api.as('admin').post('/api/v1/teacher-attendance/update-remarks', {
+      teacher_id: teacher.id,
+      date: day,
+      remarks: 'Came in for the morning only',
+    });
+    expect(remarks.statusCode).toBe(200);
+    expect(await newest('teacher_attendance.remarks_updated')).toMatch(new RegExp(` for ${dayRead}$`));
+    const locked = await api.as('admin').post(`/api/v1/teacher-attendance/lock/${day}`);
+    expect(locked.statusCode).toBe(200);
+    expect(await newest('teacher_attendance.locked')).toMatch(
+      new RegExp(`locked teacher attendance for ${dayRead} \\(\\d+ teachers? marked\\)$`),
+    );
+  });
+
+  it('rows stored in the older form read as new ones do; other texts with dates are left as written', async () => {
+    const older: [string, string][] = [
+      ['attendance.marked', 'Asha Rao marked attendance for 3 students of class 9 on 2026-11-23'],
+      ['attendance.marked', 'Asha Rao marked attendance for 4 students of class 8, 10 on 2026-11-03'],
+      [
+        'attendance.marked',
+        "Asha Rao marked attendance for 1 student of class 7 on 2026-01-09 (sent from a device's queue)",
+      ],
+      ['teacher_attendance.marked', 'Administrator saved teacher attendance for 2 teachers on 2026-11-23'],
+      ['teacher_attendance.locked', 'Administrator locked teacher attendance for 2026-11-23 (1 teacher marked)'],
+      [
+        'teacher_attendance.remarks_updated',
+        'Administrator updated the remarks of Ravi 2026-01-01 Kumar for 2026-11-23',
+      ],
+      // Someone's own words: a subject with a date and "class" in it is never rewritten.
+      ['messages.sent', 'Administrator sent "Exams of class 9 on 2026-12-01" to 3 parents of Class 9'],
+    ];
+    await api.db.query('DELETE FROM activities');
+    for (const [action, description] of older) {
+      await api.db.query("INSERT INTO activities (actor, action, description) VALUES ('Someone', $1, $2)", [
+        action,
+        description,
+      ]);
+    }
+    const shown = (await recent('admin', '?limit=100')).activities.map((activity) => activity.description).reverse();
+    expect(shown).toEqual([
+      'Asha Rao marked attendance for 3 students of Class 9 on 23 Nov 2026',
+      'Asha Rao marked attendance for 4 students of Classes 8, 10 on 3 Nov 2026',
+      "Asha Rao marked attendance for 1 student of Class 7 on 9 Jan 2026 (sent from a device's queue)",
+      'Administrator saved teacher attendance for 2 teachers on 23 Nov 2026',
+      'Administrator locked teacher attendance for 23 Nov 2026 (1 teacher marked)',
+      'Administrator updated the remarks of Ravi 2026-01-01 Kumar for 23 Nov 2026',
+      'Administrator sent "Exams of class 9 on 2026-12-01" to 3 parents of Class 9',
+    ]);
+    // The stored rows are as they were written.
+    const stored = await api.db.query<{ description: string }>('SELECT description FROM activities ORDER BY id');
+    expect(stored.map((row) => row.description)).toEqual(older.map(([, description]) => description));
   });
 });

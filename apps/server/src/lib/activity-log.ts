@@ -30,6 +30,12 @@ export async function recordActivity(
   ]);
 }
 
+/** `Class 9`, `Classes 8, 9`: class names as the console writes them (capital C), in number order. */
+export function classesText(classNames: readonly string[]): string {
+  const sorted = [...new Set(classNames)].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+  return `${sorted.length === 1 ? 'Class' : 'Classes'} ${sorted.join(', ')}`;
+}
+
 /** `1 student`, `3 students`. */
 export function plural(count: number, noun: string, pluralNoun = `${noun}s`): string {
   return `${count} ${count === 1 ? noun : pluralNoun}`;

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import { UnauthorizedError } from '../../lib/errors';
 import { timeAgo } from '../../lib/time';
 import { listRecentActivities, markActivitiesViewed } from './repository';
+import { readableActivityText } from './stored-texts';
 
 export async function recentActivities(
   ctx: AppContext,
@@ -11,7 +12,11 @@ export async function recentActivities(
 ): Promise<RecentActivities> {
   const rows = await listRecentActivities(ctx.db, { userId, ...options });
   const now = new Date();
-  const activities = rows.map((row) => ({ ...row, time_ago: timeAgo(new Date(row.created_at), now) }));
+  const activities = rows.map((row) => ({
+    ...row,
+    description: readableActivityText(row.action, row.description),
+    time_ago: timeAgo(new Date(row.created_at), now),
+  }));
   return { activities, count: activities.length };
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { QueuedMarksRequest, QueuedMarksResult, RefusedMark } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
-import { plural, recordActivity } from '../../lib/activity-log';
+import { classesText, plural, recordActivity } from '../../lib/activity-log';
 import { distinctIds } from '../../lib/distinct-ids';
 import { ValidationError } from '../../lib/errors';
 import { formatTimestamp, readableDate, today } from '../../lib/time';
@@ -94,7 +94,7 @@ export async function saveQueuedMarks(
         tx,
         actor,
         'attendance.marked',
-        `${actor.full_name} marked attendance for ${plural(marked, 'student')} of class ${classes.join(', ')} on ${date} (sent from a device's queue)`,
+        `${actor.full_name} marked attendance for ${plural(marked, 'student')} of ${classesText(classes)} on ${readableDate(date)} (sent from a device's queue)`,
       );
     }
     const answer: QueuedMarksResult = {

@@ -8,7 +8,7 @@ import type {
   Roster,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
-import { type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { type Actor, classesText, plural, recordActivity } from '../../lib/activity-log';
 import { distinctIds } from '../../lib/distinct-ids';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, firstDayOfMonth, lastDayOfMonth, readableDate, today } from '../../lib/time';
@@ -104,12 +104,11 @@ export async function markAttendance(
       const name = students.find((s) => s.id === approved)?.full_name ?? `student ${approved}`;
       throw new ConflictError(`Attendance for ${name} on ${date} is already approved and cannot be changed`);
     }
-    const classes = [...new Set(students.map((s) => s.class_name))].sort((a, b) => Number(a) - Number(b));
     await recordActivity(
       tx,
       actor,
       'attendance.marked',
-      `${actor.full_name} marked attendance for ${plural(ids.length, 'student')} of class ${classes.join(', ')} on ${date}`,
+      `${actor.full_name} marked attendance for ${plural(ids.length, 'student')} of ${classesText(students.map((s) => s.class_name))} on ${readableDate(date)}`,
     );
   });
   return { marked_count: ids.length, message: `Attendance marked for ${ids.length} student(s)` };

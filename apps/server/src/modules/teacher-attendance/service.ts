@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { distinctIds } from '../../lib/distinct-ids';
 import { ConflictError, NotFoundError } from '../../lib/errors';
+import { readableDate } from '../../lib/time';
 import {
   countMarked,
   findDayLock,
@@ -67,7 +68,7 @@ export async function markTeacherAttendance(
       tx,
       actor,
       'teacher_attendance.marked',
-      `${actor.full_name} saved teacher attendance for ${plural(ids.length, 'teacher')} on ${date}`,
+      `${actor.full_name} saved teacher attendance for ${plural(ids.length, 'teacher')} on ${readableDate(date)}`,
     );
   });
   return { marked_count: ids.length, message: `Attendance saved successfully for ${ids.length} teachers!` };
@@ -88,7 +89,7 @@ export async function lockTeacherAttendance(
       tx,
       actor,
       'teacher_attendance.locked',
-      `${actor.full_name} locked teacher attendance for ${date} (${plural(marked, 'teacher')} marked)`,
+      `${actor.full_name} locked teacher attendance for ${readableDate(date)} (${plural(marked, 'teacher')} marked)`,
     );
     return marked;
   });
@@ -115,7 +116,7 @@ export async function updateTeacherRemarks(
       tx,
       actor,
       'teacher_attendance.remarks_updated',
-      `${actor.full_name} updated the remarks of ${teacher.full_name} for ${input.date}`,
+      `${actor.full_name} updated the remarks of ${teacher.full_name} for ${readableDate(input.date)}`,
     );
   });
   return { message: 'Remarks saved successfully.' };

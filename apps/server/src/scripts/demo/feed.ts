@@ -3,6 +3,7 @@
  * given the students and teachers their codes.
  */
 import { type Actor, plural } from '../../lib/activity-log';
+import { readableDate } from '../../lib/time';
 import type { DemoActivity, DemoCentre } from './types';
 
 /** The people the demo's rows name, as the database has them. */
@@ -56,7 +57,7 @@ export function feedEntry(activity: DemoActivity, centre: DemoCentre, people: Wr
       return entry(
         account,
         'attendance.marked',
-        `${account.full_name} marked attendance for ${plural(activity.count, 'student')} of class ${activity.class_name} on ${activity.date}`,
+        `${account.full_name} marked attendance for ${plural(activity.count, 'student')} of Class ${activity.class_name} on ${readableDate(activity.date)}`,
       );
     }
     case 'attendance_approved':
@@ -69,13 +70,13 @@ export function feedEntry(activity: DemoActivity, centre: DemoCentre, people: Wr
       return entry(
         admin,
         'teacher_attendance.marked',
-        `${admin.full_name} saved teacher attendance for ${plural(activity.count, 'teacher')} on ${activity.date}`,
+        `${admin.full_name} saved teacher attendance for ${plural(activity.count, 'teacher')} on ${readableDate(activity.date)}`,
       );
     case 'teacher_attendance_locked':
       return entry(
         admin,
         'teacher_attendance.locked',
-        `${admin.full_name} locked teacher attendance for ${activity.date} (${plural(activity.count, 'teacher')} marked)`,
+        `${admin.full_name} locked teacher attendance for ${readableDate(activity.date)} (${plural(activity.count, 'teacher')} marked)`,
       );
     case 'sent_to_parents': {
       const send = centre.sends[activity.send] as (typeof centre.sends)[0];
