@@ -102,7 +102,11 @@ describe('absence alerts on approval', () => {
 
     const response = await approve([...ids.values()]);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ approved_count: 5, message: 'Successfully approved 5 attendance record(s).' });
+    expect(response.json()).toEqual({
+      approved_count: 5,
+      message: 'Successfully approved 5 attendance record(s).',
+      alerted_families: 3,
+    });
 
     const [user] = await api.db.query<{ id: number; full_name: string }>(
       "SELECT id, full_name FROM users WHERE username = 'admin'",
@@ -161,7 +165,11 @@ describe('absence alerts on approval', () => {
 
     const secondId = (await mark(date, [{ student_id: second.id, status: 'late' }])).get(second.id) as number;
     const mixed = await approve([firstId, secondId]);
-    expect(mixed.json()).toEqual({ approved_count: 1, message: 'Successfully approved 1 attendance record(s).' });
+    expect(mixed.json()).toEqual({
+      approved_count: 1,
+      message: 'Successfully approved 1 attendance record(s).',
+      alerted_families: 1,
+    });
     expect(await alertsFor([first.id])).toHaveLength(1);
     expect(await alertsFor([second.id])).toHaveLength(1);
   });
@@ -241,6 +249,7 @@ describe('absence alerts on approval', () => {
     expect(response.json()).toEqual({
       approved_count: 200,
       message: 'Successfully approved 200 attendance record(s).',
+      alerted_families: 100,
     });
     expect(await alertsFor(studentIds)).toHaveLength(100);
     expect(elapsed).toBeLessThan(3000);

@@ -373,7 +373,12 @@ describe('pending approval, approval and history', () => {
     const before = await countActivities('attendance.approved');
     const response = await approve(api.as('admin'), [first, second]);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ approved_count: 2, message: 'Successfully approved 2 attendance record(s).' });
+    // Bala was absent (an alert to the family), Chandra on leave (none).
+    expect(response.json()).toEqual({
+      approved_count: 2,
+      message: 'Successfully approved 2 attendance record(s).',
+      alerted_families: 1,
+    });
     expect(await countActivities('attendance.approved')).toBe(before + 1);
     expect(await pendingIds(`?attendance_date=${date}`)).toEqual(ids.slice(2));
     const rows = await api.db.query<{ approved_by: string; approved_by_user_id: number; approved_at: string }>(

@@ -453,6 +453,7 @@ async function adminExamples(): Promise<Record<string, Example>> {
       url: '/api/v1/attendance/approve',
       payload: { attendance_ids: pending.map((row) => row.id) },
     },
+    'GET /api/v1/attendance/pending-days': { url: '/api/v1/attendance/pending-days' },
     'GET /api/v1/attendance/history': { url: `/api/v1/attendance/history?start_date=${date}&end_date=${date}` },
     'GET /api/v1/attendance/history/page': {
       url: `/api/v1/attendance/history/page?start_date=${date}&end_date=${date}`,

@@ -121,6 +121,14 @@ export type QueuedMarksResult = z.infer<typeof queuedMarksResultSchema>;
 
 export const pendingQuerySchema = z.object({ attendance_date: isoDateSchema.optional() });
 
+/** A day with records awaiting approval, and how many. */
+export const pendingDaySchema = z
+  .object({ date: z.string().describe('yyyy-MM-dd'), pending: z.number().int() })
+  .meta({ id: 'PendingDay' });
+export type PendingDay = z.infer<typeof pendingDaySchema>;
+/** Every day with pending records, newest first; days with none are left out. */
+export const pendingDaysSchema = z.array(pendingDaySchema);
+
 export const approveAttendanceSchema = z.object({
   attendance_ids: z
     .array(rowIdSchema('must be an attendance id'), { error: 'must be a list of attendance ids' })
@@ -129,7 +137,16 @@ export const approveAttendanceSchema = z.object({
 });
 export type ApproveAttendanceRequest = z.infer<typeof approveAttendanceSchema>;
 
-export const approveAttendanceResultSchema = z.object({ approved_count: z.number().int(), message: z.string() });
+export const approveAttendanceResultSchema = z.object({
+  approved_count: z.number().int(),
+  message: z.string(),
+  alerted_families: z
+    .number()
+    .int()
+    .describe(
+      'families this approval sent an absence or late alert to (one family however many of its children); 0 when absence alerts are off',
+    ),
+});
 export type ApproveAttendanceResult = z.infer<typeof approveAttendanceResultSchema>;
 
 export const historyQuerySchema = z.object({

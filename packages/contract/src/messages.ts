@@ -83,6 +83,14 @@ export const sendToParentsResultSchema = z.object({
 });
 export type SendToParentsResult = z.infer<typeof sendToParentsResultSchema>;
 
+export const familyCountQuerySchema = z.object({ recipients: recipientsSchema });
+/** How many families a message to `recipients` goes to now: the families a send would write to. */
+export const familyCountSchema = z.object({
+  recipients: z.string().describe('all_parents or the class, as the send takes it'),
+  families: z.number().int().describe('distinct parent phones of the students in scope who have not left'),
+});
+export type FamilyCount = z.infer<typeof familyCountSchema>;
+
 /** One channel tried for a message, with its own status. */
 export const messageAttemptSchema = z
   .object({

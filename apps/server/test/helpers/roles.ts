@@ -49,6 +49,7 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'POST /api/v1/attendance/mark': 'staff',
   'POST /api/v1/attendance/submissions': 'staff',
   'GET /api/v1/attendance/pending-approval': 'staff',
+  'GET /api/v1/attendance/pending-days': 'admin',
   'GET /api/v1/attendance/summary': 'staff',
   'POST /api/v1/attendance/approve': 'admin',
   'GET /api/v1/attendance/history': 'admin',
@@ -65,6 +66,7 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'POST /api/v1/teacher-attendance/lock/{date}': 'admin',
 
   'POST /api/v1/messages/send-to-parents': 'staff',
+  'GET /api/v1/messages/family-count': 'staff',
   'GET /api/v1/communications/history': 'staff',
   'POST /api/v1/communications/send-whatsapp': 'admin',
   'GET /api/v1/communications/call-list': 'staff',

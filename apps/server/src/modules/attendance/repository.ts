@@ -1,4 +1,4 @@
-import type { AttendanceStatus, RosterEntry } from '@tuitiondesk/contract';
+import type { AttendanceStatus, PendingDay, RosterEntry } from '@tuitiondesk/contract';
 import { jsonTimestamp, type Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
 
@@ -139,6 +139,21 @@ export function pendingJson(db: Queryable, date: string | undefined): Promise<st
       WHERE a.approved_at IS NULL AND ($1::date IS NULL OR a.date = $1::date)
       ORDER BY ${RECORD_ORDER}`,
     [date ?? null],
+  );
+}
+
+/**
+ * Every day with pending records and how many, newest first, from the kept counts: the pending rows
+ * of attendance_counts (attendance_counts_pending_idx), a few a day whatever the number of records.
+ * Days with none have no pending row (rows whose count falls to zero are removed).
+ */
+export function pendingDays(db: Queryable): Promise<readonly Readonly<PendingDay>[]> {
+  return db.queryCached<PendingDay>(
+    `SELECT to_char(date, 'YYYY-MM-DD') AS date, sum(records)::int AS pending
+       FROM attendance_counts
+      WHERE NOT approved
+      GROUP BY date
+      ORDER BY date DESC`,
   );
 }
 

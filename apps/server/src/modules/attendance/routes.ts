@@ -10,6 +10,7 @@ import {
   markAttendanceResultSchema,
   markAttendanceSchema,
   markingScopeSchema,
+  pendingDaysSchema,
   pendingQuerySchema,
   queuedMarksResultSchema,
   queuedMarksSchema,
@@ -30,6 +31,7 @@ import {
   getRoster,
   getSummary,
   historyJsonByDay,
+  listPendingDays,
   listPendingJson,
   markAttendance,
 } from './service';
@@ -113,6 +115,25 @@ export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
     },
     async (request, reply) =>
       sendVersioned(ctx, request, reply, RECORDS, () => listPendingJson(ctx, request.query.attendance_date)),
+  );
+
+  app.get(
+    '/attendance/pending-days',
+    {
+      config: adminOnly,
+      schema: {
+        tags,
+        summary: 'Every day with attendance records awaiting approval, with how many, newest first',
+        description:
+          'Days with nothing pending are left out. The counts are those of /attendance/pending-approval for each day.',
+        response: { 200: pendingDaysSchema },
+      },
+    },
+    async (request, reply) =>
+      // Counts of attendance alone: a student's deletion reaches them through the attendance it deletes.
+      sendVersioned(ctx, request, reply, { kinds: ['attendance'] }, async () =>
+        JSON.stringify(await listPendingDays(ctx)),
+      ),
   );
 
   app.post(

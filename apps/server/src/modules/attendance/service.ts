@@ -5,6 +5,7 @@ import type {
   AttendanceSummary,
   ClassName,
   MarkingScope,
+  PendingDay,
   Roster,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
@@ -29,6 +30,7 @@ import {
   findStudentsForMarking,
   historyPageJson,
   type MarkInput,
+  pendingDays,
   pendingJson,
   upsertAttendance,
 } from './repository';
@@ -119,6 +121,14 @@ export function listPendingJson(ctx: AppContext, date: string | undefined): Prom
   return pendingJson(ctx.db, date);
 }
 
+/**
+ * The days with records awaiting approval, newest first: admins approve any day, so every day is
+ * listed, and the Approval page shows the ones other than the day it is on.
+ */
+export function listPendingDays(ctx: AppContext): Promise<readonly Readonly<PendingDay>[]> {
+  return pendingDays(ctx.db);
+}
+
 export async function approveAttendance(
   ctx: AppContext,
   actor: Actor,
@@ -136,21 +146,24 @@ export async function approveAttendance(
       throw new ConflictError('These attendance records are already approved');
     }
     // Only the records this call approved: one approved before never alerts twice.
-    const alerts = (await readAbsenceAlerts(tx)) ? await queueAbsenceAlerts(ctx, tx, approvedIds, actor) : 0;
+    const alerts = (await readAbsenceAlerts(tx))
+      ? await queueAbsenceAlerts(ctx, tx, approvedIds, actor)
+      : { messages: 0, families: 0 };
     await recordActivity(
       tx,
       actor,
       'attendance.approved',
       `${actor.full_name} approved ${plural(approvedIds.length, 'attendance record')}${
-        alerts > 0 ? ` and sent ${plural(alerts, 'absence alert')} to parents` : ''
+        alerts.messages > 0 ? ` and sent ${plural(alerts.messages, 'absence alert')} to parents` : ''
       }`,
     );
     return { count: approvedIds.length, alerts };
   });
-  if (approved.alerts > 0) wakeSenders(ctx);
+  if (approved.alerts.messages > 0) wakeSenders(ctx);
   return {
     approved_count: approved.count,
     message: `Successfully approved ${approved.count} attendance record(s).`,
+    alerted_families: approved.alerts.families,
   };
 }
 

@@ -12,19 +12,21 @@ import { findAlertSubjects } from './outgoing-repository';
 /**
  * One alert per approved absent or late record among `attendanceIds` (none for a day the student has
  * approved leave for), to the student's family, in its language, through the centre's absence and
- * late templates (with the one-tap replies on WhatsApp), and any remarks after the text. In the approver's transaction; answers how many were queued.
+ * late templates (with the one-tap replies on WhatsApp), and any remarks after the text. In the
+ * approver's transaction; answers how many were queued, and to how many families (a family with two
+ * children absent gets two alerts and counts once).
  */
 export async function queueAbsenceAlerts(
   ctx: AppContext,
   tx: Queryable,
   attendanceIds: readonly number[],
   sender: Actor,
-): Promise<number> {
+): Promise<{ messages: number; families: number }> {
   const marked = await findAlertSubjects(tx, attendanceIds, ALERT_STATUSES);
   // The family told the centre in advance and an admin agreed: no alert about a day they know of.
   const onLeave = await findApprovedLeaveDays(tx, marked);
   const subjects = marked.filter((subject) => !onLeave.has(`${subject.student_id}|${subject.date}`));
-  if (subjects.length === 0) return 0;
+  if (subjects.length === 0) return { messages: 0, families: 0 };
   const settings = await readMessagingSettings(tx);
   const absence = await findTemplateForSending(tx, { purpose: 'absence_alert' });
   const late = await findTemplateForSending(tx, { purpose: 'late_alert' });
@@ -64,5 +66,5 @@ export async function queueAbsenceAlerts(
     messages,
     settings.whatsapp_fallback_minutes,
   );
-  return messages.length;
+  return { messages: messages.length, families: new Set(subjects.map((subject) => subject.phone)).size };
 }

@@ -19,6 +19,13 @@ const FAMILY_CHANNELS = `
   (array_agg(s.parent_language ORDER BY s.id))[1] AS language,
   EXISTS (SELECT 1 FROM push_subscriptions p WHERE p.phone = s.parent_phone AND p.revoked_at IS NULL) AS has_device`;
 
+/**
+ * The students whose families a notice to `$1` goes to: those of the class (every class when null)
+ * who have not left (ADR 027). Sending and counting before sending read this one selection, so the
+ * count shown in the send dialog is the number of families the send writes to.
+ */
+const NOTICE_STUDENTS = `FROM students s WHERE ($1::text IS NULL OR s.class_name = $1::text) AND s.left_on IS NULL`;
+
 /** One family per distinct parent phone among the students of `className` (every class when null). */
 export async function findFamilies(db: Queryable, className: string | null): Promise<FamilyChannels[]> {
   return db.query<FamilyChannels>(
@@ -26,12 +33,20 @@ export async function findFamilies(db: Queryable, className: string | null): Pro
             COALESCE((array_agg(btrim(s.parent_name) ORDER BY s.id) FILTER (WHERE btrim(s.parent_name) <> ''))[1],
                      'Parent of ' || string_agg(s.full_name, ', ' ORDER BY s.full_name, s.id)) AS recipient_name,
             ${FAMILY_CHANNELS}
-       FROM students s
-      WHERE ($1::text IS NULL OR s.class_name = $1::text) AND s.left_on IS NULL
+       ${NOTICE_STUDENTS}
       GROUP BY s.parent_phone
       ORDER BY s.parent_phone`,
     [className],
   );
+}
+
+/** How many families `findFamilies` finds for `className`, without building them. */
+export async function countFamilies(db: Queryable, className: string | null): Promise<number> {
+  const rows = await db.queryCached<{ families: number }>(
+    `SELECT count(DISTINCT s.parent_phone)::int AS families ${NOTICE_STUDENTS}`,
+    [className],
+  );
+  return rows[0]?.families ?? 0;
 }
 
 /** An approved absent or late record an alert is about, with its family's channels. */

@@ -1,6 +1,8 @@
 import {
   communicationHistorySchema,
   errorSchema,
+  familyCountQuerySchema,
+  familyCountSchema,
   historyPageQuerySchema,
   sendToParentsResultSchema,
   sendToParentsSchema,
@@ -11,7 +13,7 @@ import type { AppContext } from '../../context';
 import { sendVersioned } from '../../lib/versioned-answer';
 import { adminOnly, currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
-import { communicationHistory, requireWhatsapp, sendToParents, sendWhatsapp } from './service';
+import { communicationHistory, countRecipientFamilies, requireWhatsapp, sendToParents, sendWhatsapp } from './service';
 
 export function registerMessageRoutes(app: ZodApp, ctx: AppContext): void {
   app.post(
@@ -25,6 +27,24 @@ export function registerMessageRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request) => sendToParents(ctx, currentUser(request), request.body),
+  );
+
+  app.get(
+    '/messages/family-count',
+    {
+      schema: {
+        tags: ['messages'],
+        summary: 'How many families a message to these recipients would go to now (one per parent phone)',
+        description:
+          'The families /messages/send-to-parents writes to for the same recipients: distinct parent phones of the students of the class (or of all classes) who have not left.',
+        querystring: familyCountQuerySchema,
+        response: { 200: familyCountSchema, 422: errorSchema },
+      },
+    },
+    async (request, reply) =>
+      sendVersioned(ctx, request, reply, { kinds: ['students'] }, async () =>
+        JSON.stringify(await countRecipientFamilies(ctx, request.query.recipients)),
+      ),
   );
 
   app.get(

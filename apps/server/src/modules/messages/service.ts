@@ -1,6 +1,7 @@
 import {
   ALL_PARENTS,
   type Communication,
+  type FamilyCount,
   normalisePhone,
   PHONE_HINT,
   type SendToParentsBody,
@@ -24,7 +25,7 @@ import { readMessagingSettings } from '../settings/repository';
 import { findTemplateForSending, type TemplateForSending } from '../templates/repository';
 import { setAttemptStatus } from './attempts';
 import { type FamilyMessage, type QueuedSend, queueFamilyMessages, renderForFamily, wakeSenders } from './outgoing';
-import { findFamilies } from './outgoing-repository';
+import { countFamilies, findFamilies } from './outgoing-repository';
 import {
   findStudentById,
   findStudentByUniqueId,
@@ -119,6 +120,12 @@ export async function sendToParents(
     whatsapp_waiting: queued.whatsappWaiting,
     notice: sendNotice(ctx, queued),
   };
+}
+
+/** How many families a send to `recipients` would write to now (the same selection as the send's). */
+export async function countRecipientFamilies(ctx: AppContext, recipients: string): Promise<FamilyCount> {
+  const className = recipients === ALL_PARENTS ? null : recipients;
+  return { recipients, families: await countFamilies(ctx.db, className) };
 }
 
 async function noticeTemplate(db: Queryable, id: number): Promise<TemplateForSending> {
