@@ -3,6 +3,7 @@ import type { AppContext } from './context';
 import { KEY_ID_SETTING } from './db/backup';
 import type { Database, Queryable } from './db/database';
 import { lockMigrations, migrate } from './db/migrate';
+import { ensureSetting } from './db/settings';
 import { convertLegacySecrets } from './lib/legacy-secrets';
 import { FIRST_ADMIN } from './lib/password-policy';
 import { generatePassword, hashPassword } from './lib/passwords';
@@ -16,7 +17,7 @@ import {
 } from './lib/server-keys';
 import { TokenService } from './lib/tokens';
 import { AnswerCache } from './lib/versioned-answer';
-import { countUsers, ensureSetting, insertUser } from './modules/auth/repository';
+import { countUsers, insertUser } from './modules/auth/repository';
 import { createWhatsappSender } from './modules/messages/whatsapp';
 import { WhatsappWorker } from './modules/messages/whatsapp-worker';
 import { resolveVapidDetails } from './modules/push/vapid';

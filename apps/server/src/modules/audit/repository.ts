@@ -1,5 +1,6 @@
 import type { AuditEntry } from '@tuitiondesk/contract';
 import { jsonTimestamp, type Queryable } from '../../db/database';
+import { readSetting, wholeNumberSetting, writeSettings } from '../../db/settings';
 
 export interface AuditFilters {
   actor_id?: number | undefined;
@@ -84,20 +85,11 @@ export async function readRetentionMonths(
   bounds: { min: number; max: number },
   lock?: 'update',
 ): Promise<number> {
-  const rows = await db.query<{ value: string }>(
-    `SELECT value FROM settings WHERE key = $1${lock === 'update' ? ' FOR UPDATE' : ''}`,
-    [RETENTION_KEY],
-  );
-  const text = rows[0]?.value.trim() ?? '';
-  const months = /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;
-  return months >= bounds.min && months <= bounds.max ? months : fallback;
+  return wholeNumberSetting(await readSetting(db, RETENTION_KEY, lock), fallback, bounds);
 }
 
 export async function writeRetentionMonths(tx: Queryable, months: number): Promise<void> {
-  await tx.query(
-    `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
-    [RETENTION_KEY, String(months)],
-  );
+  await writeSettings(tx, { [RETENTION_KEY]: String(months) });
 }
 
 /**

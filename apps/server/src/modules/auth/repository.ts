@@ -84,14 +84,3 @@ export async function replacePasswordHash(db: Queryable, userId: number, checked
     passwordHash,
   ]);
 }
-
-export async function readSetting(db: Queryable, key: string): Promise<string | undefined> {
-  const rows = await db.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [key]);
-  return rows[0]?.value;
-}
-
-/** Stores the value unless one is there already; answers whichever value is kept. */
-export async function ensureSetting(db: Queryable, key: string, value: string): Promise<string> {
-  await db.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, value]);
-  return (await readSetting(db, key)) ?? value;
-}

@@ -1,5 +1,6 @@
 import { MARKING_REMINDER_TIME_DEFAULT, type MarkingReminderSettings } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
+import { readSettings, writeSettings } from '../../db/settings';
 
 const ON_KEY = 'marking_reminders';
 const TIME_KEY = 'marking_reminder_time';
@@ -11,28 +12,19 @@ const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
  * order, the order it writes them in), so two changes at once apply one after the other.
  */
 export async function readReminderSettings(db: Queryable, lock?: 'update'): Promise<MarkingReminderSettings> {
-  const rows = await db.query<{ key: string; value: string }>(
-    `SELECT key, value FROM settings WHERE key = ANY($1::text[]) ORDER BY key${lock ? ' FOR UPDATE' : ''}`,
-    [[ON_KEY, TIME_KEY]],
-  );
-  const value = (key: string) => rows.find((row) => row.key === key)?.value;
-  const time = value(TIME_KEY)?.trim() ?? '';
+  const values = await readSettings(db, [ON_KEY, TIME_KEY], lock);
+  const time = values.get(TIME_KEY)?.trim() ?? '';
   return {
-    marking_reminders: value(ON_KEY) !== 'false',
+    marking_reminders: values.get(ON_KEY) !== 'false',
     reminder_time: TIME_OF_DAY.test(time) ? time : MARKING_REMINDER_TIME_DEFAULT,
   };
 }
 
 export async function writeReminderSettings(tx: Queryable, settings: MarkingReminderSettings): Promise<void> {
-  await tx.query(
-    `INSERT INTO settings (key, value)
-     SELECT key, value FROM unnest($1::text[], $2::text[]) AS r (key, value) ORDER BY key
-     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
-    [
-      [ON_KEY, TIME_KEY],
-      [settings.marking_reminders ? 'true' : 'false', settings.reminder_time],
-    ],
-  );
+  await writeSettings(tx, {
+    [ON_KEY]: settings.marking_reminders ? 'true' : 'false',
+    [TIME_KEY]: settings.reminder_time,
+  });
 }
 
 /** A reminder just claimed, with the devices it was queued for. */

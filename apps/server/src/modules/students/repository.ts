@@ -1,5 +1,6 @@
 import type { Student, StudentStatus } from '@tuitiondesk/contract';
 import { jsonTimestamp, type Queryable } from '../../db/database';
+import { readSetting, wholeNumberSetting, writeSettings } from '../../db/settings';
 
 const COLUMNS = `id, unique_id, full_name, class_name, parent_name, parent_phone, parent_whatsapp_opt_in, parent_language,
   parent_whatsapp_opt_in_changed_at, parent_whatsapp_opt_in_changed_by, to_char(left_on, 'YYYY-MM-DD') AS left_on,
@@ -228,19 +229,9 @@ export async function readScrubMonths(
   bounds: { min: number; max: number },
   lock?: 'update',
 ): Promise<number> {
-  const rows = await db.query<{ value: string }>(
-    `SELECT value FROM settings WHERE key = $1${lock === 'update' ? ' FOR UPDATE' : ''}`,
-    [SCRUB_MONTHS_KEY],
-  );
-  const text = rows[0]?.value.trim() ?? '';
-  const months = /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;
-  return months >= bounds.min && months <= bounds.max ? months : fallback;
+  return wholeNumberSetting(await readSetting(db, SCRUB_MONTHS_KEY, lock), fallback, bounds);
 }
 
 export async function writeScrubMonths(tx: Queryable, months: number): Promise<void> {
-  await tx.query(
-    `INSERT INTO settings (key, value) VALUES ($1, $2)
-     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
-    [SCRUB_MONTHS_KEY, String(months)],
-  );
+  await writeSettings(tx, { [SCRUB_MONTHS_KEY]: String(months) });
 }
