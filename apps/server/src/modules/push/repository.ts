@@ -116,35 +116,64 @@ export interface ClaimedPush {
   revoked: boolean;
 }
 
+/** An outbox (the parents' or the staff's) and what a claim reads beside each of its rows. */
+export interface OutboxClaim {
+  outbox: 'push_outbox' | 'staff_push_outbox';
+  /** Tables joined to the outbox row `o`, and the conditions that join them. */
+  from: string;
+  joins: string;
+  /** Columns returned for each claimed row (`o.id` among them). */
+  returning: string;
+}
+
 /**
- * Claims up to `limit` due rows for this worker: their next_attempt_at moves `leaseMs` ahead, so no
- * other worker (here or on another instance) takes them meanwhile, and attempts counts this try.
- * SKIP LOCKED lets concurrent claimers pass over each other's rows instead of waiting. The statement
- * commits at once: no transaction stays open while the pushes are sent. A worker that dies holding
- * a lease only delays those rows until it runs out.
+ * Claims up to `limit` due rows of an outbox for this worker: their next_attempt_at moves `leaseMs`
+ * ahead, so no other worker (here or on another instance) takes them meanwhile, and attempts counts
+ * this try. SKIP LOCKED lets concurrent claimers pass over each other's rows instead of waiting. The
+ * statement commits at once: no transaction stays open while the pushes are sent. A worker that dies
+ * holding a lease only delays those rows until it runs out. Rows come back in id order.
  */
-export async function claimDuePushes(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedPush[]> {
+export async function claimDueOutboxRows<T extends { id: number }>(
+  db: Queryable,
+  claim: OutboxClaim,
+  limit: number,
+  leaseMs: number,
+): Promise<T[]> {
   // A plain UPDATE (no WITH): when nothing is due it changes no row, and the embedded database keeps
   // its read cache across the worker's polls.
-  const rows = await db.query<ClaimedPush>(
-    `UPDATE push_outbox o
+  const rows = await db.query<T>(
+    `UPDATE ${claim.outbox} o
         SET attempts = o.attempts + 1,
             next_attempt_at = now() + $2::int * interval '1 millisecond'
-       FROM messages m, push_subscriptions s
+       FROM ${claim.from}
       WHERE o.id IN (
-              SELECT id FROM push_outbox
+              SELECT id FROM ${claim.outbox}
                WHERE next_attempt_at <= now()
                ORDER BY next_attempt_at, id
                LIMIT $1
                FOR UPDATE SKIP LOCKED
             )
-        AND m.id = o.message_id
-        AND s.id = o.subscription_id
-     RETURNING o.id, o.attempts, o.message_id, m.subject, m.message, m.sent_at, m.kind,
-               o.subscription_id, s.endpoint, s.p256dh, s.auth, s.revoked_at IS NOT NULL AS revoked`,
+        AND ${claim.joins}
+     RETURNING ${claim.returning}`,
     [limit, leaseMs],
   );
   return rows.sort((a, b) => a.id - b.id);
+}
+
+/** Claims due pushes to parents' devices (see claimDueOutboxRows). */
+export function claimDuePushes(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedPush[]> {
+  return claimDueOutboxRows<ClaimedPush>(
+    db,
+    {
+      outbox: 'push_outbox',
+      from: 'messages m, push_subscriptions s',
+      joins: 'm.id = o.message_id AND s.id = o.subscription_id',
+      returning: `o.id, o.attempts, o.message_id, m.subject, m.message, m.sent_at, m.kind,
+               o.subscription_id, s.endpoint, s.p256dh, s.auth, s.revoked_at IS NOT NULL AS revoked`,
+    },
+    limit,
+    leaseMs,
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database';
+import { claimDueOutboxRows } from './repository';
 
 /**
  * Staff devices and their pushes (migration 0017): a device belongs to a staff account, its pushes are
@@ -75,28 +76,21 @@ export interface ClaimedStaffPush {
   auth: string;
 }
 
-/** claimDuePushes of the staff outbox: leased, counted, committed at once (a plain UPDATE, see there). */
-export async function claimDueStaffPushes(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedStaffPush[]> {
-  const rows = await db.query<ClaimedStaffPush>(
-    `UPDATE staff_push_outbox o
-        SET attempts = o.attempts + 1,
-            next_attempt_at = now() + $2::int * interval '1 millisecond'
-       FROM marking_reminders r, staff_push_subscriptions s
-      WHERE o.id IN (
-              SELECT id FROM staff_push_outbox
-               WHERE next_attempt_at <= now()
-               ORDER BY next_attempt_at, id
-               LIMIT $1
-               FOR UPDATE SKIP LOCKED
-            )
-        AND r.id = o.reminder_id
-        AND s.id = o.subscription_id
-     RETURNING o.id, o.attempts, o.reminder_id, r.class_name, to_char(r.date, 'YYYY-MM-DD') AS date,
+/** Claims due pushes to staff devices (see claimDueOutboxRows), with whether the class is marked by now. */
+export function claimDueStaffPushes(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedStaffPush[]> {
+  return claimDueOutboxRows<ClaimedStaffPush>(
+    db,
+    {
+      outbox: 'staff_push_outbox',
+      from: 'marking_reminders r, staff_push_subscriptions s',
+      joins: 'r.id = o.reminder_id AND s.id = o.subscription_id',
+      returning: `o.id, o.attempts, o.reminder_id, r.class_name, to_char(r.date, 'YYYY-MM-DD') AS date,
                EXISTS (SELECT 1 FROM attendance_counts a WHERE a.class_name = r.class_name AND a.date = r.date) AS marked,
                o.subscription_id, s.endpoint, s.p256dh, s.auth`,
-    [limit, leaseMs],
+    },
+    limit,
+    leaseMs,
   );
-  return rows.sort((a, b) => a.id - b.id);
 }
 
 /** The push service took it: the row is done and the device works. */
