@@ -4,7 +4,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { renderPage } from '../testing';
 import { DateField } from './date-field';
 
-function renderField(props: { value: string; min?: string; max?: string; disableFuture?: boolean }) {
+function renderField(props: {
+  value: string;
+  min?: string;
+  max?: string;
+  disableFuture?: boolean;
+  marks?: ReadonlyMap<string, string>;
+}) {
   const onChange = vi.fn();
   renderPage(<DateField label="Date" onChange={onChange} {...props} />);
   return onChange;
@@ -37,5 +43,23 @@ describe('the date field, bounded as Mark Attendance bounds it for a teacher', {
     const { grid } = await openCalendar();
     expect(day(grid, 1)).toBeEnabled();
     expect(day(grid, 11)).toBeDisabled();
+  });
+
+  it('marks the days it is given, saying why after the date, and leaves the others as they are', async () => {
+    const onChange = renderField({
+      value: '2026-03-10',
+      max: '2026-03-10',
+      marks: new Map([
+        ['2026-03-04', '3 pending'],
+        ['2026-03-09', '1 pending'],
+      ]),
+    });
+    const { user, grid } = await openCalendar();
+    expect(within(grid).getByRole('gridcell', { name: '4 March 2026, 3 pending' })).toBeEnabled();
+    const ninth = within(grid).getByRole('gridcell', { name: '9 March 2026, 1 pending' });
+    expect(day(grid, 5)).toBeEnabled();
+    expect(within(grid).queryAllByRole('gridcell', { name: /pending/ })).toHaveLength(2);
+    await user.click(ninth);
+    expect(onChange).toHaveBeenCalledWith('2026-03-09');
   });
 });

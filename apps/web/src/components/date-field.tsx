@@ -17,6 +17,11 @@ interface Props {
   max?: string;
   /** A problem with the chosen date, shown under the field. */
   error?: string;
+  /**
+   * Days the calendar marks with a dot (yyyy-MM-dd), each with the words a screen reader says after
+   * the date, e.g. "3 pending".
+   */
+  marks?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -32,6 +37,7 @@ export const DateField = memo(function DateField({
   min,
   max,
   error,
+  marks,
 }: Props) {
   const [draft, setDraft] = useState(() => dayjs(value));
   useEffect(() => setDraft(dayjs(value)), [value]);
@@ -61,6 +67,27 @@ export const DateField = memo(function DateField({
         if (iso !== value) onChange(iso);
       }}
       slotProps={{
+        day: (ownerState) => {
+          const mark = marks?.get(ownerState.day.format('YYYY-MM-DD'));
+          if (mark === undefined) return {};
+          return {
+            'aria-label': `${ownerState.day.format('D MMMM YYYY')}, ${mark}`,
+            sx: {
+              position: 'relative',
+              '&::after': {
+                content: '""',
+                position: 'absolute',
+                bottom: 3,
+                left: '50%',
+                width: 6,
+                height: 6,
+                ml: '-3px',
+                borderRadius: '50%',
+                bgcolor: ownerState.isDaySelected ? 'common.white' : 'warning.main',
+              },
+            },
+          };
+        },
         textField: {
           size: 'small',
           sx: { width: { xs: '100%', sm: 190 } },

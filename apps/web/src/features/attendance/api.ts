@@ -8,6 +8,7 @@ import type {
   MarkAttendanceRequest,
   MarkingRules,
   MarkingScope,
+  PendingDay,
   Roster,
 } from '@tuitiondesk/contract';
 import { apiRequest } from '../../lib/api-client';
@@ -22,6 +23,8 @@ export interface MarkAttendanceResult {
 const keys = {
   roster: (className: ClassName, date: string) => [...ATTENDANCE_QUERY_ROOT, 'roster', className, date] as const,
   pendingOn: (date: string) => [...PENDING_QUERY_ROOT, 'date', date] as const,
+  /** Under the pending root: whatever refreshes the pending count refreshes the days with it. */
+  pendingDays: [...PENDING_QUERY_ROOT, 'days'] as const,
   history: (start: string, end: string) => [...ATTENDANCE_QUERY_ROOT, 'history', start, end] as const,
   historyPage: (params: HistoryPageParams) => [...ATTENDANCE_QUERY_ROOT, 'history-page', params] as const,
   /** Under the attendance root: a change of the rules refreshes it with every roster's can_mark. */
@@ -52,6 +55,14 @@ export const pendingOnDateQuery = (date: string) =>
   queryOptions({
     queryKey: keys.pendingOn(date),
     queryFn: apiGet<AttendanceRecord[]>('/attendance/pending-approval', { attendance_date: date }),
+    refetchInterval: PENDING_REFRESH_MS,
+  });
+
+/** Every day with records awaiting approval and how many, newest first, refreshed like the sidebar's count. */
+export const pendingDaysQuery = () =>
+  queryOptions({
+    queryKey: keys.pendingDays,
+    queryFn: apiGet<PendingDay[]>('/attendance/pending-days'),
     refetchInterval: PENDING_REFRESH_MS,
   });
 
@@ -108,6 +119,10 @@ export function useRoster(className: ClassName | undefined, date: string) {
 
 export function usePendingOnDate(date: string) {
   return useQuery(pendingOnDateQuery(date));
+}
+
+export function usePendingDays() {
+  return useQuery(pendingDaysQuery());
 }
 
 /** The page shown stays on screen while the next one loads: paging and filtering never flash the table empty. */

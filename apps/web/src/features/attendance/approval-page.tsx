@@ -2,7 +2,7 @@ import DoneAllIcon from '@mui/icons-material/DoneAll';
 import PendingActionsIcon from '@mui/icons-material/PendingActions';
 import TaskAltIcon from '@mui/icons-material/TaskAlt';
 import { Alert, Box, Button, Chip, CircularProgress, Paper, Stack } from '@mui/material';
-import type { AttendanceRecord } from '@tuitiondesk/contract';
+import type { AttendanceRecord, PendingDay } from '@tuitiondesk/contract';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { DateField } from '../../components/date-field';
 import { EmptyState } from '../../components/empty-state';
@@ -10,13 +10,21 @@ import { PageSpinner } from '../../components/page-spinner';
 import { errorText } from '../../lib/api-client';
 import { formatDay, todayIso } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
-import { useApproveAttendance, usePendingOnDate } from './api';
+import { useApproveAttendance, usePendingDays, usePendingOnDate } from './api';
 import { PendingClassPanel } from './pending-class-panel';
+import { otherPendingDays, PendingDays } from './pending-days';
 import { groupByClass, keepPending, toggleGroup } from './pending-selection';
 import { RecordFilterFields } from './record-filter-fields';
 import { filterRecords, NO_FILTERS, type RecordFilters } from './record-filters';
 
 const EMPTY: AttendanceRecord[] = [];
+const NO_DAYS: PendingDay[] = [];
+
+/** What the approval's toast adds when absence alerts went out: ` Absence alerts sent to 3 families.` */
+export function alertedText(families: number | undefined): string {
+  if (!families) return '';
+  return ` Absence alerts sent to ${families === 1 ? '1 family' : `${families} families`}.`;
+}
 
 /**
  * Attendance Approval: one date's pending records, by class, approved in bulk. `settings` is what the app
@@ -29,6 +37,7 @@ export default function ApprovalPage({ settings }: { settings?: ReactNode }) {
   const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set());
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
   const pending = usePendingOnDate(date);
+  const pendingDays = usePendingDays();
   const approve = useApproveAttendance();
 
   const records = pending.data ?? EMPTY;
@@ -40,6 +49,11 @@ export default function ApprovalPage({ settings }: { settings?: ReactNode }) {
     () => selection.size - visible.filter((record) => selection.has(record.id)).length,
     [selection, visible],
   );
+
+  const allDays = pendingDays.data ?? NO_DAYS;
+  const otherDays = useMemo(() => otherPendingDays(allDays, date), [allDays, date]);
+  const otherDaysPending = otherDays.reduce((sum, day) => sum + day.pending, 0);
+  const dayMarks = useMemo(() => new Map(allDays.map((day) => [day.date, `${day.pending} pending`])), [allDays]);
 
   const changeDate = useCallback((next: string) => {
     setDate(next);
@@ -71,7 +85,10 @@ export default function ApprovalPage({ settings }: { settings?: ReactNode }) {
     approve.mutate([...selection], {
       onSuccess: (result) => {
         setSelected(new Set());
-        showToast(`Successfully approved ${result.approved_count} attendance record(s).`, 'success');
+        showToast(
+          `Successfully approved ${result.approved_count} attendance record(s).${alertedText(result.alerted_families)}`,
+          'success',
+        );
       },
       onError: (error) => showToast(errorText(error, 'Failed to approve attendance records'), 'error'),
     });
@@ -91,7 +108,9 @@ export default function ApprovalPage({ settings }: { settings?: ReactNode }) {
           text={
             records.length > 0
               ? 'No records match your filters.'
-              : `All attendance for ${formatDay(date)} has been approved.`
+              : otherDaysPending > 0
+                ? `Nothing waits for approval on ${formatDay(date)}, but ${otherDaysPending} record(s) on other days do: choose a day above.`
+                : `All attendance for ${formatDay(date)} has been approved.`
           }
         />
       </Paper>
@@ -120,9 +139,10 @@ export default function ApprovalPage({ settings }: { settings?: ReactNode }) {
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Stack spacing={2}>
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start' }}>
-            <DateField label="Attendance Date" value={date} disableFuture onChange={changeDate} />
+            <DateField label="Attendance Date" value={date} disableFuture onChange={changeDate} marks={dayMarks} />
             <RecordFilterFields filters={filters} onChange={setFilters} />
           </Box>
+          <PendingDays days={otherDays} onPick={changeDate} />
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
             <Chip icon={<PendingActionsIcon />} label={`${records.length} Pending`} />
             <Chip

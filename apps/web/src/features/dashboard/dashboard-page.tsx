@@ -41,6 +41,8 @@ interface CardSpec {
   caption?: string;
   icon: ReactNode;
   value: (summary: DashboardSummary) => ReactNode;
+  /** The page where admins act on the figure: the card opens it (teachers do not have that page). */
+  adminPage?: string;
 }
 
 /** The dashboard's six cards, in order. */
@@ -57,6 +59,7 @@ const CARDS: readonly CardSpec[] = [
     caption: 'Attendance records',
     icon: <PendingActionsIcon />,
     value: (summary) => summary.pending_approval,
+    adminPage: '/attendance',
   },
   // Counts the messages sent this month, as its label says (not the approved attendance records).
   { label: 'Messages Sent', caption: 'This month', icon: <ChatIcon />, value: (summary) => summary.messages_sent },
@@ -148,6 +151,7 @@ function FamiliesToCall({ count }: { count: number }) {
 export default function DashboardPage({ actions }: { actions?: ReactNode }) {
   const { user } = useAuth();
   const isTeacher = user?.role === 'teacher';
+  const isAdmin = user?.role === 'admin';
   const myClasses = useMyClasses(isTeacher);
   const summary = useDashboardSummary();
   const loading = summary.isPending;
@@ -178,6 +182,7 @@ export default function DashboardPage({ actions }: { actions?: ReactNode }) {
               icon={card.icon}
               loading={loading}
               value={data ? card.value(data) : UNKNOWN}
+              to={isAdmin ? card.adminPage : undefined}
             />
           </Grid>
         ))}

@@ -5,6 +5,7 @@ import type {
   Communication,
   Conversation,
   ConversationSummary,
+  FamilyCount,
   MessageAnalytics,
   MessageTemplate,
   MessagingSettings,
@@ -26,6 +27,7 @@ const keys = {
   all: ['messages'] as const,
   history: (offset: number, limit: number) => [...keys.all, 'history', offset, limit] as const,
   recipientClasses: () => [...keys.all, 'recipient-classes'] as const,
+  familyCount: (recipients: string) => [...keys.all, 'family-count', recipients] as const,
 };
 
 export interface HistoryPage {
@@ -67,6 +69,17 @@ export const recipientClassesQuery = () =>
 
 export function useRecipientClasses(enabled: boolean) {
   return useQuery({ ...recipientClassesQuery(), enabled });
+}
+
+/** How many families a send to `recipients` goes to: fetched each time the dialog opens, students change. */
+export const familyCountQuery = (recipients: string) =>
+  queryOptions({
+    queryKey: keys.familyCount(recipients),
+    queryFn: apiGet<FamilyCount>('/messages/family-count', { recipients }),
+  });
+
+export function useFamilyCount(recipients: string, enabled: boolean) {
+  return useQuery({ ...familyCountQuery(recipients), enabled });
 }
 
 export function useSendToParents() {

@@ -4,13 +4,23 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { errorText } from '../../lib/api-client';
 import { formatDay, todayIso } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
-import { useMessagingSettings, useRecipientClasses, useSendToParents, useTemplates } from './api';
+import { useFamilyCount, useMessagingSettings, useRecipientClasses, useSendToParents, useTemplates } from './api';
 
 export const MESSAGE_TYPE_LABEL = 'In-App Message + Push Notification';
 
 /** A message is sent only when both texts hold something once trimmed. */
 export function isMessageComplete(subject: string, message: string): boolean {
   return subject.trim() !== '' && message.trim() !== '';
+}
+
+/** Who a message goes to, said before it is sent: `Goes to 42 families`. */
+export function familyCountText(families: number, recipients: string): string {
+  if (families === 0) {
+    return recipients === ALL_PARENTS
+      ? 'No families to send to: there are no current students'
+      : `No families to send to: Class ${recipients} has no current students`;
+  }
+  return `Goes to ${families === 1 ? '1 family' : `${families} families`}`;
 }
 
 export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -23,6 +33,7 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
   const [templateId, setTemplateId] = useState<number | ''>('');
   const templates = useTemplates(open);
   const settings = useMessagingSettings(open);
+  const reach = useFamilyCount(recipients, open);
   const notices = (templates.data ?? []).filter((template) => template.purpose === 'notice');
 
   /**
@@ -123,6 +134,16 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
               label="Recipients"
               value={recipients}
               onChange={(event) => setRecipients(event.target.value)}
+              // The first field to act on: the Message Type above it is fixed.
+              autoFocus
+              helperText={
+                reach.data
+                  ? familyCountText(reach.data.families, recipients)
+                  : reach.isError
+                    ? 'The number of families could not be counted.'
+                    : 'Counting families...'
+              }
+              slotProps={{ formHelperText: { 'aria-live': 'polite' } }}
               fullWidth
             >
               <MenuItem value={ALL_PARENTS}>All Parents</MenuItem>
