@@ -276,7 +276,7 @@ describe('POST /import/students/import', () => {
     });
   });
 
-  it('reports a row that duplicates a student on record or an earlier row, and never imports one twice', async () => {
+  it('reports a row already on record as already imported, one that repeats an earlier row as an error, and never imports one twice', async () => {
     const existing = await api.student({
       full_name: 'Meera Iyer',
       parent_phone: '+919800000101',
@@ -290,20 +290,35 @@ describe('POST /import/students/import', () => {
     ]);
     const first = await upload('students', file);
     expect(first.json()).toMatchObject({
+      message:
+        'Imported 2 students. 1 row(s) were already imported and were left as they are. 1 row(s) had errors and were skipped.',
       imported_count: 2,
-      errors: [
-        { row: 2, error: `MEERA iyer is already on record as ${existing.unique_id} (same parent phone)` },
-        { row: 4, error: 'Same student as row 3 (same name and parent phone)' },
-      ],
+      already_imported: [{ row: 2, name: 'MEERA iyer', unique_id: existing.unique_id }],
+      errors: [{ row: 4, error: 'Same student as row 3 (same name and parent phone)' }],
     });
+    const imported = first.json().imported_students as { name: string; unique_id: string }[];
     const before = await counts();
+    // The same file again: every row that was imported is reported as such, not as an error.
     const again = await upload('students', file);
     expect(again.json()).toMatchObject({
-      message: 'No students were imported: 4 row(s) had errors.',
+      message: 'No students were imported: 3 row(s) were already imported and 1 row(s) had errors.',
       imported_count: 0,
       imported_students: [],
+      already_imported: [
+        { row: 2, name: 'MEERA iyer', unique_id: existing.unique_id },
+        { row: 3, name: 'Rahul Verma', unique_id: imported[0]?.unique_id },
+        { row: 5, name: 'Rahul Verma', unique_id: imported[1]?.unique_id },
+      ],
+      errors: [{ row: 4, error: 'Same student as row 3 (same name and parent phone)' }],
     });
-    expect(again.json().errors.map((e: { row: number }) => e.row)).toEqual([2, 3, 4, 5]);
+    // A check of it says the same, in the words of a check.
+    const check = await upload('students', file, 'x.xlsx', { query: '?dry_run=true' });
+    expect(check.json()).toMatchObject({
+      message:
+        'Check complete: no students can be imported: 3 row(s) are already imported and 1 row(s) have errors. Nothing was saved.',
+      imported_count: 0,
+    });
+    expect(check.json().already_imported).toHaveLength(3);
     // Nothing imported: no activity row either.
     expect(await counts()).toEqual(before);
   });
@@ -479,15 +494,17 @@ describe('POST /import/students/import', () => {
     expect(logged.map((row) => row.phone)).toEqual(phones.filter((_, i) => accepted[i]?.[2]).sort());
   });
 
-  it('a row for a student already on record is reported and changes nothing, consent included', async () => {
+  it('a row for a student already on record is reported as already imported and changes nothing, consent included', async () => {
     const existing = await api.student({ full_name: 'Already Here', parent_phone: nextPhone() });
     const file = workbook([
       [...STUDENT_HEADER, 'parent_whatsapp_opt_in', 'parent_language'],
       ['Already', 'Here', '7', existing.parent_phone, 'yes', 'hi'],
     ]);
     expect((await upload('students', file)).json()).toMatchObject({
+      message: 'No students were imported: 1 row(s) were already imported.',
       imported_count: 0,
-      errors: [{ row: 2, error: `Already Here is already on record as ${existing.unique_id} (same parent phone)` }],
+      already_imported: [{ row: 2, name: 'Already Here', unique_id: existing.unique_id }],
+      errors: [],
     });
     expect(
       await api.db.query('SELECT parent_whatsapp_opt_in, parent_language FROM students WHERE id = $1', [existing.id]),
@@ -518,6 +535,7 @@ describe('POST /import/students/import', () => {
       total_rows: 2,
       imported_count: 1,
       imported_students: [{ name: 'Dry Run', phone: expect.any(String), class_name: '7', unique_id: null }],
+      already_imported: [],
       errors: [{ row: 3, error: 'class_name: must be one of 7, 8, 9 or 10' }],
     });
     expect(await counts()).toEqual(before);
@@ -866,7 +884,7 @@ describe('POST /import/teachers/import', () => {
     expect(stored).toEqual({ first_name: 'Lakshmi', last_name: 'Devi Iyer', experience_years: 4 });
   });
 
-  it('reports a teacher whose email is already on record, and imports nobody twice', async () => {
+  it('reports a teacher whose email is on record under another name as an error, and imports nobody twice', async () => {
     const existing = await api.teacher({ email: 'taken.import@example.com' });
     const before = await counts();
     const response = await upload(
@@ -883,8 +901,43 @@ describe('POST /import/teachers/import', () => {
           error: `email: taken.import@example.com is already used by teacher ${existing.unique_id}; each teacher needs their own email`,
         },
       ],
+      already_imported: [],
     });
     expect(await counts()).toEqual(before);
+  });
+
+  it('a teacher file imported again reports its teachers as already imported, creating no second account', async () => {
+    const file = workbook([
+      TEACHER_HEADER,
+      ['Sunita', 'Rao', 'sunita.rao@example.com', nextPhone()],
+      ['Vikram', 'Seth', 'vikram.seth@example.com', nextPhone()],
+    ]);
+    const first = await upload('teachers', file);
+    expect(first.json()).toMatchObject({ message: 'Imported 2 teachers.', imported_count: 2, already_imported: [] });
+    const ids = (first.json().imported_teachers as { unique_id: string }[]).map((teacher) => teacher.unique_id);
+    const before = await counts();
+    // The names as a person might type them again: case and spacing aside, the same teacher.
+    const again = await upload(
+      'teachers',
+      workbook([
+        TEACHER_HEADER,
+        ['SUNITA', 'rao ', 'Sunita.Rao@example.com', nextPhone()],
+        ['Vikram', 'Seth', 'vikram.seth@example.com', nextPhone()],
+        ['Neha', 'Kapoor', 'neha.kapoor@example.com', nextPhone()],
+      ]),
+    );
+    expect(again.json()).toMatchObject({
+      message: 'Imported 1 teacher. 2 row(s) were already imported and were left as they are.',
+      imported_count: 1,
+      imported_teachers: [{ name: 'Neha Kapoor' }],
+      already_imported: [
+        { row: 2, name: 'SUNITA rao', unique_id: ids[0] },
+        { row: 3, name: 'Vikram Seth', unique_id: ids[1] },
+      ],
+      errors: [],
+    });
+    const after = await counts();
+    expect([after.teachers, after.users]).toEqual([before.teachers + 1, before.users + 1]);
   });
 
   it('checks without creating teachers, accounts or activity on ?dry_run=true', async () => {

@@ -27,6 +27,13 @@ export const importedTeacherSchema = z.object({
   initial_password: z.string().nullable().describe('shown once; null in a dry run'),
 });
 
+export const alreadyImportedSchema = z.object({
+  row: z.number().int().describe("the row's number in the sheet (the header is row 1)"),
+  name: z.string().describe('the name the row gives'),
+  unique_id: z.string().describe('the record already there, left as it is'),
+});
+export type AlreadyImported = z.infer<typeof alreadyImportedSchema>;
+
 /** What every import answers, around its own list of the rows it imported. */
 const importSummary = {
   message: z.string(),
@@ -35,10 +42,14 @@ const importSummary = {
   imported_count: z.number().int(),
 };
 const rowErrorsSchema = z.array(importRowErrorSchema);
+const alreadyImportedListSchema = z
+  .array(alreadyImportedSchema)
+  .describe('rows whose record is on record already (a file imported again): not errors, and not imported twice');
 
 export const studentImportResultSchema = z.object({
   ...importSummary,
   imported_students: z.array(importedStudentSchema),
+  already_imported: alreadyImportedListSchema,
   errors: rowErrorsSchema,
 });
 export type StudentImportResult = z.infer<typeof studentImportResultSchema>;
@@ -46,6 +57,7 @@ export type StudentImportResult = z.infer<typeof studentImportResultSchema>;
 export const teacherImportResultSchema = z.object({
   ...importSummary,
   imported_teachers: z.array(importedTeacherSchema),
+  already_imported: alreadyImportedListSchema,
   errors: rowErrorsSchema,
 });
 export type TeacherImportResult = z.infer<typeof teacherImportResultSchema>;

@@ -1,4 +1,4 @@
-import type { ImportRowError, StudentImportResult, TeacherImportResult } from '@tuitiondesk/contract';
+import type { AlreadyImported, ImportRowError, StudentImportResult, TeacherImportResult } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
@@ -31,54 +31,84 @@ function displayName(filename: string): string {
   return base.length > 80 ? `${base.slice(0, 77)}…` : base || 'a spreadsheet';
 }
 
-function resultMessage(noun: Noun, imported: number, errors: number, dryRun: boolean): string {
-  if (dryRun) {
-    if (imported === 0)
-      return `Check complete: no ${noun}s can be imported: ${errors} row(s) have errors. Nothing was saved.`;
-    const problems = errors > 0 ? ` ${errors} row(s) have errors and would be skipped.` : '';
-    return `Check complete: ${plural(imported, noun)} can be imported.${problems} Nothing was saved.`;
+/** `2 row(s) were already imported`: rows whose record is on record already, left as they are. */
+function alreadyText(already: number, dryRun: boolean): string {
+  return `${already} row(s) ${dryRun ? 'are' : 'were'} already imported`;
+}
+
+function resultMessage(noun: Noun, counts: { imported: number; already: number; errors: number }, dryRun: boolean) {
+  const { imported, already, errors } = counts;
+  if (imported === 0) {
+    const reasons = [
+      already > 0 ? alreadyText(already, dryRun) : '',
+      errors > 0 ? `${errors} row(s) ${dryRun ? 'have' : 'had'} errors` : '',
+    ].filter(Boolean);
+    const why = reasons.length > 0 ? `: ${reasons.join(' and ')}` : '';
+    return dryRun
+      ? `Check complete: no ${noun}s can be imported${why}. Nothing was saved.`
+      : `No ${noun}s were imported${why}.`;
   }
-  if (imported === 0) return `No ${noun}s were imported: ${errors} row(s) had errors.`;
+  const kept =
+    already > 0 ? ` ${alreadyText(already, dryRun)} and ${dryRun ? 'would be' : 'were'} left as they are.` : '';
+  if (dryRun) {
+    const problems = errors > 0 ? ` ${errors} row(s) have errors and would be skipped.` : '';
+    return `Check complete: ${plural(imported, noun)} can be imported.${kept}${problems} Nothing was saved.`;
+  }
   const skipped = errors > 0 ? ` ${errors} row(s) had errors and were skipped.` : '';
-  return `Imported ${plural(imported, noun)}.${skipped}`;
+  return `Imported ${plural(imported, noun)}.${kept}${skipped}`;
 }
 
 /**
  * What every import answers: the message, the counts, the records imported (or, on a dry run, those
- * that would be) under the name the import gives them, and the row errors in sheet order.
+ * that would be) under the name the import gives them, the rows already imported (a file run again),
+ * and the row errors, each in sheet order.
  */
 function importResult<Listed extends Record<string, unknown[]>>(
   noun: Noun,
   parsed: { total: number; errors: ImportRowError[] },
+  already: AlreadyImported[],
   dryRun: boolean,
   listed: Listed,
 ) {
   const imported = Object.values(listed).reduce((sum, records) => sum + records.length, 0);
   return {
-    message: resultMessage(noun, imported, parsed.errors.length, dryRun),
+    message: resultMessage(noun, { imported, already: already.length, errors: parsed.errors.length }, dryRun),
     dry_run: dryRun,
     total_rows: parsed.total,
     imported_count: imported,
     ...listed,
+    already_imported: byRow(already),
     errors: byRow(parsed.errors),
   };
 }
 
-function byRow(errors: ImportRowError[]): ImportRowError[] {
-  return errors.sort((a, b) => a.row - b.row);
+function byRow<Entry extends { row: number }>(entries: Entry[]): Entry[] {
+  return entries.sort((a, b) => a.row - b.row);
 }
 
-/** The rows whose record is not on record yet; each one that is becomes an error with `onRecord`'s words. */
+/** What a row says about the record already there: the same one (already imported) or a clash (an error). */
+type OnRecord = { already: AlreadyImported } | { error: string } | undefined;
+
+/**
+ * The rows whose record is not on record yet. A row whose record is there already (the same file
+ * imported again) goes to `already`; one that clashes with another record becomes an error.
+ */
 function keepNew<Entry extends { row: number }>(
   entries: Entry[],
-  errors: ImportRowError[],
-  onRecord: (entry: Entry) => string | undefined,
+  found: { errors: ImportRowError[]; already: AlreadyImported[] },
+  onRecord: (entry: Entry) => OnRecord,
 ): Entry[] {
   return entries.filter((entry) => {
-    const error = onRecord(entry);
-    if (error !== undefined) errors.push({ row: entry.row, error });
-    return error === undefined;
+    const match = onRecord(entry);
+    if (match && 'already' in match) found.already.push(match.already);
+    if (match && 'error' in match) found.errors.push({ row: entry.row, error: match.error });
+    return match === undefined;
   });
+}
+
+/** Names compared as people read them: case and runs of spaces aside. */
+function sameName(a: string, b: string): boolean {
+  return collapse(a).toLowerCase() === collapse(b).toLowerCase();
 }
 
 async function recordImport(tx: Queryable, actor: Actor, noun: Noun, count: number, upload: Upload): Promise<void> {
@@ -108,14 +138,18 @@ export async function importStudents(
     if (!dryRun) await lockAllFamilies(tx);
     const students = parsed.valid.map(({ record }) => record);
     const existing = new Map((await findByNameAndPhone(tx, students)).map((match) => [match.key, match]));
-    const fresh = keepNew(parsed.valid, parsed.errors, ({ record }) => {
+    const already: AlreadyImported[] = [];
+    const fresh = keepNew(parsed.valid, { errors: parsed.errors, already }, ({ record, row }) => {
       const match = existing.get(studentKey(record));
       if (!match) return undefined;
       // Never brought back silently: restoring is a decision staff take on the Students screen.
       if (match.left_on) {
-        return `${record.full_name} is on record as ${match.unique_id}, who left on ${readableDate(match.left_on)} (same parent phone): restore them on the Students screen instead`;
+        return {
+          error: `${record.full_name} is on record as ${match.unique_id}, who left on ${readableDate(match.left_on)} (same parent phone): restore them on the Students screen instead`,
+        };
       }
-      return `${record.full_name} is already on record as ${match.unique_id} (same parent phone)`;
+      // The same name and parent phone: this row was imported before (or the student added by hand).
+      return { already: { row, name: record.full_name, unique_id: match.unique_id } };
     });
     const inserted = dryRun
       ? []
@@ -144,7 +178,7 @@ export async function importStudents(
       class_name: student.class_name,
       unique_id: student.unique_id,
     }));
-    return importResult('student', parsed, dryRun, { imported_students: listed });
+    return importResult('student', parsed, already, dryRun, { imported_students: listed });
   });
 }
 
@@ -162,13 +196,18 @@ export async function importTeachers(
     return await ctx.db.transaction(async (tx) => {
       await lockImports(tx, 'teachers');
       const emails = parsed.valid.map(({ record }) => record.email);
-      const taken = new Map((await findEmailsInUse(tx, emails)).map((match) => [match.email, match.unique_id]));
-      const fresh = keepNew(entries, parsed.errors, ({ record }) => {
+      const taken = new Map((await findEmailsInUse(tx, emails)).map((match) => [match.email, match]));
+      const already: AlreadyImported[] = [];
+      const fresh = keepNew(entries, { errors: parsed.errors, already }, ({ record, row }) => {
         const owner = taken.get(record.email);
-        return (
-          owner &&
-          `${parsed.label('email')}: ${record.email} is already used by teacher ${owner}; each teacher needs their own email`
-        );
+        if (!owner) return undefined;
+        const name = `${record.first_name} ${record.last_name}`;
+        // The email and the name both match: this teacher was imported before. The email with another
+        // name is someone else's address, which a second teacher may not share.
+        if (sameName(owner.full_name, name)) return { already: { row, name, unique_id: owner.unique_id } };
+        return {
+          error: `${parsed.label('email')}: ${record.email} is already used by teacher ${owner.unique_id}; each teacher needs their own email`,
+        };
       });
       const created = dryRun
         ? []
@@ -195,7 +234,7 @@ export async function importTeachers(
             username: teacher.username,
             initial_password: teacher.initial_password,
           }));
-      return importResult('teacher', parsed, dryRun, { imported_teachers: imported });
+      return importResult('teacher', parsed, already, dryRun, { imported_teachers: imported });
     });
   } catch (error) {
     // The lock orders imports; an Add Teacher dialog saving the same email at the same moment is what is left.

@@ -50,10 +50,10 @@ export async function findEmailsInUse(
   db: Queryable,
   emails: string[],
   exceptId?: number,
-): Promise<{ email: string; unique_id: string }[]> {
+): Promise<{ email: string; unique_id: string; full_name: string }[]> {
   if (emails.length === 0) return [];
   return db.query(
-    `SELECT lower(email) AS email, unique_id FROM teachers
+    `SELECT lower(email) AS email, unique_id, full_name FROM teachers
       WHERE lower(email) = ANY($1::text[]) AND ($2::int IS NULL OR id <> $2)`,
     [emails.map((e) => e.toLowerCase()), exceptId ?? null],
   );

@@ -16,6 +16,7 @@ const studentResult: StudentImportResult = {
     { name: 'Riya Sen', phone: '+919812345670', class_name: '7', unique_id: 'STU0001' },
     { name: 'Kabir Jain', phone: '+919812345671', class_name: '9', unique_id: 'STU0002' },
   ],
+  already_imported: [],
   errors: [
     { row: 3, error: 'class_name: must be one of 7, 8, 9 or 10' },
     { row: 5, error: 'parent_phone: must include the country code, e.g. +919876543210' },
@@ -37,6 +38,7 @@ const teacherResult: TeacherImportResult = {
   total_rows: 1,
   imported_count: 1,
   imported_teachers: [asha],
+  already_imported: [],
   errors: [],
 };
 
@@ -80,6 +82,54 @@ describe('ImportResult', { timeout: 20_000 }, () => {
       'Row 3: class_name: must be one of 7, 8, 9 or 10',
       'Row 5: parent_phone: must include the country code, e.g. +919876543210',
     ]);
+  });
+
+  it('lists rows already imported apart from the errors, with the record each one matched', () => {
+    const again: StudentImportResult = {
+      ...studentResult,
+      message: 'No students were imported: 2 row(s) were already imported and 1 row(s) had errors.',
+      imported_count: 0,
+      imported_students: [],
+      already_imported: [
+        { row: 2, name: 'Riya Sen', unique_id: 'STU0001' },
+        { row: 4, name: 'Kabir Jain', unique_id: 'STU0002' },
+      ],
+      errors: [{ row: 3, error: 'Same student as row 2 (same name and parent phone)' }],
+    };
+    renderPage(<ImportResult kind="students" result={again} />);
+    expect(screen.getByText(again.message)).toBeInTheDocument();
+    expect(screen.getByText('2 row(s) were already imported and were left as they are')).toBeInTheDocument();
+    const already = within(screen.getByRole('list', { name: 'Rows already imported' })).getAllByRole('listitem');
+    expect(already.map((row) => row.textContent)).toEqual([
+      'Row 2: Riya SenOn record as STU0001',
+      'Row 4: Kabir JainOn record as STU0002',
+    ]);
+    // Only the real problem counts as an error.
+    expect(screen.getByText('1 row(s) had errors and were skipped')).toBeInTheDocument();
+    const errors = within(screen.getByRole('list', { name: 'Row errors' })).getAllByRole('listitem');
+    expect(errors.map((row) => row.textContent)).toEqual(['Row 3: Same student as row 2 (same name and parent phone)']);
+    expect(screen.queryByRole('list', { name: 'Imported records' })).toBeNull();
+  });
+
+  it('a file imported again with nothing new and nothing wrong is told as news, not as an error', () => {
+    renderPage(
+      <ImportResult
+        kind="teachers"
+        result={{
+          ...teacherResult,
+          message: 'No teachers were imported: 1 row(s) were already imported.',
+          imported_count: 0,
+          imported_teachers: [],
+          already_imported: [{ row: 2, name: 'Asha Rao', unique_id: 'TCH0001' }],
+        }}
+      />,
+    );
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('No teachers were imported: 1 row(s) were already imported.');
+    expect(alert.className).toMatch(/colorInfo/);
+    expect(screen.queryByRole('list', { name: 'Row errors' })).toBeNull();
+    expect(screen.queryByText(/shown only once/)).toBeNull();
+    expect(screen.getByText('Row 2: Asha Rao')).toBeInTheDocument();
   });
 
   it('says what a check would do, without accounts', () => {

@@ -11,7 +11,7 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import type { ImportRowError } from '@tuitiondesk/contract';
+import type { AlreadyImported, ImportRowError } from '@tuitiondesk/contract';
 import { DataTable } from '../../components/data-table';
 import { saveFile } from '../../lib/api-client';
 import { csvBlob } from '../../lib/csv';
@@ -69,6 +69,45 @@ export function RowErrors({ kind, errors, dryRun }: { kind: ImportKind; errors: 
   );
 }
 
+/**
+ * Rows whose record is on record already (a file imported again): not errors, so listed apart from
+ * them, in the page's own colour, with the record each one matched.
+ */
+export function AlreadyImportedRows({
+  kind,
+  rows,
+  dryRun,
+}: {
+  kind: ImportKind;
+  rows: AlreadyImported[];
+  dryRun: boolean;
+}) {
+  if (rows.length === 0) return null;
+  return (
+    <Box sx={{ mt: 2 }}>
+      <Typography variant="subtitle2" component="h4">
+        {dryRun
+          ? `${rows.length} row(s) are already imported and would be left as they are`
+          : `${rows.length} row(s) were already imported and were left as they are`}
+      </Typography>
+      <Paper variant="outlined" sx={scrollBox} tabIndex={0} role="region" aria-label={`Already imported, ${kind}`}>
+        <List dense disablePadding aria-label="Rows already imported">
+          {rows.slice(0, SHOWN_RECORDS).map((row) => (
+            <ListItem key={row.row} divider>
+              <ListItemText primary={`Row ${row.row}: ${row.name}`} secondary={`On record as ${row.unique_id}`} />
+            </ListItem>
+          ))}
+          {rows.length > SHOWN_RECORDS && (
+            <ListItem>
+              <ListItemText secondary={`…and ${rows.length - SHOWN_RECORDS} more`} />
+            </ListItem>
+          )}
+        </List>
+      </Paper>
+    </Box>
+  );
+}
+
 function TeacherAccounts({ teachers }: { teachers: ImportedTeacher[] }) {
   const withPassword = teachers.filter((teacher) => teacher.initial_password);
   if (withPassword.length === 0) return null;
@@ -106,7 +145,14 @@ function TeacherAccounts({ teachers }: { teachers: ImportedTeacher[] }) {
 export function ImportResult({ kind, result }: { kind: ImportKind; result: AnyImportResult }) {
   const rows = importedRows(result);
   const noun = kind === 'students' ? 'student(s)' : 'teacher(s)';
-  const severity = result.dry_run ? 'info' : result.errors.length > 0 ? 'warning' : 'success';
+  // Nothing new and nothing wrong (the same file again) is news, not a success nor a problem.
+  const severity = result.dry_run
+    ? 'info'
+    : result.errors.length > 0
+      ? 'warning'
+      : rows.length === 0 && result.already_imported.length > 0
+        ? 'info'
+        : 'success';
   return (
     <Box aria-live="polite">
       <Alert severity={severity}>{result.message}</Alert>
@@ -131,6 +177,7 @@ export function ImportResult({ kind, result }: { kind: ImportKind; result: AnyIm
           </Paper>
         </Box>
       )}
+      <AlreadyImportedRows kind={kind} rows={result.already_imported} dryRun={result.dry_run} />
       <RowErrors kind={kind} errors={result.errors} dryRun={result.dry_run} />
       {'imported_teachers' in result && !result.dry_run && <TeacherAccounts teachers={result.imported_teachers} />}
     </Box>
