@@ -2,6 +2,7 @@ import PeopleIcon from '@mui/icons-material/People';
 import { Box, Chip, Typography } from '@mui/material';
 import type { Teacher } from '@tuitiondesk/contract';
 import { type EntityColumn, type EntityListSpec, NameCell } from '../../components/entity-list';
+import { EmailAddress } from './email-address';
 
 /** `B.Ed. · 3 years`: what the teacher brings, under their name. */
 function experienceText(teacher: Teacher): string {
@@ -39,11 +40,7 @@ const COLUMNS: readonly EntityColumn<Teacher>[] = [
         <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>
           {teacher.phone_number}
         </Typography>
-        {teacher.email && (
-          <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-            {teacher.email}
-          </Typography>
-        )}
+        {teacher.email && <EmailAddress email={teacher.email} />}
       </>
     ),
   },
