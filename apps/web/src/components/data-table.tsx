@@ -1,4 +1,6 @@
 import {
+  Box,
+  Checkbox,
   Paper,
   type SxProps,
   Table,
@@ -10,7 +12,8 @@ import {
   TableRow,
   type Theme,
 } from '@mui/material';
-import type { ReactNode } from 'react';
+import { type Key, memo, type ReactNode } from 'react';
+import { type CardSelection, type DataColumn, RowCards, useCardLayout } from './row-cards';
 
 interface TableHeadingsProps {
   labels: readonly string[];
@@ -82,5 +85,153 @@ export function DataTable({
     <TableContainer sx={boxSx} {...scroll}>
       {table}
     </TableContainer>
+  );
+}
+
+interface ColumnRowProps<T> {
+  row: T;
+  columns: readonly DataColumn<T>[];
+  nameOf: (row: T) => string;
+  selected: boolean;
+  /** Absent when the rows have no checkboxes. */
+  onToggle: ((row: T) => void) | undefined;
+  actions: ((row: T) => ReactNode) | undefined;
+  rowSx: SxProps<Theme> | undefined;
+}
+
+/** A column's table cell styles: its own, and one line when it says `nowrap`. */
+export function cellSx<T>(column: DataColumn<T>): SxProps<Theme> | undefined {
+  if (!column.nowrap) return column.sx;
+  return [{ whiteSpace: 'nowrap' }, ...(Array.isArray(column.sx) ? column.sx : [column.sx])];
+}
+
+// A row re-renders only when its record or its selection changes: paging and selecting stay quick.
+const ColumnRow = memo(function ColumnRow<T>({
+  row,
+  columns,
+  nameOf,
+  selected,
+  onToggle,
+  actions,
+  rowSx,
+}: ColumnRowProps<T>) {
+  return (
+    <TableRow hover selected={selected} sx={rowSx}>
+      {onToggle && (
+        <TableCell padding="checkbox">
+          <Checkbox
+            checked={selected}
+            onChange={() => onToggle(row)}
+            slotProps={{ input: { 'aria-label': `Select ${nameOf(row)}` } }}
+          />
+        </TableCell>
+      )}
+      {columns.map((column) => (
+        <TableCell key={column.id} sx={cellSx(column)}>
+          {column.cell(row)}
+        </TableCell>
+      ))}
+      {actions && (
+        <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+          {actions(row)}
+        </TableCell>
+      )}
+    </TableRow>
+  );
+}) as <T>(props: ColumnRowProps<T>) => ReactNode;
+
+interface ColumnTableProps<T> extends Omit<DataTableProps, 'labels' | 'select' | 'children' | 'bodyProps'> {
+  columns: readonly DataColumn<T>[];
+  rows: readonly T[];
+  rowKey: (row: T) => Key;
+  /** The row's name: a card's accessible name, and the checkbox's (`Select <name>`). */
+  nameOf: (row: T) => string;
+  /** The column that heads a card (the first unless said). */
+  titleColumn?: string;
+  /** Checkboxes on the rows, headed with this word in the table. */
+  selection?: CardSelection<T> & { header: string };
+  /** The row's buttons: the table's last column, under this header; the foot of a card, always in view. */
+  actions?: { header: string; cell: (row: T) => ReactNode };
+  /** Said instead of rows (loading, nothing found): one wide cell, or a line where the cards go. */
+  message?: ReactNode;
+  /** The previous rows, dimmed and marked busy, while the ones asked for load. */
+  busy?: boolean;
+  /** Each table row's styles. */
+  rowSx?: SxProps<Theme>;
+}
+
+/**
+ * A list given as columns: a table on wider screens (as DataTable), and below the medium breakpoint
+ * the same columns as stacked cards (RowCards), so that no column or control is off the screen.
+ */
+export function ColumnTable<T>({
+  columns,
+  rows,
+  rowKey,
+  nameOf,
+  titleColumn,
+  selection,
+  actions,
+  message,
+  busy = false,
+  rowSx,
+  ...table
+}: ColumnTableProps<T>) {
+  const cards = useCardLayout();
+  if (cards) {
+    const list = message ? (
+      <Box sx={{ px: 2, py: 4, textAlign: 'center', color: 'text.secondary' }}>{message}</Box>
+    ) : (
+      <RowCards
+        label={table.label}
+        rows={rows}
+        rowKey={rowKey}
+        columns={columns}
+        nameOf={nameOf}
+        titleColumn={titleColumn}
+        selection={selection}
+        actions={actions?.cell}
+        busy={busy}
+      />
+    );
+    return table.outlined ? (
+      <Paper variant="outlined" sx={table.boxSx}>
+        {list}
+      </Paper>
+    ) : (
+      <Box sx={table.boxSx}>{list}</Box>
+    );
+  }
+  return (
+    <DataTable
+      {...table}
+      labels={[...columns.map((column) => column.header), ...(actions ? [actions.header] : [])]}
+      select={selection?.header}
+      bodyProps={{ 'aria-busy': busy, sx: { opacity: busy ? 0.6 : 1 } }}
+    >
+      {message ? (
+        <TableRow>
+          <TableCell
+            colSpan={columns.length + (selection ? 1 : 0) + (actions ? 1 : 0)}
+            sx={{ py: 6, textAlign: 'center', color: 'text.secondary', whiteSpace: 'normal' }}
+          >
+            {message}
+          </TableCell>
+        </TableRow>
+      ) : (
+        rows.map((row) => (
+          <ColumnRow
+            key={rowKey(row)}
+            row={row}
+            columns={columns}
+            nameOf={nameOf}
+            selected={selection?.isSelected(row) ?? false}
+            onToggle={selection?.toggle}
+            actions={actions?.cell}
+            rowSx={rowSx}
+          />
+        ))
+      )}
+    </DataTable>
   );
 }

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import type { DeletedCount } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiRequest } from '../../lib/api-client';
-import { deferred, type FakeReply, type FakeRoute, fakeApi, listOf, renderPage } from '../../testing';
+import { deferred, type FakeReply, type FakeRoute, fakeApi, listOf, renderAtWidth, renderPage } from '../../testing';
 import { EntityList, type EntityListProps, type EntityListSpec } from './entity-list';
 import type { RowAction } from './row-actions';
 
@@ -348,5 +348,85 @@ describe('the selection toolbar', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select Thing 1' }));
     await user.click(screen.getByRole('button', { name: 'Delete Selected (1)' }));
     expect(await screen.findByText('Failed to delete things')).toBeInTheDocument();
+  });
+});
+
+describe('on a phone (below the medium breakpoint)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const cardNames = () =>
+    within(screen.getByRole('list', { name: 'Things' }))
+      .getAllByRole('listitem')
+      .map((card) => card.getAttribute('aria-label'));
+
+  it('shows a card a row, named for it, with every column as header and value and every action in view', async () => {
+    renderAtWidth(390);
+    const user = userEvent.setup({ delay: null });
+    const onEdit = vi.fn();
+    const rowActions: RowAction<Thing>[] = [
+      { id: 'star', tooltip: 'Star', label: (row) => `Star ${row.name}`, icon: <StarIcon />, onClick: () => {} },
+    ];
+    showThings(() => listOf(3, thing), {}, { onEdit, rowActions });
+    const list = await screen.findByRole('list', { name: 'Things' });
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(cardNames()).toEqual(['Thing 1', 'Thing 2', 'Thing 3']);
+
+    const card = within(list).getByRole('listitem', { name: 'Thing 3' });
+    // The first column heads the card; the others are labelled with their headers.
+    expect(within(card).getByText('Thing 3')).toBeInTheDocument();
+    const terms = card.querySelectorAll('dt');
+    expect([...terms].map((term) => term.textContent)).toEqual(['Colour']);
+    expect(terms[0]?.nextElementSibling).toHaveTextContent('Colour blue');
+    // The checkbox first, then the actions: the table's order.
+    expect(
+      [...card.querySelectorAll('input, button')].map(
+        (control) => control.getAttribute('aria-label') ?? control.textContent,
+      ),
+    ).toEqual(['Select Thing 3', 'Star Thing 3', 'Edit Thing 3', 'Delete Thing 3']);
+    await user.click(within(card).getByRole('button', { name: 'Edit Thing 3' }));
+    expect(onEdit).toHaveBeenCalledWith(thing(3));
+  });
+
+  it('selects in the cards and with the select-all box over them; Delete Selected deletes those', async () => {
+    renderAtWidth(390);
+    const user = userEvent.setup({ delay: null });
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    let things = listOf(3, thing);
+    const calls = showThings(() => things, {
+      'POST /things/delete-multiple': ({ body }) => {
+        const ids = body as number[];
+        things = things.filter((row) => !ids.includes(row.id));
+        return [200, { deleted_count: ids.length, message: 'Deleted' }];
+      },
+    });
+    await screen.findByRole('list', { name: 'Things' });
+    await user.click(screen.getByRole('checkbox', { name: 'Select Thing 2' }));
+    expect(screen.getByRole('status')).toHaveTextContent('1 thing selected');
+    const all = screen.getByRole('checkbox', { name: 'Select all matching things' });
+    expect(all).toHaveAttribute('data-indeterminate', 'true');
+    // The select-all box says what it does in words, not only to screen readers.
+    expect(screen.getByText('Select all matching things')).toBeVisible();
+
+    await user.click(all);
+    expect(screen.getByRole('status')).toHaveTextContent('All 3 things selected');
+    await user.click(screen.getByRole('checkbox', { name: 'Select Thing 1' }));
+    await user.click(screen.getByRole('button', { name: 'Delete Selected (2)' }));
+    expect(await screen.findByText('Successfully deleted 2 thing(s).')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.body)).toEqual([[2, 3]]);
+    await waitFor(() => expect(cardNames()).toEqual(['Thing 1']));
+  });
+
+  it('gives those who may not delete no checkboxes and no select-all', async () => {
+    renderAtWidth(390);
+    showThings(() => listOf(2, thing), {}, { canDelete: false });
+    await screen.findByRole('list', { name: 'Things' });
+    expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
+    expect(screen.getByRole('button', { name: 'Edit Thing 2' })).toBeInTheDocument();
+  });
+
+  it('keeps the table from the medium breakpoint up', async () => {
+    renderAtWidth(900);
+    showThings(() => listOf(2, thing));
+    expect(await screen.findByRole('table', { name: 'Things' })).toBeInTheDocument();
+    expect(screen.queryByRole('list', { name: 'Things' })).not.toBeInTheDocument();
   });
 });

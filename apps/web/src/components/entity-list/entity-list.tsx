@@ -3,7 +3,8 @@ import { Button, Paper, Stack, Typography } from '@mui/material';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useRowSelection } from '../../lib/row-selection';
-import { type EntityColumn, EntityTable, type RowsSelection } from './entity-table';
+import { useCardLayout } from '../row-cards';
+import { EntityCards, type EntityColumn, type EntityRowsProps, EntityTable, type RowsSelection } from './entity-table';
 import { type EntityNoun, entityTexts, listCountText, selectionSummary } from './entity-texts';
 import { type EmptyText, ListStateView, listState } from './list-states';
 import { ListPagination, usePaging } from './paging';
@@ -85,6 +86,16 @@ export function EntityList<T extends { id: number }>({
   const selectedCount = selection.selectedIds.length;
   const showSelection = deleting !== undefined && selectedCount > 0;
   const state = listState(query, all.length, matches.length);
+  const cards = useCardLayout();
+  const rowsProps: EntityRowsProps<T> = {
+    rows: paging.pageRows,
+    columns,
+    actions,
+    nameOf,
+    label: texts.table,
+    minWidth: tableMinWidth,
+    selection: rowsSelection,
+  };
 
   return (
     <Stack spacing={2}>
@@ -135,16 +146,8 @@ export function EntityList<T extends { id: number }>({
         )}
         {state === 'rows' ? (
           <>
-            {/* The rows' view. A layout for phones takes the same props and is chosen here. */}
-            <EntityTable
-              rows={paging.pageRows}
-              columns={columns}
-              actions={actions}
-              nameOf={nameOf}
-              label={texts.table}
-              minWidth={tableMinWidth}
-              selection={rowsSelection}
-            />
+            {/* Below the medium breakpoint the rows are cards, with every column and action in view. */}
+            {cards ? <EntityCards {...rowsProps} /> : <EntityTable {...rowsProps} />}
             <ListPagination paging={paging} count={matches.length} />
           </>
         ) : (

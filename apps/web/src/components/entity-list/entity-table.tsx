@@ -1,17 +1,21 @@
-import { Box, Checkbox, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
-import { memo, type ReactNode } from 'react';
+import {
+  Box,
+  Checkbox,
+  FormControlLabel,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+} from '@mui/material';
+import { memo, type ReactNode, useMemo } from 'react';
+import { cellSx } from '../data-table';
+import { type CardSelection, type DataColumn, RowCards } from '../row-cards';
 import { type RowAction, RowActionButtons } from './row-actions';
 
-/** A column given as data: its header, and what a row shows in it. */
-export interface EntityColumn<T> {
-  id: string;
-  header: string;
-  cell: (row: T) => ReactNode;
-  /** Keeps the cell's text on one line. */
-  nowrap?: boolean;
-  /** The narrowest the column may get, in pixels. */
-  minWidth?: number;
-}
+/** A column given as data: its header, and what a row shows in it (a table cell, or a line of a card). */
+export type EntityColumn<T> = DataColumn<T>;
 
 /** The checkboxes of a selectable list; a list without them has no selection at all. */
 export interface RowsSelection {
@@ -23,10 +27,7 @@ export interface RowsSelection {
   toggleAll: () => void;
 }
 
-/**
- * What shows one page of rows. The table takes it; a layout for narrow screens (cards) can take the
- * same and be chosen where the list picks its view.
- */
+/** What shows one page of rows: the table (wider screens) and the cards (phones) take the same. */
 export interface EntityRowsProps<T extends { id: number }> {
   rows: readonly T[];
   columns: readonly EntityColumn<T>[];
@@ -70,7 +71,7 @@ const EntityRow = memo(function EntityRow<T extends { id: number }>({
         </TableCell>
       )}
       {columns.map((column) => (
-        <TableCell key={column.id} sx={column.nowrap ? { whiteSpace: 'nowrap' } : undefined}>
+        <TableCell key={column.id} sx={cellSx(column)}>
           {column.cell(row)}
         </TableCell>
       ))}
@@ -137,5 +138,54 @@ export function EntityTable<T extends { id: number }>({
         </TableBody>
       </Table>
     </TableContainer>
+  );
+}
+
+/**
+ * One page of a list as stacked cards, for phones: the select-all checkbox over them when the list has
+ * a selection, then a card a row with its checkbox, every column (header and value) and its actions.
+ */
+export function EntityCards<T extends { id: number }>({
+  rows,
+  columns,
+  actions,
+  nameOf,
+  label,
+  selection,
+}: EntityRowsProps<T>) {
+  const isSelected = selection?.isSelected;
+  const toggle = selection?.toggle;
+  const cardSelection = useMemo<CardSelection<T> | undefined>(
+    () => isSelected && toggle && { isSelected: (row) => isSelected(row.id), toggle: (row) => toggle(row.id) },
+    [isSelected, toggle],
+  );
+  const rowActions = useMemo(() => (row: T) => <RowActionButtons row={row} actions={actions} />, [actions]);
+  return (
+    <>
+      {selection && (
+        <Box sx={{ px: 2, py: 0.5, borderBottom: 1, borderColor: 'divider' }}>
+          <FormControlLabel
+            label={selection.selectAllLabel}
+            slotProps={{ typography: { variant: 'body2', color: 'text.secondary' } }}
+            control={
+              <Checkbox
+                checked={selection.header.checked}
+                indeterminate={selection.header.indeterminate}
+                onChange={selection.toggleAll}
+              />
+            }
+          />
+        </Box>
+      )}
+      <RowCards
+        label={label}
+        rows={rows}
+        rowKey={(row) => row.id}
+        columns={columns}
+        nameOf={nameOf}
+        selection={cardSelection}
+        actions={rowActions}
+      />
+    </>
   );
 }

@@ -3,14 +3,15 @@ import CancelIcon from '@mui/icons-material/Cancel';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import ScheduleIcon from '@mui/icons-material/Schedule';
-import { Box, Button, Grid, Paper, TableCell, TableRow, Typography } from '@mui/material';
+import { Box, Button, Grid, Paper, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { type AttendanceRecord, HISTORY_SEARCH_MAX } from '@tuitiondesk/contract';
 import dayjs from 'dayjs';
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
-import { DataTable } from '../../components/data-table';
+import { useCallback, useEffect, useState } from 'react';
+import { ColumnTable } from '../../components/data-table';
 import { DateField } from '../../components/date-field';
 import { Pager, usePageState } from '../../components/pager';
+import type { DataColumn } from '../../components/row-cards';
 import { StatCard } from '../../components/stat-card';
 import { errorText, saveFile } from '../../lib/api-client';
 import { csvBlob } from '../../lib/csv';
@@ -23,14 +24,39 @@ import { RecordFilterFields } from './record-filter-fields';
 import { filterRecords, NO_FILTERS, type RecordFilters } from './record-filters';
 import { RemarksAndReason } from './remarks-and-reason';
 
-const HEADINGS = ['Student', 'Student ID', 'Class', 'Date', 'Status', 'Marked By', 'Approved By', 'Remarks'];
+/** Student, Student ID, Class, Date, Status, Marked By, Approved By, Remarks: on a phone, a card a record. */
+const COLUMNS: readonly DataColumn<AttendanceRecord>[] = [
+  { id: 'student', header: 'Student', sx: { fontWeight: 600 }, cell: (row) => row.student_name },
+  { id: 'student-id', header: 'Student ID', cell: (row) => row.student_unique_id },
+  { id: 'class', header: 'Class', cell: (row) => row.class_name },
+  { id: 'date', header: 'Date', cell: (row) => formatDay(row.date) },
+  { id: 'status', header: 'Status', cell: (row) => <StatusLabel status={row.status} /> },
+  { id: 'marked-by', header: 'Marked By', cell: (row) => row.marked_by },
+  {
+    id: 'approved-by',
+    header: 'Approved By',
+    cell: (row) =>
+      row.approved_by ?? (
+        <Typography component="span" variant="body2" color="text.secondary" sx={{ fontStyle: 'italic' }}>
+          Pending
+        </Typography>
+      ),
+  },
+  {
+    id: 'remarks',
+    header: 'Remarks',
+    sx: { whiteSpace: 'normal', minWidth: 160, maxWidth: 280, overflowWrap: 'anywhere' },
+    cell: (row) => <RemarksAndReason remarks={row.remarks} parentReason={row.parent_reason} />,
+  },
+];
+const recordId = (row: AttendanceRecord) => row.id;
+const studentName = (row: AttendanceRecord) => row.student_name;
 
 /** The history opens on the last 7 days, ending today. */
 export const HISTORY_DEFAULT_DAYS = 7;
 /** The server refuses longer ranges; say so here rather than show an empty list. */
 const MAX_RANGE_DAYS = 366;
 const PAGE_SIZES = [25, 50, 100];
-const COLUMNS = 8;
 /** Typing settles this long before the search goes to the server. */
 const SEARCH_DEBOUNCE_MS = 300;
 const EMPTY: AttendanceRecord[] = [];
@@ -45,16 +71,6 @@ function rangeProblem(start: string, end: string): string | undefined {
   if (start > end) return 'End Date must not be before Start Date';
   if (dayjs(end).diff(dayjs(start), 'day') + 1 > MAX_RANGE_DAYS) return `Choose at most ${MAX_RANGE_DAYS} days`;
   return undefined;
-}
-
-function MessageRow({ text }: { text: string }) {
-  return (
-    <TableRow>
-      <TableCell colSpan={COLUMNS} sx={{ py: 6, textAlign: 'center', color: 'text.secondary', whiteSpace: 'normal' }}>
-        {text}
-      </TableCell>
-    </TableRow>
-  );
 }
 
 /**
@@ -157,32 +173,9 @@ export default function HistoryPage() {
     }
   };
 
-  let body: ReactNode;
-  if (history.isLoading) body = <MessageRow text="Loading attendance records..." />;
-  else if (rows.length === 0) body = <MessageRow text="No attendance records found for the selected filters." />;
-  else
-    body = rows.map((row) => (
-      <TableRow key={row.id} hover>
-        <TableCell sx={{ fontWeight: 600 }}>{row.student_name}</TableCell>
-        <TableCell>{row.student_unique_id}</TableCell>
-        <TableCell>{row.class_name}</TableCell>
-        <TableCell>{formatDay(row.date)}</TableCell>
-        <TableCell>
-          <StatusLabel status={row.status} />
-        </TableCell>
-        <TableCell>{row.marked_by}</TableCell>
-        <TableCell>
-          {row.approved_by ?? (
-            <Typography component="span" variant="body2" color="text.secondary" sx={{ fontStyle: 'italic' }}>
-              Pending
-            </Typography>
-          )}
-        </TableCell>
-        <TableCell sx={{ whiteSpace: 'normal', minWidth: 160, maxWidth: 280, overflowWrap: 'anywhere' }}>
-          <RemarksAndReason remarks={row.remarks} parentReason={row.parent_reason} />
-        </TableCell>
-      </TableRow>
-    ));
+  let message: string | undefined;
+  if (history.isLoading) message = 'Loading attendance records...';
+  else if (rows.length === 0) message = 'No attendance records found for the selected filters.';
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
@@ -222,16 +215,18 @@ export default function HistoryPage() {
         </Grid>
       </Grid>
       <Paper variant="outlined">
-        <DataTable
+        <ColumnTable
           label="Attendance history"
-          labels={HEADINGS}
           region="Attendance records"
+          columns={COLUMNS}
+          rows={rows}
+          rowKey={recordId}
+          nameOf={studentName}
+          message={message}
           sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}
           // The previous page stays, dimmed, until the one asked for arrives.
-          bodyProps={{ 'aria-busy': stale, sx: { opacity: stale ? 0.6 : 1 } }}
-        >
-          {body}
-        </DataTable>
+          busy={stale}
+        />
         {total > 0 && <Pager paging={paging} count={total} sizes={PAGE_SIZES} page={currentPage} />}
       </Paper>
     </Box>

@@ -1,25 +1,32 @@
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
-import {
-  Accordion,
-  AccordionDetails,
-  AccordionSummary,
-  Box,
-  Checkbox,
-  Chip,
-  TableCell,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Accordion, AccordionDetails, AccordionSummary, Box, Checkbox, Chip, Typography } from '@mui/material';
 import type { AttendanceRecord } from '@tuitiondesk/contract';
-import { memo, useEffect } from 'react';
-import { DataTable } from '../../components/data-table';
+import { useCallback, useEffect, useMemo } from 'react';
+import { ColumnTable } from '../../components/data-table';
 import { Pager, rowsOfPage, usePageState } from '../../components/pager';
+import type { DataColumn } from '../../components/row-cards';
 import { formatClock } from '../../lib/dates';
 import { classLabel, StatusLabel } from './attendance-status';
 import { groupCheckState } from './pending-selection';
 import { RemarksAndReason } from './remarks-and-reason';
 
-const HEADINGS = ['Student', 'ID', 'Status', 'Remarks', 'Parent Phone', 'Marked At'];
+/** Select, Student, ID, Status, Remarks, Parent Phone, Marked At: on a phone, a card a record under its name. */
+const COLUMNS: readonly DataColumn<AttendanceRecord>[] = [
+  { id: 'student', header: 'Student', sx: { fontWeight: 600 }, cell: (record) => record.student_name },
+  { id: 'id', header: 'ID', cell: (record) => record.student_unique_id },
+  { id: 'status', header: 'Status', cell: (record) => <StatusLabel status={record.status} /> },
+  {
+    id: 'remarks',
+    header: 'Remarks',
+    sx: { whiteSpace: 'normal', minWidth: 160, maxWidth: 280, overflowWrap: 'anywhere' },
+    cell: (record) => <RemarksAndReason remarks={record.remarks} parentReason={record.parent_reason} />,
+  },
+  { id: 'parent-phone', header: 'Parent Phone', cell: (record) => record.parent_phone },
+  { id: 'marked-at', header: 'Marked At', cell: (record) => formatClock(record.marked_at) },
+];
+
+const recordId = (record: AttendanceRecord) => record.id;
+const studentName = (record: AttendanceRecord) => record.student_name;
 
 const PAGE_SIZES = [25, 50, 100];
 
@@ -32,38 +39,6 @@ interface Props {
   onToggleRecord: (id: number) => void;
   onToggleGroup: (records: AttendanceRecord[]) => void;
 }
-
-const PendingRow = memo(function PendingRow({
-  record,
-  isSelected,
-  onToggle,
-}: {
-  record: AttendanceRecord;
-  isSelected: boolean;
-  onToggle: (id: number) => void;
-}) {
-  return (
-    <TableRow hover selected={isSelected}>
-      <TableCell padding="checkbox">
-        <Checkbox
-          checked={isSelected}
-          onChange={() => onToggle(record.id)}
-          slotProps={{ input: { 'aria-label': `Select ${record.student_name}` } }}
-        />
-      </TableCell>
-      <TableCell sx={{ fontWeight: 600 }}>{record.student_name}</TableCell>
-      <TableCell>{record.student_unique_id}</TableCell>
-      <TableCell>
-        <StatusLabel status={record.status} />
-      </TableCell>
-      <TableCell sx={{ whiteSpace: 'normal', minWidth: 160, maxWidth: 280, overflowWrap: 'anywhere' }}>
-        <RemarksAndReason remarks={record.remarks} parentReason={record.parent_reason} />
-      </TableCell>
-      <TableCell>{record.parent_phone}</TableCell>
-      <TableCell>{formatClock(record.marked_at)}</TableCell>
-    </TableRow>
-  );
-});
 
 /** One class's pending records: a panel with a group checkbox and a count chip, holding the table. */
 export function PendingClassPanel({
@@ -87,6 +62,11 @@ export function PendingClassPanel({
   const summaryId = `pending-class-${className}-summary`;
   const regionId = `pending-class-${className}-records`;
   const shown = rowsOfPage(records, page, pageSize);
+  const toggle = useCallback((record: AttendanceRecord) => onToggleRecord(record.id), [onToggleRecord]);
+  const selection = useMemo(
+    () => ({ header: 'Select', isSelected: (record: AttendanceRecord) => selected.has(record.id), toggle }),
+    [selected, toggle],
+  );
 
   return (
     <Accordion
@@ -121,22 +101,16 @@ export function PendingClassPanel({
         </AccordionSummary>
       </Box>
       <AccordionDetails sx={{ p: 0 }}>
-        <DataTable
+        <ColumnTable
           label={`Pending attendance, ${label}`}
-          select="Select"
-          labels={HEADINGS}
+          columns={COLUMNS}
+          rows={shown}
+          rowKey={recordId}
+          nameOf={studentName}
+          selection={selection}
           boxSx={{ borderTop: 1, borderColor: 'divider' }}
           sx={{ '& th, & td': { whiteSpace: 'nowrap' } }}
-        >
-          {shown.map((record) => (
-            <PendingRow
-              key={record.id}
-              record={record}
-              isSelected={selected.has(record.id)}
-              onToggle={onToggleRecord}
-            />
-          ))}
-        </DataTable>
+        />
         {records.length > (PAGE_SIZES[0] as number) && (
           <Pager paging={paging} count={records.length} sizes={PAGE_SIZES} page={Math.min(page, lastPage)} />
         )}

@@ -1,11 +1,12 @@
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
-import { Box, Button, MenuItem, Paper, TableCell, TableRow, TextField, Typography } from '@mui/material';
-import { AUDIT_WAYS, type AuditWay } from '@tuitiondesk/contract';
+import { Box, Button, MenuItem, Paper, TextField, Typography } from '@mui/material';
+import { AUDIT_WAYS, type AuditEntry, type AuditWay } from '@tuitiondesk/contract';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { DataTable } from '../../components/data-table';
+import { ColumnTable } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
 import { Pager, usePageState } from '../../components/pager';
+import type { DataColumn } from '../../components/row-cards';
 import { errorText } from '../../lib/api-client';
 import { formatDayTime } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
@@ -13,8 +14,47 @@ import { type AuditFilters, exportAuditCsv, NO_AUDIT_FILTERS, useAuditPage } fro
 import { AuditChange } from './audit-change';
 import { actionLabel, ENTITY_LABELS, entityLabel, WAY_LABELS } from './audit-labels';
 
-const HEADINGS = ['When', 'Who', 'Way', 'Address', 'What', 'Action', 'Change'];
-const COLUMNS = HEADINGS.length;
+/** When, Who, Way, Address, What, Action, Change: on a phone, a card an entry, headed by when. */
+const COLUMNS: readonly DataColumn<AuditEntry>[] = [
+  { id: 'when', header: 'When', nowrap: true, cell: (entry) => formatDayTime(entry.at) },
+  {
+    id: 'who',
+    header: 'Who',
+    cell: (entry) =>
+      entry.actor_name ?? (
+        <Typography variant="body2" color="text.secondary">
+          System
+        </Typography>
+      ),
+  },
+  { id: 'way', header: 'Way', cell: (entry) => WAY_LABELS[entry.way] },
+  { id: 'address', header: 'Address', nowrap: true, cell: (entry) => entry.address ?? '—' },
+  {
+    id: 'what',
+    header: 'What',
+    cell: (entry) => (
+      <>
+        {entityLabel(entry.entity)}
+        {entry.record_id !== null && (
+          <Typography variant="body2" color="text.secondary">
+            #{entry.record_id}
+          </Typography>
+        )}
+      </>
+    ),
+  },
+  { id: 'action', header: 'Action', cell: (entry) => actionLabel(entry.action) },
+  {
+    id: 'change',
+    header: 'Change',
+    sx: { minWidth: 240, maxWidth: 420 },
+    cell: (entry) => <AuditChange entry={entry} />,
+  },
+];
+const entryId = (entry: AuditEntry) => entry.id;
+/** A card's name: what was done, to what, when. */
+const entryName = (entry: AuditEntry) =>
+  `${actionLabel(entry.action)}, ${entityLabel(entry.entity)}, ${formatDayTime(entry.at)}`;
 const PAGE_SIZES = [50, 100, 200];
 /** Typing settles this long before the filter goes to the server. */
 const TYPING_PAUSE_MS = 300;
@@ -29,16 +69,6 @@ function filtersOf(params: URLSearchParams): AuditFilters {
     from: params.get('from') ?? '',
     to: params.get('to') ?? '',
   };
-}
-
-function MessageRow({ text }: { text: string }) {
-  return (
-    <TableRow>
-      <TableCell colSpan={COLUMNS} sx={{ py: 6, textAlign: 'center', color: 'text.secondary', whiteSpace: 'normal' }}>
-        {text}
-      </TableCell>
-    </TableRow>
-  );
 }
 
 interface AuditPageProps {
@@ -97,38 +127,12 @@ export default function AuditPage({ settings }: AuditPageProps) {
     }
   };
 
-  let body: ReactNode;
-  if (problem) body = <MessageRow text={problem} />;
-  else if (audit.isLoading) body = <MessageRow text="Loading the audit log..." />;
-  else if (audit.isError) body = <MessageRow text={errorText(audit.error, 'Failed to load the audit log')} />;
-  else if (rows.length === 0) body = <MessageRow text="No audit entries match these filters." />;
-  else
-    body = rows.map((entry) => (
-      <TableRow key={entry.id} hover sx={{ verticalAlign: 'top' }}>
-        <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDayTime(entry.at)}</TableCell>
-        <TableCell>
-          {entry.actor_name ?? (
-            <Typography variant="body2" color="text.secondary">
-              System
-            </Typography>
-          )}
-        </TableCell>
-        <TableCell>{WAY_LABELS[entry.way]}</TableCell>
-        <TableCell sx={{ whiteSpace: 'nowrap' }}>{entry.address ?? '—'}</TableCell>
-        <TableCell>
-          {entityLabel(entry.entity)}
-          {entry.record_id !== null && (
-            <Typography variant="body2" color="text.secondary">
-              #{entry.record_id}
-            </Typography>
-          )}
-        </TableCell>
-        <TableCell>{actionLabel(entry.action)}</TableCell>
-        <TableCell sx={{ minWidth: 240, maxWidth: 420 }}>
-          <AuditChange entry={entry} />
-        </TableCell>
-      </TableRow>
-    ));
+  let message: string | undefined;
+  if (problem) message = problem;
+  else if (audit.isLoading) message = 'Loading the audit log...';
+  // A refetch that fails keeps the entries shown; only entries never loaded show the failure.
+  else if (audit.isError && audit.data === undefined) message = errorText(audit.error, 'Failed to load the audit log');
+  else if (rows.length === 0) message = 'No audit entries match these filters.';
 
   const fieldWidth = { width: { xs: '100%', sm: 180 } };
   return (
@@ -228,14 +232,17 @@ export default function AuditPage({ settings }: AuditPageProps) {
         </Box>
       </Paper>
       <Paper variant="outlined">
-        <DataTable
+        <ColumnTable
           label="Audit log"
-          labels={HEADINGS}
           region="Audit entries"
-          bodyProps={{ 'aria-busy': stale, sx: { opacity: stale ? 0.6 : 1 } }}
-        >
-          {body}
-        </DataTable>
+          columns={COLUMNS}
+          rows={rows}
+          rowKey={entryId}
+          nameOf={entryName}
+          message={message}
+          rowSx={{ verticalAlign: 'top' }}
+          busy={stale}
+        />
         {total > 0 && <Pager paging={paging} count={total} sizes={PAGE_SIZES} />}
       </Paper>
     </Box>

@@ -17,8 +17,6 @@ import {
   TableRow,
   TextField,
   Typography,
-  useMediaQuery,
-  useTheme,
 } from '@mui/material';
 import { LEAVE_STATUSES, type LeaveRequest, type LeaveStatus } from '@tuitiondesk/contract';
 import { type ReactNode, useState } from 'react';
@@ -26,6 +24,7 @@ import { DataTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/page-spinner';
+import { useCardLayout } from '../../components/row-cards';
 import { errorText } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { formatDay, formatDayTime } from '../../lib/dates';
@@ -66,9 +65,9 @@ export default function LeavePage() {
   const [state, setState] = useState<StateFilter>('pending');
   const [deciding, setDeciding] = useState<{ request: LeaveRequest; decision: LeaveDecision }>();
   const list = useLeaveList(state === ALL ? undefined : state);
-  // A phone gets one card a request, the actions in reach, instead of a table scrolled sideways.
-  const theme = useTheme();
-  const narrow = useMediaQuery(theme.breakpoints.down('sm'));
+  // Below the medium breakpoint, as every list: one card a request, the actions in reach, instead of a
+  // table scrolled sideways.
+  const narrow = useCardLayout();
   const decide = useDecideLeave();
 
   const confirm = () => {
@@ -95,7 +94,8 @@ export default function LeavePage() {
   const requests = list.data?.requests ?? [];
   let content: ReactNode;
   if (list.isPending) content = <PageSpinner />;
-  else if (list.isError)
+  // A refetch that fails keeps the requests shown; only a list never loaded shows the failure.
+  else if (list.isError && list.data === undefined)
     content = <Alert severity="error">{errorText(list.error, 'Failed to load leave requests')}</Alert>;
   else if (requests.length === 0)
     content = (
@@ -130,7 +130,9 @@ export default function LeavePage() {
               {decisionNote(request) && ` · ${decisionNote(request)}`}
             </Typography>
             {isAdmin && request.status === 'pending' && (
-              <DecisionButtons request={request} onDecide={(decision) => setDeciding({ request, decision })} />
+              <Box sx={{ mt: 1.5 }}>
+                <DecisionButtons request={request} onDecide={(decision) => setDeciding({ request, decision })} />
+              </Box>
             )}
           </Paper>
         ))}
@@ -250,7 +252,7 @@ function DecisionButtons({
   onDecide: (decision: LeaveDecision) => void;
 }) {
   return (
-    <Stack direction="row" spacing={1} sx={{ mt: { xs: 1.5, sm: 0 } }}>
+    <Stack direction="row" spacing={1}>
       <Button
         size="small"
         variant="contained"

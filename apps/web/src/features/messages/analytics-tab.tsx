@@ -1,9 +1,10 @@
 import InsightsIcon from '@mui/icons-material/InsightsOutlined';
-import { Box, Grid, MenuItem, Paper, Skeleton, TableCell, TableRow, TextField, Typography } from '@mui/material';
+import { Box, Grid, MenuItem, Paper, Skeleton, TextField, Typography } from '@mui/material';
 import type { MessageAnalytics } from '@tuitiondesk/contract';
 import { lazy, Suspense, useState } from 'react';
-import { DataTable } from '../../components/data-table';
+import { ColumnTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
+import type { DataColumn } from '../../components/row-cards';
 import { formatDayTime, isoDaysAgo, todayIso } from '../../lib/dates';
 import { useAnalytics } from './api';
 
@@ -65,7 +66,35 @@ function Figures({ data }: { data: MessageAnalytics }) {
   );
 }
 
-const SEND_HEADINGS = ['Message', 'Families', 'In app', 'WhatsApp', 'Delivered', 'Read', 'Replies', 'Not reached'];
+type Send = MessageAnalytics['sends'][number];
+
+/** Message, Families, In app, WhatsApp, Delivered, Read, Replies, Not reached: on a phone, a card a message. */
+const SEND_COLUMNS: readonly DataColumn<Send>[] = [
+  {
+    id: 'message',
+    header: 'Message',
+    cell: (send) => (
+      <>
+        <Typography variant="body2" sx={{ fontWeight: 600 }}>
+          {send.subject}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {formatDayTime(send.sent_at)}
+          {send.sent_by ? ` · ${send.sent_by}` : ''}
+        </Typography>
+      </>
+    ),
+  },
+  { id: 'families', header: 'Families', cell: (send) => send.families },
+  { id: 'in-app', header: 'In app', cell: (send) => send.in_app },
+  { id: 'whatsapp', header: 'WhatsApp', cell: (send) => send.whatsapp },
+  { id: 'delivered', header: 'Delivered', cell: (send) => percent(send.delivered, send.families) },
+  { id: 'read', header: 'Read', cell: (send) => percent(send.read, send.families) },
+  { id: 'replies', header: 'Replies', cell: (send) => send.replies },
+  { id: 'not-reached', header: 'Not reached', cell: (send) => send.not_reached },
+];
+const sendId = (send: Send) => send.id;
+const sendName = (send: Send) => send.subject;
 
 /** Message Analytics: how the centre's messages reached families, per channel, per day and per message. */
 export function AnalyticsTab() {
@@ -112,28 +141,15 @@ export function AnalyticsTab() {
           </Paper>
           {data.sends.length > 0 && (
             <Paper variant="outlined">
-              <DataTable label="Messages sent" labels={SEND_HEADINGS} region="Messages sent" sx={{ minWidth: 760 }}>
-                {data.sends.map((send) => (
-                  <TableRow key={send.id} hover>
-                    <TableCell>
-                      <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                        {send.subject}
-                      </Typography>
-                      <Typography variant="body2" color="text.secondary">
-                        {formatDayTime(send.sent_at)}
-                        {send.sent_by ? ` · ${send.sent_by}` : ''}
-                      </Typography>
-                    </TableCell>
-                    <TableCell>{send.families}</TableCell>
-                    <TableCell>{send.in_app}</TableCell>
-                    <TableCell>{send.whatsapp}</TableCell>
-                    <TableCell>{percent(send.delivered, send.families)}</TableCell>
-                    <TableCell>{percent(send.read, send.families)}</TableCell>
-                    <TableCell>{send.replies}</TableCell>
-                    <TableCell>{send.not_reached}</TableCell>
-                  </TableRow>
-                ))}
-              </DataTable>
+              <ColumnTable
+                label="Messages sent"
+                region="Messages sent"
+                columns={SEND_COLUMNS}
+                rows={data.sends}
+                rowKey={sendId}
+                nameOf={sendName}
+                sx={{ minWidth: 760 }}
+              />
             </Paper>
           )}
         </>

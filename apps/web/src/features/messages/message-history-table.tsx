@@ -2,14 +2,13 @@ import ChatBubbleOutlineIcon from '@mui/icons-material/ChatBubbleOutlineOutlined
 import MailOutlineIcon from '@mui/icons-material/MailOutlined';
 import PhoneIphoneIcon from '@mui/icons-material/PhoneIphone';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
-import { Box, Chip, type ChipProps, Paper, Skeleton, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
+import { Box, Chip, type ChipProps, Paper, Skeleton, Tooltip, Typography } from '@mui/material';
 import { type Communication, type MessageAttempt, type MessageKind, PARENT_REPLY_LABELS } from '@tuitiondesk/contract';
-import { DataTable } from '../../components/data-table';
+import { ColumnTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import { Pager, type PageState } from '../../components/pager';
+import type { DataColumn } from '../../components/row-cards';
 import { formatDayTime } from '../../lib/dates';
-
-const HEADINGS = ['Type', 'Subject', 'Recipient', 'Sent At', 'Status'];
 
 /** The history shows the first 50 characters of each message. */
 export const PREVIEW_LENGTH = 50;
@@ -116,6 +115,50 @@ function StatusChip({ item }: { item: Communication }) {
   );
 }
 
+/** Type, Subject, Recipient, Sent At, Status: on a phone, a card a message, headed by its subject. */
+const COLUMNS: readonly DataColumn<Communication>[] = [
+  { id: 'type', header: 'Type', cell: (item) => <MessageTypeIcon type={item.message_type} /> },
+  {
+    id: 'subject',
+    header: 'Subject',
+    sx: { maxWidth: 360 },
+    cell: (item) => (
+      <>
+        {KIND_LABELS[item.kind] && (
+          <Typography variant="caption" color="text.secondary" component="div">
+            {KIND_LABELS[item.kind]}
+          </Typography>
+        )}
+        <Typography variant="body2" sx={{ fontWeight: 600 }}>
+          {item.subject || '-'}
+        </Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+          {messagePreview(item.message)}
+        </Typography>
+      </>
+    ),
+  },
+  {
+    id: 'recipient',
+    header: 'Recipient',
+    cell: (item) => (
+      <>
+        <Typography variant="body2">{item.recipient_name || item.recipient}</Typography>
+        {item.recipient_name && (
+          <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+            {item.recipient}
+          </Typography>
+        )}
+      </>
+    ),
+  },
+  { id: 'sent-at', header: 'Sent At', nowrap: true, cell: (item) => formatDayTime(item.sent_at) },
+  { id: 'status', header: 'Status', cell: (item) => <StatusChip item={item} /> },
+];
+const itemId = (item: Communication) => item.id;
+/** A card's name: the subject and to whom. */
+const itemName = (item: Communication) => `${item.subject || '-'}, ${item.recipient_name || item.recipient}`;
+
 interface Props {
   items: Communication[] | undefined;
   loading: boolean;
@@ -149,40 +192,16 @@ export function MessageHistoryTable({ items, loading, paging, hasMore }: Props) 
   const count = hasMore ? -1 : page * pageSize + items.length;
   return (
     <Paper variant="outlined">
-      <DataTable label="Message history" labels={HEADINGS} region="Message history" sx={{ minWidth: 760 }}>
-        {items.map((item) => (
-          <TableRow key={item.id} hover>
-            <TableCell>
-              <MessageTypeIcon type={item.message_type} />
-            </TableCell>
-            <TableCell sx={{ maxWidth: 360 }}>
-              {KIND_LABELS[item.kind] && (
-                <Typography variant="caption" color="text.secondary" component="div">
-                  {KIND_LABELS[item.kind]}
-                </Typography>
-              )}
-              <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                {item.subject || '-'}
-              </Typography>
-              <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                {messagePreview(item.message)}
-              </Typography>
-            </TableCell>
-            <TableCell>
-              <Typography variant="body2">{item.recipient_name || item.recipient}</Typography>
-              {item.recipient_name && (
-                <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
-                  {item.recipient}
-                </Typography>
-              )}
-            </TableCell>
-            <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDayTime(item.sent_at)}</TableCell>
-            <TableCell>
-              <StatusChip item={item} />
-            </TableCell>
-          </TableRow>
-        ))}
-      </DataTable>
+      <ColumnTable
+        label="Message history"
+        region="Message history"
+        columns={COLUMNS}
+        rows={items}
+        rowKey={itemId}
+        nameOf={itemName}
+        titleColumn="subject"
+        sx={{ minWidth: 760 }}
+      />
       <Pager paging={paging} count={count} sizes={ROWS_PER_PAGE_OPTIONS} />
     </Paper>
   );

@@ -2,17 +2,52 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import NotesIcon from '@mui/icons-material/NotesOutlined';
-import { Box, Button, IconButton, Paper, Skeleton, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
+import { Box, Button, IconButton, Paper, Skeleton, Tooltip, Typography } from '@mui/material';
 import { type MessageTemplate, PARENT_LANGUAGE_LABELS, TEMPLATE_PURPOSE_LABELS } from '@tuitiondesk/contract';
 import { useState } from 'react';
-import { DataTable } from '../../components/data-table';
+import { ColumnTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
+import type { DataColumn } from '../../components/row-cards';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useDeleteTemplate, useTemplates } from './api';
 import { TemplateDialog } from './template-dialog';
 
-const HEADINGS = ['Name', 'Used for', 'Languages', 'WhatsApp templates', ''];
+/** Name, Used for, Languages, WhatsApp templates, then the buttons: on a phone, a card a template. */
+const COLUMNS: readonly DataColumn<MessageTemplate>[] = [
+  {
+    id: 'name',
+    header: 'Name',
+    cell: (template) => (
+      <>
+        <Typography variant="body2" sx={{ fontWeight: 600 }}>
+          {template.name}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {template.subject}
+        </Typography>
+      </>
+    ),
+  },
+  { id: 'used-for', header: 'Used for', cell: (template) => TEMPLATE_PURPOSE_LABELS[template.purpose] },
+  {
+    id: 'languages',
+    header: 'Languages',
+    cell: (template) => template.texts.map((text) => PARENT_LANGUAGE_LABELS[text.language]).join(', '),
+  },
+  {
+    id: 'whatsapp',
+    header: 'WhatsApp templates',
+    cell: (template) =>
+      [...new Set(template.texts.map((text) => text.whatsapp_template).filter(Boolean))].join(', ') || (
+        <Typography component="span" variant="body2" color="text.secondary">
+          None: not sent on WhatsApp
+        </Typography>
+      ),
+  },
+];
+const templateId = (template: MessageTemplate) => template.id;
+const templateName = (template: MessageTemplate) => template.name;
 
 /**
  * The centre's message templates: the absence and late alerts (sent on approval), and notices staff
@@ -60,51 +95,39 @@ export function TemplatesTab({ canEdit }: { canEdit: boolean }) {
       {items.length === 0 ? (
         <EmptyState icon={<NotesIcon />} title="No templates yet" />
       ) : (
-        <DataTable label="Message templates" labels={HEADINGS} region="Message templates" sx={{ minWidth: 640 }}>
-          {items.map((template) => (
-            <TableRow key={template.id} hover>
-              <TableCell>
-                <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                  {template.name}
-                </Typography>
-                <Typography variant="body2" color="text.secondary">
-                  {template.subject}
-                </Typography>
-              </TableCell>
-              <TableCell>{TEMPLATE_PURPOSE_LABELS[template.purpose]}</TableCell>
-              <TableCell>{template.texts.map((text) => PARENT_LANGUAGE_LABELS[text.language]).join(', ')}</TableCell>
-              <TableCell>
-                {[...new Set(template.texts.map((text) => text.whatsapp_template).filter(Boolean))].join(', ') || (
-                  <Typography component="span" variant="body2" color="text.secondary">
-                    None: not sent on WhatsApp
-                  </Typography>
-                )}
-              </TableCell>
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                {canEdit && (
-                  <>
-                    <Tooltip title="Edit">
-                      <IconButton aria-label={`Edit ${template.name}`} onClick={() => setEditing(template)}>
-                        <EditIcon fontSize="small" />
+        <ColumnTable
+          label="Message templates"
+          region="Message templates"
+          columns={COLUMNS}
+          rows={items}
+          rowKey={templateId}
+          nameOf={templateName}
+          actions={{
+            header: '',
+            cell: (template) =>
+              canEdit && (
+                <>
+                  <Tooltip title="Edit">
+                    <IconButton aria-label={`Edit ${template.name}`} onClick={() => setEditing(template)}>
+                      <EditIcon fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                  {template.purpose === 'notice' && (
+                    <Tooltip title="Delete">
+                      <IconButton
+                        aria-label={`Delete ${template.name}`}
+                        color="error"
+                        onClick={() => confirmDelete(template)}
+                      >
+                        <DeleteIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>
-                    {template.purpose === 'notice' && (
-                      <Tooltip title="Delete">
-                        <IconButton
-                          aria-label={`Delete ${template.name}`}
-                          color="error"
-                          onClick={() => confirmDelete(template)}
-                        >
-                          <DeleteIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                    )}
-                  </>
-                )}
-              </TableCell>
-            </TableRow>
-          ))}
-        </DataTable>
+                  )}
+                </>
+              ),
+          }}
+          sx={{ minWidth: 640 }}
+        />
       )}
       {editing && (
         <TemplateDialog template={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />

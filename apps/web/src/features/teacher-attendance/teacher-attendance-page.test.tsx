@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TeacherAttendanceDay, TeacherAttendanceEntry } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { teacherDayEntry as entry, type FakeReply, fakeApi, fill, renderPage } from '../../testing';
+import { teacherDayEntry as entry, type FakeReply, fakeApi, fill, renderAtWidth, renderPage } from '../../testing';
 import { buildTeacherRecords } from './attendance-marks';
 import TeacherAttendancePage from './teacher-attendance-page';
 
@@ -192,5 +192,39 @@ describe('Teacher Attendance', { timeout: 20_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: 'Add Remarks' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('Failed to save remarks')).toBeInTheDocument();
+  });
+});
+
+describe('Teacher Attendance on a phone', { timeout: 20_000 }, () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('gives each teacher a card with every column, the status picker and remarks in it', async () => {
+    renderAtWidth(390);
+    const { posts } = serve(dayOf([entry(1, 'Asha Rao'), entry(2, 'Ben Das', { remarks: 'Left early' })]));
+    renderPage(<TeacherAttendancePage />);
+    const list = await screen.findByRole('list', { name: 'Teacher attendance, 22 Nov 2026' });
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    const card = within(list).getByRole('listitem', { name: 'Ben Das' });
+    expect([...card.querySelectorAll('dt')].map((term) => term.textContent)).toEqual([
+      'Teacher ID',
+      'Phone',
+      'Status',
+      'Remarks',
+    ]);
+    expect(within(card).getByText('TCH0002')).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: /^Remarks for Ben Das:\s*Left early$/ })).toBeInTheDocument();
+    await userEvent.selectOptions(within(card).getByRole('combobox', { name: 'Status of Ben Das' }), 'present');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Attendance' }));
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0]?.body).toMatchObject({ teacher_records: [{ teacher_id: 2, status: 'present' }] });
+  });
+
+  it('disables every status picker on a locked day', async () => {
+    renderAtWidth(390);
+    serve(dayOf([entry(1, 'Asha Rao', { status: 'present' })], true));
+    renderPage(<TeacherAttendancePage />);
+    const card = await screen.findByRole('listitem', { name: 'Asha Rao' });
+    expect(within(card).getByRole('combobox', { name: 'Status of Asha Rao' })).toBeDisabled();
+    expect(within(card).getByText('-')).toBeInTheDocument();
   });
 });

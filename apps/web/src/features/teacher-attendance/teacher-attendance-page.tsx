@@ -1,22 +1,21 @@
 import LockIcon from '@mui/icons-material/Lock';
 import SaveIcon from '@mui/icons-material/Save';
-import { Alert, Box, Button, Chip, Paper, Select, Stack, TableCell, TableRow, Typography } from '@mui/material';
+import { Alert, Box, Button, Chip, Paper, Select, Stack, Typography } from '@mui/material';
 import type { TeacherAttendanceDay, TeacherAttendanceEntry, TeacherAttendanceStatus } from '@tuitiondesk/contract';
 import { TEACHER_ATTENDANCE_STATUSES } from '@tuitiondesk/contract';
-import { useState } from 'react';
-import { DataTable } from '../../components/data-table';
+import { useMemo, useState } from 'react';
+import { ColumnTable } from '../../components/data-table';
 import { DateField } from '../../components/date-field';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/page-spinner';
+import type { DataColumn } from '../../components/row-cards';
 import { errorText } from '../../lib/api-client';
 import { formatDay, formatDayTime, todayIso } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
 import { useLockTeacherAttendance, useMarkTeacherAttendance, useTeacherDay } from './api';
 import { buildTeacherRecords, STATUS_LABELS, type StatusEdits, statusOf, withEdit } from './attendance-marks';
 import { RemarksDialog } from './remarks-dialog';
-
-const HEADINGS = ['Teacher ID', 'Name', 'Phone', 'Status', 'Remarks'];
 
 export const LOCKED_WARNING = 'Attendance for this date is locked and cannot be modified.';
 const NO_EDITS: StatusEdits = new Map();
@@ -105,6 +104,50 @@ function DaySheet({ day }: { day: TeacherAttendanceDay }) {
     });
   };
 
+  // Teacher ID, Name, Phone, Status, Remarks; on a phone a card a teacher, under their name.
+  const columns = useMemo<readonly DataColumn<TeacherAttendanceEntry>[]>(
+    () => [
+      { id: 'teacher-id', header: 'Teacher ID', cell: (entry) => entry.teacher_unique_id },
+      { id: 'name', header: 'Name', cell: (entry) => entry.teacher_name },
+      { id: 'phone', header: 'Phone', nowrap: true, cell: (entry) => entry.phone_number },
+      {
+        id: 'status',
+        header: 'Status',
+        cell: (entry) => (
+          <StatusSelect
+            entry={entry}
+            value={statusOf(entry, edits)}
+            disabled={isLocked || busy}
+            onChange={(status) => setEdits((current) => withEdit(current, entry, status))}
+          />
+        ),
+      },
+      {
+        id: 'remarks',
+        header: 'Remarks',
+        sx: { maxWidth: 280 },
+        cell: (entry) =>
+          isLocked ? (
+            <Typography variant="body2" color={entry.remarks ? 'text.primary' : 'text.secondary'}>
+              {entry.remarks || '-'}
+            </Typography>
+          ) : (
+            <Button
+              size="small"
+              onClick={() => setRemarksFor(entry.teacher_id)}
+              sx={{ textTransform: 'none', textAlign: 'left', justifyContent: 'flex-start' }}
+            >
+              <Box component="span" sx={visuallyHidden}>
+                Remarks for {entry.teacher_name}:{' '}
+              </Box>
+              {entry.remarks || 'Add remarks'}
+            </Button>
+          ),
+      },
+    ],
+    [edits, isLocked, busy],
+  );
+
   const remarksTeacher = day.teachers.find((entry) => entry.teacher_id === remarksFor) ?? null;
 
   return (
@@ -138,47 +181,17 @@ function DaySheet({ day }: { day: TeacherAttendanceDay }) {
           <EmptyState title="No teachers yet" text="Add teachers on the Teachers screen to mark their attendance." />
         </Paper>
       ) : (
-        <DataTable
+        <ColumnTable
           label={`Teacher attendance, ${formatDay(day.date)}`}
-          labels={HEADINGS}
           region={`Teacher attendance, ${formatDay(day.date)}`}
+          columns={columns}
+          rows={day.teachers}
+          rowKey={(entry) => entry.teacher_id}
+          nameOf={(entry) => entry.teacher_name}
+          titleColumn="name"
           outlined
           sx={{ minWidth: 720 }}
-        >
-          {day.teachers.map((entry) => (
-            <TableRow key={entry.teacher_id} hover>
-              <TableCell>{entry.teacher_unique_id}</TableCell>
-              <TableCell>{entry.teacher_name}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{entry.phone_number}</TableCell>
-              <TableCell>
-                <StatusSelect
-                  entry={entry}
-                  value={statusOf(entry, edits)}
-                  disabled={isLocked || busy}
-                  onChange={(status) => setEdits((current) => withEdit(current, entry, status))}
-                />
-              </TableCell>
-              <TableCell sx={{ maxWidth: 280 }}>
-                {isLocked ? (
-                  <Typography variant="body2" color={entry.remarks ? 'text.primary' : 'text.secondary'}>
-                    {entry.remarks || '-'}
-                  </Typography>
-                ) : (
-                  <Button
-                    size="small"
-                    onClick={() => setRemarksFor(entry.teacher_id)}
-                    sx={{ textTransform: 'none', textAlign: 'left', justifyContent: 'flex-start' }}
-                  >
-                    <Box component="span" sx={visuallyHidden}>
-                      Remarks for {entry.teacher_name}:{' '}
-                    </Box>
-                    {entry.remarks || 'Add remarks'}
-                  </Button>
-                )}
-              </TableCell>
-            </TableRow>
-          ))}
-        </DataTable>
+        />
       )}
 
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 2, justifyContent: 'flex-end' }}>
@@ -216,7 +229,7 @@ export default function TeacherAttendancePage() {
       <PageHeader title="Teacher Attendance" action={<DateField label="Date" value={date} onChange={setDate} />} />
       {day.isPending ? (
         <PageSpinner />
-      ) : day.isError ? (
+      ) : day.data === undefined ? (
         <Alert severity="error">{errorText(day.error, 'Failed to fetch teacher attendance')}</Alert>
       ) : (
         // A new date starts a fresh sheet: unsaved choices belong to the day they were made for.
