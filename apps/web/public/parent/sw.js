@@ -2,7 +2,8 @@
 //   - offline start: the app shell (/parent/, its hashed /assets/ files, manifest, icons) is cached;
 //     pages are network-first (a new deploy shows at once), hashed assets cache-first;
 //   - the parent API: network-first, the last good GET answers kept for offline reading
-//     (the app deletes that cache when the parent signs out);
+//     (the app deletes that cache when the parent signs out), each stamped with when it was kept
+//     (x-tuitiondesk-kept-at), so the app can say the inbox shown is the one it had at that time;
 //   - push: shows the message as a notification (tag = message id, so a repeat replaces it), confirms
 //     delivery with the payload's receipt, and tells open windows to refresh their inbox;
 //   - a notification tap focuses the app (or opens it) on that message.
@@ -94,10 +95,12 @@ async function page(request) {
   }
 }
 
+const KEPT_AT_HEADER = 'x-tuitiondesk-kept-at';
+
 async function api(request) {
   try {
     const response = await fetch(request);
-    keepCopy(API_CACHE, request, response);
+    keepStamped(request, response);
     return response;
   } catch (error) {
     const cached = await caches.match(request, { cacheName: API_CACHE });
@@ -112,6 +115,18 @@ async function cacheFirst(request) {
   const response = await fetch(request);
   keepCopy(SHELL_CACHE, request, response);
   return response;
+}
+
+/** Keeps a copy of a good API answer with the time it was kept; only a kept copy carries the stamp. */
+function keepStamped(request, response) {
+  if (!response.ok) return;
+  const copy = response.clone();
+  (async () => {
+    const headers = new Headers(copy.headers);
+    headers.set(KEPT_AT_HEADER, new Date().toISOString());
+    const stamped = new Response(await copy.blob(), { status: copy.status, statusText: copy.statusText, headers });
+    await (await caches.open(API_CACHE)).put(request, stamped);
+  })().catch(() => undefined);
 }
 
 /** Keeps a copy of a good answer in the cache, without holding the answer back while it is written. */

@@ -72,8 +72,31 @@ export interface ParentRequestOptions {
   token?: string | null;
 }
 
+/**
+ * The header the parent app's service worker puts on the answers it keeps for offline reading: when
+ * the server gave that answer. An answer that has it came from the phone, not from the server.
+ */
+export const KEPT_AT_HEADER = 'x-tuitiondesk-kept-at';
+
 /** Calls the parent API and answers the parsed JSON body. */
 export async function parentRequest<T>(path: string, options: ParentRequestOptions = {}): Promise<T> {
+  return (await parentResponse<T>(path, options)).body;
+}
+
+/**
+ * A read that also says whether the answer is the copy the service worker kept (offline, or the
+ * centre out of reach), and from when: `keptAt` is undefined for an answer fresh from the server.
+ */
+export async function parentRead<T>(path: string): Promise<{ body: T; keptAt: string | undefined }> {
+  const { body, response } = await parentResponse<T>(path, {});
+  const kept = response.headers.get(KEPT_AT_HEADER);
+  return { body, keptAt: kept && !Number.isNaN(Date.parse(kept)) ? kept : undefined };
+}
+
+async function parentResponse<T>(
+  path: string,
+  options: ParentRequestOptions,
+): Promise<{ body: T; response: Response }> {
   // Names the parent app in the audit log's "way" column (CLIENT_HEADER in the contract, written out:
   // the parent bundle takes no code from it); it labels the row and grants nothing.
   const headers: Record<string, string> = { accept: 'application/json', 'x-tuitiondesk-client': 'parent-app' };
@@ -101,8 +124,8 @@ export async function parentRequest<T>(path: string, options: ParentRequestOptio
     if (response.status === 401 && token) onUnauthorized?.();
     throw new ApiError(response.status, detail);
   }
-  if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
+  if (response.status === 204) return { body: undefined as T, response };
+  return { body: (await response.json()) as T, response };
 }
 
 function localStorageToken(): string | null {

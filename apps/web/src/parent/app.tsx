@@ -1,8 +1,7 @@
-import type { ParentInbox, ParentMessage, ParentProfile } from '@tuitiondesk/contract';
+import type { ParentMessage, ParentProfile } from '@tuitiondesk/contract';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import {
   clearSession,
-  errorText,
   loadSession,
   type ParentSession,
   parentRequest,
@@ -13,13 +12,15 @@ import {
 import { MyChildren } from './children';
 import { clearFragment, type Fragment, parseFragment } from './fragment';
 import { Inbox, MessageView } from './inbox';
+import { NotificationsBlockedNote } from './inbox-notes';
 import { withMessageRead } from './inbox-state';
 import { Leave } from './leave';
 import { resubscribeQuietly, turnOffNotifications } from './push';
 import { NotificationsPanel, Settings, usePushState } from './settings';
 import { SignIn } from './sign-in';
+import { useInbox } from './use-inbox';
 
-export const POLL_MS = 30_000;
+export { POLL_MS } from './use-inbox';
 export const API_CACHE = 'parent-api-v1';
 const PROMPT_DISMISSED_KEY = 'parent_push_prompt_dismissed';
 
@@ -121,7 +122,7 @@ function SignedIn({ session, openId, onOpened, onProfile, onSignedOut }: SignedI
   const [view, setView] = useState<View>('inbox');
   const [open, setOpen] = useState<ParentMessage>();
   const [signingOut, setSigningOut] = useState(false);
-  const { inbox, error, refresh, setInbox } = useInbox();
+  const { inbox, error, keptAt, online, refresh, setInbox } = useInbox();
   const push = usePushState();
   const [promptDismissed, setPromptDismissed] = useState(() => localStorage.getItem(PROMPT_DISMISSED_KEY) === '1');
   const main = useRef<HTMLElement>(null);
@@ -221,7 +222,15 @@ function SignedIn({ session, openId, onOpened, onProfile, onSignedOut }: SignedI
           />
         )}
         {view === 'inbox' && !open && (
-          <Inbox inbox={inbox} error={error} onOpen={openMessage} onRefresh={() => void refresh()}>
+          <Inbox
+            inbox={inbox}
+            error={error}
+            keptAt={keptAt}
+            online={online}
+            onOpen={openMessage}
+            onRefresh={() => void refresh()}
+          >
+            {push.state === 'blocked' && <NotificationsBlockedNote />}
             {showPrompt && (
               <div className="prompt">
                 <NotificationsPanel push={push} />
@@ -279,48 +288,6 @@ function TabButton({
       {children}
     </button>
   );
-}
-
-/** The inbox, fetched now, every 30 s while the page is visible, on return to it and on a push. */
-function useInbox() {
-  const [inbox, setInbox] = useState<ParentInbox>();
-  const [error, setError] = useState<string>();
-
-  const refresh = useCallback(async (): Promise<ParentInbox | undefined> => {
-    try {
-      const fresh = await parentRequest<ParentInbox>('/parent/messages?limit=100');
-      setInbox(fresh);
-      setError(undefined);
-      return fresh;
-    } catch (caught) {
-      setError(errorText(caught, 'Failed to load messages.'));
-      return undefined;
-    }
-  }, []);
-
-  useEffect(() => {
-    void refresh();
-    const poll = window.setInterval(() => {
-      if (document.visibilityState === 'visible') void refresh();
-    }, POLL_MS);
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') void refresh();
-    };
-    const onWorkerMessage = (event: MessageEvent<{ type?: string }>) => {
-      if (event.data?.type === 'push-received') void refresh();
-    };
-    document.addEventListener('visibilitychange', onVisible);
-    window.addEventListener('online', onVisible);
-    navigator.serviceWorker?.addEventListener('message', onWorkerMessage);
-    return () => {
-      window.clearInterval(poll);
-      document.removeEventListener('visibilitychange', onVisible);
-      window.removeEventListener('online', onVisible);
-      navigator.serviceWorker?.removeEventListener('message', onWorkerMessage);
-    };
-  }, [refresh]);
-
-  return { inbox, error, refresh, setInbox };
 }
 
 /** The service worker keeps the last parent API answers for offline start; none survive a sign-out. */

@@ -35,6 +35,15 @@ export function shortWhen(iso: string, now = new Date()): string {
   return date.getFullYear() === now.getFullYear() ? DAY.format(date) : DAY_YEAR.format(date);
 }
 
+/** When the inbox shown was the centre's: `14:05` today, `14:05 on 23 Nov` another day. */
+export function keptWhen(iso: string, now = new Date()): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  if (date.toDateString() === now.toDateString()) return TIME.format(date);
+  const day = date.getFullYear() === now.getFullYear() ? DAY.format(date) : DAY_YEAR.format(date);
+  return `${TIME.format(date)} on ${day}`;
+}
+
 /** In the full message: `Monday 23 November 2026 at 14:05`. */
 export function fullWhen(iso: string): string {
   const date = new Date(iso);

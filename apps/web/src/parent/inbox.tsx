@@ -1,17 +1,21 @@
 import type { ParentInbox, ParentMessage } from '@tuitiondesk/contract';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { errorText, parentRequest } from './api';
+import { OfflineNote } from './inbox-notes';
 import { fullWhen, shortWhen, unreadLabel } from './inbox-state';
 
 interface InboxProps {
   inbox: ParentInbox | undefined;
   error: string | undefined;
+  /** When the server gave the messages shown, while they are what the phone kept (see useInbox). */
+  keptAt?: string | undefined;
+  online?: boolean;
   onOpen: (message: ParentMessage) => void;
   onRefresh: () => void;
   children?: ReactNode;
 }
 
-export function Inbox({ inbox, error, onOpen, onRefresh, children }: InboxProps) {
+export function Inbox({ inbox, error, keptAt, online = true, onOpen, onRefresh, children }: InboxProps) {
   return (
     <section aria-labelledby="inbox-title">
       <div className="section-head">
@@ -23,6 +27,7 @@ export function Inbox({ inbox, error, onOpen, onRefresh, children }: InboxProps)
           Refresh
         </button>
       </div>
+      {inbox && keptAt && <OfflineNote keptAt={keptAt} online={online} />}
       {children}
       {error && (
         <p className="error" role="alert">

@@ -22,6 +22,40 @@ export function needsHomeScreen(): boolean {
   return /iPhone|iPad|iPod/.test(navigator.userAgent) && standalone !== true;
 }
 
+/** Browsers whose way to allow notifications again differs; told apart roughly, by the user agent. */
+export type BrowserFamily =
+  | 'ios'
+  | 'samsung'
+  | 'firefox'
+  | 'android-app'
+  | 'android-chrome'
+  | 'chrome'
+  | 'safari'
+  | 'other';
+
+/**
+ * Which browser the parent is in, as far as it changes the steps to allow notifications. Samsung
+ * Internet and Edge say "Chrome" too, so the narrower names are looked for first; on an iPhone every
+ * browser is Safari underneath, and only the Home Screen app can have notifications at all.
+ */
+export function browserFamily(userAgent: string, standalone: boolean): BrowserFamily {
+  if (/iPhone|iPad|iPod/.test(userAgent)) return 'ios';
+  if (/SamsungBrowser\//.test(userAgent)) return 'samsung';
+  if (/Firefox\/|FxiOS\//.test(userAgent)) return 'firefox';
+  if (/Android/.test(userAgent)) return standalone ? 'android-app' : 'android-chrome';
+  if (/Chrome\/|Chromium\/|Edg\//.test(userAgent)) return 'chrome';
+  if (/Safari\//.test(userAgent) && /Macintosh/.test(userAgent)) return 'safari';
+  return 'other';
+}
+
+/** This browser's family, and whether the app runs installed (from the home screen) rather than in a tab. */
+export function currentBrowserFamily(): BrowserFamily {
+  const standalone =
+    (navigator as Navigator & { standalone?: boolean }).standalone === true ||
+    (typeof window.matchMedia === 'function' && window.matchMedia('(display-mode: standalone)').matches);
+  return browserFamily(navigator.userAgent, standalone);
+}
+
 /** The VAPID public key (base64url) as the bytes `pushManager.subscribe` wants. */
 export function base64UrlToBytes(value: string): Uint8Array<ArrayBuffer> {
   const base64 = value

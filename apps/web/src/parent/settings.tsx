@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { errorText, parentRequest } from './api';
+import { NotificationsAllowSteps } from './inbox-notes';
 import { needsHomeScreen, type PushState, pushState, turnOffNotifications, turnOnNotifications } from './push';
 
 const STATE_TEXT: Record<PushState, string> = {
@@ -18,11 +19,20 @@ export function usePushState() {
 
   useEffect(() => {
     let live = true;
-    pushState()
-      .then((value) => live && setState(value))
-      .catch(() => live && setState('unsupported'));
+    const check = () => {
+      pushState()
+        .then((value) => live && setState(value))
+        .catch(() => live && setState('unsupported'));
+    };
+    check();
+    // Notifications allowed (or blocked) in the browser's or the phone's settings: seen on return here.
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') check();
+    };
+    document.addEventListener('visibilitychange', onVisible);
     return () => {
       live = false;
+      document.removeEventListener('visibilitychange', onVisible);
     };
   }, []);
 
@@ -67,6 +77,7 @@ export function NotificationsPanel({ push }: { push: ReturnType<typeof usePushSt
       <p role="status" className={state === 'on' ? 'state on' : 'state'}>
         {state ? STATE_TEXT[state] : 'Checking…'}
       </p>
+      {state === 'blocked' && <NotificationsAllowSteps />}
       {state === 'unsupported' && needsHomeScreen() && (
         <p className="muted">
           On an iPhone or iPad: tap Share, then Add to Home Screen, and open TuitionDesk from the Home Screen to turn
