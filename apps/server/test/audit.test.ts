@@ -900,6 +900,20 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
       },
     ],
   }),
+  'PUT /api/v1/settings/phones': async () => ({
+    actor: adminActor(),
+    way: 'console',
+    send: (options) => admin.put('/api/v1/settings/phones', { default_country_code: '+971' }, options),
+    rows: [
+      {
+        entity: 'settings',
+        action: 'update',
+        record_id: 'default_country_code',
+        before: { value: '+91' },
+        after: { value: '+971' },
+      },
+    ],
+  }),
   'PUT /api/v1/settings/reminders': async () => ({
     actor: adminActor(),
     way: 'console',

@@ -510,6 +510,7 @@ async function adminExamples(): Promise<Record<string, Example>> {
       url: '/api/v1/settings/reminders',
       payload: { marking_reminders: true, reminder_time: '09:15' },
     },
+    'PUT /api/v1/settings/phones': { url: '/api/v1/settings/phones', payload: { default_country_code: '+91' } },
     'PUT /api/v1/settings/two-factor': {
       url: '/api/v1/settings/two-factor',
       payload: { require_admin_two_factor: false },

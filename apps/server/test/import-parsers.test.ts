@@ -23,9 +23,9 @@ const STUDENTS = ['first_name', 'last_name', 'class_name', 'parent_phone', 'pare
 const TEACHERS = ['first_name', 'last_name', 'email', 'phone_number', 'subjects', 'classes_assigned'];
 
 /** The student parser on these rows under the STUDENTS columns. */
-const studentRows = (...rows: string[][]) => parseStudentRows(sheet(STUDENTS, ...rows));
+const studentRows = (...rows: string[][]) => parseStudentRows(sheet(STUDENTS, ...rows), '+91');
 /** The teacher parser on these rows under the TEACHERS columns. */
-const teacherRows = (...rows: string[][]) => parseTeacherRows(sheet(TEACHERS, ...rows));
+const teacherRows = (...rows: string[][]) => parseTeacherRows(sheet(TEACHERS, ...rows), '+91');
 
 describe('parseStudentRows', () => {
   it('reads valid rows into students and reports the others by sheet row, in one pass', () => {
@@ -66,6 +66,7 @@ describe('parseStudentRows', () => {
         ['Diya', '8', '+919876500012', ''],
         ['Kabir Rao', '', '', ''],
       ),
+      '+91',
     );
     // Parent Mobile wins over a plain Phone column.
     expect(parsed.valid).toEqual([
@@ -103,6 +104,7 @@ describe('parseStudentRows', () => {
         ['', '', '', '', '', 'a note under no column the import reads'],
         ['Aarav', 'Mehta', '7', '+919876500031', '', ''],
       ),
+      '+91',
     );
     expect(parsed.total).toBe(1);
     expect(parsed.errors).toEqual([]);
@@ -110,7 +112,7 @@ describe('parseStudentRows', () => {
   });
 
   it('refuses the whole sheet when a required column is missing, or when no row holds anything', () => {
-    expect(() => parseStudentRows(sheet(['first_name', 'last_name', 'class'], ['Aarav', 'Mehta', '7']))).toThrow(
+    expect(() => parseStudentRows(sheet(['first_name', 'last_name', 'class'], ['Aarav', 'Mehta', '7']), '+91')).toThrow(
       new BadRequestError(
         'Missing required column: parent_phone. The first row must hold the column names ' +
           "(this file's has: first_name, last_name, class); download the template to see them",
@@ -131,6 +133,7 @@ describe('parseStudentRows', () => {
         ['Diya Mehta', '8', '+919876500041', '', ''],
         ['Kabir Rao', '9', '+919876500042', 'maybe', 'Kannada'],
       ),
+      '+91',
     );
     expect(parsed.valid.map((entry) => entry.record)).toEqual([
       expect.objectContaining({ parent_phone: '+919876500041', parent_whatsapp_opt_in: true, parent_language: 'hi' }),
@@ -169,6 +172,7 @@ describe('parseTeacherRows', () => {
           '  M.Sc.   Maths ',
         ],
       ),
+      '+91',
     );
     expect(parsed.errors).toEqual([]);
     expect(parsed.valid).toHaveLength(1);
@@ -204,6 +208,7 @@ describe('parseTeacherRows', () => {
         ['Priya Nair', 'not-an-email', '+919767455021', '5'],
         ['Meera Iyer', 'meera@example.com', '+919881276530', 'many'],
       ),
+      '+91',
     );
     expect(parsed.valid).toEqual([]);
     expect(parsed.errors.map((error) => error.row)).toEqual([2, 3]);
@@ -230,7 +235,7 @@ describe('parseTeacherRows', () => {
 
   it('refuses a sheet without an email column', () => {
     expect(() =>
-      parseTeacherRows(sheet(['first_name', 'last_name', 'phone'], ['Farah', 'Khan', '+919657748203'])),
+      parseTeacherRows(sheet(['first_name', 'last_name', 'phone'], ['Farah', 'Khan', '+919657748203']), '+91'),
     ).toThrow(/^Missing required column: email\. /);
   });
 });

@@ -194,7 +194,11 @@ describe('POST /import/students/import', () => {
     ]);
     expect(result.errors).toEqual([
       { row: 5, error: 'Class: must be one of 7, 8, 9 or 10' },
-      { row: 6, error: 'Parent Mobile: must include the country code, e.g. +919876543210' },
+      {
+        row: 6,
+        error:
+          'Parent Mobile: Enter the phone number with 10 digits (this one has 5), or with its country code, e.g. +91 98123 45670',
+      },
       { row: 8, error: 'Last Name: is required; Class: is required' },
     ]);
     const stored = await api.db.query<{ unique_id: string }>(

@@ -71,8 +71,17 @@ describe('POST /students/', () => {
     ['class_name', { class_name: '11' }, 'class_name: must be one of 7, 8, 9 or 10'],
     ['class_name', { class_name: '7A' }, 'class_name: must be one of 7, 8, 9 or 10'],
     ['parent_name', { parent_name: '' }, 'parent_name: must not be empty'],
-    ['parent_phone', { parent_phone: '9876543210' }, 'parent_phone: must include the country code, e.g. +919876543210'],
-    ['parent_phone', { parent_phone: 'call me' }, 'parent_phone: must include the country code, e.g. +919876543210'],
+    // A local number takes the centre's country code now; too short, too long or words are still refused.
+    [
+      'parent_phone',
+      { parent_phone: '98765 4321' },
+      'parent_phone: Enter the phone number with 10 digits (this one has 9), or with its country code, e.g. +91 98123 45670',
+    ],
+    [
+      'parent_phone',
+      { parent_phone: 'call me' },
+      'parent_phone: Enter the phone number with 10 digits, or with its country code, e.g. +91 98123 45670',
+    ],
   ])('refuses a bad %s with 422 naming the field, and stores nothing', async (_field, change, detail) => {
     const before = await api.db.query('SELECT count(*)::int AS n FROM students');
     const response = await api.as('admin').post('/api/v1/students/', {
@@ -188,7 +197,9 @@ describe('PUT /students/{id}', () => {
     const s = await api.student({ full_name: 'Stay Same' });
     const response = await api.as('admin').put(`/api/v1/students/${s.id}`, { full_name: 'New', parent_phone: '12' });
     expect(response.statusCode).toBe(422);
-    expect(detailOf(response)).toBe('parent_phone: must include the country code, e.g. +919876543210');
+    expect(detailOf(response)).toBe(
+      'parent_phone: Enter the phone number with 10 digits (this one has 2), or with its country code, e.g. +91 98123 45670',
+    );
     expect((await studentRow(s.id))?.full_name).toBe('Stay Same');
   });
 

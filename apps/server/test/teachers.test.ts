@@ -107,7 +107,11 @@ describe('POST /teachers/', () => {
   it.each([
     ['first_name', { first_name: '' }, 'first_name: must not be empty'],
     ['last_name', { last_name: undefined }, 'last_name: is required'],
-    ['phone_number', { phone_number: '12345' }, 'phone_number: must include the country code, e.g. +919876543210'],
+    [
+      'phone_number',
+      { phone_number: '12345' },
+      'phone_number: Enter the phone number with 10 digits (this one has 5), or with its country code, e.g. +91 98123 45670',
+    ],
     ['email', { email: 'not-an-email' }, 'email: must be a valid email address'],
     [
       'subjects',

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { attendanceStatusSchema } from './attendance';
-import { bearerTokenFields, CROCKFORD_ALPHABET, normaliseCrockfordCode, pageQuerySchema, phoneSchema } from './common';
+import {
+  bearerTokenFields,
+  CROCKFORD_ALPHABET,
+  normaliseCrockfordCode,
+  pageQuerySchema,
+  writtenPhoneSchema,
+} from './common';
 import { MESSAGE_KINDS, parentReplySchema } from './messages';
 import { studentSchema } from './students';
 
@@ -96,7 +102,7 @@ export const updateCentreSettingsSchema = z.object({
 // ---- Parent API ----
 
 export const parentLoginSchema = z.object({
-  phone: phoneSchema,
+  phone: writtenPhoneSchema,
   code: z.string({ error: 'is required' }).trim().min(1, 'is required').max(32, 'is too long'),
 });
 export type ParentLoginRequest = z.input<typeof parentLoginSchema>;

@@ -6,8 +6,8 @@ import {
   isoDateSchema,
   optionalText,
   parentLanguageSchema,
-  phoneSchema,
   requiredText,
+  writtenPhoneSchema,
 } from './common';
 
 export const studentSchema = z
@@ -47,7 +47,7 @@ export const createStudentSchema = z.object({
   full_name: requiredText(200),
   class_name: classNameSchema,
   parent_name: requiredText(200),
-  parent_phone: phoneSchema,
+  parent_phone: writtenPhoneSchema,
   parent_whatsapp_opt_in: z.boolean({ error: 'must be true or false' }).optional(),
   parent_language: parentLanguageSchema.optional(),
 });
@@ -58,7 +58,7 @@ export const updateStudentSchema = z.object({
   full_name: requiredText(200).optional(),
   class_name: classNameSchema.optional(),
   parent_name: optionalText(200),
-  parent_phone: phoneSchema.optional(),
+  parent_phone: writtenPhoneSchema.optional(),
   parent_whatsapp_opt_in: z.boolean({ error: 'must be true or false' }).optional(),
   parent_language: parentLanguageSchema.optional(),
 });

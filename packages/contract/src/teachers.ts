@@ -4,9 +4,9 @@ import {
   classNameSchema,
   clearAllBackupFileSchema,
   optionalText,
-  phoneSchema,
   requiredText,
   SUBJECTS,
+  writtenPhoneSchema,
 } from './common';
 
 export const teacherSchema = z
@@ -65,7 +65,7 @@ export const createTeacherSchema = z.object({
   first_name: requiredText(100),
   last_name: requiredText(100),
   email: nullableEmail,
-  phone_number: phoneSchema,
+  phone_number: writtenPhoneSchema,
   subjects: subjectsSchema.default([]),
   classes_assigned: classesAssignedSchema.default([]),
   qualification: optionalText(200),
@@ -81,7 +81,7 @@ export const updateTeacherSchema = z.object({
   last_name: requiredText(100).optional(),
   full_name: optionalText(201),
   email: nullableEmail,
-  phone_number: phoneSchema.optional(),
+  phone_number: writtenPhoneSchema.optional(),
   subjects: subjectsSchema.optional(),
   classes_assigned: classesAssignedSchema.optional(),
   qualification: optionalText(200),

@@ -101,6 +101,9 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'PUT /api/v1/settings/marking': 'admin',
   'GET /api/v1/settings/reminders': 'staff',
   'PUT /api/v1/settings/reminders': 'admin',
+  // Every member of staff types phones; the fields say which code a local number takes.
+  'GET /api/v1/settings/phones': 'staff',
+  'PUT /api/v1/settings/phones': 'admin',
   // Staff devices for marking reminders: any signed-in staff member, their own devices only.
   'GET /api/v1/staff/push/public-key': 'staff',
   'POST /api/v1/staff/push/subscriptions': 'staff',

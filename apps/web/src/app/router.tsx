@@ -1,12 +1,14 @@
 import { Alert, Box, Button } from '@mui/material';
-import { lazy, type ReactNode, Suspense, useEffect } from 'react';
+import { type ReactNode, Suspense, useEffect } from 'react';
 import { Link, Navigate, Route, Routes } from 'react-router';
 import { PageSpinner } from '../components/page-spinner';
 import { useAuth } from '../lib/auth/auth-provider';
+import { ConsoleBoundary } from './page-boundary';
+import { retryableLazy } from './retryable-lazy';
 import { CONSOLE_ROUTES, type ConsoleRoute } from './routes';
 
-const LoginPage = lazy(() => import('../features/auth/login-page'));
-const Shell = lazy(() => import('./shell/shell'));
+const LoginPage = retryableLazy(() => import('../features/auth/login-page')).Component;
+const Shell = retryableLazy(() => import('./shell/shell')).Component;
 
 function RequireAuth({ children }: { children: ReactNode }) {
   const auth = useAuth();
@@ -50,24 +52,26 @@ function Fallback() {
 
 export function AppRoutes() {
   return (
-    <Suspense fallback={<PageSpinner fullScreen />}>
-      <Routes>
-        <Route path="/login" element={<LoginPage />} />
-        <Route
-          path="/"
-          element={
-            <RequireAuth>
-              <Shell />
-            </RequireAuth>
-          }
-        >
-          <Route index element={<Navigate to="/dashboard" replace />} />
-          {CONSOLE_ROUTES.map((route) => (
-            <Route key={route.path} path={route.path.slice(1)} element={<RoleGate route={route} />} />
-          ))}
-        </Route>
-        <Route path="*" element={<Fallback />} />
-      </Routes>
-    </Suspense>
+    <ConsoleBoundary>
+      <Suspense fallback={<PageSpinner fullScreen />}>
+        <Routes>
+          <Route path="/login" element={<LoginPage />} />
+          <Route
+            path="/"
+            element={
+              <RequireAuth>
+                <Shell />
+              </RequireAuth>
+            }
+          >
+            <Route index element={<Navigate to="/dashboard" replace />} />
+            {CONSOLE_ROUTES.map((route) => (
+              <Route key={route.path} path={route.path.slice(1)} element={<RoleGate route={route} />} />
+            ))}
+          </Route>
+          <Route path="*" element={<Fallback />} />
+        </Routes>
+      </Suspense>
+    </ConsoleBoundary>
   );
 }

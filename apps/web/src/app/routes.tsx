@@ -10,14 +10,16 @@ import PeopleIcon from '@mui/icons-material/People';
 import SchoolIcon from '@mui/icons-material/School';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import type { Role } from '@tuitiondesk/contract';
-import { type ComponentType, type LazyExoticComponent, lazy, type ReactElement } from 'react';
+import type { ComponentType, ReactElement } from 'react';
+import { retryableLazy } from './retryable-lazy';
 
 export interface ConsoleRoute {
   path: string;
   title: string;
   icon: ReactElement;
   roles: readonly Role[];
-  page: LazyExoticComponent<ComponentType>;
+  /** Fetches its code when first shown, and again after a failed fetch once retried (`retryableLazy`). */
+  page: ComponentType;
   /** Fetches the page's bundle (again, it is cached): what `page` does when first shown. */
   load: () => Promise<unknown>;
   /** Shows the pending-approval count beside the menu item. */
@@ -27,7 +29,8 @@ export interface ConsoleRoute {
 }
 
 function lazyPage(load: () => Promise<{ default: ComponentType }>) {
-  return { page: lazy(load), load };
+  const { Component, load: fetchCode } = retryableLazy(load);
+  return { page: Component, load: fetchCode };
 }
 
 const everyone = ['admin', 'teacher'] as const;

@@ -4,7 +4,7 @@ import { PARENT_REPLY_LABELS, type ParentInbox, type ParentMessage } from '@tuit
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeReply, fakeApi } from '../testing';
 import { SESSION_ENDED, saveSession, TOKEN_KEY } from './api';
-import { ParentApp, POLL_MS } from './app';
+import { APP_FAILED, APP_FAILED_ADVICE, ParentApp, ParentBoundary, POLL_MS } from './app';
 import { REPLY_LABELS } from './inbox';
 
 const profile = {
@@ -244,5 +244,27 @@ describe('the parent app', () => {
       Reflect.deleteProperty(document, 'visibilityState');
       vi.useRealTimers();
     }
+  });
+});
+
+describe('the parent app when something fails while showing it', () => {
+  it('shows a plain message with Retry instead of a blank screen, and Retry shows the app again', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let broken = true;
+    function Part() {
+      if (broken) throw new TypeError("Cannot read properties of undefined (reading 'children')");
+      return <p>The inbox</p>;
+    }
+    render(
+      <ParentBoundary>
+        <Part />
+      </ParentBoundary>,
+    );
+    const message = await screen.findByRole('alert');
+    expect(within(message).getByRole('heading', { name: APP_FAILED })).toBeInTheDocument();
+    expect(within(message).getByText(APP_FAILED_ADVICE)).toBeInTheDocument();
+    broken = false;
+    await userEvent.click(within(message).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('The inbox')).toBeInTheDocument();
   });
 });

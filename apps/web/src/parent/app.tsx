@@ -1,5 +1,6 @@
 import type { ParentMessage, ParentProfile } from '@tuitiondesk/contract';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { ErrorBoundary } from '../lib/error-boundary';
 import {
   clearSession,
   loadSession,
@@ -31,6 +32,35 @@ function takeFragment(): Fragment {
   const fragment = parseFragment(window.location.hash);
   clearFragment();
   return fragment;
+}
+
+export const APP_FAILED = 'Something went wrong.';
+export const APP_FAILED_ADVICE =
+  'Check the connection and try again. If it happens again, close the app and open it again.';
+
+/**
+ * Around the whole parent app: whatever fails while showing it, a parent sees a plain message with
+ * Retry (which shows the app anew), never a blank screen.
+ */
+export function ParentBoundary({ children }: { children: ReactNode }) {
+  return (
+    <ErrorBoundary
+      onError={(error) => console.error('The parent app failed while showing', error)}
+      fallback={({ retry }) => (
+        <main className="signin">
+          <div className="card" role="alert">
+            <h1>{APP_FAILED}</h1>
+            <p>{APP_FAILED_ADVICE}</p>
+            <button type="button" className="primary" onClick={retry}>
+              Retry
+            </button>
+          </div>
+        </main>
+      )}
+    >
+      {children}
+    </ErrorBoundary>
+  );
 }
 
 export function ParentApp() {

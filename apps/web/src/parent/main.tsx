@@ -1,9 +1,13 @@
 import { mount } from '../lib/mount';
-import { ParentApp } from './app';
+import { ParentApp, ParentBoundary } from './app';
 import { SW_SCOPE, SW_URL } from './push';
 import './parent.css';
 
-mount(<ParentApp />);
+mount(
+  <ParentBoundary>
+    <ParentApp />
+  </ParentBoundary>,
+);
 
 // Offline start and push: the worker lives at /parent/sw.js and controls /parent/ only.
 if ('serviceWorker' in navigator && window.isSecureContext) {

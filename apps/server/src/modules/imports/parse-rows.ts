@@ -9,6 +9,7 @@ import {
   PARENT_LANGUAGE_LABELS,
   PARENT_LANGUAGES,
   type ParentLanguage,
+  phoneSchema,
   SUBJECTS,
   type Subject,
 } from '@tuitiondesk/contract';
@@ -35,14 +36,20 @@ import type { Sheet, SheetRow } from './spreadsheet';
  * question, asked inside its transaction.
  */
 
-const studentRowSchema = createStudentSchema.extend({
-  parent_name: optionalText(200).transform((value) => value ?? ''),
-});
+/** A file's phones are read as the dialogs' are, with the centre's default country code. */
+function studentRowSchema(defaultCountryCode: string) {
+  return createStudentSchema.extend({
+    parent_name: optionalText(200).transform((value) => value ?? ''),
+    parent_phone: phoneSchema(defaultCountryCode),
+  });
+}
 
-const teacherRowSchema = createTeacherSchema.extend({ email: emailSchema });
+function teacherRowSchema(defaultCountryCode: string) {
+  return createTeacherSchema.extend({ email: emailSchema, phone_number: phoneSchema(defaultCountryCode) });
+}
 
-export type ImportedStudent = z.output<typeof studentRowSchema>;
-export type ImportedTeacher = z.output<typeof teacherRowSchema>;
+export type ImportedStudent = z.output<ReturnType<typeof studentRowSchema>>;
+export type ImportedTeacher = z.output<ReturnType<typeof teacherRowSchema>>;
 
 export interface ParsedRows<Record, Field extends string> {
   /** The rows that hold something in a column the import reads; blank rows are skipped unreported. */
@@ -313,7 +320,8 @@ export function readLanguage(text: string): { value?: ParentLanguage; problem?: 
   return { problem: `"${text}" is not a language the centre writes in; ${LANGUAGE_CHOICES}` };
 }
 
-export function parseStudentRows(sheet: Sheet): ParsedRows<ImportedStudent, StudentField> {
+export function parseStudentRows(sheet: Sheet, defaultCountryCode: string): ParsedRows<ImportedStudent, StudentField> {
+  const rowSchema = studentRowSchema(defaultCountryCode);
   return parseRows(sheet, {
     kind: 'students',
     columns: STUDENT_COLUMNS,
@@ -326,7 +334,7 @@ export function parseStudentRows(sheet: Sheet): ParsedRows<ImportedStudent, Stud
         ...(language.problem ? [`${reader.label('parent_language')}: ${language.problem}`] : []),
       ];
       if (problems.length > 0) return { problems };
-      const result = studentRowSchema.safeParse({
+      const result = rowSchema.safeParse({
         full_name: `${reader.first} ${reader.last}`,
         class_name: reader.cell('class_name'),
         parent_name: collapse(reader.cell('parent_name')),
@@ -358,7 +366,8 @@ function parseList<T extends string>(
   return { items, problems };
 }
 
-export function parseTeacherRows(sheet: Sheet): ParsedRows<ImportedTeacher, TeacherField> {
+export function parseTeacherRows(sheet: Sheet, defaultCountryCode: string): ParsedRows<ImportedTeacher, TeacherField> {
+  const rowSchema = teacherRowSchema(defaultCountryCode);
   return parseRows(sheet, {
     kind: 'teachers',
     columns: TEACHER_COLUMNS,
@@ -378,7 +387,7 @@ export function parseTeacherRows(sheet: Sheet): ParsedRows<ImportedTeacher, Teac
       const problems = [...missing, ...subjects.problems, ...classes.problems];
       if (problems.length > 0) return { problems };
       const optional = (field: TeacherField) => collapse(reader.cell(field)) || undefined;
-      const result = teacherRowSchema.safeParse({
+      const result = rowSchema.safeParse({
         first_name: reader.first,
         last_name: reader.last,
         email: reader.cell('email'),

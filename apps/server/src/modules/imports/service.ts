@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { ConflictError, isUniqueViolation } from '../../lib/errors';
 import { readableDate } from '../../lib/time';
+import { readDefaultCountryCode } from '../settings/repository';
 import { lockAllFamilies, setFamilyChoices } from '../students/consent';
 import { findByNameAndPhone, insertStudents } from '../students/repository';
 import { findEmailsInUse } from '../teachers/repository';
@@ -131,7 +132,7 @@ export async function importStudents(
   upload: Upload,
   dryRun: boolean,
 ): Promise<StudentImportResult> {
-  const parsed = parseStudentRows(await readUpload(ctx, upload));
+  const parsed = parseStudentRows(await readUpload(ctx, upload), await readDefaultCountryCode(ctx.db));
   return ctx.db.transaction(async (tx) => {
     await lockImports(tx, 'students');
     // Children join families and families' consent changes: no single change may slip in between.
@@ -188,7 +189,7 @@ export async function importTeachers(
   upload: Upload,
   dryRun: boolean,
 ): Promise<TeacherImportResult> {
-  const parsed = parseTeacherRows(await readUpload(ctx, upload));
+  const parsed = parseTeacherRows(await readUpload(ctx, upload), await readDefaultCountryCode(ctx.db));
   // Hashing is the slow part: done before the transaction opens, for every row that may be imported.
   const accounts = dryRun ? [] : await prepareAccounts(parsed.valid.length);
   const entries = parsed.valid.map((entry, index) => ({ ...entry, account: accounts[index] }));

@@ -2,8 +2,6 @@ import {
   ALL_PARENTS,
   type Communication,
   type FamilyCount,
-  normalisePhone,
-  PHONE_HINT,
   type SendToParentsBody,
   type SendToParentsResult,
   type SendWhatsappBody,
@@ -21,6 +19,7 @@ import {
   ValidationError,
 } from '../../lib/errors';
 import { readableDate, today } from '../../lib/time';
+import { readWrittenPhone } from '../settings/phones';
 import { readMessagingSettings } from '../settings/repository';
 import { findTemplateForSending, type TemplateForSending } from '../templates/repository';
 import { setAttemptStatus } from './attempts';
@@ -181,8 +180,7 @@ async function resolveWhatsappTarget(db: Queryable, request: SendWhatsappBody): 
   const toIsStudent = typeof request.to === 'string' && STUDENT_CODE.test(request.to);
   let phone: string | undefined;
   if (request.to !== undefined && !toIsStudent) {
-    phone = normalisePhone(request.to);
-    if (!phone) throw new ValidationError('to', PHONE_HINT);
+    phone = await readWrittenPhone(db, 'to', request.to);
   }
   const studentReference = request.student_id ?? (toIsStudent ? request.to : undefined);
   const student = studentReference === undefined ? undefined : await findStudent(db, studentReference);

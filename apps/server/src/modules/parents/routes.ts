@@ -22,6 +22,7 @@ import type { AppContext } from '../../context';
 import { currentParent, currentUser, parentOnly } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import { logSignIn } from '../auth/sign-in-log';
+import { readWrittenPhone } from '../settings/phones';
 import { getParentAccess, issueParentAccess } from './family-access';
 import {
   CHILD_ATTENDANCE_DEFAULT_DAYS,
@@ -109,10 +110,11 @@ export function registerParentRoutes(app: ZodApp, ctx: AppContext): void {
         },
       },
     },
-    async (request) =>
-      logSignIn(ctx.db, request, 'parent', request.body.phone, () =>
-        parentLogin(ctx, request.body.phone, request.body.code, request.ip),
-      ),
+    async (request) => {
+      // Read as the centre reads the number it has on record, so "98123 45670" finds +919812345670.
+      const phone = await readWrittenPhone(ctx.db, 'phone', request.body.phone, 'your');
+      return logSignIn(ctx.db, request, 'parent', phone, () => parentLogin(ctx, phone, request.body.code, request.ip));
+    },
   );
 
   app.get(

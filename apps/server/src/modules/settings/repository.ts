@@ -1,10 +1,13 @@
 import {
+  DEFAULT_COUNTRY_CODE,
   type MarkingRules,
+  normaliseCountryCode,
   TEACHER_MARK_DAYS_BACK_DEFAULT,
   TEACHER_MARK_DAYS_BACK_MAX,
   WHATSAPP_TEMPLATE_NAME,
 } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
+import { readSetting, writeSettings } from '../../db/settings';
 
 const ABSENCE_ALERTS_KEY = 'absence_alerts';
 
@@ -129,4 +132,18 @@ export async function writeMessagingSettings(tx: Queryable, settings: MessagingS
      ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
     [keys, keys.map((key) => String(settings[key]))],
   );
+}
+
+const DEFAULT_COUNTRY_CODE_KEY = 'default_country_code';
+
+/**
+ * The code given to phones written without one (migration 0019 stores +91); a value edited into
+ * nonsense reads as +91. A change reads it with `update`, so two changes at once apply one after the other.
+ */
+export async function readDefaultCountryCode(db: Queryable, lock?: 'update'): Promise<string> {
+  return normaliseCountryCode(await readSetting(db, DEFAULT_COUNTRY_CODE_KEY, lock)) ?? DEFAULT_COUNTRY_CODE;
+}
+
+export async function writeDefaultCountryCode(tx: Queryable, code: string): Promise<void> {
+  await writeSettings(tx, { [DEFAULT_COUNTRY_CODE_KEY]: code });
 }

@@ -3,10 +3,12 @@ import {
   errorSchema,
   markingRulesSchema,
   messagingSettingsSchema,
+  phoneSettingsSchema,
   twoFactorPolicySchema,
   updateCentreSettingsSchema,
   updateMarkingRulesSchema,
   updateMessagingSettingsSchema,
+  updatePhoneSettingsSchema,
   updateTwoFactorPolicySchema,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
@@ -15,10 +17,12 @@ import type { ZodApp } from '../../plugins/zod-app';
 import {
   getMarkingRules,
   getMessagingSettings,
+  getPhoneSettings,
   getSettings,
   getTwoFactorPolicy,
   updateMarkingRules,
   updateMessagingSettings,
+  updatePhoneSettings,
   updateSettings,
   updateTwoFactorPolicy,
 } from './service';
@@ -128,5 +132,33 @@ export function registerSettingsRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request) => updateMessagingSettings(ctx, currentUser(request), request.body),
+  );
+
+  app.get(
+    '/settings/phones',
+    {
+      schema: {
+        tags,
+        summary: 'The country code given to phone numbers written without one',
+        response: { 200: phoneSettingsSchema },
+      },
+    },
+    async () => getPhoneSettings(ctx),
+  );
+
+  app.put(
+    '/settings/phones',
+    {
+      config: adminOnly,
+      schema: {
+        tags,
+        summary: 'Change the country code given to phone numbers written without one',
+        description:
+          'Applies to phones typed or imported from now on (students, teachers, parent sign-in, WhatsApp): a number without a country code, after a leading 0 is dropped, takes this code. Stored numbers keep theirs (ADR 031).',
+        body: updatePhoneSettingsSchema,
+        response: { 200: phoneSettingsSchema, 422: errorSchema },
+      },
+    },
+    async (request) => updatePhoneSettings(ctx, currentUser(request), request.body),
   );
 }

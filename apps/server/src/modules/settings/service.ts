@@ -2,6 +2,7 @@ import type {
   CentreSettings,
   MarkingRules,
   MessagingSettings,
+  PhoneSettings,
   TwoFactorPolicy,
   UpdateMessagingSettings,
 } from '@tuitiondesk/contract';
@@ -14,10 +15,12 @@ import { findTwoFactor } from '../two-factor/repository';
 import {
   type MessagingSettingsRow,
   readAbsenceAlerts,
+  readDefaultCountryCode,
   readMarkingRules,
   readMessagingSettings,
   readRequireAdminTwoFactor,
   writeAbsenceAlerts,
+  writeDefaultCountryCode,
   writeMarkingRules,
   writeMessagingSettings,
   writeRequireAdminTwoFactor,
@@ -162,4 +165,29 @@ export async function updateMessagingSettings(
     }
   });
   return getMessagingSettings(ctx);
+}
+
+export async function getPhoneSettings(ctx: AppContext): Promise<PhoneSettings> {
+  return { default_country_code: await readDefaultCountryCode(ctx.db) };
+}
+
+/** Writes the default country code; a change (not a save of the same code) leaves an activity row. */
+export async function updatePhoneSettings(
+  ctx: AppContext,
+  actor: Actor,
+  update: PhoneSettings,
+): Promise<PhoneSettings> {
+  return ctx.db.transaction(async (tx) => {
+    const before = await readDefaultCountryCode(tx, 'update');
+    await writeDefaultCountryCode(tx, update.default_country_code);
+    if (before !== update.default_country_code) {
+      await recordActivity(
+        tx,
+        actor,
+        'settings.updated',
+        `${actor.full_name} set the country code for phone numbers written without one to ${update.default_country_code}`,
+      );
+    }
+    return { default_country_code: await readDefaultCountryCode(tx) };
+  });
 }

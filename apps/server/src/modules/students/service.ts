@@ -16,6 +16,7 @@ import { type DeletableRecords, deleteAllOrNothing, deleteRecord } from '../../l
 import { ConflictError, NotFoundError } from '../../lib/errors';
 import { clearAfterBackup } from '../backups/service';
 import { changeFamilyPhone, type StaffActor } from '../parents/family-access';
+import { readWrittenPhone } from '../settings/phones';
 import { lockFamily, setFamilyLanguage, setFamilyWhatsappConsent } from './consent';
 import {
   deleteAllStudents,
@@ -48,7 +49,8 @@ export async function getStudent(ctx: AppContext, id: number): Promise<Student> 
   return student;
 }
 
-export async function createStudent(ctx: AppContext, actor: Actor, input: NewStudent): Promise<Student> {
+export async function createStudent(ctx: AppContext, actor: Actor, written: NewStudent): Promise<Student> {
+  const input = { ...written, parent_phone: await readWrittenPhone(ctx.db, 'parent_phone', written.parent_phone) };
   return ctx.db.transaction(async (tx) => {
     await lockFamily(tx, input.parent_phone);
     const [created] = (await insertStudents(tx, [input])) as [Student];
@@ -113,8 +115,12 @@ export async function editStudent(
   ctx: AppContext,
   actor: StaffActor,
   id: number,
-  changes: StudentChanges,
+  written: StudentChanges,
 ): Promise<Student> {
+  const changes =
+    written.parent_phone === undefined
+      ? written
+      : { ...written, parent_phone: await readWrittenPhone(ctx.db, 'parent_phone', written.parent_phone) };
   const { student, phoneChange } = await ctx.db.transaction(async (tx) => {
     const current = await lockStudentAndFamilies(tx, id, changes.parent_phone);
     if (current.scrubbed_at !== null) {

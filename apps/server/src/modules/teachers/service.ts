@@ -13,6 +13,7 @@ import { type DeletableRecords, deleteAllOrNothing, deleteRecord } from '../../l
 import { ConflictError, isUniqueViolation, NotFoundError } from '../../lib/errors';
 import { GENERATED_PASSWORD_COST, generatePassword, hashPassword } from '../../lib/passwords';
 import { clearAfterBackup } from '../backups/service';
+import { readWrittenPhone } from '../settings/phones';
 import {
   deleteTeachers,
   findEmailsInUse,
@@ -104,7 +105,8 @@ export async function insertTeachersWithAccounts(
   }));
 }
 
-export async function createTeacher(ctx: AppContext, actor: Actor, input: NewTeacher): Promise<CreatedTeacher> {
+export async function createTeacher(ctx: AppContext, actor: Actor, written: NewTeacher): Promise<CreatedTeacher> {
+  const input = { ...written, phone_number: await readWrittenPhone(ctx.db, 'phone_number', written.phone_number) };
   const accounts = await prepareAccounts(1);
   return withEmailConflict(input.email, () =>
     ctx.db.transaction(async (tx) => {
@@ -130,8 +132,12 @@ export async function editTeacher(
   ctx: AppContext,
   actor: Actor,
   id: number,
-  changes: TeacherChanges,
+  written: TeacherChanges,
 ): Promise<Teacher> {
+  const changes =
+    written.phone_number === undefined
+      ? written
+      : { ...written, phone_number: await readWrittenPhone(ctx.db, 'phone_number', written.phone_number) };
   return withEmailConflict(changes.email, () =>
     ctx.db.transaction(async (tx) => {
       const current = await findTeacher(tx, id, true);

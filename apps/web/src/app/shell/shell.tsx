@@ -32,6 +32,7 @@ import { useWaitingLeaveCount } from '../../features/leave/api';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { waitingMarks } from '../../lib/offline/mark-queue';
 import { useMarkQueue } from '../../lib/offline/mark-sync';
+import { PageBoundary } from '../page-boundary';
 import { preloadPages, routesFor, titleOf } from '../routes';
 import { AccountTwoFactorDialog } from './account-two-factor';
 import { MarksWaitingChip, OfflineMarkingSupport, SignOutDialog } from './offline-marking';
@@ -235,9 +236,12 @@ export default function Shell() {
         <Toolbar />
         <LocalizationProvider dateAdapter={AdapterDayjs}>
           {!setupPending && (
-            <Suspense fallback={<PageSpinner />}>
-              <Outlet />
-            </Suspense>
+            // A page that cannot be fetched or fails says so here, and the menu stays usable.
+            <PageBoundary resetKey={location.pathname}>
+              <Suspense fallback={<PageSpinner />}>
+                <Outlet />
+              </Suspense>
+            </PageBoundary>
           )}
         </LocalizationProvider>
       </Box>

@@ -1,0 +1,21 @@
+import { phoneProblemText, readPhone } from '@tuitiondesk/contract';
+import type { Queryable } from '../../db/database';
+import { ValidationError } from '../../lib/errors';
+import { readDefaultCountryCode } from './repository';
+
+/**
+ * A phone as a request wrote it, in its stored form (E.164): the one reading of every phone typed
+ * into the API (students, teachers, parent sign-in, WhatsApp), with the centre's default country code
+ * for a number written without one. Imports read theirs with the same code (phoneSchema). A refusal is
+ * a 422 on `field` saying what to fix; `whose` is "your" when a parent types their own number.
+ */
+export async function readWrittenPhone(
+  db: Queryable,
+  field: string,
+  written: string | number,
+  whose: 'the' | 'your' = 'the',
+): Promise<string> {
+  const reading = readPhone(written, await readDefaultCountryCode(db));
+  if ('problem' in reading) throw new ValidationError(field, phoneProblemText(reading.problem, whose));
+  return reading.phone;
+}
