@@ -42,6 +42,8 @@ export interface StartOptions {
   from?: 'build' | 'source';
   /** A data directory to use (kept afterwards); by default a new one, removed at stop(). */
   dataDir?: string;
+  /** The port to listen on (a server started again where a page knows it); by default a free one. */
+  port?: number;
   /** A PostgreSQL database instead of the embedded one. */
   databaseUrl?: string;
   /** More of the server's settings (ADMIN_PASSWORD, …). */
@@ -80,7 +82,7 @@ async function waitForHealth(base: string, child: ChildProcess, output: () => st
 /** Starts the server with the built console on a free port and waits until its health check answers. */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tuitiondesk-server-'));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
   // Node itself runs the server (tsx as a loader, not a wrapper process), so `pid` is the server's.
   const program = options.from === 'source' ? ['--import', 'tsx', 'src/server.ts'] : ['dist/server.js'];

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiRequest, errorText, forgetKeptAnswers, setUnauthorizedHandler } from './api-client';
+import { KEPT_ANSWER_HEADER } from './offline/offline-reads';
+import { isServerUnreachable, noteReached } from './server-reach';
 
 function answer(status: number, body: unknown) {
   return vi
@@ -152,5 +154,45 @@ describe('apiRequest: reads ask whether anything changed', () => {
     await apiRequest('/students/', { method: 'POST', json: { a: 1 } });
     await apiRequest('/students/', { method: 'POST', json: { a: 1 } });
     expect(sentTag(fetch, 1)).toBeUndefined();
+  });
+});
+
+describe('whether the server can be reached, as each call finds it', () => {
+  afterEach(() => noteReached());
+
+  it('finds it out of reach when a call gets no answer, and within reach at the next answer', async () => {
+    vi.spyOn(globalThis, 'fetch').mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(apiRequest('/students/')).rejects.toMatchObject({ status: 0 });
+    expect(isServerUnreachable()).toBe(true);
+    answer(200, []);
+    await apiRequest('/students/');
+    expect(isServerUnreachable()).toBe(false);
+  });
+
+  it('takes a gateway’s 502, 503 or 504 for a server out of reach, and its own errors for one within it', async () => {
+    for (const status of [502, 503, 504]) {
+      answer(status, { detail: 'Bad gateway' });
+      await expect(apiRequest('/students/')).rejects.toMatchObject({ status });
+      expect(isServerUnreachable()).toBe(true);
+      answer(500, { detail: 'Internal server error' });
+      await expect(apiRequest('/students/')).rejects.toMatchObject({ status: 500 });
+      expect(isServerUnreachable()).toBe(false);
+    }
+  });
+
+  it('does not take an answer the service worker kept for the server answering', async () => {
+    vi.spyOn(globalThis, 'fetch').mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(apiRequest('/auth/me')).rejects.toMatchObject({ status: 0 });
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      new Response('{}', { status: 200, headers: { 'content-type': 'application/json', [KEPT_ANSWER_HEADER]: '1' } }),
+    );
+    await apiRequest('/auth/me');
+    expect(isServerUnreachable()).toBe(true);
+  });
+
+  it('leaves it as it was when a call is cancelled', async () => {
+    vi.spyOn(globalThis, 'fetch').mockRejectedValueOnce(new DOMException('The operation was aborted.', 'AbortError'));
+    await expect(apiRequest('/students/')).rejects.toMatchObject({ name: 'AbortError' });
+    expect(isServerUnreachable()).toBe(false);
   });
 });

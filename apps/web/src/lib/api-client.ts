@@ -1,5 +1,7 @@
 import { API_BASE_PATH, CLIENT_HEADER, CLIENT_HEADER_VALUES } from '@tuitiondesk/contract';
 import { ApiError } from './api-error';
+import { KEPT_ANSWER_HEADER } from './offline/offline-reads';
+import { isGatewayFailure, noteReached, noteUnreachable } from './server-reach';
 
 export { ApiError, errorText } from './api-error';
 
@@ -94,8 +96,12 @@ async function send(path: string, options: RequestOptions, ifNoneMatch?: string)
     });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
+    noteUnreachable();
     throw new ApiError(0, 'Cannot reach the server. Check your connection and try again.');
   }
+  // An answer the service worker kept (ADR 029) is not the server answering now.
+  if (isGatewayFailure(response.status)) noteUnreachable();
+  else if (!response.headers.has(KEPT_ANSWER_HEADER)) noteReached();
   if (!response.ok && !(ifNoneMatch && response.status === 304)) {
     const body: unknown = await response.json().catch(() => undefined);
     const detail = (body as { detail?: unknown } | undefined)?.detail;

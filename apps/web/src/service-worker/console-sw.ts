@@ -16,7 +16,7 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
-import { OFFLINE_READS, OFFLINE_READS_CACHE } from '../lib/offline/offline-reads';
+import { KEPT_ANSWER_HEADER, OFFLINE_READS, OFFLINE_READS_CACHE } from '../lib/offline/offline-reads';
 import { handleStaffPushes } from '../lib/staff-push-worker';
 
 declare let self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
@@ -65,6 +65,17 @@ registerRoute(
           const url = new URL(request.url);
           url.searchParams.set('__account', await accountDigest(request));
           return url.href;
+        },
+        // The page tells a kept answer from the server's own, so it still says the server is out of reach.
+        cachedResponseWillBeUsed: async ({ cachedResponse }) => {
+          if (!cachedResponse) return cachedResponse;
+          const headers = new Headers(cachedResponse.headers);
+          headers.set(KEPT_ANSWER_HEADER, '1');
+          return new Response(cachedResponse.body, {
+            status: cachedResponse.status,
+            statusText: cachedResponse.statusText,
+            headers,
+          });
         },
       },
       new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 7 * 24 * 60 * 60 }),

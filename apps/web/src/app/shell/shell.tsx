@@ -36,6 +36,7 @@ import { PageBoundary } from '../page-boundary';
 import { preloadPages, routesFor, titleOf } from '../routes';
 import { AccountTwoFactorDialog } from './account-two-factor';
 import { MarksWaitingChip, OfflineMarkingSupport, SignOutDialog } from './offline-marking';
+import { OutageBanner } from './outage-banner';
 
 export const SIDEBAR_WIDTH = 280;
 
@@ -234,6 +235,7 @@ export default function Shell() {
       </Box>
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
         <Toolbar />
+        <OutageBanner />
         <LocalizationProvider dateAdapter={AdapterDayjs}>
           {!setupPending && (
             // A page that cannot be fetched or fails says so here, and the menu stays usable.

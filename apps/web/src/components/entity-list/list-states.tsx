@@ -31,10 +31,18 @@ export function FetchError({ error, fallback, onRetry }: { error: unknown; fallb
 
 export type ListState = 'loading' | 'failed' | 'empty' | 'no-match' | 'rows';
 
-/** Which of its states a list is in: rows only once it has loaded some and the search matches some. */
-export function listState(query: { isPending: boolean; isError: boolean }, total: number, matching: number): ListState {
+/**
+ * Which of its states a list is in: rows only once it has loaded some and the search matches some. A
+ * failed refetch keeps the rows it had (the shell says the server cannot be reached): only a list that
+ * never loaded shows the failure.
+ */
+export function listState(
+  query: { isPending: boolean; isError: boolean; data?: unknown },
+  total: number,
+  matching: number,
+): ListState {
   if (query.isPending) return 'loading';
-  if (query.isError) return 'failed';
+  if (query.isError && query.data === undefined) return 'failed';
   if (total === 0) return 'empty';
   if (matching === 0) return 'no-match';
   return 'rows';

@@ -350,14 +350,39 @@ describe('Attendance History screen', { timeout: 30_000 }, () => {
     expect(api.calls.map((call) => call.url.pathname)).toEqual([PAGE_PATH]);
   });
 
-  it('only logs a fetch error and shows the list empty', async () => {
-    fakeApi({ [`GET ${PAGE_PATH}`]: () => [500, { detail: 'Internal server error' }] });
+  it('says records that never loaded could not be loaded, not that there are none, and Retry fetches them', async () => {
+    let up = false;
+    fakeApi({
+      [`GET ${PAGE_PATH}`]: ({ url }) => (up ? serverPage(history, url) : [500, { detail: 'Internal server error' }]),
+    });
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const user = userEvent.setup();
     renderPage(<HistoryPage />);
-    expect(await screen.findByText('No attendance records found for the selected filters.')).toBeInTheDocument();
+    expect(await screen.findByText('The attendance records could not be loaded.')).toBeInTheDocument();
     await waitFor(() => expect(log).toHaveBeenCalledWith('Failed to fetch attendance history', expect.anything()));
-    expect(card('Total Records')).toBe('0');
+    expect(screen.queryByText('No attendance records found for the selected filters.')).not.toBeInTheDocument();
+    expect(card('Total Records')).toBe('—');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    up = true;
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Bala Das')).toBeInTheDocument();
+    expect(card('Total Records')).toBe(String(history.length));
+  });
+
+  it('keeps the rows it showed when fetching them again fails', async () => {
+    let up = true;
+    fakeApi({
+      [`GET ${PAGE_PATH}`]: ({ url }) => (up ? serverPage(history, url) : [503, { detail: 'Service unavailable' }]),
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { client } = renderPage(<HistoryPage />);
+    await screen.findByText('Bala Das');
+    up = false;
+    await client.refetchQueries({ type: 'active' });
+    await waitFor(() => expect(client.getQueryCache().findAll({ type: 'active' })[0]?.state.status).toBe('error'));
+    expect(screen.getByText('Bala Das')).toBeInTheDocument();
+    expect(card('Total Records')).toBe(String(history.length));
+    expect(screen.queryByText('The attendance records could not be loaded.')).not.toBeInTheDocument();
   });
 
   it('says what is wrong with a range and asks the server nothing for it', async () => {

@@ -7,9 +7,10 @@ import { Box, Button, Grid, Paper, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { type AttendanceRecord, HISTORY_SEARCH_MAX } from '@tuitiondesk/contract';
 import dayjs from 'dayjs';
-import { useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { ColumnTable } from '../../components/data-table';
 import { DateField } from '../../components/date-field';
+import { NotLoaded } from '../../components/not-loaded';
 import { Pager, usePageState } from '../../components/pager';
 import type { DataColumn } from '../../components/row-cards';
 import { StatCard } from '../../components/stat-card';
@@ -61,6 +62,8 @@ const PAGE_SIZES = [25, 50, 100];
 const SEARCH_DEBOUNCE_MS = 300;
 const EMPTY: AttendanceRecord[] = [];
 const NO_COUNTS = { present: 0, absent: 0, late: 0, leave: 0 };
+/** A figure not known: the records could not be loaded. */
+const UNKNOWN = '—';
 
 /** The search as the server takes it: trimmed, and no longer than it accepts. */
 function searchParam(search: string): string {
@@ -115,11 +118,13 @@ export default function HistoryPage() {
     problem === undefined,
   );
   useEffect(() => {
-    // A failed history fetch is only logged: the list shows empty, with no error on screen.
+    // A failed fetch is logged. A refetch that fails keeps the rows shown (the shell says the server
+    // cannot be reached); a range that never loaded says so, never "no records".
     if (history.error) console.error('Failed to fetch attendance history', history.error);
   }, [history.error]);
 
   const data = problem ? undefined : history.data;
+  const notLoaded = problem === undefined && data === undefined && history.isError;
   /** The previous page, still shown while the one asked for loads. */
   const stale = data !== undefined && history.isPlaceholderData;
   const rows = data?.records ?? EMPTY;
@@ -173,8 +178,12 @@ export default function HistoryPage() {
     }
   };
 
-  let message: string | undefined;
+  let message: ReactNode;
   if (history.isLoading) message = 'Loading attendance records...';
+  else if (notLoaded)
+    message = (
+      <NotLoaded text="The attendance records could not be loaded." onRetry={() => void history.refetch()} centred />
+    );
   else if (rows.length === 0) message = 'No attendance records found for the selected filters.';
 
   return (
@@ -197,18 +206,33 @@ export default function HistoryPage() {
       </Paper>
       <Grid container spacing={2}>
         <Grid size={{ xs: 6, md: 3 }}>
-          <StatCard label="Total Records" value={total} icon={<AssignmentIcon />} loading={history.isLoading} />
+          <StatCard
+            label="Total Records"
+            value={notLoaded ? UNKNOWN : total}
+            icon={<AssignmentIcon />}
+            loading={history.isLoading}
+          />
         </Grid>
         <Grid size={{ xs: 6, md: 3 }}>
-          <StatCard label="Present" value={counts.present} icon={<CheckCircleIcon />} loading={history.isLoading} />
+          <StatCard
+            label="Present"
+            value={notLoaded ? UNKNOWN : counts.present}
+            icon={<CheckCircleIcon />}
+            loading={history.isLoading}
+          />
         </Grid>
         <Grid size={{ xs: 6, md: 3 }}>
-          <StatCard label="Absent" value={counts.absent} icon={<CancelIcon />} loading={history.isLoading} />
+          <StatCard
+            label="Absent"
+            value={notLoaded ? UNKNOWN : counts.absent}
+            icon={<CancelIcon />}
+            loading={history.isLoading}
+          />
         </Grid>
         <Grid size={{ xs: 6, md: 3 }}>
           <StatCard
             label="Late/Leave"
-            value={counts.late + counts.leave}
+            value={notLoaded ? UNKNOWN : counts.late + counts.leave}
             icon={<ScheduleIcon />}
             loading={history.isLoading}
           />

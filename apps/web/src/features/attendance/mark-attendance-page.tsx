@@ -94,7 +94,8 @@ export default function MarkAttendancePage() {
     );
   } else if (roster.isPending || !queue.ready || !user) {
     content = <PageSpinner />;
-  } else if (roster.isError) {
+  } else if (roster.data === undefined) {
+    // Never loaded (a refetch that fails keeps the register shown).
     content = <Alert severity="error">{errorText(roster.error, 'Failed to load the class roster')}</Alert>;
   } else if (roster.data.students.length === 0) {
     content = (

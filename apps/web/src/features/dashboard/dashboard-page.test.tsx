@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { DashboardSummary, MyClasses, Role } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { card, dashboardSummary, fakeApi, renderPage } from '../../testing';
@@ -90,6 +91,34 @@ describe('Dashboard', { timeout: 20_000 }, () => {
     await vi.waitFor(() => expect(log).toHaveBeenCalled());
     expect(screen.queryByRole('alert')).toBeNull();
     expect(within(card('Total Students')).getByText('—')).toBeInTheDocument();
+  });
+
+  it('says figures that never loaded could not be loaded, and Retry fetches them', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let up = false;
+    fakeApi({ 'GET /dashboard/summary': () => (up ? [200, summary] : [502, { detail: 'Bad gateway' }]) });
+    renderPage(<DashboardPage />, { signedInAs: 'admin' });
+    expect(
+      await screen.findByText('The dashboard could not be loaded.', undefined, { timeout: 8000 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Attendance has been marked for every class today.')).toBeNull();
+    up = true;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('link', { name: /Class 8/ })).toBeInTheDocument();
+    expect(within(card('Total Students')).getByText('120')).toBeInTheDocument();
+  });
+
+  it('keeps the figures it showed when a refresh fails', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let up = true;
+    fakeApi({ 'GET /dashboard/summary': () => (up ? [200, summary] : [504, { detail: 'Gateway timeout' }]) });
+    const { client } = renderPage(<DashboardPage />, { signedInAs: 'admin' });
+    expect(await within(card('Total Students')).findByText('120')).toBeInTheDocument();
+    up = false;
+    await client.refetchQueries({ type: 'active' });
+    await vi.waitFor(() => expect(client.getQueryState(['dashboard', 'summary'])?.status).toBe('error'));
+    expect(within(card('Total Students')).getByText('120')).toBeInTheDocument();
+    expect(screen.queryByText('The dashboard could not be loaded.')).toBeNull();
   });
 });
 

@@ -24,6 +24,7 @@ import {
 import type { DashboardSummary } from '@tuitiondesk/contract';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { NotLoaded } from '../../components/not-loaded';
 import { PageHeader } from '../../components/page-header';
 import { StatCard } from '../../components/stat-card';
 import { useAuth } from '../../lib/auth/auth-provider';
@@ -76,12 +77,21 @@ function markAttendanceLink(className: string): string {
   return `/mark-attendance?${new URLSearchParams({ class_name: className }).toString()}`;
 }
 
-function UnmarkedClasses({ summary, loading }: { summary: DashboardSummary | undefined; loading: boolean }) {
+function UnmarkedClasses({
+  summary,
+  loading,
+  onRetry,
+}: {
+  summary: DashboardSummary | undefined;
+  loading: boolean;
+  onRetry: () => void;
+}) {
   let body: ReactNode;
   if (loading) {
     body = <Skeleton height={48} aria-label="Loading classes" />;
   } else if (!summary) {
-    body = null;
+    // Never loaded (a refetch that fails keeps what was shown): say so, never "every class marked".
+    body = <NotLoaded text="The dashboard could not be loaded." onRetry={onRetry} />;
   } else if (summary.active_classes === 0) {
     body = <Typography color="text.secondary">No classes yet: add students to see their attendance here.</Typography>;
   } else if (summary.classes_without_attendance.length === 0) {
@@ -190,7 +200,7 @@ export default function DashboardPage({ actions }: { actions?: ReactNode }) {
 
       {data && data.not_reached > 0 && <FamiliesToCall count={data.not_reached} />}
 
-      <UnmarkedClasses summary={data} loading={loading} />
+      <UnmarkedClasses summary={data} loading={loading} onRetry={() => void summary.refetch()} />
     </Box>
   );
 }

@@ -129,13 +129,21 @@ describe('Message History', { timeout: 20_000 }, () => {
     expect(screen.getByRole('tab', { name: 'Message History' })).toHaveAttribute('aria-selected', 'true');
   });
 
-  it('only logs a failed history fetch and shows the list empty', async () => {
+  it('logs a failed history fetch and says the history could not be loaded, not that none was sent; Retry fetches it', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    fakeApi({}, { otherwise: () => [503, { detail: 'Database unavailable' }] });
+    let up = false;
+    fakeApi(
+      { [`GET ${HISTORY}`]: () => (up ? [200, [item(1)]] : [503, { detail: 'Database unavailable' }]) },
+      { otherwise: () => [503, { detail: 'Database unavailable' }] },
+    );
     renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
-    expect(await screen.findByText('No messages sent yet')).toBeInTheDocument();
+    expect(await screen.findByText('The message history could not be loaded.')).toBeInTheDocument();
     expect(log).toHaveBeenCalled();
+    expect(screen.queryByText('No messages sent yet')).toBeNull();
     expect(screen.queryByText('Database unavailable')).toBeNull();
+    up = true;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('table', { name: 'Message history' })).toBeInTheDocument();
   });
 });
 

@@ -3,6 +3,7 @@ import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import { Box, Button, Paper, Stack, Tab, Tabs } from '@mui/material';
 import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { NotLoaded } from '../../components/not-loaded';
 import { PageHeader } from '../../components/page-header';
 import { usePageState } from '../../components/pager';
 import { useAuth } from '../../lib/auth/auth-provider';
@@ -35,6 +36,14 @@ function TabPanel({ index, current, children }: { index: number; current: number
 function MessageHistory() {
   const paging = usePageState(ROWS_PER_PAGE_OPTIONS[0] as number);
   const history = useMessageHistory(paging.page, paging.pageSize);
+  // A page never loaded says so (not "no messages"); one shown before stays when a refetch fails.
+  if (history.isError && history.data === undefined) {
+    return (
+      <Box sx={{ p: 3 }}>
+        <NotLoaded text="The message history could not be loaded." onRetry={() => void history.refetch()} centred />
+      </Box>
+    );
+  }
   return (
     <MessageHistoryTable
       items={history.data?.items}

@@ -9,6 +9,12 @@ export const OFFLINE_API_BASE = '/api/v1';
 
 const api = (path: string) => new RegExp(`^${OFFLINE_API_BASE}${path}$`);
 
+/**
+ * Set on an answer the worker gives from what it kept, when the network did not answer: the page then
+ * knows the server was not reached, and keeps saying so.
+ */
+export const KEPT_ANSWER_HEADER = 'x-kept-answer';
+
 export const OFFLINE_READS: readonly RegExp[] = [
   api('/auth/me'),
   api('/attendance/marking-scope'),
