@@ -1172,6 +1172,55 @@ describe('append-only', () => {
     expect(after?.count).toBe(row?.count);
   });
 
+  it('the erasure of scrubbed personal data may only replace values with "[removed]", and only when asked for', async () => {
+    const [row] = await api.db.query<{ id: number }>(
+      `INSERT INTO audit_log (way, entity, action, record_id, actor_name, after)
+       VALUES ('parent app', 'leave_requests', 'create', 'erase-1', 'Parent +919800000001',
+               '{"parent_phone": "+919800000001", "reason": "Wedding"}')
+       RETURNING id::int AS id`,
+    );
+    const id = row?.id;
+    const inErasure = (sql: string) =>
+      api.db.transaction(async (tx) => {
+        await tx.query("SELECT set_config('tuitiondesk.audit_erasure', 'on', true)");
+        await tx.query(sql, [id]);
+      });
+    // Without the flag: refused, as ever.
+    await expect(
+      api.db.query(`UPDATE audit_log SET after = after || '{"parent_phone": "[removed]"}' WHERE id = $1`, [id]),
+    ).rejects.toThrow(/append-only/);
+    // With it: a value rewritten into another, a key added or dropped, the action, time or actor's id
+    // changed, or a row removed, are all still refused.
+    for (const sql of [
+      `UPDATE audit_log SET after = after || '{"reason": "Holiday"}' WHERE id = $1`,
+      `UPDATE audit_log SET after = after || '{"extra": "[removed]"}' WHERE id = $1`,
+      `UPDATE audit_log SET after = after - 'reason' WHERE id = $1`,
+      `UPDATE audit_log SET action = 'delete' WHERE id = $1`,
+      `UPDATE audit_log SET at = at - interval '1 day' WHERE id = $1`,
+      `UPDATE audit_log SET actor_id = 1 WHERE id = $1`,
+      `UPDATE audit_log SET actor_name = 'Someone else' WHERE id = $1`,
+      `UPDATE audit_log SET record_id = 'erase-2' WHERE id = $1`,
+      `DELETE FROM audit_log WHERE id = $1`,
+    ]) {
+      await expect(inErasure(sql), sql).rejects.toThrow(/append-only/);
+    }
+    await inErasure(
+      `UPDATE audit_log SET after = after || '{"parent_phone": "[removed]"}', actor_name = 'Parent [removed]',
+              record_id = '[removed]' WHERE id = $1`,
+    );
+    expect(await api.db.query('SELECT record_id, actor_name, after FROM audit_log WHERE id = $1', [id])).toEqual([
+      {
+        record_id: '[removed]',
+        actor_name: 'Parent [removed]',
+        after: { parent_phone: '[removed]', reason: 'Wedding' },
+      },
+    ]);
+    // The flag does not outlive its transaction.
+    await expect(
+      api.db.query(`UPDATE audit_log SET after = after || '{"reason": "[removed]"}' WHERE id = $1`, [id]),
+    ).rejects.toThrow(/append-only/);
+  });
+
   it('the retention job removes only rows older than the setting, and records that it did', async () => {
     const [oldest] = await api.db.query<{ id: number }>(
       `INSERT INTO audit_log (at, way, entity, action, record_id)

@@ -426,6 +426,13 @@ describe('the scrub of students who left long ago', () => {
       `INSERT INTO messages (subject, message, recipient, recipient_name, student_id) VALUES ('Old', 'Hello', $1, 'Sunita Leaver', $2)`,
       [created.phone, oldId],
     );
+    // The family signed in to the parent app once, and mistyped its code once: both are audited.
+    expect(
+      (await api.anonymous().post('/api/v1/parent/login', { phone: created.phone, code: created.code })).statusCode,
+    ).toBe(200);
+    expect(
+      (await api.anonymous().post('/api/v1/parent/login', { phone: created.phone, code: 'WRONG-CODE' })).statusCode,
+    ).toBe(401);
     await left(oldId, longAgo);
     // Left recently: kept. Left long ago with a sibling still attending: scrubbed, family kept.
     const recent = await api.student({ full_name: 'Recent Leaver', class_name: '8' });
@@ -440,6 +447,7 @@ describe('the scrub of students who left long ago', () => {
     );
 
     expect(await scrubStudentsWhoLeft(api.db)).toBe(2);
+    const [{ last } = { last: 0 }] = await api.db.query<{ last: number }>('SELECT max(id)::int AS last FROM audit_log');
 
     const scrubbed = await studentRow(oldId);
     const uniqueId = ((await admin.get(`/api/v1/students/${oldId}`)).json() as StudentAnswer).unique_id;
@@ -495,7 +503,7 @@ describe('the scrub of students who left long ago', () => {
         'The personal data of 2 students who left more than 6 months ago was removed (1 family no longer on record); their attendance is kept without names',
     });
 
-    // The audit log holds the scrub as the server's own change (way system), old and new values.
+    // The audit log holds the scrub as the server's own change (way system), without what it removed.
     const audit = await api.db.query<{ way: string; actor_id: number | null; before: unknown; after: unknown }>(
       `SELECT way, actor_id, before, after FROM audit_log
         WHERE entity = 'students' AND action = 'update' AND record_id = $1 ORDER BY id DESC LIMIT 1`,
@@ -505,10 +513,38 @@ describe('the scrub of students who left long ago', () => {
       {
         way: 'system',
         actor_id: null,
-        before: expect.objectContaining({ full_name: 'Old Leaver', parent_phone: created.phone, scrubbed_at: null }),
+        before: expect.objectContaining({ full_name: '[removed]', parent_phone: '[removed]', scrubbed_at: null }),
         after: expect.objectContaining({ full_name: `Former student ${uniqueId}`, parent_phone: '' }),
       },
     ]);
+    // Nor does any earlier row keep the names or the phone of the family no longer on record: the
+    // student's creation, the family's access code, its messages. The rows themselves stay.
+    const traces = await api.db.query<{ entity: string; action: string }>(
+      `SELECT entity, action FROM audit_log
+        WHERE id <= $2 AND concat_ws(' ', record_id, actor_name, before::text, after::text) ~ $1`,
+      [`Old Leaver|Sunita Leaver|${created.phone.replace('+', '\\+')}`, last],
+    );
+    expect(traces).toEqual([]);
+    const erased = await api.db.query<{ entity: string; action: string }>(
+      `SELECT DISTINCT entity, action FROM audit_log
+        WHERE concat_ws(' ', record_id, actor_name, before::text, after::text) LIKE '%[removed]%' ORDER BY 1, 2`,
+    );
+    expect(erased).toEqual(
+      expect.arrayContaining([
+        { entity: 'parent_access', action: 'create' },
+        { entity: 'parent_access', action: 'delete' },
+        { entity: 'sign_in', action: 'sign_in' },
+        { entity: 'sign_in', action: 'sign_in_failed' },
+        { entity: 'students', action: 'create' },
+        { entity: 'students', action: 'update' },
+      ]),
+    );
+    // The sibling's family is still on record: its phone stays in the rows of the child who attends.
+    const siblingRows = await api.db.query<{ after: { parent_phone?: string } }>(
+      `SELECT after FROM audit_log WHERE entity = 'students' AND action = 'create' AND record_id = $1`,
+      [String(currentSibling.id)],
+    );
+    expect(siblingRows.map((row) => row.after.parent_phone)).toEqual([sharedPhone]);
 
     // A scrubbed student cannot come back, be edited or give a family the app.
     const back = await restore(oldId);

@@ -45,3 +45,56 @@ export async function recordAudit(db: Queryable, event: AuditEvent): Promise<voi
 export async function skipRowAudit(tx: Queryable): Promise<void> {
   await tx.query("SELECT set_config('tuitiondesk.audit_skip', 'on', true)");
 }
+
+/** What a scrubbed student's audit rows lose: their name and their family's (migration 0021). */
+const STUDENT_PERSONAL_FIELDS = ['full_name', 'parent_name', 'parent_phone'];
+/** What a forgotten family's rows lose, wherever they show the phone. */
+const FAMILY_PERSONAL_FIELDS = ['phone', 'tried', 'parent_phone', 'parent_name', 'recipient', 'recipient_name'];
+/** The fields that hold a family's phone, and the kinds of rows that have them. */
+const PHONE_FIELDS = ['phone', 'tried', 'parent_phone', 'recipient'];
+const ENTITIES_WITH_PHONES = ['students', 'leave_requests', 'messages', 'sign_in'];
+
+/**
+ * Personal data scrubbed from the records goes from the audit rows too: in the scrubbed students'
+ * own rows and their leave requests, and, for families no longer on record, in every row that shows
+ * the phone (their access, their messages, the students and requests that held it) or names them as
+ * the actor ("Parent +91…"). Values become "[removed]"; what the scrubbed record holds now ("Former
+ * student STU0042") stays. Under tuitiondesk.audit_erasure, set for this transaction only: the
+ * database lets these updates through and no other change (migration 0021).
+ */
+export async function eraseFromAudit(tx: Queryable, studentIds: readonly number[], phones: readonly string[]) {
+  if (studentIds.length === 0 && phones.length === 0) return;
+  await tx.query("SELECT set_config('tuitiondesk.audit_erasure', 'on', true)");
+  await tx.query(
+    `UPDATE audit_log a
+        SET before = audit_removed(a.before, $2::text[], to_jsonb(s)),
+            after = audit_removed(a.after, $2::text[], to_jsonb(s))
+       FROM students s
+      WHERE s.id = ANY($1::int[]) AND a.entity = 'students' AND a.record_id = s.id::text`,
+    [studentIds, STUDENT_PERSONAL_FIELDS],
+  );
+  await tx.query(
+    `UPDATE audit_log a
+        SET before = audit_removed(a.before, '{parent_phone}'), after = audit_removed(a.after, '{parent_phone}')
+       FROM leave_requests l
+      WHERE l.student_id = ANY($1::int[]) AND a.entity = 'leave_requests' AND a.record_id = l.id::text`,
+    [studentIds],
+  );
+  if (phones.length > 0) {
+    await tx.query(
+      `UPDATE audit_log a
+          SET record_id = CASE WHEN a.record_id = ANY($1::text[]) THEN '[removed]' ELSE a.record_id END,
+              actor_name = CASE WHEN a.actor_id IS NULL AND a.actor_name = ANY($2::text[])
+                                THEN 'Parent [removed]' ELSE a.actor_name END,
+              before = audit_removed(a.before, $3::text[]),
+              after = audit_removed(a.after, $3::text[])
+        WHERE (a.entity IN ('parent_access', 'sign_in') AND a.record_id = ANY($1::text[]))
+           OR (a.actor_id IS NULL AND a.actor_name = ANY($2::text[]))
+           OR (a.entity = ANY($5::text[])
+               AND EXISTS (SELECT 1 FROM unnest($4::text[]) f
+                            WHERE a.before ->> f = ANY($1::text[]) OR a.after ->> f = ANY($1::text[])))`,
+      [phones, phones.map((phone) => `Parent ${phone}`), FAMILY_PERSONAL_FIELDS, PHONE_FIELDS, ENTITIES_WITH_PHONES],
+    );
+  }
+  await tx.query("SELECT set_config('tuitiondesk.audit_erasure', '', true)");
+}

@@ -8,6 +8,7 @@ import {
 import type { AppContext } from '../../context';
 import type { Database, Queryable } from '../../db/database';
 import { type ActivityActor, type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { eraseFromAudit } from '../../lib/audit-log';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { readableDate, today } from '../../lib/time';
 import { lockAllFamilies, lockFamily } from './consent';
@@ -151,6 +152,11 @@ export async function scrubStudentsWhoLeft(db: Database, now: Date = new Date())
       const families = await forgetFamilies(
         tx,
         scrubbed.map((student) => student.phone),
+      );
+      await eraseFromAudit(
+        tx,
+        scrubbed.map((student) => student.id),
+        families,
       );
       await recordActivity(
         tx,
