@@ -1,8 +1,9 @@
 // Screenshots for the README, taken against the demo centre:
-//   npx tsx scripts/readme-screenshots.ts
+//   npx tsx scripts/readme-screenshots.ts [name ...]
 // Builds what is stale, seeds a temporary database with the demo centre, starts the server on it, and
-// shoots each main screen at laptop width (and the dashboard at phone width) into docs/screenshots/,
-// then a teacher's day on a phone: their dashboard, and a register marked with no network.
+// shoots each main screen at laptop width (and the dashboard and the students' cards at phone width)
+// into docs/screenshots/, then a teacher's day on a phone: their dashboard, and a register marked with
+// no network. Names given (`students-phone-cards`) shoot only those; none shoots them all.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,13 +15,25 @@ const out = path.join(ROOT, 'docs/screenshots');
 // Not containing the username: the server refuses that (ADR 020).
 const PASSWORD = 'Demo-Centre-Lantern-7';
 const TEACHER_PASSWORD = 'Demo-Teacher-Harbour-4';
+const only = process.argv.slice(2);
+const wanted = (name: string) => only.length === 0 || only.includes(name);
 
-async function shoot(browser: Browser, base: string, width: number, height: number, pages: [string, string][]) {
+/** A page's route, the screenshot's name, and optionally a search box to bring up under the top bar. */
+type Shot = [route: string, name: string, scrollTo?: string];
+
+async function shoot(browser: Browser, base: string, width: number, height: number, pages: Shot[]) {
+  const shots = pages.filter(([, name]) => wanted(name));
+  if (shots.length === 0) return;
   const page = await browser.newPage({ viewport: { width, height } });
   await signIn(page, 'admin', PASSWORD, base);
-  for (const [route, name] of pages) {
+  for (const [route, name, scrollTo] of shots) {
     await page.goto(`${base}${route}`);
     await page.waitForLoadState('networkidle');
+    if (scrollTo) {
+      const box = await page.getByRole('searchbox', { name: scrollTo }).boundingBox();
+      const bar = (await page.locator('header').first().boundingBox())?.height ?? 0;
+      if (box) await page.evaluate((top) => window.scrollTo(0, top), box.y - bar - 24);
+    }
     await page.waitForTimeout(400);
     await page.screenshot({ path: path.join(out, `${name}.png`) });
     console.log(`docs/screenshots/${name}.png`);
@@ -35,8 +48,14 @@ async function shootTeacherPhone(browser: Browser, base: string, username: strin
   await signIn(page, username, TEACHER_PASSWORD, base);
   await page.getByRole('heading', { name: 'Your classes today' }).waitFor();
   await page.waitForLoadState('networkidle');
-  await page.screenshot({ path: path.join(out, 'teacher-dashboard-phone.png') });
-  console.log('docs/screenshots/teacher-dashboard-phone.png');
+  if (wanted('teacher-dashboard-phone')) {
+    await page.screenshot({ path: path.join(out, 'teacher-dashboard-phone.png') });
+    console.log('docs/screenshots/teacher-dashboard-phone.png');
+  }
+  if (!wanted('offline-marks-phone')) {
+    await context.close();
+    return;
+  }
   await page.getByRole('region', { name: 'Your classes today' }).getByRole('link').first().click();
   const absent = page.getByRole('button', { name: 'Absent' });
   await absent.first().waitFor();
@@ -80,11 +99,17 @@ try {
       ['/leave', 'leave'],
       ['/audit', 'audit'],
     ]);
-    await shoot(browser, server.base, 390, 844, [['/dashboard', 'dashboard-phone']]);
-    const teacher = /^\s+(TCH\d+)\s+.*\s(\S+)$/m.exec(seed.stdout);
-    if (!teacher?.[1] || !teacher[2]) throw new Error(`no teacher account in the seed output:\n${seed.stdout}`);
-    await choosePassword(server.base, teacher[1], teacher[2], TEACHER_PASSWORD);
-    await shootTeacherPhone(browser, server.base, teacher[1]);
+    await shoot(browser, server.base, 390, 844, [
+      ['/dashboard', 'dashboard-phone'],
+      // A list on a phone: a card a student, every column and action in view (ADR 033).
+      ['/students', 'students-phone-cards', 'Search students'],
+    ]);
+    if (wanted('teacher-dashboard-phone') || wanted('offline-marks-phone')) {
+      const teacher = /^\s+(TCH\d+)\s+.*\s(\S+)$/m.exec(seed.stdout);
+      if (!teacher?.[1] || !teacher[2]) throw new Error(`no teacher account in the seed output:\n${seed.stdout}`);
+      await choosePassword(server.base, teacher[1], teacher[2], TEACHER_PASSWORD);
+      await shootTeacherPhone(browser, server.base, teacher[1]);
+    }
     await browser.close();
   } finally {
     await server.stop();
