@@ -1,6 +1,6 @@
 import type { ParentLoginResponse } from '@tuitiondesk/contract';
 import { type FormEvent, type InputHTMLAttributes, useEffect, useRef, useState } from 'react';
-import { errorText, type ParentSession, parentRequest, saveSession } from './api';
+import { errorText, ParentApiError, type ParentSession, parentRequest, saveSession } from './api';
 
 interface SignInProps {
   /** Phone and code from a sign-in link: filled in and submitted at once. */
@@ -15,14 +15,27 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
   /** Said under the field, and read with it by screen readers. */
   help: string;
+  /** What to fix in this field, said under it (and read with it) instead of above the form. */
+  problem?: string | undefined;
 }
 
-/** A required field with its label above and its help under it. */
-function Field({ id, label, help, ...input }: FieldProps) {
+/** A required field with its label above and its help (or what to fix in it) under it. */
+function Field({ id, label, help, problem, ...input }: FieldProps) {
   return (
     <>
       <label htmlFor={id}>{label}</label>
-      <input id={id} {...input} aria-describedby={`${id}-help`} required />
+      <input
+        id={id}
+        {...input}
+        aria-describedby={problem ? `${id}-problem ${id}-help` : `${id}-help`}
+        aria-invalid={problem ? true : undefined}
+        required
+      />
+      {problem && (
+        <p id={`${id}-problem`} className="error field-problem" role="alert">
+          {problem}
+        </p>
+      )}
       <p id={`${id}-help`} className="help">
         {help}
       </p>
@@ -30,15 +43,26 @@ function Field({ id, label, help, ...input }: FieldProps) {
   );
 }
 
+const PHONE_FIELD = 'phone: ';
+
+/** The server's words about the phone typed (it reads the number as the centre does), for its field. */
+function phoneProblem(error: unknown): string | undefined {
+  if (!(error instanceof ParentApiError) || error.status !== 422 || !error.detail?.startsWith(PHONE_FIELD))
+    return undefined;
+  return error.detail.slice(PHONE_FIELD.length);
+}
+
 export function SignIn({ link, notice, onSignedIn }: SignInProps) {
   const [phone, setPhone] = useState(link?.phone ?? '');
   const [code, setCode] = useState(link?.code ?? '');
   const [error, setError] = useState<string>();
+  const [phoneError, setPhoneError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const submitted = useRef(false);
 
   async function signIn(phoneValue: string, codeValue: string) {
     setError(undefined);
+    setPhoneError(undefined);
     if (!phoneValue.trim() || !codeValue.trim()) {
       setError('Enter your phone number and the access code from the centre.');
       return;
@@ -53,7 +77,9 @@ export function SignIn({ link, notice, onSignedIn }: SignInProps) {
       saveSession(session, response.expires_in);
       onSignedIn(session);
     } catch (caught) {
-      setError(errorText(caught, 'Sign-in failed. Please try again.'));
+      const problem = phoneProblem(caught);
+      if (problem) setPhoneError(problem);
+      else setError(errorText(caught, 'Sign-in failed. Please try again.'));
       setBusy(false);
     }
   }
@@ -93,14 +119,18 @@ export function SignIn({ link, notice, onSignedIn }: SignInProps) {
         <Field
           id="parent-phone"
           label="Phone number"
-          help="The number the centre has for you."
+          help="The number the centre has for you, e.g. 98123 45670."
+          problem={phoneError}
           name="phone"
           type="tel"
           inputMode="tel"
           autoComplete="tel"
           placeholder="+91 98765 43210"
           value={phone}
-          onChange={(event) => setPhone(event.target.value)}
+          onChange={(event) => {
+            setPhone(event.target.value);
+            setPhoneError(undefined);
+          }}
         />
         <Field
           id="parent-code"

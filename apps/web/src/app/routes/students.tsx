@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import type { RowAction } from '../../components/entity-list';
 import { WhatsappMessageDialog } from '../../features/messages/whatsapp-message-dialog';
 import { ParentAccessDialog } from '../../features/parents/parent-access-dialog';
+import { PhoneCountryCodeSetting } from '../../features/settings/phone-country-code-setting';
 import StudentsPage from '../../features/students/students-page';
 import { useAuth } from '../../lib/auth/auth-provider';
 
@@ -14,7 +15,9 @@ const attends = (student: Student) => student.left_on === null;
 
 /**
  * Students, where staff (teachers and admins) also hand a family its parent access: each row's Parent
- * Access action opens that student's Parent Access dialog. Admins can also message a parent on WhatsApp.
+ * Access action opens that student's Parent Access dialog. Admins can also message a parent on WhatsApp,
+ * and set the country code given to phone numbers written without one (students', teachers', imports'
+ * and the parents' sign-in), where they type parents' phones.
  */
 export default function StudentsRoute() {
   const { user } = useAuth();
@@ -58,7 +61,7 @@ export default function StudentsRoute() {
   );
   return (
     <>
-      <StudentsPage rowActions={rowActions} />
+      <StudentsPage rowActions={rowActions} settings={isAdmin && <PhoneCountryCodeSetting />} />
       {whatsappFor && (
         <WhatsappMessageDialog key={whatsappFor.id} student={whatsappFor} onClose={() => setWhatsappFor(null)} />
       )}

@@ -14,6 +14,7 @@ import {
 } from '@mui/material';
 import { PageHeader } from '../../components/page-header';
 import { errorText } from '../../lib/api-client';
+import { useDefaultCountryCode } from '../../lib/phone-settings';
 import { type ClearAllResult, useClearAllData } from './api';
 import { ImportCard } from './import-card';
 
@@ -33,39 +34,44 @@ export function clearAllBackupNote(result: ClearAllResult): string {
   return `A backup of all data was saved first, on the server: ${file}. To bring it back, restore it into an empty database on the server: npm run restore ${file}`;
 }
 
-const INSTRUCTIONS = [
-  {
-    primary: 'Class names are 7, 8, 9 or 10, without sections.',
-    secondary: 'Write 7, not 7A or 7-B. "Class 7" and "7th" are read as 7.',
-  },
-  {
-    primary: 'Phone numbers include the country code.',
-    secondary: 'For example +919876543210; spaces and dashes are fine.',
-  },
-  {
-    primary: 'Teacher emails must be valid and unique.',
-    secondary: 'A teacher whose email is already on record is reported, not imported twice.',
-  },
-  {
-    primary: 'Required columns',
-    secondary:
-      'Students: first_name, last_name, class_name, parent_phone. Teachers: first_name, last_name, email, phone_number. Start from the template.',
-  },
-  {
-    primary: "The family's WhatsApp consent and language",
-    secondary:
-      "Optional student columns: parent_whatsapp_opt_in (yes or no) and parent_language (en, hi, mr, ta, bn or ur, or the language's name). They apply to every child with that parent phone; empty cells keep the family's as they are, and of two rows for one family the later wins.",
-  },
-  {
-    primary: 'Check the file first',
-    secondary:
-      'Check file shows what would be imported and every row error without writing anything. Rows with errors are skipped on upload and listed with their row number.',
-  },
-];
+/** What the Import Instructions card lists; phones are read with the centre's default country code. */
+function instructions(countryCode: string | undefined) {
+  return [
+    {
+      primary: 'Class names are 7, 8, 9 or 10, without sections.',
+      secondary: 'Write 7, not 7A or 7-B. "Class 7" and "7th" are read as 7.',
+    },
+    {
+      primary: `Phone numbers without a country code take ${countryCode ?? "the centre's"}.`,
+      secondary:
+        'For example 98123 45670, 098123-45670 or +91 98123 45670; spaces, dashes and brackets are fine. Admins set the code on the Students screen.',
+    },
+    {
+      primary: 'Teacher emails must be valid and unique.',
+      secondary: 'A teacher whose email is already on record is reported, not imported twice.',
+    },
+    {
+      primary: 'Required columns',
+      secondary:
+        'Students: first_name, last_name, class_name, parent_phone. Teachers: first_name, last_name, email, phone_number. Start from the template.',
+    },
+    {
+      primary: "The family's WhatsApp consent and language",
+      secondary:
+        "Optional student columns: parent_whatsapp_opt_in (yes or no) and parent_language (en, hi, mr, ta, bn or ur, or the language's name). They apply to every child with that parent phone; empty cells keep the family's as they are, and of two rows for one family the later wins.",
+    },
+    {
+      primary: 'Check the file first',
+      secondary:
+        'Check file shows what would be imported and every row error without writing anything. Rows with errors are skipped on upload and listed with their row number.',
+    },
+  ];
+}
 
 /** Import Data: students and teachers from Excel files, and clearing all of them. */
 export default function ImportPage() {
   const clearAll = useClearAllData();
+  const countryCode = useDefaultCountryCode();
 
   const runClearAll = () => {
     if (!window.confirm(CLEAR_ALL_CONFIRMATION)) return;
@@ -116,7 +122,7 @@ export default function ImportPage() {
             <CardHeader title="Import Instructions" slotProps={{ title: { component: 'h3', variant: 'h6' } }} />
             <CardContent sx={{ pt: 0 }}>
               <List dense disablePadding>
-                {INSTRUCTIONS.map((item) => (
+                {instructions(countryCode).map((item) => (
                   <ListItem key={item.primary} disableGutters>
                     <ListItemText primary={item.primary} secondary={item.secondary} />
                   </ListItem>

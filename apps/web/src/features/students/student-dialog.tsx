@@ -7,9 +7,11 @@ import {
   type ParentLanguage,
   type Student,
 } from '@tuitiondesk/contract';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { EntityFormDialog } from '../../components/entity-list';
 import { formatDay } from '../../lib/dates';
+import { splitFieldError } from '../../lib/field-errors';
+import { phoneFieldHint, useDefaultCountryCode } from '../../lib/phone-settings';
 import { studentsQuery } from './api';
 import {
   emptyStudentForm,
@@ -33,6 +35,8 @@ export function consentHistory(family: FamilyChoices): string | null {
 
 export const CLASS_HINT = '7, 8, 9 or 10';
 
+const TEXT_FIELDS = ['full_name', 'class_name', 'parent_name', 'parent_phone'] as const satisfies StudentTextField[];
+
 /** Add Student (no `student`) or Edit Student, where the Student ID shows but cannot change. */
 export function StudentDialog({
   student,
@@ -43,7 +47,7 @@ export function StudentDialog({
 }: {
   student?: Student;
   saving: boolean;
-  /** A failed save's text, shown above the fields. */
+  /** A failed save's text: on the field it names (`parent_phone: …`), else above the fields. */
   error?: string | null;
   onCancel: () => void;
   onSave: (form: StudentForm) => void;
@@ -53,24 +57,32 @@ export function StudentDialog({
   // The families the Students list already loaded (no request of its own): typing a phone that is already a
   // family's shows that family's consent and language, which the record will take unless changed here.
   const { data: known } = useQuery({ ...studentsQuery(), enabled: false });
-  const family = familyFor(form.parent_phone, student, known);
+  const countryCode = useDefaultCountryCode();
+  const family = familyFor(form.parent_phone, student, known, countryCode);
+  // A refusal shows on its field until that field is edited; each new failed save shows again.
+  const [errors, setErrors] = useState(() => splitFieldError(error, TEXT_FIELDS));
+  useEffect(() => setErrors(splitFieldError(error, TEXT_FIELDS)), [error]);
   const optedIn = form.parent_whatsapp_opt_in ?? family.choices.parent_whatsapp_opt_in;
   const language = form.parent_language ?? family.choices.parent_language;
   const history = consentHistory(family.choices);
   const sharedWith = family.children.length > 0 ? ` Also the parent of ${family.children.join(', ')}.` : '';
 
-  const field = (name: StudentTextField) => ({
+  const field = (name: StudentTextField, hint?: string) => ({
     name,
     value: form[name],
-    onChange: (event: { target: { value: string } }) =>
-      setForm((current) => ({ ...current, [name]: event.target.value })),
+    onChange: (event: { target: { value: string } }) => {
+      setForm((current) => ({ ...current, [name]: event.target.value }));
+      setErrors(({ fields: { [name]: _, ...others }, form }) => ({ fields: others, form }));
+    },
+    error: errors.fields[name] !== undefined,
+    helperText: errors.fields[name] ?? hint,
   });
 
   return (
     <EntityFormDialog
       title={isEdit ? 'Edit Student' : 'Add Student'}
       saving={saving}
-      error={error}
+      error={errors.form}
       canSave={isEdit || isStudentFormComplete(form)}
       submitLabel={isEdit ? 'Save' : 'Add'}
       onCancel={onCancel}
@@ -80,7 +92,7 @@ export function StudentDialog({
       <Stack spacing={2} sx={{ pt: 1 }}>
         {isEdit && <TextField label="Student ID" value={student.unique_id} disabled />}
         <TextField label="Full Name" required={!isEdit} autoFocus autoComplete="off" {...field('full_name')} />
-        <TextField select label="Class" required={!isEdit} helperText={CLASS_HINT} {...field('class_name')}>
+        <TextField select label="Class" required={!isEdit} {...field('class_name', CLASS_HINT)}>
           {CLASS_NAMES.map((name) => (
             <MenuItem key={name} value={name}>
               {name}
@@ -93,8 +105,7 @@ export function StudentDialog({
           type="tel"
           required={!isEdit}
           autoComplete="off"
-          helperText="Include the country code, e.g. +919876543210"
-          {...field('parent_phone')}
+          {...field('parent_phone', phoneFieldHint(countryCode))}
         />
         <TextField
           select

@@ -75,8 +75,10 @@ export function familyFor(
   phone: string,
   student: Student | undefined,
   known: readonly Student[] | undefined,
+  defaultCountryCode?: string,
 ): { choices: FamilyChoices; children: string[] } {
-  const normalised = normalisePhone(phone) ?? student?.parent_phone;
+  // Read as the server will store it: with the centre's country code for a number written without one.
+  const normalised = normalisePhone(phone, defaultCountryCode) ?? student?.parent_phone;
   const others = (known ?? []).filter((other) => other.parent_phone === normalised && other.id !== student?.id);
   const children = others.map((other) => other.full_name);
   if (student && normalised === student.parent_phone) return { choices: student, children };

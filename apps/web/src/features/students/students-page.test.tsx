@@ -193,17 +193,43 @@ describe('the Students screen', () => {
   });
 });
 
-it('shows a failed add inside the dialog with the server detail, keeping the dialog open', async () => {
+it('shows a refused phone on the Parent Phone field, in the words the server chose, keeping the dialog open', async () => {
   const user = userEvent.setup({ delay: null });
+  const words =
+    'Enter the phone number with 10 digits (this one has 5), or with its country code, e.g. +91 98123 45670';
   openStudents('admin', listOf(1, student), {
-    'POST /students/': () => json({ detail: 'parent_phone: must include the country code, e.g. +919876543210' }, 422),
+    'POST /students/': () => json({ detail: `parent_phone: ${words}` }, 422),
+    'GET /settings/phones': () => [200, { default_country_code: '+91' }],
   });
   await screen.findByText('Student 1');
   await user.click(screen.getByRole('button', { name: 'Add Student' }));
   const dialog = screen.getByRole('dialog', { name: 'Add Student' });
+  const phone = within(dialog).getByRole('textbox', { name: /Parent Phone/ });
+  expect(await within(dialog).findByText('Without a country code, +91 is added, e.g. 98123 45670')).toBeInTheDocument();
   await fillNewStudent(user, dialog, '98123');
   await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+  await waitFor(() => expect(phone).toHaveAccessibleDescription(words));
+  expect(phone).toBeInvalid();
+  // On the field, not above the form.
+  expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+  // Typing in the field clears its refusal and brings the hint back.
+  await user.type(phone, '45670');
+  expect(phone).toBeValid();
+  expect(phone).toHaveAccessibleDescription('Without a country code, +91 is added, e.g. 98123 45670');
+});
+
+it('shows a failure that names no field of the dialog above the fields', async () => {
+  const user = userEvent.setup({ delay: null });
+  openStudents('admin', listOf(1, student), {
+    'POST /students/': () =>
+      json({ detail: 'The database is unavailable at the moment. Please try again shortly.' }, 503),
+  });
+  await screen.findByText('Student 1');
+  await user.click(screen.getByRole('button', { name: 'Add Student' }));
+  const dialog = screen.getByRole('dialog', { name: 'Add Student' });
+  await fillNewStudent(user, dialog, '98123 45670');
+  await user.click(within(dialog).getByRole('button', { name: 'Add' }));
   expect(await within(dialog).findByRole('alert')).toHaveTextContent(
-    'parent_phone: must include the country code, e.g. +919876543210',
+    'The database is unavailable at the moment. Please try again shortly.',
   );
 });

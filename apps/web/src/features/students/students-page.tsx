@@ -1,6 +1,6 @@
 import { Stack } from '@mui/material';
 import type { Student } from '@tuitiondesk/contract';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { EntityList, type RowAction, useEditor } from '../../components/entity-list';
 import { errorText } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth/auth-provider';
@@ -23,9 +23,16 @@ import { LEFT_STUDENTS_LIST, STUDENTS_LIST } from './students-list';
  * The Students screen: everyone adds, searches and edits; only admins delete (the server refuses
  * teachers, so they see no checkboxes and no delete buttons). Admins also mark a student as left and
  * switch to the students who left, to restore them (ADR 027). `rowActions` are the row's other
- * actions, which the app places beside Edit.
+ * actions, which the app places beside Edit; `settings` are the admins' settings for the students'
+ * records (how phones without a country code are read), beside the list of current students.
  */
-export default function StudentsPage({ rowActions }: { rowActions?: readonly RowAction<Student>[] }) {
+export default function StudentsPage({
+  rowActions,
+  settings,
+}: {
+  rowActions?: readonly RowAction<Student>[];
+  settings?: ReactNode;
+}) {
   const { user } = useAuth();
   const canDelete = user?.role === 'admin';
   const { showToast } = useToast();
@@ -62,7 +69,16 @@ export default function StudentsPage({ rowActions }: { rowActions?: readonly Row
 
   return (
     <Stack spacing={2}>
-      {canDelete && <LeftStudentsToggle view={view} onChange={setView} />}
+      {canDelete && (
+        <Stack
+          direction={{ xs: 'column', md: 'row' }}
+          spacing={2}
+          sx={{ justifyContent: 'space-between', alignItems: { md: 'flex-start' } }}
+        >
+          <LeftStudentsToggle view={view} onChange={setView} />
+          {view === 'current' && settings}
+        </Stack>
+      )}
       {canDelete && view === 'left' && <ScrubSetting />}
       <EntityList
         key={view}

@@ -3,6 +3,8 @@ import { CLASS_NAMES, type ClassOption, SUBJECTS, type Subject, type Teacher } f
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { EntityFormDialog } from '../../components/entity-list';
 import { errorText } from '../../lib/api-client';
+import { splitFieldError } from '../../lib/field-errors';
+import { phoneFieldHint, useDefaultCountryCode } from '../../lib/phone-settings';
 import { useToast } from '../../lib/toast';
 import { useClassOptions } from './api';
 import { MultiSelectField } from './multi-select-field';
@@ -11,6 +13,18 @@ import { canSaveTeacher, emptyTeacherForm, formFromTeacher, type TeacherForm } f
 const FALLBACK_CLASSES: ClassOption[] = CLASS_NAMES.map((name) => ({ value: name, label: `Class ${name}` }));
 const SUBJECT_OPTIONS = SUBJECTS.map((subject) => ({ value: subject, label: subject }));
 const asIs = (value: string) => value;
+
+type TextFieldName = Exclude<keyof TeacherForm, 'subjects' | 'classes_assigned'>;
+const TEXT_FIELDS = [
+  'first_name',
+  'last_name',
+  'email',
+  'phone_number',
+  'qualification',
+  'experience_years',
+  'address',
+  'emergency_contact',
+] as const satisfies TextFieldName[];
 
 /** A field taking half the row from tablet width up, the whole row on phones. */
 function Half({ children }: { children: ReactNode }) {
@@ -45,7 +59,10 @@ export function TeacherDialog({
 }: {
   teacher?: Teacher;
   saving: boolean;
-  /** The failed save's text (the server's detail, or Failed to save teacher). */
+  /**
+   * The failed save's text (the server's detail, or Failed to save teacher): on the field it names
+   * (`phone_number: …`), else above the fields.
+   */
   error: string | null;
   onCancel: () => void;
   onSave: (form: TeacherForm) => void;
@@ -56,20 +73,29 @@ export function TeacherDialog({
   const isPhone = useMediaQuery(theme.breakpoints.down('sm'));
   const [form, setForm] = useState<TeacherForm>(() => (teacher ? formFromTeacher(teacher) : emptyTeacherForm));
   const classes = useClassChoices();
+  const countryCode = useDefaultCountryCode();
+  // A refusal shows on its field until that field is edited; each new failed save shows again.
+  const [errors, setErrors] = useState(() => splitFieldError(error, TEXT_FIELDS));
+  useEffect(() => setErrors(splitFieldError(error, TEXT_FIELDS)), [error]);
 
   const set = <K extends keyof TeacherForm>(name: K, value: TeacherForm[K]) =>
     setForm((current) => ({ ...current, [name]: value }));
-  const text = (name: Exclude<keyof TeacherForm, 'subjects' | 'classes_assigned'>) => ({
+  const text = (name: TextFieldName, hint?: string) => ({
     name,
     value: form[name],
-    onChange: (event: { target: { value: string } }) => set(name, event.target.value),
+    onChange: (event: { target: { value: string } }) => {
+      set(name, event.target.value);
+      setErrors(({ fields: { [name]: _, ...others }, form }) => ({ fields: others, form }));
+    },
+    error: errors.fields[name] !== undefined,
+    helperText: errors.fields[name] ?? hint,
   });
 
   return (
     <EntityFormDialog
       title={isEdit ? 'Edit Teacher' : 'Add Teacher'}
       saving={saving}
-      error={error}
+      error={errors.form}
       canSave={canSaveTeacher(form)}
       submitLabel="Save"
       onCancel={onCancel}
@@ -105,8 +131,7 @@ export function TeacherDialog({
             type="email"
             autoComplete="off"
             fullWidth
-            helperText="Optional. Must be unique; the teacher may sign in with it."
-            {...text('email')}
+            {...text('email', 'Optional. Must be unique; the teacher may sign in with it.')}
           />
         </Half>
         <Half>
@@ -116,8 +141,7 @@ export function TeacherDialog({
             required
             autoComplete="off"
             fullWidth
-            helperText="Include the country code, e.g. +919876543210"
-            {...text('phone_number')}
+            {...text('phone_number', phoneFieldHint(countryCode))}
           />
         </Half>
         <Half>

@@ -80,6 +80,33 @@ describe('the Teachers screen', () => {
     expect(save).toBeEnabled();
   });
 
+  it('shows a refused phone number on its field, and a refused email on its own', async () => {
+    const user = userEvent.setup({ delay: null });
+    const words = 'Remove "O" from the phone number: digits only, with spaces, dashes or brackets if you like';
+    const answers = [
+      json({ detail: `phone_number: ${words}` }, 422),
+      json({ detail: 'email: must be a valid email address' }, 422),
+    ];
+    openTeachers([], {
+      'POST /teachers/': () => answers.shift() as Response,
+      'GET /settings/phones': () => [200, { default_country_code: '+91' }],
+    });
+    await user.click(await screen.findByRole('button', { name: 'Add Teacher' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add Teacher' });
+    await fillRequired(user, dialog);
+    const phone = within(dialog).getByRole('textbox', { name: /Phone Number/ });
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(phone).toHaveAccessibleDescription(words));
+    expect(phone).toBeInvalid();
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const email = within(dialog).getByRole('textbox', { name: /Email/ });
+    await waitFor(() => expect(email).toHaveAccessibleDescription('Must be a valid email address'));
+    expect(phone).toBeValid();
+    expect(phone).toHaveAccessibleDescription('Without a country code, +91 is added, e.g. 98123 45670');
+  });
+
   it('after creating a teacher shows the initial password once', async () => {
     const user = userEvent.setup({ delay: null });
     const created = {

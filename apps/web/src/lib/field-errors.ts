@@ -1,0 +1,24 @@
+/**
+ * A failed save's text split for a form: the server names the field a refusal is about
+ * (`parent_phone: Enter the phone number with 10 digits…`), so that refusal shows on the field itself
+ * (first letter capitalised) and anything else stays above the fields.
+ */
+export interface FormErrors<Field extends string> {
+  fields: Partial<Record<Field, string>>;
+  form: string | null;
+}
+
+export function splitFieldError<Field extends string>(
+  error: string | null | undefined,
+  fields: readonly Field[],
+): FormErrors<Field> {
+  if (!error) return { fields: {}, form: null };
+  const match = /^([a-z_]+): (.+)$/s.exec(error);
+  const field = match?.[1] as Field | undefined;
+  if (!match || field === undefined || !fields.includes(field)) return { fields: {}, form: error };
+  const message = match[2] as string;
+  return {
+    fields: { [field]: message.charAt(0).toUpperCase() + message.slice(1) } as Partial<Record<Field, string>>,
+    form: null,
+  };
+}
