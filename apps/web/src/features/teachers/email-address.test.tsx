@@ -14,7 +14,15 @@ describe('a teacher email on the list', () => {
     const element = container.querySelector('[data-email]') as HTMLElement;
     expect(element.textContent).toBe('meera.krishnamurthy@tuition-centre.example.org');
     expect(element.querySelectorAll('wbr')).toHaveLength(4);
-    // Never the break-anywhere rule, which cut names in two in a narrow column.
-    expect(getComputedStyle(element).overflowWrap).toBe('break-word');
+    // Each piece on one line, hyphens included ("tuition-" at a line's end would read as hyphenation).
+    const pieces = [...element.querySelectorAll('span')];
+    expect(pieces.map((piece) => piece.textContent)).toEqual([
+      'meera',
+      '.krishnamurthy@',
+      'tuition-centre',
+      '.example',
+      '.org',
+    ]);
+    expect(pieces.every((piece) => piece.style.whiteSpace === 'nowrap')).toBe(true);
   });
 });

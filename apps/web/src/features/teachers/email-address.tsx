@@ -11,17 +11,18 @@ export function emailPieces(email: string): string[] {
 
 /**
  * An email address in a narrow column or a phone's card: it wraps only after the @ or before a dot,
- * so no name is cut in two ("asha.r / ao@…"). `break-word` (unlike `anywhere`) leaves the column as
- * wide as the longest piece, and cuts a piece only when one alone is wider than the whole screen.
+ * so no name is cut in two ("asha.r / ao@…"). Each piece keeps to one line, hyphens included: a line
+ * ending in "tuition-" would read as a word hyphenated by the page, not as part of the address. The
+ * column stays as wide as the longest piece (`overflow-wrap: anywhere` let it shrink to a few letters).
  */
 export function EmailAddress({ email }: { email: string }) {
   return (
-    <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'break-word' }} data-email={email}>
+    <Typography variant="body2" color="text.secondary" data-email={email}>
       {emailPieces(email).map((piece, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: pieces may repeat (".com" twice), and never move
         <Fragment key={index}>
           {index > 0 && <wbr />}
-          {piece}
+          <span style={{ whiteSpace: 'nowrap' }}>{piece}</span>
         </Fragment>
       ))}
     </Typography>
