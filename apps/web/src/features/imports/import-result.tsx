@@ -47,25 +47,70 @@ function importedRows(result: AnyImportResult): ImportedRow[] {
 
 const scrollBox = { maxHeight: 260, overflowY: 'auto' } as const;
 
-export function RowErrors({ kind, errors, dryRun }: { kind: ImportKind; errors: ImportRowError[]; dryRun: boolean }) {
-  if (errors.length === 0) return null;
+interface ListedRow {
+  key: string;
+  primary: string;
+  secondary?: string;
+}
+
+/** A headed, scrolling list of rows (records, errors): the first `shown` of them, then how many more. */
+function RowList({
+  heading,
+  headingColor,
+  region,
+  label,
+  rows,
+  shown = SHOWN_RECORDS,
+}: {
+  heading: string;
+  headingColor?: 'error';
+  region: string;
+  label: string;
+  rows: ListedRow[];
+  shown?: number;
+}) {
+  if (rows.length === 0) return null;
   return (
     <Box sx={{ mt: 2 }}>
-      <Typography variant="subtitle2" component="h4" color="error">
-        {dryRun
-          ? `${errors.length} row(s) have errors and would be skipped`
-          : `${errors.length} row(s) had errors and were skipped`}
+      <Typography variant="subtitle2" component="h4" color={headingColor}>
+        {heading}
       </Typography>
-      <Paper variant="outlined" sx={scrollBox} tabIndex={0} role="region" aria-label={`Row errors, ${kind}`}>
-        <List dense disablePadding aria-label="Row errors">
-          {errors.map((error) => (
-            <ListItem key={`${error.row}: ${error.error}`} divider>
-              <ListItemText primary={`Row ${error.row}: ${error.error}`} />
+      <Paper variant="outlined" sx={scrollBox} tabIndex={0} role="region" aria-label={region}>
+        <List dense disablePadding aria-label={label}>
+          {rows.slice(0, shown).map((row) => (
+            <ListItem key={row.key} divider>
+              <ListItemText primary={row.primary} secondary={row.secondary} />
             </ListItem>
           ))}
+          {rows.length > shown && (
+            <ListItem>
+              <ListItemText secondary={`…and ${rows.length - shown} more`} />
+            </ListItem>
+          )}
         </List>
       </Paper>
     </Box>
+  );
+}
+
+export function RowErrors({ kind, errors, dryRun }: { kind: ImportKind; errors: ImportRowError[]; dryRun: boolean }) {
+  return (
+    <RowList
+      heading={
+        dryRun
+          ? `${errors.length} row(s) have errors and would be skipped`
+          : `${errors.length} row(s) had errors and were skipped`
+      }
+      headingColor="error"
+      region={`Row errors, ${kind}`}
+      label="Row errors"
+      // Every error is listed: each is a row to fix.
+      shown={errors.length}
+      rows={errors.map((error) => ({
+        key: `${error.row}: ${error.error}`,
+        primary: `Row ${error.row}: ${error.error}`,
+      }))}
+    />
   );
 }
 
@@ -82,29 +127,21 @@ export function AlreadyImportedRows({
   rows: AlreadyImported[];
   dryRun: boolean;
 }) {
-  if (rows.length === 0) return null;
   return (
-    <Box sx={{ mt: 2 }}>
-      <Typography variant="subtitle2" component="h4">
-        {dryRun
+    <RowList
+      heading={
+        dryRun
           ? `${rows.length} row(s) are already imported and would be left as they are`
-          : `${rows.length} row(s) were already imported and were left as they are`}
-      </Typography>
-      <Paper variant="outlined" sx={scrollBox} tabIndex={0} role="region" aria-label={`Already imported, ${kind}`}>
-        <List dense disablePadding aria-label="Rows already imported">
-          {rows.slice(0, SHOWN_RECORDS).map((row) => (
-            <ListItem key={row.row} divider>
-              <ListItemText primary={`Row ${row.row}: ${row.name}`} secondary={`On record as ${row.unique_id}`} />
-            </ListItem>
-          ))}
-          {rows.length > SHOWN_RECORDS && (
-            <ListItem>
-              <ListItemText secondary={`…and ${rows.length - SHOWN_RECORDS} more`} />
-            </ListItem>
-          )}
-        </List>
-      </Paper>
-    </Box>
+          : `${rows.length} row(s) were already imported and were left as they are`
+      }
+      region={`Already imported, ${kind}`}
+      label="Rows already imported"
+      rows={rows.map((row) => ({
+        key: String(row.row),
+        primary: `Row ${row.row}: ${row.name}`,
+        secondary: `On record as ${row.unique_id}`,
+      }))}
+    />
   );
 }
 
@@ -156,27 +193,12 @@ export function ImportResult({ kind, result }: { kind: ImportKind; result: AnyIm
   return (
     <Box aria-live="polite">
       <Alert severity={severity}>{result.message}</Alert>
-      {rows.length > 0 && (
-        <Box sx={{ mt: 2 }}>
-          <Typography variant="subtitle2" component="h4">
-            {result.dry_run ? `Would import ${rows.length} ${noun}` : `Imported ${rows.length} ${noun}`}
-          </Typography>
-          <Paper variant="outlined" sx={scrollBox} tabIndex={0} role="region" aria-label={`Records, ${kind}`}>
-            <List dense disablePadding aria-label={result.dry_run ? 'Records to import' : 'Imported records'}>
-              {rows.slice(0, SHOWN_RECORDS).map((row) => (
-                <ListItem key={row.key} divider>
-                  <ListItemText primary={row.name} secondary={row.detail} />
-                </ListItem>
-              ))}
-              {rows.length > SHOWN_RECORDS && (
-                <ListItem>
-                  <ListItemText secondary={`…and ${rows.length - SHOWN_RECORDS} more`} />
-                </ListItem>
-              )}
-            </List>
-          </Paper>
-        </Box>
-      )}
+      <RowList
+        heading={result.dry_run ? `Would import ${rows.length} ${noun}` : `Imported ${rows.length} ${noun}`}
+        region={`Records, ${kind}`}
+        label={result.dry_run ? 'Records to import' : 'Imported records'}
+        rows={rows.map((row) => ({ key: row.key, primary: row.name, secondary: row.detail }))}
+      />
       <AlreadyImportedRows kind={kind} rows={result.already_imported} dryRun={result.dry_run} />
       <RowErrors kind={kind} errors={result.errors} dryRun={result.dry_run} />
       {'imported_teachers' in result && !result.dry_run && <TeacherAccounts teachers={result.imported_teachers} />}
