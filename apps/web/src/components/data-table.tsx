@@ -106,7 +106,7 @@ export function cellSx<T>(column: DataColumn<T>): SxProps<Theme> | undefined {
 }
 
 // A row re-renders only when its record or its selection changes: paging and selecting stay quick.
-const ColumnRow = memo(function ColumnRow<T>({
+export const ColumnRow = memo(function ColumnRow<T>({
   row,
   columns,
   nameOf,

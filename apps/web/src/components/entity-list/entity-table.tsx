@@ -9,8 +9,8 @@ import {
   TableHead,
   TableRow,
 } from '@mui/material';
-import { memo, type ReactNode, useMemo } from 'react';
-import { cellSx } from '../data-table';
+import { useCallback, useMemo } from 'react';
+import { ColumnRow } from '../data-table';
 import { type CardSelection, type DataColumn, RowCards } from '../row-cards';
 import { type RowAction, RowActionButtons } from './row-actions';
 
@@ -40,48 +40,6 @@ export interface EntityRowsProps<T extends { id: number }> {
   selection?: RowsSelection;
 }
 
-interface RowProps<T> {
-  row: T;
-  columns: readonly EntityColumn<T>[];
-  actions: readonly RowAction<T>[];
-  nameOf: (row: T) => string;
-  selected: boolean;
-  /** Absent when the list has no selection. */
-  onToggle?: (id: number) => void;
-}
-
-// Rows re-render only when their own record or selection changes: paging and selecting stay quick.
-const EntityRow = memo(function EntityRow<T extends { id: number }>({
-  row,
-  columns,
-  actions,
-  nameOf,
-  selected,
-  onToggle,
-}: RowProps<T>) {
-  return (
-    <TableRow hover selected={selected}>
-      {onToggle && (
-        <TableCell padding="checkbox">
-          <Checkbox
-            checked={selected}
-            onChange={() => onToggle(row.id)}
-            slotProps={{ input: { 'aria-label': `Select ${nameOf(row)}` } }}
-          />
-        </TableCell>
-      )}
-      {columns.map((column) => (
-        <TableCell key={column.id} sx={cellSx(column)}>
-          {column.cell(row)}
-        </TableCell>
-      ))}
-      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-        <RowActionButtons row={row} actions={actions} />
-      </TableCell>
-    </TableRow>
-  );
-}) as <T extends { id: number }>(props: RowProps<T>) => ReactNode;
-
 /** One page of a list as a table: the checkboxes when it has a selection, the columns, the row actions. */
 export function EntityTable<T extends { id: number }>({
   rows,
@@ -92,6 +50,9 @@ export function EntityTable<T extends { id: number }>({
   minWidth,
   selection,
 }: EntityRowsProps<T>) {
+  const rowActions = useCallback((row: T) => <RowActionButtons row={row} actions={actions} />, [actions]);
+  const toggle = selection?.toggle;
+  const toggleRow = useMemo(() => (toggle ? (row: T) => toggle(row.id) : undefined), [toggle]);
   return (
     <TableContainer sx={{ overflowX: 'auto' }}>
       <Table
@@ -125,14 +86,15 @@ export function EntityTable<T extends { id: number }>({
         </TableHead>
         <TableBody>
           {rows.map((row) => (
-            <EntityRow
+            <ColumnRow
               key={row.id}
               row={row}
               columns={columns}
-              actions={actions}
+              actions={rowActions}
               nameOf={nameOf}
               selected={selection?.isSelected(row.id) ?? false}
-              onToggle={selection?.toggle}
+              onToggle={toggleRow}
+              rowSx={undefined}
             />
           ))}
         </TableBody>
