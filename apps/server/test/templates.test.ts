@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readableDateIn, today } from '../src/lib/time';
 import { findTemplateForSending } from '../src/modules/templates/repository';
 import { expectRefusal } from './helpers/answers';
 import { type TestClient, testClient } from './helpers/client';
@@ -23,9 +24,10 @@ const NOTICE = {
 };
 
 describe('message templates', () => {
-  it('starts with the absence and late alerts, in English, mapped to their WhatsApp templates', async () => {
+  it('starts with the absence and late alerts in every language, English mapped to its WhatsApp templates', async () => {
     const response = await api.as('teacher').get('/api/v1/message-templates');
     expect(response.statusCode).toBe(200);
+    const unmapped = (language: string, body: string) => ({ language, body, whatsapp_template: null });
     expect(response.json()).toEqual([
       expect.objectContaining({
         name: 'Absence alert',
@@ -37,9 +39,26 @@ describe('message templates', () => {
             body: '{student_name} was marked {status} on {date}.',
             whatsapp_template: 'tuitiondesk_absence_alert',
           },
+          unmapped('bn', '{student_name} {date} তারিখে {status} হিসেবে চিহ্নিত হয়েছে।'),
+          unmapped('hi', '{student_name} को {date} को {status} दर्ज किया गया।'),
+          unmapped('mr', '{student_name} यांची {date} रोजी {status} अशी नोंद झाली.'),
+          unmapped('ta', '{student_name} {date} அன்று {status} எனப் பதிவு செய்யப்பட்டார்.'),
+          unmapped('ur', '{student_name} کو {date} کو {status} درج کیا گیا۔'),
         ],
       }),
-      expect.objectContaining({ name: 'Late alert', purpose: 'late_alert', subject: 'Late arrival' }),
+      expect.objectContaining({
+        name: 'Late alert',
+        purpose: 'late_alert',
+        subject: 'Late arrival',
+        texts: expect.arrayContaining([
+          {
+            language: 'en',
+            body: '{student_name} was marked {status} on {date}.',
+            whatsapp_template: 'tuitiondesk_late_alert',
+          },
+          unmapped('hi', '{student_name} को {date} को {status} दर्ज किया गया।'),
+        ]),
+      }),
     ]);
   });
 
@@ -164,8 +183,9 @@ describe('message templates', () => {
       message: 'The centre is closed on Friday for Class 9.',
       language: 'en',
     });
-    expect(rows.find((row) => row.recipient === hindi)?.message).toMatch(
-      /^Class 9 के लिए केंद्र \d{1,2} \w{3} \d{4} को बंद रहेगा।$/,
+    // The Hindi text is filled in Hindi: the class word and the date (Intl, Western digits).
+    expect(rows.find((row) => row.recipient === hindi)?.message).toBe(
+      `कक्षा 9 के लिए केंद्र ${readableDateIn(today(), 'hi')} को बंद रहेगा।`,
     );
     expectRefusal(
       await api.as('teacher').post('/api/v1/messages/send-to-parents', {

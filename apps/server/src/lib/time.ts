@@ -31,6 +31,22 @@ export function readableDate(isoDate: string): string {
   return `${d} ${MONTHS[m - 1]} ${y}`;
 }
 
+/**
+ * A yyyy-MM-dd day as a family reads it in its language: English exactly as `readableDate`
+ * ("23 Nov 2026"); any other language with Intl, day, full month name and year in that language's
+ * order, always in Western digits ("23 नवंबर 2026", "23 نومبر، 2026"; the glossary says why).
+ */
+export function readableDateIn(isoDate: string, language: string): string {
+  if (language === 'en') return readableDate(isoDate);
+  const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number];
+  return new Intl.DateTimeFormat(`${language}-IN-u-nu-latn`, {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(Date.UTC(y, m - 1, d)));
+}
+
 /** Adds whole days to a yyyy-MM-dd date, in calendar terms (no time-zone drift). */
 export function addDays(isoDate: string, days: number): string {
   const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number];

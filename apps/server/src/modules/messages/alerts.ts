@@ -1,20 +1,35 @@
-import { ALERT_STATUSES, type TemplatePlaceholder } from '@tuitiondesk/contract';
+import { ALERT_STATUSES, type ParentLanguage } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
-import { readableDate } from '../../lib/time';
 import { findApprovedLeaveDays } from '../leave/repository';
 import { readMessagingSettings } from '../settings/repository';
 import { findTemplateForSending } from '../templates/repository';
-import { type FamilyMessage, queueFamilyMessages, renderForFamily } from './outgoing';
+import { familyDate, familyTexts, statusWord } from './family-texts';
+import { type FamilyMessage, type PlaceholderValues, queueFamilyMessages, renderForFamily } from './outgoing';
 import { findAlertSubjects } from './outgoing-repository';
+
+/**
+ * An alert's subject: the one the centre wrote, as written; while the centre keeps the default
+ * ("Absence alert", "Late arrival"), that default in the language the family gets the text in.
+ */
+function alertSubject(
+  centreSubject: string | undefined,
+  purpose: 'absence_alert' | 'late_alert',
+  language: ParentLanguage,
+): string {
+  const english = familyTexts('en').alertSubjects[purpose];
+  if (centreSubject !== undefined && centreSubject !== english) return centreSubject;
+  return familyTexts(language).alertSubjects[purpose];
+}
 
 /**
  * One alert per approved absent or late record among `attendanceIds` (none for a day the student has
  * approved leave for), to the student's family, in its language, through the centre's absence and
- * late templates (with the one-tap replies on WhatsApp), and any remarks after the text. In the
- * approver's transaction; answers how many were queued, and to how many families (a family with two
- * children absent gets two alerts and counts once).
+ * late templates (with the one-tap replies on WhatsApp), and any remarks after the text (as written,
+ * after the word for remarks in the text's language). In the approver's transaction; answers how many
+ * were queued, and to how many families (a family with two children absent gets two alerts and counts
+ * once).
  */
 export async function queueAbsenceAlerts(
   ctx: AppContext,
@@ -32,26 +47,29 @@ export async function queueAbsenceAlerts(
   const late = await findTemplateForSending(tx, { purpose: 'late_alert' });
   const messages: FamilyMessage[] = subjects.map((subject) => {
     const isLate = subject.status === 'late';
+    const purpose = isLate ? 'late_alert' : 'absence_alert';
     const template = isLate ? late : absence;
-    const values: Partial<Record<TemplatePlaceholder, string>> = {
+    // The placeholders in the language of the text they fill (the glossary's words; names as written).
+    const valuesIn: PlaceholderValues = (language) => ({
       student_name: subject.student_name,
-      class: `Class ${subject.class_name}`,
-      date: readableDate(subject.date),
-      status: subject.status,
+      class: familyTexts(language).className(subject.class_name),
+      date: familyDate(subject.date, language),
+      status: statusWord(subject.status, language),
       centre_name: settings.centre_name,
-    };
-    const remarks = subject.remarks?.trim() ? ` Remarks: ${subject.remarks.trim()}` : '';
+    });
     const rendered = template
-      ? renderForFamily(template, subject.language, values, true)
+      ? renderForFamily(template, subject.language, valuesIn, true)
       : {
           language: 'en' as const,
-          body: `${values.student_name} was marked ${values.status} on ${values.date}.`,
+          body: `${subject.student_name} was marked ${subject.status} on ${familyDate(subject.date, 'en')}.`,
           whatsapp: null,
         };
+    const texts = familyTexts(rendered.language);
+    const remarks = subject.remarks?.trim() ? texts.remarks(subject.remarks.trim()) : '';
     return {
       family: subject,
-      kind: isLate ? 'late_alert' : 'absence_alert',
-      subject: template?.subject ?? (isLate ? 'Late arrival' : 'Absence alert'),
+      kind: purpose,
+      subject: alertSubject(template?.subject, purpose, rendered.language),
       body: `${rendered.body}${remarks}`,
       language: rendered.language,
       studentId: subject.student_id,

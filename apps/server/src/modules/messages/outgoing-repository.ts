@@ -20,6 +20,18 @@ const FAMILY_CHANNELS = `
   EXISTS (SELECT 1 FROM push_subscriptions p WHERE p.phone = s.parent_phone AND p.revoked_at IS NULL) AS has_device`;
 
 /**
+ * The language a family reads (the one phone's records agree; if ever not, the first record's, as
+ * every send reads it), or English for a phone with no student.
+ */
+export async function findFamilyLanguage(db: Queryable, phone: string): Promise<ParentLanguage> {
+  const rows = await db.query<{ language: ParentLanguage }>(
+    'SELECT parent_language AS language FROM students WHERE parent_phone = $1 ORDER BY id LIMIT 1',
+    [phone],
+  );
+  return rows[0]?.language ?? 'en';
+}
+
+/**
  * The students whose families a notice to `$1` goes to: those of the class (every class when null)
  * who have not left (ADR 027). Sending and counting before sending read this one selection, so the
  * count shown in the send dialog is the number of families the send writes to.

@@ -142,32 +142,39 @@ export function wakeSenders(ctx: AppContext): void {
   ctx.whatsappWorker?.wake();
 }
 
+/** What a template's placeholders are filled with, in the language of the text being filled. */
+export type PlaceholderValues = (language: ParentLanguage) => Partial<Record<TemplatePlaceholder, string>>;
+
 /**
  * The centre's template text for a family's language (else English), filled for the family, and the
- * approved WhatsApp template it maps to with its parameters in the order the text uses them.
+ * approved WhatsApp template it maps to with its parameters in the order the text uses them. The
+ * placeholders are filled in the language of the text they go into: a Hindi text gets the Hindi status
+ * word and date, and the English text (the app's, or WhatsApp's when only English is approved) the
+ * English ones, so no message mixes two languages.
  */
 export function renderForFamily(
   template: TemplateForSending,
   language: ParentLanguage,
-  values: Partial<Record<TemplatePlaceholder, string>>,
+  valuesIn: PlaceholderValues,
   buttons: boolean,
 ): { language: ParentLanguage; body: string; whatsapp: FamilyMessage['whatsapp'] } {
   const own = template.texts[language];
   const english = template.texts.en;
   const text = own ?? english;
   const textLanguage: ParentLanguage = own ? language : 'en';
-  const body = text ? fillPlaceholders(text.body, values) : template.subject;
+  const body = text ? fillPlaceholders(text.body, valuesIn(textLanguage)) : template.subject;
   // WhatsApp needs the text and the approved template of one language: the family's, else English.
   const mapped = own?.whatsapp_template
     ? { text: own, language: textLanguage }
     : english?.whatsapp_template
       ? { text: english, language: 'en' as const }
       : undefined;
+  const mappedValues: Partial<Record<TemplatePlaceholder, string>> = mapped ? valuesIn(mapped.language) : {};
   const whatsapp = mapped
     ? {
         template: mapped.text.whatsapp_template as string,
         language: mapped.language,
-        parameters: placeholdersIn(mapped.text.body).map((name) => values[name as TemplatePlaceholder] ?? ''),
+        parameters: placeholdersIn(mapped.text.body).map((name) => mappedValues[name as TemplatePlaceholder] ?? ''),
         buttons,
       }
     : null;

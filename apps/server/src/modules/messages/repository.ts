@@ -1,4 +1,4 @@
-import type { Communication } from '@tuitiondesk/contract';
+import type { Communication, ParentLanguage } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
 import type { ActivityActor } from '../../lib/activity-log';
 import { formatTimestamp, parsePostgresTimestamp } from '../../lib/time';
@@ -55,15 +55,24 @@ export async function insertOneOffWhatsapp(
     sender: ActivityActor;
     request: WhatsappRequest;
     state: { kind: 'sending'; counted: boolean; leaseMs: number } | { kind: 'waiting'; until: Date; reason: string };
+    /** The language the text is in: English unless the server wrote it in the family's language. */
+    language?: ParentLanguage;
   },
 ): Promise<{ messageId: number; attemptId: number }> {
   const { state, request } = message;
   const rows = await tx.query<{ id: number }>(
     `INSERT INTO messages
-       (message_type, kind, subject, message, recipient, recipient_name, sent_by, sent_by_user_id, delivery_status)
-     VALUES ('WHATSAPP', 'whatsapp', 'WhatsApp message', $1, $2, $3, $4, $5, 'queued')
+       (message_type, kind, subject, message, recipient, recipient_name, sent_by, sent_by_user_id, delivery_status, language)
+     VALUES ('WHATSAPP', 'whatsapp', 'WhatsApp message', $1, $2, $3, $4, $5, 'queued', $6)
      RETURNING id`,
-    [message.body, message.recipient, message.recipientName, message.sender.full_name, message.sender.id],
+    [
+      message.body,
+      message.recipient,
+      message.recipientName,
+      message.sender.full_name,
+      message.sender.id,
+      message.language ?? 'en',
+    ],
   );
   const messageId = (rows[0] as { id: number }).id;
   const attempt = await tx.query<{ id: number }>(

@@ -18,12 +18,20 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '../../lib/errors';
-import { readableDate, today } from '../../lib/time';
+import { today } from '../../lib/time';
 import { readWrittenPhone } from '../settings/phones';
 import { readMessagingSettings } from '../settings/repository';
 import { findTemplateForSending, type TemplateForSending } from '../templates/repository';
 import { setAttemptStatus } from './attempts';
-import { type FamilyMessage, type QueuedSend, queueFamilyMessages, renderForFamily, wakeSenders } from './outgoing';
+import { familyDate, familyTexts } from './family-texts';
+import {
+  type FamilyMessage,
+  type PlaceholderValues,
+  type QueuedSend,
+  queueFamilyMessages,
+  renderForFamily,
+  wakeSenders,
+} from './outgoing';
 import { countFamilies, findFamilies } from './outgoing-repository';
 import {
   findStudentById,
@@ -48,11 +56,13 @@ export async function sendToParents(
   const className = request.recipients === ALL_PARENTS ? null : request.recipients;
   const settings = await readMessagingSettings(ctx.db);
   const template = request.template_id === undefined ? undefined : await noticeTemplate(ctx.db, request.template_id);
-  const values = {
-    class: className ? `Class ${className}` : 'All classes',
-    date: readableDate(today()),
+  const day = today();
+  // A template's own text is filled in its language; what staff typed is never touched.
+  const valuesIn: PlaceholderValues = (language) => ({
+    class: className ? familyTexts(language).className(className) : familyTexts(language).allClasses,
+    date: familyDate(day, language),
     centre_name: settings.centre_name,
-  };
+  });
   const typed: FamilyMessage['whatsapp'] = settings.whatsapp_notice_template
     ? {
         template: settings.whatsapp_notice_template,
@@ -73,7 +83,7 @@ export async function sendToParents(
     const messages: FamilyMessage[] = families.map((family) => {
       // What staff typed goes as written; a template's own text in the family's language replaces it.
       const own = template && family.language !== 'en' ? template.texts[family.language] : undefined;
-      const rendered = template ? renderForFamily(template, family.language, values, false) : undefined;
+      const rendered = template ? renderForFamily(template, family.language, valuesIn, false) : undefined;
       return {
         family,
         kind: 'notice',

@@ -6,7 +6,9 @@ import { recordParentReply } from '../replies/service';
 import { readMessagingSettings } from '../settings/repository';
 import { setFamilyWhatsappConsent } from '../students/consent';
 import { setAttemptStatus } from './attempts';
+import { familyTexts } from './family-texts';
 import { familyName, findMessageByProviderId, insertInbound } from './inbound-repository';
+import { findFamilyLanguage } from './outgoing-repository';
 import { parseReplyPayload } from './reply-payload';
 import { insertOneOffWhatsapp } from './repository';
 import { applyEarlyStatuses, failQueuedForPhone, keepEarlyStatus } from './whatsapp-repository';
@@ -238,9 +240,10 @@ async function receive(ctx: AppContext, message: z.infer<typeof inboundSchema>, 
  */
 async function changeConsent(ctx: AppContext, phone: string, optedIn: boolean): Promise<boolean> {
   const settings = await readMessagingSettings(ctx.db);
-  const confirmation = optedIn
-    ? `You will get WhatsApp messages from ${settings.centre_name} again. Reply STOP to stop them.`
-    : `You will no longer get WhatsApp messages from ${settings.centre_name}. Absence alerts and notices stay in the parent app. Reply START to get them again.`;
+  // Told in the family's language; STOP and START stay the words the parent types, in any language.
+  const language = await findFamilyLanguage(ctx.db, phone);
+  const texts = familyTexts(language);
+  const confirmation = optedIn ? texts.whatsappOn(settings.centre_name) : texts.whatsappOff(settings.centre_name);
   const changed = await ctx.db.transaction(async (tx) => {
     const isChange = await setFamilyWhatsappConsent(tx, phone, optedIn, {
       source: 'whatsapp_reply',
@@ -265,6 +268,7 @@ async function changeConsent(ctx: AppContext, phone: string, optedIn: boolean): 
       sender: { id: null, full_name: settings.centre_name },
       request: { kind: 'text', to: phone, body: confirmation },
       state: { kind: 'waiting', until: new Date(), reason: 'Confirms the change to the parent.' },
+      language,
     });
     return true;
   });

@@ -3,6 +3,8 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, recordActivity } from '../../lib/activity-log';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
+import { familyTexts } from '../messages/family-texts';
+import { findFamilyLanguage } from '../messages/outgoing-repository';
 import { enqueuePushes, revokeSubscriptions } from '../push/repository';
 import { generateAccessCode, hashAccessCode } from './access-codes';
 import {
@@ -37,12 +39,11 @@ export const REPLACE_NEEDS_ADMIN =
 export const PHONE_CHANGE_NEEDS_ADMIN =
   "Only an admin can change the parent phone of a family that uses the parent app (it has an access code): the child's records would move to another phone's app. Leave the phone as it is, or ask an admin.";
 
-/** The notice, as the family's devices show it (title, then body). */
-export const ACCESS_NOTICE_SUBJECT = 'Your TuitionDesk access was changed';
-export const CODE_REPLACED_NOTICE =
-  'The centre issued a new access code for your family, and the devices signed in with the old one were signed out. If you did not ask for this, call the centre.';
+/** The notice, as the family's devices show it (title, then body), in English. */
+export const ACCESS_NOTICE_SUBJECT = familyTexts('en').accessNoticeSubject;
+export const CODE_REPLACED_NOTICE = familyTexts('en').codeReplacedNotice;
 export function phoneChangedNotice(childName: string): string {
-  return `The centre changed the parent phone number on ${childName}'s record, so this app no longer shows ${childName}. If you did not ask for this, call the centre.`;
+  return familyTexts('en').phoneChangedNotice(childName);
 }
 
 async function requireStudent(db: Queryable, studentId: number, lock = false): Promise<AccessStudent> {
@@ -119,11 +120,15 @@ export async function issueParentAccess(
     const parentName = await findParentName(tx, phone);
     let told = 0;
     if (!first) {
+      // Told in the family's language (the server's own words, from its catalogue).
+      const language = await findFamilyLanguage(tx, phone);
+      const texts = familyTexts(language);
       const noticeId = await insertAccessNotice(tx, {
         phone,
         recipientName: parentName,
-        subject: ACCESS_NOTICE_SUBJECT,
-        message: CODE_REPLACED_NOTICE,
+        subject: texts.accessNoticeSubject,
+        message: texts.codeReplacedNotice,
+        language,
         sender: actor,
       });
       told = await revokeSubscriptions(tx, phone, noticeId);
@@ -164,11 +169,14 @@ export async function changeFamilyPhone(
   const oldPhone = student.parent_phone;
   if (!(await findParentAccess(tx, oldPhone))) return undefined;
   if (actor.role !== 'admin') throw new ForbiddenError(PHONE_CHANGE_NEEDS_ADMIN);
+  const language = await findFamilyLanguage(tx, oldPhone);
+  const texts = familyTexts(language);
   const noticeId = await insertAccessNotice(tx, {
     phone: oldPhone,
     recipientName: await findParentName(tx, oldPhone),
-    subject: ACCESS_NOTICE_SUBJECT,
-    message: phoneChangedNotice(student.full_name),
+    subject: texts.accessNoticeSubject,
+    message: texts.phoneChangedNotice(student.full_name),
+    language,
     sender: actor,
   });
   const queued = (await enqueuePushes(tx, [noticeId])).length > 0;

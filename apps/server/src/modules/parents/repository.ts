@@ -1,4 +1,10 @@
-import type { AttendanceStatus, DeliveryStatus, ParentChild, ParentMessage } from '@tuitiondesk/contract';
+import type {
+  AttendanceStatus,
+  DeliveryStatus,
+  ParentChild,
+  ParentLanguage,
+  ParentMessage,
+} from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
 import { cancelWaitingFallback, refreshMessageStatuses, setAttemptStatus } from '../messages/attempts';
@@ -138,14 +144,29 @@ export async function insertFirstParentAccess(
 /** The access notice, as a message to the phone: the staff history and the family's inbox show it. */
 export async function insertAccessNotice(
   tx: Queryable,
-  notice: { phone: string; recipientName: string; subject: string; message: string; sender: Actor },
+  notice: {
+    phone: string;
+    recipientName: string;
+    subject: string;
+    message: string;
+    language: ParentLanguage;
+    sender: Actor;
+  },
 ): Promise<number> {
   const rows = await tx.query<{ id: number }>(
     `INSERT INTO messages
-       (message_type, kind, subject, message, recipient, recipient_name, sent_by, sent_by_user_id, delivery_status)
-     VALUES ('IN_APP', 'access_notice', $1, $2, $3, $4, $5, $6, 'sent')
+       (message_type, kind, subject, message, recipient, recipient_name, sent_by, sent_by_user_id, delivery_status, language)
+     VALUES ('IN_APP', 'access_notice', $1, $2, $3, $4, $5, $6, 'sent', $7)
      RETURNING id`,
-    [notice.subject, notice.message, notice.phone, notice.recipientName, notice.sender.full_name, notice.sender.id],
+    [
+      notice.subject,
+      notice.message,
+      notice.phone,
+      notice.recipientName,
+      notice.sender.full_name,
+      notice.sender.id,
+      notice.language,
+    ],
   );
   return (rows[0] as { id: number }).id;
 }
