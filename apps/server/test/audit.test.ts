@@ -190,6 +190,23 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
       ],
     };
   },
+  'PUT /api/v1/auth/me/language': async () => {
+    const teacher = await teacherCaller();
+    return {
+      actor: { id: teacher.id, name: teacher.full_name },
+      way: 'console',
+      send: (options) => teacher.caller.put('/api/v1/auth/me/language', { language: 'hi' }, options),
+      rows: [
+        {
+          entity: 'users',
+          action: 'update',
+          record_id: String(teacher.id),
+          before: { language: null },
+          after: { language: 'hi' },
+        },
+      ],
+    };
+  },
   'POST /api/v1/auth/two-factor/setup': async () => {
     const teacher = await teacherCaller();
     return {

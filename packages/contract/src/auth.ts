@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bearerTokenFields, MIN_PASSWORD_LENGTH, passwordFieldSchema } from './common';
+import { bearerTokenFields, MIN_PASSWORD_LENGTH, PARENT_LANGUAGES, passwordFieldSchema } from './common';
 
 export const ROLES = ['admin', 'teacher'] as const;
 export const roleSchema = z.enum(ROLES);
@@ -31,9 +31,23 @@ export const userSchema = z
       .boolean()
       .optional()
       .describe('the centre requires two-factor sign-in of this admin, who has not set it up: other calls answer 403'),
+    // Optional in the type only, like the two-factor fields: the server always sends it.
+    language: z
+      .enum(PARENT_LANGUAGES)
+      .nullable()
+      .optional()
+      .describe("the language this account reads the console in; null until chosen (the browser's, else English)"),
   })
   .meta({ id: 'User' });
 export type User = z.infer<typeof userSchema>;
+
+export const userLanguageSchema = z.object({
+  language: z
+    .enum(PARENT_LANGUAGES, { error: `must be one of ${PARENT_LANGUAGES.join(', ')}, or null` })
+    .nullable()
+    .describe("one of the console's languages, or null to follow the browser again"),
+});
+export type UserLanguageRequest = z.infer<typeof userLanguageSchema>;
 
 export const loginResponseSchema = z.object({
   ...bearerTokenFields,

@@ -15,6 +15,7 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'GET /api/v1/health': 'public',
   'POST /api/v1/auth/login': 'public',
   'GET /api/v1/auth/me': 'staff',
+  'PUT /api/v1/auth/me/language': 'staff',
   'POST /api/v1/auth/change-password': 'staff',
   'GET /api/v1/auth/two-factor': 'staff',
   'POST /api/v1/auth/two-factor/setup': 'staff',

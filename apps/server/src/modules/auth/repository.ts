@@ -11,7 +11,7 @@ export interface UserRow extends User {
 }
 
 // The two-factor columns ride on the lookup every request makes, so the enrolment gate costs no query.
-const USER_COLUMNS = `u.id, u.username, u.full_name, u.role, u.must_change_password, u.token_version, u.password_hash,
+const USER_COLUMNS = `u.id, u.username, u.full_name, u.role, u.must_change_password, u.language, u.token_version, u.password_hash,
   (SELECT t.email FROM teachers t WHERE t.user_id = u.id) AS email,
   EXISTS (SELECT 1 FROM user_two_factor f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS two_factor_enabled,
   (u.role = 'admin' AND EXISTS (SELECT 1 FROM settings s WHERE s.key = 'require_admin_two_factor' AND s.value = 'true'))
@@ -62,6 +62,15 @@ export async function updatePassword(db: Queryable, userId: number, passwordHash
     [userId, passwordHash],
   );
   return rows[0]?.token_version ?? 0;
+}
+
+/** The account's language (null: not chosen); answers false when there is no such account. */
+export async function updateLanguage(db: Queryable, userId: number, language: string | null): Promise<boolean> {
+  const rows = await db.query<{ id: number }>(
+    'UPDATE users SET language = $2, updated_at = now() WHERE id = $1 AND language IS DISTINCT FROM $2 RETURNING id',
+    [userId, language],
+  );
+  return rows.length > 0;
 }
 
 /** Ends every session of the account issued before; answers the new version, for the caller's new token. */

@@ -5,12 +5,13 @@ import {
   loginErrorSchema,
   loginFormSchema,
   loginResponseSchema,
+  userLanguageSchema,
   userSchema,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
-import { changePassword, getCurrentUser, login, SecondFactorRequiredError } from './service';
+import { changePassword, getCurrentUser, login, SecondFactorRequiredError, setLanguage } from './service';
 import { logSignIn } from './sign-in-log';
 
 export function registerAuthRoutes(app: ZodApp, ctx: AppContext): void {
@@ -48,6 +49,21 @@ export function registerAuthRoutes(app: ZodApp, ctx: AppContext): void {
       schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: userSchema } },
     },
     async (request) => getCurrentUser(ctx, currentUser(request).id),
+  );
+
+  app.put(
+    '/auth/me/language',
+    {
+      // The language can be chosen before the password change or two-factor set-up the account owes.
+      config: { beforeTwoFactorEnrolment: true, beforePasswordChange: true },
+      schema: {
+        tags: ['auth'],
+        summary: "Choose the language you read the console in (null: follow the browser's again)",
+        body: userLanguageSchema,
+        response: { 200: userSchema, 422: errorSchema },
+      },
+    },
+    async (request) => setLanguage(ctx, currentUser(request).id, request.body.language),
   );
 
   app.post(

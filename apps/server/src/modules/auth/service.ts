@@ -1,11 +1,11 @@
-import type { ChangePasswordResponse, LoginForm, LoginResponse, User } from '@tuitiondesk/contract';
+import type { ChangePasswordResponse, LoginForm, LoginResponse, ParentLanguage, User } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { recordActivity } from '../../lib/activity-log';
 import { BadRequestError, UnauthorizedError, ValidationError } from '../../lib/errors';
 import { checkNewPassword } from '../../lib/password-policy';
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../lib/passwords';
 import { checkSecondFactor, recoveryCodesLeftText, WRONG_CODE } from '../two-factor/service';
-import { findUserById, findUserByLogin, replacePasswordHash, updatePassword } from './repository';
+import { findUserById, findUserByLogin, replacePasswordHash, updateLanguage, updatePassword } from './repository';
 import { POLICIES, releaseAttempt, rememberAddress, reserveAttempt, staffAccount, unknownName } from './throttle';
 import { publicUser } from './user';
 
@@ -63,6 +63,12 @@ export async function getCurrentUser(ctx: AppContext, userId: number): Promise<U
   const user = await findUserById(ctx.db, userId);
   if (!user) throw new UnauthorizedError();
   return publicUser(user);
+}
+
+/** The account's own choice of language for the console (null: follow the browser again); answers the user. */
+export async function setLanguage(ctx: AppContext, userId: number, language: ParentLanguage | null): Promise<User> {
+  await updateLanguage(ctx.db, userId, language);
+  return getCurrentUser(ctx, userId);
 }
 
 export async function changePassword(

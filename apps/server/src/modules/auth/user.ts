@@ -15,5 +15,6 @@ export function publicUser(row: UserRow): User {
     must_change_password: row.must_change_password,
     two_factor_enabled: row.two_factor_enabled,
     must_enrol_two_factor: row.two_factor_required && !row.two_factor_enabled,
+    language: row.language ?? null,
   };
 }
