@@ -1,8 +1,12 @@
+import { CacheProvider } from '@emotion/react';
 import { CssBaseline, createTheme, ThemeProvider } from '@mui/material';
 import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useMemo } from 'react';
 import { BrowserRouter } from 'react-router';
-import { AuthProvider } from '../lib/auth/auth-provider';
+import { type Language, languageFor, showLanguage, useTranslation } from '../i18n';
+import { cacheFor } from '../i18n/direction';
+import { fontFamilyFor } from '../i18n/fonts';
+import { AuthProvider, useAuth } from '../lib/auth/auth-provider';
 import { ToastProvider } from '../lib/toast';
 
 /**
@@ -17,24 +21,27 @@ const focusRing = (offset: string) => ({
   '&.Mui-focusVisible': { outline: `3px solid ${FOCUS_RING}`, outlineOffset: offset },
 });
 
-const theme = createTheme({
-  // Info and warning darker than MUI's defaults: white on them, and they on white, pass WCAG AA.
-  palette: {
-    primary: { main: '#1e5aa8' },
-    info: { main: '#01579b' },
-    warning: { main: '#b45309' },
-    background: { default: '#f6f7fb' },
-  },
-  shape: { borderRadius: 8 },
-  typography: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
-  components: {
-    MuiButtonBase: { styleOverrides: { root: focusRing('2px') } },
-    MuiMenuItem: { styleOverrides: { root: focusRing('-3px') } },
-    MuiListItemButton: { styleOverrides: { root: focusRing('-3px') } },
-    MuiTab: { styleOverrides: { root: focusRing('-3px') } },
-    MuiAlert: { styleOverrides: { root: { '&.MuiAlert-filled': { '--focus-ring': '#fff' } } } },
-  },
-});
+/** The console's look; the direction and the font follow the language in use. */
+const themeFor = (language: Language, direction: 'ltr' | 'rtl') =>
+  createTheme({
+    direction,
+    // Info and warning darker than MUI's defaults: white on them, and they on white, pass WCAG AA.
+    palette: {
+      primary: { main: '#1e5aa8' },
+      info: { main: '#01579b' },
+      warning: { main: '#b45309' },
+      background: { default: '#f6f7fb' },
+    },
+    shape: { borderRadius: 8 },
+    typography: { fontFamily: fontFamilyFor(language) },
+    components: {
+      MuiButtonBase: { styleOverrides: { root: focusRing('2px') } },
+      MuiMenuItem: { styleOverrides: { root: focusRing('-3px') } },
+      MuiListItemButton: { styleOverrides: { root: focusRing('-3px') } },
+      MuiTab: { styleOverrides: { root: focusRing('-3px') } },
+      MuiAlert: { styleOverrides: { root: { '&.MuiAlert-filled': { '--focus-ring': '#fff' } } } },
+    },
+  });
 
 export function createQueryClient(): QueryClient {
   const client: QueryClient = new QueryClient({
@@ -54,17 +61,36 @@ export function createQueryClient(): QueryClient {
 
 const queryClient = createQueryClient();
 
+/** The signed-in account's language (else the browser's, else English), shown as it changes. */
+function FollowAccountLanguage() {
+  const { user } = useAuth();
+  const chosen = user?.language;
+  useEffect(() => {
+    void showLanguage(languageFor(chosen));
+  }, [chosen]);
+  return null;
+}
+
 export function Providers({ children }: { children: ReactNode }) {
+  const { i18n } = useTranslation();
+  const language = (i18n.resolvedLanguage ?? 'en') as Language;
+  const direction = i18n.dir(language);
+  const theme = useMemo(() => themeFor(language, direction), [language, direction]);
   return (
-    <ThemeProvider theme={theme}>
-      <CssBaseline />
-      <QueryClientProvider client={queryClient}>
-        <BrowserRouter>
-          <ToastProvider>
-            <AuthProvider>{children}</AuthProvider>
-          </ToastProvider>
-        </BrowserRouter>
-      </QueryClientProvider>
-    </ThemeProvider>
+    <CacheProvider value={cacheFor(direction)}>
+      <ThemeProvider theme={theme}>
+        <CssBaseline />
+        <QueryClientProvider client={queryClient}>
+          <BrowserRouter>
+            <ToastProvider>
+              <AuthProvider>
+                <FollowAccountLanguage />
+                {children}
+              </AuthProvider>
+            </ToastProvider>
+          </BrowserRouter>
+        </QueryClientProvider>
+      </ThemeProvider>
+    </CacheProvider>
   );
 }

@@ -1,4 +1,5 @@
 import { Box, Button, Typography } from '@mui/material';
+import { useTranslation } from '../i18n';
 
 /**
  * What a screen shows for data it never loaded (the server could not be reached, or failed): that it
@@ -14,6 +15,7 @@ export function NotLoaded({
   onRetry: () => void;
   centred?: boolean;
 }) {
+  const { t } = useTranslation('common');
   return (
     <Box
       sx={{
@@ -26,7 +28,7 @@ export function NotLoaded({
     >
       <Typography color="text.secondary">{text}</Typography>
       <Button size="small" onClick={onRetry}>
-        Retry
+        {t('retry')}
       </Button>
     </Box>
   );

@@ -1,6 +1,7 @@
 import { Box, Card, CardActionArea, CardContent, Skeleton, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { useTranslation } from '../i18n';
 
 /**
  * One figure with its label and a caption; a skeleton stands in until the figure is known. With `to`,
@@ -21,6 +22,7 @@ export function StatCard({
   loading?: boolean;
   to?: string;
 }) {
+  const { t } = useTranslation('common');
   const content = (
     <CardContent sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
       <Box sx={{ flexGrow: 1, minWidth: 0 }}>
@@ -28,7 +30,7 @@ export function StatCard({
           {label}
         </Typography>
         <Typography variant="h4" component="p" sx={{ fontWeight: 600, my: 0.5 }}>
-          {loading ? <Skeleton width={64} aria-label={`Loading ${label}`} /> : value}
+          {loading ? <Skeleton width={64} aria-label={t('loading', { what: label })} /> : value}
         </Typography>
         {caption && (
           <Typography variant="caption" color="text.secondary">

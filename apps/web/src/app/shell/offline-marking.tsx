@@ -16,13 +16,9 @@ import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { useOfflineRosters } from '../../features/attendance/offline-rosters';
 import { ATTENDANCE_QUERY_ROOT } from '../../features/attendance/pending-count';
+import { useTranslation } from '../../i18n';
 import { waitingMarks } from '../../lib/offline/mark-queue';
 import { markSync, shownWaiting, useMarkQueue } from '../../lib/offline/mark-sync';
-
-/** "1 mark waiting to be sent", "30 marks waiting to be sent". */
-export function waitingText(count: number): string {
-  return `${count} mark${count === 1 ? '' : 's'} waiting to be sent`;
-}
 
 /**
  * What the console does for marking without a network, wherever the teacher is in it: the registers
@@ -38,12 +34,13 @@ export function OfflineMarkingSupport({ isTeacher }: { isTeacher: boolean }) {
 
 /** The top bar's count of marks kept on this device until the server has them; one tap to the register. */
 export function MarksWaitingChip() {
+  const { t } = useTranslation('shell');
   const queue = useMarkQueue();
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('sm'));
   const count = waitingMarks(shownWaiting(queue));
   if (count === 0) return null;
-  const text = waitingText(count);
+  const text = t('marksWaiting', { count });
   return (
     <Tooltip title={wide ? '' : text}>
       <Chip
@@ -70,23 +67,21 @@ export function SignOutDialog({
   onCancel: () => void;
   onSignOut: () => void;
 }) {
+  const { t } = useTranslation('shell');
   const queue = useMarkQueue();
   const count = waitingMarks(queue.entries);
   return (
     <Dialog open={open} onClose={onCancel} aria-labelledby="sign-out-title">
-      <DialogTitle id="sign-out-title">{waitingText(count)}</DialogTitle>
+      <DialogTitle id="sign-out-title">{t('marksWaiting', { count })}</DialogTitle>
       <DialogContent>
-        <DialogContentText>
-          These marks have not reached the server yet. If you sign out now they stay on this device and are sent when
-          you sign in here again; nobody else who signs in on this device can send or see them.
-        </DialogContentText>
+        <DialogContentText>{t('signOut.body')}</DialogContentText>
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel} autoFocus>
-          Stay signed in
+          {t('signOut.stay')}
         </Button>
         <Button color="warning" onClick={onSignOut}>
-          Sign out anyway
+          {t('signOut.anyway')}
         </Button>
       </DialogActions>
     </Dialog>

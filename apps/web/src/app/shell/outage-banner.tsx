@@ -2,10 +2,12 @@ import CloudOffIcon from '@mui/icons-material/CloudOff';
 import { Alert, Button } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, useSyncExternalStore } from 'react';
+import { englishText, useTranslation } from '../../i18n';
 import { useServerUnreachable } from '../../lib/server-reach';
 
-export const UNREACHABLE_TEXT = 'The server cannot be reached. What you see may be out of date.';
-export const OFFLINE_TEXT = 'This device is offline. What you see may be out of date.';
+/** The banner's words in English (the spec's), for code that compares with them. */
+export const UNREACHABLE_TEXT = englishText('shell:outage.unreachable');
+export const OFFLINE_TEXT = englishText('shell:outage.offline');
 
 function subscribeOnline(listener: () => void): () => void {
   window.addEventListener('online', listener);
@@ -24,6 +26,7 @@ const isOnline = () => navigator.onLine;
  * date. Retry fetches what the screen shows again; the banner goes by itself once the server answers.
  */
 export function OutageBanner() {
+  const { t } = useTranslation('shell');
   const client = useQueryClient();
   const unreachable = useServerUnreachable();
   const online = useSyncExternalStore(subscribeOnline, isOnline, () => true);
@@ -40,11 +43,11 @@ export function OutageBanner() {
       sx={{ mb: 2 }}
       action={
         <Button color="inherit" size="small" onClick={retry} disabled={retrying}>
-          Retry
+          {t('outage.retry')}
         </Button>
       }
     >
-      {online ? UNREACHABLE_TEXT : OFFLINE_TEXT}
+      {online ? t('outage.unreachable') : t('outage.offline')}
     </Alert>
   );
 }

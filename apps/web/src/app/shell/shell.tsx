@@ -29,12 +29,15 @@ import { usePendingCount } from '../../features/attendance/pending-count';
 import { ChangePasswordDialog } from '../../features/auth/change-password-dialog';
 import { TwoFactorDialog } from '../../features/auth/two-factor-dialog';
 import { useWaitingLeaveCount } from '../../features/leave/api';
+import { useTranslation } from '../../i18n';
+import { dayjsLocale } from '../../i18n/date-locales';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { waitingMarks } from '../../lib/offline/mark-queue';
 import { useMarkQueue } from '../../lib/offline/mark-sync';
 import { PageBoundary } from '../page-boundary';
-import { preloadPages, routesFor, titleOf } from '../routes';
+import { CONSOLE_ROUTES, preloadPages, routesFor, titleOf } from '../routes';
 import { AccountTwoFactorDialog } from './account-two-factor';
+import { LanguageDialog } from './language-dialog';
 import { MarksWaitingChip, OfflineMarkingSupport, SignOutDialog } from './offline-marking';
 import { OutageBanner } from './outage-banner';
 
@@ -48,7 +51,13 @@ function isSetupPending(user: { must_change_password: boolean; must_enrol_two_fa
   return Boolean(user?.must_change_password || user?.must_enrol_two_factor);
 }
 
+/** A page's name in the menu and the top bar: its path is its key in the catalogue (`/mark-attendance` → `menu.mark-attendance`). */
+export function menuKey(path: string): string {
+  return `menu.${path.slice(1)}`;
+}
+
 function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
+  const { t } = useTranslation('shell');
   const { user } = useAuth();
   const isAdmin = user?.role === 'admin';
   const pending = usePendingCount(isAdmin && !isSetupPending(user));
@@ -57,11 +66,11 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <Toolbar>
         <Typography variant="h6" component="div" sx={{ fontWeight: 700 }} color="primary">
-          TuitionDesk
+          {t('appName')}
         </Typography>
       </Toolbar>
       <Divider />
-      <Box component="nav" aria-label="Main menu" sx={{ flexGrow: 1, overflowY: 'auto' }}>
+      <Box component="nav" aria-label={t('mainMenu')} sx={{ flexGrow: 1, overflowY: 'auto' }}>
         <List>
           {routesFor(user?.role).map((route) => (
             <ListItem key={route.path} disablePadding>
@@ -72,13 +81,13 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                 sx={{ mx: 1, borderRadius: 1, '&.active': { bgcolor: 'action.selected', fontWeight: 600 } }}
               >
                 <ListItemIcon>{route.icon}</ListItemIcon>
-                <ListItemText primary={route.title} />
+                <ListItemText primary={t(menuKey(route.path))} />
                 {route.pendingBadge && pending > 0 && (
                   <Chip
                     label={pending > 999 ? '999+' : pending}
                     color="error"
                     size="small"
-                    aria-label={`${pending} pending`}
+                    aria-label={t('pendingBadge', { count: pending })}
                     sx={{ ml: 1, height: 20, fontSize: 12 }}
                   />
                 )}
@@ -87,7 +96,7 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                     label={waitingLeave > 999 ? '999+' : waitingLeave}
                     color="warning"
                     size="small"
-                    aria-label={`${waitingLeave} waiting`}
+                    aria-label={t('waitingBadge', { count: waitingLeave })}
                     sx={{ ml: 1, height: 20, fontSize: 12 }}
                   />
                 )}
@@ -102,10 +111,10 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           {user?.full_name}
         </Typography>
         <Typography variant="caption" color="text.secondary" component="div">
-          {user?.role.toUpperCase()}
+          {user ? t(`role.${user.role}`) : null}
         </Typography>
         <Typography variant="caption" color="text.secondary" component="div" sx={{ mt: 1 }}>
-          © {new Date().getFullYear()} TuitionDesk
+          {t('copyright', { year: new Date().getFullYear() })}
         </Typography>
       </Box>
     </Box>
@@ -122,14 +131,18 @@ const PRELOAD_AFTER_MS = 1500;
 export default function Shell() {
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('md'));
+  const end = theme.direction === 'rtl' ? 'left' : 'right';
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [accountAnchor, setAccountAnchor] = useState<HTMLElement | null>(null);
   const [twoFactorOpen, setTwoFactorOpen] = useState(false);
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const [languageOpen, setLanguageOpen] = useState(false);
+  const { t, i18n } = useTranslation('shell');
   const auth = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
-  const title = titleOf(location.pathname);
+  const titled = titleOf(location.pathname);
+  const title = t(menuKey(CONSOLE_ROUTES.find((route) => route.title === titled)?.path ?? '/dashboard'));
   const role = auth.user?.role;
   const setupPending = isSetupPending(auth.user);
   useEffect(() => {
@@ -166,7 +179,7 @@ export default function Shell() {
       >
         <Toolbar>
           {!wide && (
-            <IconButton edge="start" aria-label="Open menu" onClick={() => setDrawerOpen(true)} sx={{ mr: 1 }}>
+            <IconButton edge="start" aria-label={t('openMenu')} onClick={() => setDrawerOpen(true)} sx={{ mr: 1 }}>
               <MenuIcon />
             </IconButton>
           )}
@@ -177,7 +190,7 @@ export default function Shell() {
           {!setupPending && <ActivityBell />}
           <IconButton
             color="inherit"
-            aria-label="Account"
+            aria-label={t('account')}
             aria-haspopup="menu"
             onClick={(event) => setAccountAnchor(event.currentTarget)}
           >
@@ -187,8 +200,9 @@ export default function Shell() {
             anchorEl={accountAnchor}
             open={Boolean(accountAnchor)}
             onClose={() => setAccountAnchor(null)}
-            anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-            transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+            // The menu opens under the account button, towards the page: leftwards, or rightwards right to left.
+            anchorOrigin={{ vertical: 'bottom', horizontal: end }}
+            transformOrigin={{ vertical: 'top', horizontal: end }}
           >
             <MenuItem disabled>{auth.user?.full_name}</MenuItem>
             {/* Every account changes its own password here (teachers also from their dashboard). */}
@@ -198,7 +212,7 @@ export default function Shell() {
                 setPasswordOpen(true);
               }}
             >
-              Change Password
+              {t('changePassword')}
             </MenuItem>
             <MenuItem
               onClick={() => {
@@ -206,9 +220,17 @@ export default function Shell() {
                 setTwoFactorOpen(true);
               }}
             >
-              Two-factor sign-in
+              {t('twoFactor')}
             </MenuItem>
-            <MenuItem onClick={logout}>Logout</MenuItem>
+            <MenuItem
+              onClick={() => {
+                setAccountAnchor(null);
+                setLanguageOpen(true);
+              }}
+            >
+              {t('language')}
+            </MenuItem>
+            <MenuItem onClick={logout}>{t('logout')}</MenuItem>
           </Menu>
         </Toolbar>
       </AppBar>
@@ -236,7 +258,7 @@ export default function Shell() {
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
         <Toolbar />
         <OutageBanner />
-        <LocalizationProvider dateAdapter={AdapterDayjs}>
+        <LocalizationProvider dateAdapter={AdapterDayjs} adapterLocale={dayjsLocale(i18n.language)}>
           {!setupPending && (
             // A page that cannot be fetched or fails says so here, and the menu stays usable.
             <PageBoundary resetKey={location.pathname}>
@@ -255,6 +277,7 @@ export default function Shell() {
         onClose={() => undefined}
       />
       <AccountTwoFactorDialog open={twoFactorOpen} onClose={() => setTwoFactorOpen(false)} />
+      <LanguageDialog open={languageOpen} onClose={() => setLanguageOpen(false)} />
       <ChangePasswordDialog open={passwordOpen} mode="signed-in" onClose={() => setPasswordOpen(false)} />
       <SignOutDialog open={confirmSignOut} onCancel={() => setConfirmSignOut(false)} onSignOut={signOut} />
       {!setupPending && <OfflineMarkingSupport isTeacher={role === 'teacher'} />}

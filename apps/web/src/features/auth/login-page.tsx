@@ -1,6 +1,7 @@
 import { Alert, Box, Button, Card, CardContent, Link, Stack, TextField, Typography } from '@mui/material';
 import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from '../../i18n';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { OneTimeCodeField } from './one-time-code-field';
@@ -8,6 +9,7 @@ import { PasswordField } from './password-field';
 
 export default function LoginPage() {
   const auth = useAuth();
+  const { t } = useTranslation('auth');
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [username, setUsername] = useState('');
@@ -49,17 +51,17 @@ export default function LoginPage() {
             <Stack spacing={2}>
               <Box>
                 <Typography variant="h5" component="h1" sx={{ fontWeight: 600 }}>
-                  TuitionDesk
+                  {t('appName')}
                 </Typography>
-                <Typography color="text.secondary">Sign in to the staff console</Typography>
+                <Typography color="text.secondary">{t('login.subtitle')}</Typography>
               </Box>
               {params.get('session_expired') === 'true' && !auth.error && !needsCode && (
-                <Alert severity="warning">Your session has expired. Please sign in again.</Alert>
+                <Alert severity="warning">{t('login.sessionExpired')}</Alert>
               )}
               {auth.error && <Alert severity="error">{auth.error}</Alert>}
               {needsCode && !auth.error && <Alert severity="info">{auth.otpPrompt}</Alert>}
               <TextField
-                label="Username"
+                label={t('login.username')}
                 value={username}
                 onChange={(e) => typeUsername(e.target.value)}
                 autoComplete="username"
@@ -67,7 +69,7 @@ export default function LoginPage() {
                 required
               />
               <PasswordField
-                label="Password"
+                label={t('login.password')}
                 value={password}
                 onChange={type(setPassword)}
                 autoComplete="current-password"
@@ -81,10 +83,10 @@ export default function LoginPage() {
                 size="large"
                 disabled={auth.isLoading || !username.trim() || !password || (needsCode && !otp.trim())}
               >
-                {auth.isLoading ? 'Signing In...' : 'Sign In'}
+                {auth.isLoading ? t('login.signingIn') : t('login.signIn')}
               </Button>
               <Link component="button" type="button" onClick={() => setChanging(true)} sx={{ alignSelf: 'center' }}>
-                Change Password
+                {t('login.changePassword')}
               </Link>
             </Stack>
           </form>

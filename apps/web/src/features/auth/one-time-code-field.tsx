@@ -1,5 +1,6 @@
 import { Box, Link, TextField } from '@mui/material';
 import { useState } from 'react';
+import { useTranslation } from '../../i18n';
 
 interface Props {
   value: string;
@@ -16,6 +17,7 @@ interface Props {
  * autofill. A recovery code has letters too, so asking for one brings the ordinary keyboard back.
  */
 export function OneTimeCodeField({ value, onChange, allowRecoveryCode, autoFocus, required, disabled }: Props) {
+  const { t } = useTranslation('auth');
   const [isRecovery, setIsRecovery] = useState(false);
   const toggle = () => {
     setIsRecovery((current) => !current);
@@ -26,15 +28,11 @@ export function OneTimeCodeField({ value, onChange, allowRecoveryCode, autoFocus
       <TextField
         // A new field when the kind changes, so the keyboard a phone shows follows inputMode.
         key={isRecovery ? 'recovery' : 'code'}
-        label={isRecovery ? 'Recovery code' : 'Authentication code'}
+        label={isRecovery ? t('code.recoveryLabel') : t('code.codeLabel')}
         value={value}
         onChange={(event) => onChange(event.target.value)}
         autoComplete={isRecovery ? 'off' : 'one-time-code'}
-        helperText={
-          isRecovery
-            ? 'One of the recovery codes you saved when you set up two-factor sign-in'
-            : 'The 6-digit code your authenticator app shows now'
-        }
+        helperText={isRecovery ? t('code.recoveryHelp') : t('code.codeHelp')}
         slotProps={{
           htmlInput: isRecovery
             ? { autoCapitalize: 'characters', spellCheck: false, maxLength: 32 }
@@ -47,7 +45,7 @@ export function OneTimeCodeField({ value, onChange, allowRecoveryCode, autoFocus
       />
       {allowRecoveryCode && (
         <Link component="button" type="button" variant="body2" onClick={toggle} sx={{ mt: 0.5 }}>
-          {isRecovery ? 'Use the code from your authenticator app' : 'Use a recovery code instead'}
+          {isRecovery ? t('code.useApp') : t('code.useRecovery')}
         </Link>
       )}
     </Box>

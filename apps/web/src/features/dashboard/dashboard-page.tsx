@@ -27,8 +27,9 @@ import { Link } from 'react-router';
 import { NotLoaded } from '../../components/not-loaded';
 import { PageHeader } from '../../components/page-header';
 import { StatCard } from '../../components/stat-card';
+import { type TFunction, useTranslation } from '../../i18n';
 import { useAuth } from '../../lib/auth/auth-provider';
-import { formatDay } from '../../lib/dates';
+import { formatDay, formatNumber } from '../../lib/dates';
 import { useDashboardSummary, useMyClasses } from './api';
 import { MyClassesCard } from './my-classes-card';
 import { NotificationsControl } from './notifications-control';
@@ -38,10 +39,11 @@ import { ReminderCards } from './reminder-cards';
 const UNKNOWN = '—';
 
 interface CardSpec {
+  /** Keys in the dashboard's catalogue. */
   label: string;
   caption?: string;
   icon: ReactNode;
-  value: (summary: DashboardSummary) => ReactNode;
+  value: (summary: DashboardSummary, t: TFunction<'dashboard'>) => ReactNode;
   /** The page where admins act on the figure: the card opens it (teachers do not have that page). */
   adminPage?: string;
 }
@@ -49,28 +51,38 @@ interface CardSpec {
 /** The dashboard's six cards, in order. */
 const CARDS: readonly CardSpec[] = [
   {
-    label: 'Total Students',
-    caption: 'Active enrolled',
+    label: 'cards.totalStudents',
+    caption: 'cards.totalStudentsCaption',
     icon: <SchoolIcon />,
-    value: (summary) => summary.total_students,
+    value: (summary) => formatNumber(summary.total_students),
   },
-  { label: 'Teachers', caption: 'Active staff', icon: <PeopleIcon />, value: (summary) => summary.total_teachers },
   {
-    label: 'Pending Approval',
-    caption: 'Attendance records',
+    label: 'cards.teachers',
+    caption: 'cards.teachersCaption',
+    icon: <PeopleIcon />,
+    value: (summary) => formatNumber(summary.total_teachers),
+  },
+  {
+    label: 'cards.pendingApproval',
+    caption: 'cards.pendingApprovalCaption',
     icon: <PendingActionsIcon />,
-    value: (summary) => summary.pending_approval,
+    value: (summary) => formatNumber(summary.pending_approval),
     adminPage: '/attendance',
   },
   // Counts the messages sent this month, as its label says (not the approved attendance records).
-  { label: 'Messages Sent', caption: 'This month', icon: <ChatIcon />, value: (summary) => summary.messages_sent },
   {
-    label: 'Attendance Rate',
-    caption: 'This month avg',
-    icon: <TrendingUpIcon />,
-    value: (summary) => `${summary.attendance_rate}%`,
+    label: 'cards.messagesSent',
+    caption: 'cards.messagesSentCaption',
+    icon: <ChatIcon />,
+    value: (summary) => formatNumber(summary.messages_sent),
   },
-  { label: 'Active Classes', icon: <ClassIcon />, value: (summary) => summary.active_classes },
+  {
+    label: 'cards.attendanceRate',
+    caption: 'cards.attendanceRateCaption',
+    icon: <TrendingUpIcon />,
+    value: (summary, t) => t('percent', { value: formatNumber(summary.attendance_rate) }),
+  },
+  { label: 'cards.activeClasses', icon: <ClassIcon />, value: (summary) => formatNumber(summary.active_classes) },
 ];
 
 function markAttendanceLink(className: string): string {
@@ -86,19 +98,20 @@ function UnmarkedClasses({
   loading: boolean;
   onRetry: () => void;
 }) {
+  const { t } = useTranslation('dashboard');
   let body: ReactNode;
   if (loading) {
-    body = <Skeleton height={48} aria-label="Loading classes" />;
+    body = <Skeleton height={48} aria-label={t('unmarked.loading')} />;
   } else if (!summary) {
     // Never loaded (a refetch that fails keeps what was shown): say so, never "every class marked".
-    body = <NotLoaded text="The dashboard could not be loaded." onRetry={onRetry} />;
+    body = <NotLoaded text={t('unmarked.notLoaded')} onRetry={onRetry} />;
   } else if (summary.active_classes === 0) {
-    body = <Typography color="text.secondary">No classes yet: add students to see their attendance here.</Typography>;
+    body = <Typography color="text.secondary">{t('unmarked.noClasses')}</Typography>;
   } else if (summary.classes_without_attendance.length === 0) {
     body = (
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', color: 'success.main' }}>
         <CheckCircleIcon />
-        <Typography>Attendance has been marked for every class today.</Typography>
+        <Typography>{t('unmarked.allMarked')}</Typography>
       </Stack>
     );
   } else {
@@ -111,8 +124,8 @@ function UnmarkedClasses({
                 <EditCalendarIcon color="warning" />
               </ListItemIcon>
               <ListItemText
-                primary={`Class ${item.class_name}`}
-                secondary={`${item.students} student(s) · Mark attendance`}
+                primary={t('unmarked.className', { name: item.class_name })}
+                secondary={t('unmarked.students', { count: item.students })}
               />
             </ListItemButton>
           </ListItem>
@@ -123,7 +136,7 @@ function UnmarkedClasses({
   return (
     <Paper variant="outlined" sx={{ p: 2, mt: 3 }}>
       <Typography variant="h6" component="h3" sx={{ mb: 1 }}>
-        Attendance not marked today
+        {t('unmarked.title')}
       </Typography>
       {summary && (
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
@@ -137,17 +150,18 @@ function UnmarkedClasses({
 
 /** Families no message reached (or who asked for a call): one tap to the call list. */
 function FamiliesToCall({ count }: { count: number }) {
+  const { t } = useTranslation('dashboard');
   return (
     <Alert
       severity="warning"
       sx={{ mt: 3 }}
       action={
         <Button component={Link} to="/communications?tab=call-list" color="inherit" size="small">
-          Open the call list
+          {t('openCallList')}
         </Button>
       }
     >
-      {count === 1 ? '1 family was' : `${count} families were`} not reached by any message, or asked to be called.
+      {t('familiesToCall', { count })}
     </Alert>
   );
 }
@@ -159,6 +173,7 @@ function FamiliesToCall({ count }: { count: number }) {
  * tap from its register; the centre's figures come after.
  */
 export default function DashboardPage({ actions }: { actions?: ReactNode }) {
+  const { t } = useTranslation('dashboard');
   const { user } = useAuth();
   const isTeacher = user?.role === 'teacher';
   const isAdmin = user?.role === 'admin';
@@ -170,8 +185,8 @@ export default function DashboardPage({ actions }: { actions?: ReactNode }) {
   return (
     <Box>
       <PageHeader
-        title={`Welcome back${user ? `, ${user.full_name}` : ''}!`}
-        subtitle="Your tutorial management system at a glance."
+        title={user ? t('welcome', { name: user.full_name }) : t('welcomeNoName')}
+        subtitle={t('subtitle')}
         action={actions}
         mb={3}
       />
@@ -187,11 +202,11 @@ export default function DashboardPage({ actions }: { actions?: ReactNode }) {
         {CARDS.map((card) => (
           <Grid key={card.label} size={{ xs: 12, sm: 6, md: 4 }}>
             <StatCard
-              label={card.label}
-              caption={card.caption}
+              label={t(card.label)}
+              caption={card.caption ? t(card.caption) : undefined}
               icon={card.icon}
               loading={loading}
-              value={data ? card.value(data) : UNKNOWN}
+              value={data ? card.value(data, t) : UNKNOWN}
               to={isAdmin ? card.adminPage : undefined}
             />
           </Grid>

@@ -16,19 +16,18 @@ import {
 import type { MyClass, MyClasses } from '@tuitiondesk/contract';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { type TFunction, useTranslation } from '../../i18n';
 import { formatDay } from '../../lib/dates';
 
-const students = (count: number) => (count === 1 ? '1 student' : `${count} students`);
-
 /** Where the class stands today, in a centre's words. */
-export function classStateText(item: MyClass): string {
+export function classStateText(t: TFunction<'dashboard'>, item: MyClass): string {
   switch (item.state) {
     case 'not_marked':
-      return `Not marked · ${students(item.students)}`;
+      return t('myClasses.notMarked', { students: t('myClasses.students', { count: item.students }) });
     case 'marked':
-      return `Marked ${item.marked} of ${item.students} · waiting for approval`;
+      return t('myClasses.marked', { marked: item.marked, total: item.students });
     case 'approved':
-      return `Approved · ${item.marked} of ${item.students} marked`;
+      return t('myClasses.approved', { marked: item.marked, total: item.students });
   }
 }
 
@@ -51,17 +50,14 @@ export function MyClassesCard({
   loading: boolean;
   action?: ReactNode;
 }) {
+  const { t } = useTranslation('dashboard');
   let body: ReactNode;
   if (loading) {
-    body = <Skeleton height={48} aria-label="Loading your classes" />;
+    body = <Skeleton height={48} aria-label={t('myClasses.loading')} />;
   } else if (!data) {
-    body = <Typography color="text.secondary">Your classes could not be loaded. They show again shortly.</Typography>;
+    body = <Typography color="text.secondary">{t('myClasses.notLoaded')}</Typography>;
   } else if (data.classes.length === 0) {
-    body = (
-      <Typography color="text.secondary">
-        No class is assigned to you yet. An admin assigns classes on the Teachers screen.
-      </Typography>
-    );
+    body = <Typography color="text.secondary">{t('myClasses.none')}</Typography>;
   } else {
     body = (
       <List disablePadding>
@@ -71,12 +67,15 @@ export function MyClassesCard({
               component={Link}
               to={item.register_url}
               sx={{ borderRadius: 1, minHeight: 56 }}
-              aria-label={`Class ${item.class_name}: ${classStateText(item)}. Open the register`}
+              aria-label={t('myClasses.openRegister', { name: item.class_name, state: classStateText(t, item) })}
             >
               <ListItemIcon>
                 <StateIcon state={item.state} />
               </ListItemIcon>
-              <ListItemText primary={`Class ${item.class_name}`} secondary={classStateText(item)} />
+              <ListItemText
+                primary={t('myClasses.className', { name: item.class_name })}
+                secondary={classStateText(t, item)}
+              />
             </ListItemButton>
           </ListItem>
         ))}
@@ -92,7 +91,7 @@ export function MyClassesCard({
       >
         <Box>
           <Typography variant="h6" component="h2" id="my-classes-title">
-            Your classes today
+            {t('myClasses.title')}
           </Typography>
           {data && (
             <Typography variant="body2" color="text.secondary">

@@ -1,6 +1,7 @@
 import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import { Button, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
+import { englishText, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import {
   allowNotifications,
@@ -11,7 +12,8 @@ import {
 } from '../../lib/staff-push';
 import { useToast } from '../../lib/toast';
 
-export const ALLOW_NOTIFICATIONS = 'Allow notifications on this device';
+/** The button's words in English (the spec's), for code that compares with them. */
+export const ALLOW_NOTIFICATIONS = englishText('dashboard:notifications.allow');
 
 /**
  * Marking reminders on this device: a button to allow them (the browser asks on the tap), or that they
@@ -19,6 +21,7 @@ export const ALLOW_NOTIFICATIONS = 'Allow notifications on this device';
  * service worker, no secure connection).
  */
 export function NotificationsControl() {
+  const { t } = useTranslation('dashboard');
   const { showToast } = useToast();
   const [state, setState] = useState<StaffPushState | undefined>();
   const [busy, setBusy] = useState(false);
@@ -40,7 +43,7 @@ export function NotificationsControl() {
   if (state === 'blocked') {
     return (
       <Typography variant="body2" color="text.secondary">
-        Notifications are blocked for this site in the browser's settings.
+        {t('notifications.blocked')}
       </Typography>
     );
   }
@@ -53,7 +56,7 @@ export function NotificationsControl() {
       const message = done(next);
       if (message) showToast(message, next === 'blocked' ? 'warning' : 'success');
     } catch (error) {
-      showToast(errorText(error, 'Notifications could not be changed on this device'), 'error');
+      showToast(errorText(error, t('notifications.couldNotChange')), 'error');
     } finally {
       setBusy(false);
     }
@@ -71,11 +74,11 @@ export function NotificationsControl() {
               await stopNotifications();
               return 'off';
             },
-            () => 'Notifications turned off on this device',
+            () => t('notifications.turnedOff'),
           )
         }
       >
-        Turn off notifications on this device
+        {t('notifications.turnOff')}
       </Button>
     );
   }
@@ -87,15 +90,11 @@ export function NotificationsControl() {
       disabled={busy}
       onClick={() =>
         run(allowNotifications, (next) =>
-          next === 'on'
-            ? 'Notifications on: you will be reminded of classes not marked'
-            : next === 'blocked'
-              ? 'The browser blocked notifications for this site'
-              : undefined,
+          next === 'on' ? t('notifications.on') : next === 'blocked' ? t('notifications.browserBlocked') : undefined,
         )
       }
     >
-      {ALLOW_NOTIFICATIONS}
+      {t('notifications.allow')}
     </Button>
   );
 }

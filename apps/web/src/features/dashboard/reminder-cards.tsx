@@ -1,6 +1,7 @@
 import { Alert, AlertTitle, Button, Stack } from '@mui/material';
 import type { MarkingReminder } from '@tuitiondesk/contract';
 import { Link } from 'react-router';
+import { useTranslation } from '../../i18n';
 import { formatClock } from '../../lib/dates';
 
 /**
@@ -8,6 +9,7 @@ import { formatClock } from '../../lib/dates';
  * words the push said, and one tap to the class's register. A card goes once its class is marked.
  */
 export function ReminderCards({ reminders }: { reminders: readonly MarkingReminder[] }) {
+  const { t } = useTranslation('dashboard');
   if (reminders.length === 0) return null;
   return (
     <Stack spacing={1.5} sx={{ mb: 3 }}>
@@ -22,14 +24,14 @@ export function ReminderCards({ reminders }: { reminders: readonly MarkingRemind
               color="inherit"
               size="small"
               variant="outlined"
-              aria-label={`Mark attendance for Class ${reminder.class_name}`}
+              aria-label={t('reminder.markFor', { name: reminder.class_name })}
             >
-              Mark attendance
+              {t('reminder.mark')}
             </Button>
           }
         >
           <AlertTitle>{reminder.text}</AlertTitle>
-          Reminder sent at {formatClock(reminder.reminded_at).slice(0, 5)}. Open the register to mark it now.
+          {t('reminder.sentAt', { time: formatClock(reminder.reminded_at).slice(0, 5) })}
         </Alert>
       ))}
     </Stack>

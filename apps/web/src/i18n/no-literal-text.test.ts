@@ -1,0 +1,93 @@
+/**
+ * The converted files show no text of their own: every word a user sees or hears comes from t().
+ * A file joins the list once it is converted whole, and never leaves it.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+export const CONVERTED = [
+  'features/auth/login-page.tsx',
+  'features/auth/one-time-code-field.tsx',
+  'app/shell/shell.tsx',
+  'app/shell/outage-banner.tsx',
+  'app/shell/offline-marking.tsx',
+  'app/shell/language-dialog.tsx',
+  'app/shell/account-two-factor.tsx',
+  'features/dashboard/dashboard-page.tsx',
+  'features/dashboard/my-classes-card.tsx',
+  'features/dashboard/notifications-control.tsx',
+  'features/dashboard/reminder-cards.tsx',
+  'components/not-loaded.tsx',
+  'components/stat-card.tsx',
+];
+
+/** Properties whose value a user reads or a screen reader says. */
+const VISIBLE_PROPS = new Set([
+  'label',
+  'aria-label',
+  'title',
+  'placeholder',
+  'helperText',
+  'subtitle',
+  'caption',
+  'text',
+  'alt',
+  'primary',
+  'secondary',
+]);
+
+/** Words: two letters of any script in a row (a lone '·', '%', '—' or '999+' is not text). */
+const WORDS = /\p{L}{2}/u;
+
+/** Texts the rule lets through: each language's own name in the language menu is the same in every language. */
+function literalTexts(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const found: string[] = [];
+  const stringsIn = (node: ts.Node): void => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
+      if (WORDS.test(node.text)) found.push(node.text);
+    } else if (ts.isTemplateExpression(node)) {
+      const parts = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join(' ');
+      if (WORDS.test(parts)) found.push(node.getText());
+    } else if (
+      // t('key') and other calls: their arguments are keys and options, not text. Elements inside are
+      // walked on their own; a comparison's strings are values, never shown.
+      ts.isCallExpression(node) ||
+      ts.isJsxElement(node) ||
+      ts.isJsxSelfClosingElement(node) ||
+      ts.isJsxFragment(node) ||
+      (ts.isBinaryExpression(node) &&
+        [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(
+          node.operatorToken.kind,
+        ))
+    ) {
+      return;
+    } else {
+      ts.forEachChild(node, stringsIn);
+    }
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isJsxText(node) && WORDS.test(node.text)) found.push(node.text.trim());
+    if (ts.isJsxExpression(node) && node.expression && !ts.isJsxAttribute(node.parent)) stringsIn(node.expression);
+    if (ts.isJsxAttribute(node) && VISIBLE_PROPS.has(node.name.getText()) && node.initializer)
+      stringsIn(node.initializer);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('converted files', () => {
+  for (const file of CONVERTED) {
+    it(`${file} shows no text outside t()`, () => {
+      expect(literalTexts(resolve(import.meta.dirname, '..', file))).toEqual([]);
+    });
+  }
+
+  it('finds the texts the rule is about', () => {
+    const probe = resolve(import.meta.dirname, '../features/auth/change-password-dialog.tsx');
+    expect(literalTexts(probe).length).toBeGreaterThan(0);
+  });
+});
