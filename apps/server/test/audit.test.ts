@@ -757,6 +757,26 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
     };
   },
 
+  'PUT /api/v1/parent/language': async () => {
+    const family = await api.family();
+    const parent = api.as('parent', family);
+    await parent.get('/api/v1/parent/me');
+    return {
+      actor: { id: null, name: `Parent ${family.phone}` },
+      way: 'parent app',
+      send: (options) => parent.put('/api/v1/parent/language', { language: 'ta' }, options),
+      rows: [
+        {
+          entity: 'students',
+          action: 'update',
+          record_id: String(family.studentId),
+          before: { parent_language: 'en' },
+          after: { parent_language: 'ta' },
+        },
+      ],
+    };
+  },
+
   'POST /api/v1/parent/leave-requests': async () => {
     const family = await api.family();
     const parent = api.as('parent', family);

@@ -4,6 +4,7 @@ import {
   bearerTokenFields,
   CROCKFORD_ALPHABET,
   normaliseCrockfordCode,
+  PARENT_LANGUAGES,
   pageQuerySchema,
   writtenPhoneSchema,
 } from './common';
@@ -138,6 +139,13 @@ export const parentWhatsappSchema = z.object({
 });
 export type ParentWhatsapp = z.infer<typeof parentWhatsappSchema>;
 export const updateParentWhatsappSchema = z.object({ opted_in: z.boolean({ error: 'must be true or false' }) });
+/** The language the family reads the centre's messages in (its parent_language, on every child's record). */
+export const parentLanguageChoiceSchema = z.object({
+  language: z
+    .enum(PARENT_LANGUAGES, { error: `must be one of ${PARENT_LANGUAGES.join(', ')}` })
+    .describe("the family's language: en, hi, mr, ta, bn or ur"),
+});
+export type ParentLanguageChoice = z.infer<typeof parentLanguageChoiceSchema>;
 export type ParentMessage = z.infer<typeof parentMessageSchema>;
 export const parentInboxSchema = z.object({
   messages: z.array(parentMessageSchema),

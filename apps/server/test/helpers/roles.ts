@@ -125,6 +125,8 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'POST /api/v1/parent/messages/{id}/reply': 'parent',
   'GET /api/v1/parent/whatsapp': 'parent',
   'PUT /api/v1/parent/whatsapp': 'parent',
+  'GET /api/v1/parent/language': 'parent',
+  'PUT /api/v1/parent/language': 'parent',
   'GET /api/v1/parent/me': 'parent',
   'GET /api/v1/parent/messages': 'parent',
   'POST /api/v1/parent/messages/{id}/read': 'parent',

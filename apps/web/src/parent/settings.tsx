@@ -1,4 +1,6 @@
+import { PARENT_LANGUAGES, type ParentLanguage } from '@tuitiondesk/contract';
 import { useEffect, useState } from 'react';
+import { LANGUAGE_INFO } from '../i18n/languages';
 import { errorText, parentRequest } from './api';
 import { NotificationsAllowSteps } from './inbox-notes';
 import { needsHomeScreen, type PushState, pushState, turnOffNotifications, turnOnNotifications } from './push';
@@ -165,6 +167,78 @@ export function WhatsappPanel() {
   );
 }
 
+/**
+ * The family's language: the centre's messages (absence alerts, notices from templates) come in it.
+ * Kept on the server for the family (every child's record), so staff see it and every phone of the
+ * family gets the same. Each language is named in itself, so a parent finds their own.
+ */
+export function LanguagePanel() {
+  const [language, setLanguage] = useState<ParentLanguage>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    let live = true;
+    parentRequest<{ language: ParentLanguage }>('/parent/language')
+      .then((value) => live && setLanguage(value.language))
+      .catch(() => live && setError('Could not load your language. Please try again later.'));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const change = async (next: ParentLanguage) => {
+    const before = language;
+    setLanguage(next);
+    setBusy(true);
+    setError(undefined);
+    setSaved(false);
+    try {
+      setLanguage(
+        (
+          await parentRequest<{ language: ParentLanguage }>('/parent/language', {
+            method: 'PUT',
+            json: { language: next },
+          })
+        ).language,
+      );
+      setSaved(true);
+    } catch (caught) {
+      setLanguage(before);
+      setError(errorText(caught, 'Could not change the language. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="card language-card" aria-labelledby="language-title">
+      <h2 id="language-title">Language of messages</h2>
+      <label htmlFor="family-language">The centre writes to your family in</label>
+      <select
+        id="family-language"
+        value={language ?? ''}
+        disabled={busy || language === undefined}
+        onChange={(event) => void change(event.target.value as ParentLanguage)}
+      >
+        {language === undefined && <option value="">Loading…</option>}
+        {PARENT_LANGUAGES.map((code) => (
+          <option key={code} value={code} lang={code}>
+            {LANGUAGE_INFO[code].name}
+          </option>
+        ))}
+      </select>
+      <p role="status" className="muted">
+        {saved ? 'Saved. New messages from the centre come in this language.' : ''}
+      </p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
 interface SettingsProps {
   parentName: string;
   phone: string;
@@ -181,6 +255,7 @@ export function Settings({ parentName, phone, push, onSignOut, signingOut }: Set
       </div>
       <NotificationsPanel push={push} />
       <WhatsappPanel />
+      <LanguagePanel />
       <div className="card">
         <h2>Signed in</h2>
         <p>

@@ -8,6 +8,7 @@ import {
   parentAccessStatusSchema,
   parentInboxQuerySchema,
   parentInboxSchema,
+  parentLanguageChoiceSchema,
   parentLoginResponseSchema,
   parentLoginSchema,
   parentMessageSchema,
@@ -24,6 +25,7 @@ import type { ZodApp } from '../../plugins/zod-app';
 import { logSignIn } from '../auth/sign-in-log';
 import { readWrittenPhone } from '../settings/phones';
 import { getParentAccess, issueParentAccess } from './family-access';
+import { getFamilyLanguage, setParentLanguage } from './language';
 import {
   CHILD_ATTENDANCE_DEFAULT_DAYS,
   CHILD_ATTENDANCE_MAX_DAYS,
@@ -198,6 +200,33 @@ export function registerParentRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request) => setWhatsappChoice(ctx, currentParent(request).phone, request.body.opted_in),
+  );
+
+  app.get(
+    '/parent/language',
+    {
+      config: parentOnly,
+      schema: {
+        tags: parentTags,
+        summary: "The language your family reads the centre's messages in",
+        response: { 200: parentLanguageChoiceSchema },
+      },
+    },
+    async (request) => getFamilyLanguage(ctx, currentParent(request).phone),
+  );
+
+  app.put(
+    '/parent/language',
+    {
+      config: parentOnly,
+      schema: {
+        tags: parentTags,
+        summary: "Choose the language your family reads the centre's messages in",
+        body: parentLanguageChoiceSchema,
+        response: { 200: parentLanguageChoiceSchema, 422: errorSchema },
+      },
+    },
+    async (request) => setParentLanguage(ctx, currentParent(request).phone, request.body.language),
   );
 
   app.get(
