@@ -5,7 +5,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { API_BASE_PATH } from '@tuitiondesk/contract';
+import { API_BASE_PATH, errorWords } from '@tuitiondesk/contract';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -41,7 +41,7 @@ import { registerTwoFactorRoutes } from './modules/two-factor/routes';
 import { registerAuditContext } from './plugins/audit-context';
 import { registerAuthentication } from './plugins/authentication';
 import { registerCompression } from './plugins/compression';
-import { answerClientError, registerErrorHandling } from './plugins/errors';
+import { answerClientError, problemBody, registerErrorHandling, routeNotFound } from './plugins/errors';
 import { frameworkErrors, registerInputGuards } from './plugins/input-guards';
 import type { ZodApp } from './plugins/zod-app';
 
@@ -228,7 +228,7 @@ async function registerWebConsole(app: FastifyInstance, distDir: string): Promis
       // /parent → /parent/, inside the service worker's and the manifest's scope (a fragment carries over).
       if (pathname === '/parent') return reply.redirect(`/parent/${query === undefined ? '' : `?${query}`}`);
       if (path.extname(pathname) !== '') {
-        return reply.status(404).send({ detail: `No such file: ${pathname}` });
+        return reply.status(404).send(problemBody(errorWords('file.not_found', { path: pathname })));
       }
       reply.header('cache-control', 'no-cache');
       return reply.sendFile('parent/index.html');
@@ -238,7 +238,7 @@ async function registerWebConsole(app: FastifyInstance, distDir: string): Promis
   }
   app.get('/*', (request, reply) => {
     if (request.url.startsWith('/api/') || path.extname(request.url.split('?')[0] ?? '') !== '') {
-      return reply.status(404).send({ detail: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` });
+      return reply.status(404).send(problemBody(routeNotFound(request.method, request.url)));
     }
     return sendIndex(reply);
   });

@@ -164,10 +164,16 @@ describe('the HTTP surface', () => {
     const admin = api.as('admin');
     const badEscape = await admin.get('/api/v1/students/%E0%A4%A');
     expect(badEscape.statusCode).toBe(400);
-    expect(badEscape.json()).toEqual({ detail: 'The address is not valid: it holds a malformed %-escape' });
+    expect(badEscape.json()).toEqual({
+      detail: 'The address is not valid: it holds a malformed %-escape',
+      code: 'request.malformed_escape',
+    });
     const tooLong = await admin.get(`/api/v1/students/${'1'.repeat(101)}`);
     expect(tooLong.statusCode).toBe(414);
-    expect(tooLong.json()).toEqual({ detail: 'The address is too long: a part of it exceeds 100 characters' });
+    expect(tooLong.json()).toEqual({
+      detail: 'The address is too long: a part of it exceeds 100 characters',
+      code: 'request.address_too_long',
+    });
     expect(tooLong.headers['cache-control']).toBe('no-store');
   });
 

@@ -74,7 +74,7 @@ describe('the database out of reach', () => {
       ]) {
         const response = await api.app.inject({ ...request, headers: auth(token) });
         expect({ url: request.url, status: response.statusCode }).toEqual({ url: request.url, status: 503 });
-        expect(response.json()).toEqual({ detail: DATABASE_UNAVAILABLE });
+        expect(response.json()).toEqual({ detail: DATABASE_UNAVAILABLE, code: 'server.database_unavailable' });
         expect(response.headers['retry-after']).toBe('5');
       }
       const health = await api.anonymous().get('/api/v1/health');
@@ -102,7 +102,7 @@ describe('the database out of reach', () => {
     await whileFailing(withCode('syntax error at or near "SELEC"', '42601'), async () => {
       const response = await api.withToken(token).get('/api/v1/students/');
       expect(response.statusCode).toBe(500);
-      expect(response.json()).toEqual({ detail: 'Internal server error' });
+      expect(response.json()).toEqual({ detail: 'Internal server error', code: 'server.internal' });
     });
   });
 

@@ -5,7 +5,6 @@
  */
 import { SUBJECTS } from '@tuitiondesk/contract';
 import { describe, expect, it } from 'vitest';
-import { BadRequestError } from '../src/lib/errors';
 import { parseStudentRows, parseTeacherRows } from '../src/modules/imports/parse-rows';
 import type { Sheet } from '../src/modules/imports/spreadsheet';
 
@@ -113,15 +112,19 @@ describe('parseStudentRows', () => {
 
   it('refuses the whole sheet when a required column is missing, or when no row holds anything', () => {
     expect(() => parseStudentRows(sheet(['first_name', 'last_name', 'class'], ['Aarav', 'Mehta', '7']), '+91')).toThrow(
-      new BadRequestError(
-        'Missing required column: parent_phone. The first row must hold the column names ' +
+      expect.objectContaining({
+        message:
+          'Missing required column: parent_phone. The first row must hold the column names ' +
           "(this file's has: first_name, last_name, class); download the template to see them",
-      ),
+        code: 'imports.missing_columns',
+      }),
     );
     expect(() => studentRows(['', '', '', '', ''])).toThrow(
-      new BadRequestError(
-        'The file has no data rows under the header (row 1); add one row per record under the column names and try again',
-      ),
+      expect.objectContaining({
+        message:
+          'The file has no data rows under the header (row 1); add one row per record under the column names and try again',
+        code: 'imports.no_data_rows',
+      }),
     );
   });
 

@@ -226,7 +226,7 @@ describe('every kind of API answer: security headers, and Cache-Control no-store
       failWith = 'crash';
       const crashed = await api.withToken(parent).get('/api/v1/parent/push/public-key');
       expect(crashed.statusCode).toBe(500);
-      expect(crashed.json()).toEqual({ detail: 'Internal server error' });
+      expect(crashed.json()).toEqual({ detail: 'Internal server error', code: 'server.internal' });
       expect(crashed.headers['cache-control']).toBe('no-store');
       expectSecurityHeaders(crashed, '500');
 

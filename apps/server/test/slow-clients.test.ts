@@ -146,6 +146,7 @@ describe('a request trickled in', () => {
     expect(bodyOf(connection.received())).toEqual({
       detail:
         'The request took too long to arrive and was cut off; send it again, on a faster connection if it is large',
+      code: 'request.timeout',
     });
     expect(closedAfter).toBeGreaterThanOrEqual(FAST.requestMs - 50);
     expect(closedAfter).toBeLessThan(FAST.requestMs + SLACK_MS);
@@ -195,19 +196,20 @@ describe('a request trickled in', () => {
 
 describe('requests Node refuses before they reach the app', () => {
   it.each([
-    ['bytes that are not HTTP', 'HELLO THERE\r\n\r\n', 400, 'The request is not valid HTTP'],
+    ['bytes that are not HTTP', 'HELLO THERE\r\n\r\n', 400, 'The request is not valid HTTP', 'request.not_http'],
     [
       'headers over 16 KB',
       `GET /api/v1/health HTTP/1.1\r\nHost: test\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
       431,
       'The request headers are too large',
+      'request.headers_too_large',
     ],
-  ])('answer %s with a {detail} and close', async (_name, raw, status, detail) => {
+  ])('answer %s with a {detail} and close', async (_name, raw, status, detail, code) => {
     const connection = await connect();
     connection.socket.write(raw);
     await connection.closed;
     expect(statusOf(connection.received())).toBe(status);
-    expect(bodyOf(connection.received())).toEqual({ detail });
+    expect(bodyOf(connection.received())).toEqual({ detail, code });
   });
 });
 

@@ -202,24 +202,24 @@ describe('signing in with two-factor', () => {
   it('asks for the code when the password is right: 401 with a detail and otp_required', async () => {
     const response = await postLogin({ username: teacher.username, password: teacher.password });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ detail: ENTER_CODE, otp_required: true });
+    expect(response.json()).toEqual({ detail: ENTER_CODE, code: 'auth.otp_required', otp_required: true });
     expect(response.headers['www-authenticate']).toBe('Bearer');
     const blank = await postLogin({ username: teacher.username, password: teacher.password, otp: '  ' });
-    expect(blank.json()).toEqual({ detail: ENTER_CODE, otp_required: true });
+    expect(blank.json()).toEqual({ detail: ENTER_CODE, code: 'auth.otp_required', otp_required: true });
   });
 
   it('answers a wrong password as before, with or without a code, and never says a code is needed', async () => {
     for (const fields of [{}, { otp: totp(secret, Date.now()) }] as Record<string, string>[]) {
       const response = await postLogin({ username: teacher.username, password: 'not-the-password', ...fields });
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ detail: 'Incorrect username or password' });
+      expect(response.json()).toEqual({ detail: 'Incorrect username or password', code: 'auth.incorrect_credentials' });
     }
   });
 
   it('refuses a wrong code with 401 and otp_required, takes the right one, and never the same one twice', async () => {
     const wrong = await postLogin({ username: teacher.username, password: teacher.password, otp: wrongCode(secret) });
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ detail: WRONG_CODE, otp_required: true });
+    expect(wrong.json()).toEqual({ detail: WRONG_CODE, code: 'two_factor.wrong_code', otp_required: true });
 
     const code = await freshCode(teacher.id, secret);
     const right = await postLogin({ username: teacher.username, password: teacher.password, otp: code });
@@ -257,7 +257,7 @@ describe('signing in with two-factor', () => {
     expect(first.statusCode).toBe(200);
     const again = await postLogin({ username: teacher.username, password: teacher.password, otp: recovery });
     expect(again.statusCode).toBe(401);
-    expect(again.json()).toEqual({ detail: WRONG_CODE, otp_required: true });
+    expect(again.json()).toEqual({ detail: WRONG_CODE, code: 'two_factor.wrong_code', otp_required: true });
     expect(await lastActivity('auth.recovery_code_used')).toMatchObject({
       user_id: teacher.id,
       description: expect.stringMatching(/signed in with a recovery code \(9 recovery codes left\)$/),

@@ -60,7 +60,25 @@ export const passwordFieldSchema = z.string({ error: 'is required' }).min(1, 'is
 /** The token a sign-in (or a change that ends the other sessions) hands out. */
 export const bearerTokenFields = { access_token: z.string(), token_type: z.literal('bearer') };
 
-export const errorSchema = z.object({ detail: z.string() }).meta({ id: 'Error' });
+/**
+ * Every error's body (RFC 9457 problem details, extended): the English `detail` shown as it is, the
+ * stable `code` from the error catalogue (error-codes.ts) that a client translates, and the `params`
+ * that fill the code's text (present only when it has placeholders).
+ */
+export const errorSchema = z
+  .object({
+    detail: z.string().describe('One sentence in English saying what went wrong and what to do'),
+    code: z
+      .string()
+      .describe(
+        "Stable, dotted, lower-case code of the error (`student.not_found`, `validation.too_small`); a field's failure is `validation.<rule>` with `field` in params",
+      ),
+    params: z
+      .record(z.string(), z.union([z.string(), z.number()]))
+      .optional()
+      .describe("The values that fill the code's text (`field`, `count`, names, dates); absent when it has none"),
+  })
+  .meta({ id: 'Error' });
 export type ApiError = z.infer<typeof errorSchema>;
 
 export const messageSchema = z.object({ message: z.string() });

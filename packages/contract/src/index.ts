@@ -5,6 +5,7 @@ export * from './auth';
 export * from './backups';
 export * from './common';
 export * from './dashboard';
+export * from './error-codes';
 export * from './health';
 export * from './imports';
 export * from './leave';

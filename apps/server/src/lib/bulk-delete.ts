@@ -13,7 +13,7 @@ export interface DeletedRecord {
 /** What a list (students, teachers) gives the shared delete: its names and two repository calls. */
 export interface DeletableRecords {
   /** Singular and lower case, as the texts say it: `student`. */
-  noun: string;
+  noun: 'student' | 'teacher';
   /** The activity a deletion records: `student.deleted`. */
   action: string;
   /** Locks the rows among `ids` that exist, until the transaction ends, and answers their ids. */
@@ -66,8 +66,8 @@ export async function deleteAllOrNothing(
     const missing = unique.filter((id) => !existing.has(id));
     if (missing.length > 0) {
       const shown = `${missing.slice(0, MISSING_SHOWN).join(', ')}${missing.length > MISSING_SHOWN ? ', …' : ''}`;
-      const noun = capitalised(missing.length === 1 ? records.noun : `${records.noun}s`);
-      throw new NotFoundError(`${noun} not found: id ${shown}. Nothing was deleted; reload the list and try again`);
+      const code = records.noun === 'student' ? 'student.bulk_not_found' : 'teacher.bulk_not_found';
+      throw new NotFoundError(code, { count: missing.length, ids: shown });
     }
     const deleted = await records.deleteRows(tx, unique);
     await recordActivity(

@@ -1,76 +1,127 @@
-/** Errors that services throw; the error handler turns each into its status and a `{detail}` body. */
+import {
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorParamsArg,
+  type ErrorParamValue,
+  type ErrorWords,
+  errorDetail,
+  errorWords,
+  formatErrorText,
+} from '@tuitiondesk/contract';
+
+/**
+ * Errors that services throw; the error handler turns each into its status and a problem body:
+ * the English `detail`, the stable `code` from the contract's catalogue and the `params` that fill its
+ * text (ADR 036). Every error is made from a code, so no English text reaches a client without one.
+ */
 export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly params: Readonly<Record<string, ErrorParamValue>>;
+
   constructor(
     readonly statusCode: number,
-    message: string,
+    words: ErrorWords,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(errorDetail(words));
     this.name = new.target.name;
+    this.code = words.code;
+    this.params = words.params;
   }
 }
 
-export class BadRequestError extends AppError {
-  constructor(message: string) {
-    super(400, message);
+/** A code and its params, or words made earlier (`errorWords`) and passed along. */
+function toWords<C extends ErrorCode>(code: C | ErrorWords, params: ErrorParamsArg<C>): ErrorWords {
+  return typeof code === 'string' ? errorWords(code, ...params) : code;
+}
+
+export class BadRequestError<C extends ErrorCode = ErrorCode> extends AppError {
+  constructor(code: C | ErrorWords, ...params: ErrorParamsArg<C>) {
+    super(400, toWords(code, params));
   }
 }
 
-export class UnauthorizedError extends AppError {
-  constructor(message = 'Not authenticated') {
-    super(401, message, { 'www-authenticate': 'Bearer' });
+export class UnauthorizedError<C extends ErrorCode = ErrorCode> extends AppError {
+  constructor(code: C | ErrorWords = 'auth.not_authenticated' as C, ...params: ErrorParamsArg<C>) {
+    super(401, toWords(code, params), { 'www-authenticate': 'Bearer' });
   }
 }
 
-export class ForbiddenError extends AppError {
-  constructor(message = 'You do not have permission to do this') {
-    super(403, message);
+export class ForbiddenError<C extends ErrorCode = ErrorCode> extends AppError {
+  constructor(code: C | ErrorWords = 'auth.forbidden' as C, ...params: ErrorParamsArg<C>) {
+    super(403, toWords(code, params));
   }
 }
 
-export class NotFoundError extends AppError {
-  constructor(message: string) {
-    super(404, message);
+export class NotFoundError<C extends ErrorCode = ErrorCode> extends AppError {
+  constructor(code: C | ErrorWords, ...params: ErrorParamsArg<C>) {
+    super(404, toWords(code, params));
   }
 }
 
-export class ConflictError extends AppError {
-  constructor(message: string) {
-    super(409, message);
+export class ConflictError<C extends ErrorCode = ErrorCode> extends AppError {
+  constructor(code: C | ErrorWords, ...params: ErrorParamsArg<C>) {
+    super(409, toWords(code, params));
   }
 }
 
-export class PayloadTooLargeError extends AppError {
-  constructor(message: string) {
-    super(413, message);
+export class PayloadTooLargeError<C extends ErrorCode = ErrorCode> extends AppError {
+  constructor(code: C | ErrorWords, ...params: ErrorParamsArg<C>) {
+    super(413, toWords(code, params));
   }
+}
+
+/** The codes of field failures: their texts start `{field}: `, so the detail names the field. */
+export type ValidationCode = Extract<ErrorCode, `validation.${string}`>;
+type FieldParamsArg<C extends ValidationCode> = C extends ValidationCode
+  ? ErrorParamsArg<C> extends [params: infer P]
+    ? [keyof Omit<P, 'field'>] extends [never]
+      ? []
+      : [params: Omit<P, 'field'>]
+    : []
+  : never;
+
+/** What is wrong with a field before it is known which field: a validation code and its other params. */
+export interface FieldWords {
+  code: ValidationCode;
+  params: Readonly<Record<string, ErrorParamValue>>;
+}
+
+export function fieldWords<C extends ValidationCode>(code: C, ...params: FieldParamsArg<C>): FieldWords {
+  return { code, params: params[0] ?? {} };
+}
+
+/** The English of field words without the field (`cannot be in the future`), for texts that are not errors. */
+export function fieldProblemText(words: FieldWords): string {
+  return formatErrorText(ERROR_CODES[words.code].replace(/^\{field\}: /, ''), words.params);
 }
 
 /** A field-level validation failure: the detail names the field, as `field: what to fix`. */
-export class ValidationError extends AppError {
-  constructor(field: string, message: string) {
-    super(422, `${field}: ${message}`);
+export class ValidationError<C extends ValidationCode = ValidationCode> extends AppError {
+  constructor(field: string, code: C | FieldWords, ...params: FieldParamsArg<C>) {
+    const words = typeof code === 'string' ? fieldWords(code, ...params) : code;
+    super(422, { code: words.code, params: { ...words.params, field } } as ErrorWords);
   }
 }
 
-export class TooManyRequestsError extends AppError {
-  constructor(message: string, retryAfterSeconds: number) {
-    super(429, message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+export class TooManyRequestsError<C extends ErrorCode = ErrorCode> extends AppError {
+  constructor(retryAfterSeconds: number, code: C | ErrorWords, ...params: ErrorParamsArg<C>) {
+    super(429, toWords(code, params), { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
   }
 }
 
-export class ServiceUnavailableError extends AppError {
-  constructor(message: string) {
-    super(503, message);
+export class ServiceUnavailableError<C extends ErrorCode = ErrorCode> extends AppError {
+  constructor(code: C | ErrorWords, ...params: ErrorParamsArg<C>) {
+    super(503, toWords(code, params));
   }
 }
 
 /** What every call answers (503) while the database cannot be reached. */
-export const DATABASE_UNAVAILABLE = 'The database is unavailable at the moment. Please try again shortly.';
+export const DATABASE_UNAVAILABLE = errorDetail({ code: 'server.database_unavailable', params: {} });
 
-export class BadGatewayError extends AppError {
-  constructor(message: string) {
-    super(502, message);
+export class BadGatewayError<C extends ErrorCode = ErrorCode> extends AppError {
+  constructor(code: C | ErrorWords, ...params: ErrorParamsArg<C>) {
+    super(502, toWords(code, params));
   }
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { MIN_PASSWORD_LENGTH } from '@tuitiondesk/contract';
+import { type FieldWords, fieldProblemText, fieldWords } from './errors';
 
 /**
  * What a new password must not be, beyond the contract's length (6 to 1024 characters, checked by the
@@ -72,7 +73,13 @@ function nameParts(fullName: string): { written: string; lower: string }[] {
  * acceptable. The length is the schema's to check; this takes any string.
  */
 export function checkNewPassword(password: string, owner: PasswordOwner): string | undefined {
-  if (password.trim() === '') return 'cannot be only spaces';
+  const problem = newPasswordProblem(password, owner);
+  return problem && fieldProblemText(problem);
+}
+
+/** What is wrong with a chosen password, as the failure of its field (a code and params), or undefined. */
+export function newPasswordProblem(password: string, owner: PasswordOwner): FieldWords | undefined {
+  if (password.trim() === '') return fieldWords('validation.password_blank');
   // NFKC: full-width and other compatibility forms count as their plain letters. Only this check
   // ignores case and form; the hash takes the password exactly as typed (ASVS 6.2.8).
   const lower = password.normalize('NFKC').toLowerCase();
@@ -80,18 +87,18 @@ export function checkNewPassword(password: string, owner: PasswordOwner): string
   const contains = (word: string) => word.length >= MIN_NAME_PART && variants.some((v) => v.includes(word));
 
   const username = owner.username.normalize('NFKC').toLowerCase();
-  if (contains(username)) return `must not contain your username (${owner.username})`;
+  if (contains(username)) return fieldWords('validation.password_has_username', { username: owner.username });
   const emailName = owner.email?.split('@')[0]?.normalize('NFKC').toLowerCase() ?? '';
-  if (contains(emailName)) return `must not contain your email address (${emailName})`;
+  if (contains(emailName)) return fieldWords('validation.password_has_email', { email: emailName });
   const namePart = nameParts(owner.full_name).find((part) => contains(part.lower));
-  if (namePart) return `must not contain your name (${namePart.written})`;
+  if (namePart) return fieldWords('validation.password_has_name', { name: namePart.written });
   const contextWord = CONTEXT_WORDS.find(contains);
-  if (contextWord) return `must not contain the name of this application (${contextWord})`;
+  if (contextWord) return fieldWords('validation.password_has_app_name', { word: contextWord });
 
   const list = commonPasswordList();
-  if (list.has(lower)) return 'is one of the most common passwords; choose one that is harder to guess';
+  if (list.has(lower)) return fieldWords('validation.password_common');
   if ([...commonCandidates(lower)].some((candidate) => list.has(candidate))) {
-    return 'is a common password with a few characters added or swapped; choose one that is harder to guess';
+    return fieldWords('validation.password_common_variant');
   }
   return undefined;
 }

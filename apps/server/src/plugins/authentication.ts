@@ -52,10 +52,9 @@ export function currentParent(request: { parent: AuthenticatedParent | null }): 
   return request.parent;
 }
 
-const SESSION_ENDED = 'Your session is invalid or has expired. Please sign in again.';
-export const ENROL_FIRST = 'Set up two-factor sign-in to continue';
-export const CHANGE_PASSWORD_FIRST =
-  'Change your password first: this account still has the password it was given, and can do nothing else until it sets its own';
+const SESSION_ENDED = 'auth.session_ended';
+export const ENROL_FIRST = 'auth.enrol_two_factor_first';
+export const CHANGE_PASSWORD_FIRST = 'auth.change_password_first';
 
 /**
  * Default deny: every API route needs a valid token, and the route's roles, unless it says it is
@@ -72,13 +71,13 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
 
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match?.[1]) throw new UnauthorizedError('Not authenticated');
+    if (!match?.[1]) throw new UnauthorizedError('auth.not_authenticated');
     const token = match[1];
 
     if (config.audience === 'parent') {
       const parentClaims = await ctx.tokens.verifyParent(token);
       if (!parentClaims) {
-        if (await ctx.tokens.verify(token)) throw new ForbiddenError('This is for parents: staff use the console');
+        if (await ctx.tokens.verify(token)) throw new ForbiddenError('auth.parents_only');
         throw new UnauthorizedError(SESSION_ENDED);
       }
       const parent = await findParentSession(ctx, request, parentClaims);
@@ -90,7 +89,7 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
     const claims = await ctx.tokens.verify(token);
     if (!claims) {
       if (await ctx.tokens.verifyParent(token)) {
-        throw new ForbiddenError('A parent sign-in cannot use the staff console');
+        throw new ForbiddenError('auth.staff_only');
       }
       throw new UnauthorizedError(SESSION_ENDED);
     }
@@ -102,7 +101,7 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
       if (!isRequiredEnrolment) throw new ForbiddenError(CHANGE_PASSWORD_FIRST);
     }
     const roles = config.roles ?? STAFF_ROLES;
-    if (!roles.includes(signedIn.role)) throw new ForbiddenError('You do not have permission to do this');
+    if (!roles.includes(signedIn.role)) throw new ForbiddenError('auth.forbidden');
     request.user = signedIn;
     if (signedIn.must_enrol_two_factor && !config.beforeTwoFactorEnrolment) throw new ForbiddenError(ENROL_FIRST);
   });

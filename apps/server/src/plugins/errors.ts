@@ -1,14 +1,63 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { type ErrorCode, type ErrorParamValue, type ErrorWords, errorDetail, errorWords } from '@tuitiondesk/contract';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isTransactionConflict } from '../db/database';
-import { AppError, DATABASE_UNAVAILABLE } from '../lib/errors';
+import { AppError } from '../lib/errors';
 
 interface ValidationIssue {
   instancePath?: string;
   message?: string;
-  params?: { issue?: { path?: PropertyKey[]; message?: string } };
+  params?: { issue?: { path?: PropertyKey[]; message?: string; code?: string } & Record<string, unknown> };
+}
+
+/**
+ * The problem body of an error: the English `detail`, its stable `code` and, when its text has
+ * placeholders, the `params` a client fills its own language's text with (ADR 036).
+ */
+export function problemBody(words: { code: ErrorCode; params: Readonly<Record<string, ErrorParamValue>> }): {
+  detail: string;
+  code: ErrorCode;
+  params?: Record<string, ErrorParamValue>;
+} {
+  const detail = errorDetail(words);
+  return Object.keys(words.params).length === 0
+    ? { detail, code: words.code }
+    : { detail, code: words.code, params: { ...words.params } };
+}
+
+const problem = (words: ErrorWords) => problemBody(words);
+
+/** The rule a contract check broke, as a `validation.<rule>` code, with the rule's limits as params. */
+function validationProblem(issue: ValidationIssue, field: string, message: string) {
+  const raw = issue.params?.issue ?? {};
+  const rule = `validation.${String(raw.code ?? 'invalid')}`;
+  const code: ErrorCode = isValidationRule(rule) ? rule : 'validation.invalid';
+  const params: Record<string, ErrorParamValue> = { field, message };
+  for (const key of ['minimum', 'maximum', 'expected', 'format', 'origin', 'divisor'] as const) {
+    const value = raw[key];
+    if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) params[key] = value;
+    else if (typeof value === 'bigint') params[key] = Number(value);
+  }
+  return problemBody({ code, params });
+}
+
+const VALIDATION_RULES = new Set<string>([
+  'validation.invalid_type',
+  'validation.too_small',
+  'validation.too_big',
+  'validation.invalid_format',
+  'validation.not_multiple_of',
+  'validation.unrecognized_keys',
+  'validation.invalid_union',
+  'validation.invalid_key',
+  'validation.invalid_element',
+  'validation.invalid_value',
+  'validation.custom',
+]);
+function isValidationRule(rule: string): rule is ErrorCode {
+  return VALIDATION_RULES.has(rule);
 }
 
 /** `/records/0/status` → `records[0].status`; the body itself → `body`; `/1` of an array body → `body[1]`. */
@@ -71,63 +120,71 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (isClientAbort(error, request)) {
       request.log.info({ reason: error.message }, 'the client closed the connection before its request was complete');
       // Nobody is left to read it; sent so the request ends as a client error, not a server one.
-      return reply.status(400).send({ detail: 'The request ended before all of it arrived; send it again' });
+      return reply.status(400).send(problem(errorWords('request.aborted')));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issue = (error.validation as ValidationIssue[])[0] ?? {};
       const message = issue.params?.issue?.message ?? issue.message ?? 'is invalid';
-      return reply.status(422).send({ detail: `${fieldName(issue, error.validationContext)}: ${message}` });
+      return reply.status(422).send(validationProblem(issue, fieldName(issue, error.validationContext), message));
     }
     if (error instanceof AppError) {
-      return reply.status(error.statusCode).headers(error.headers).send({ detail: error.message });
+      return reply.status(error.statusCode).headers(error.headers).send(problemBody(error));
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');
-      return reply.status(503).header('retry-after', '5').send({ detail: DATABASE_UNAVAILABLE });
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send(problem(errorWords('server.database_unavailable')));
     }
     if (isContention(error)) {
       request.log.warn({ err: error }, 'transaction kept colliding with another');
       return reply
         .status(503)
         .header('retry-after', '1')
-        .send({ detail: 'Someone else was saving the same records at the same moment. Please try again.' });
+        .send(problem(errorWords('server.contention')));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.status(status).send({ detail: clientErrorDetail(error) });
+      return reply.status(status).send(problem(clientErrorWords(error)));
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ detail: 'Internal server error' });
+    return reply.status(500).send(problem(errorWords('server.internal')));
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ detail: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` });
+    reply.status(404).send(problem(routeNotFound(request.method, request.url)));
   });
 }
 
+/** An unknown path: the method and the path (without its query) are the params. */
+export function routeNotFound(method: string, url: string): ErrorWords {
+  return errorWords('route.not_found', { method, path: url.split('?')[0] ?? url });
+}
+
 /** Fastify's own 4xx (bad JSON, wrong content type, body too large) in words a person can act on. */
-function clientErrorDetail(error: FastifyError): string {
+function clientErrorWords(error: FastifyError): ErrorWords {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return 'body: is not valid JSON';
+      return errorWords('request.invalid_json');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'The request body is too large';
+      return errorWords('request.too_large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return `Unsupported content type; send ${'application/json'}`;
+      return errorWords('request.unsupported_media_type');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return 'The Content-Length header does not match the body';
+      return errorWords('request.content_length_mismatch');
     default:
-      return error.message && !/[\n{]/.test(error.message) ? error.message : 'The request is invalid';
+      // Fastify's other one-line messages are passed on as they are; no code can name them all.
+      return error.message && !/[\n{}]/.test(error.message)
+        ? errorWords('request.rejected', { message: error.message })
+        : errorWords('request.invalid');
   }
 }
 
-const CONNECTION_ERRORS_ANSWERED: Record<string, [number, string]> = {
-  ERR_HTTP_REQUEST_TIMEOUT: [
-    408,
-    'The request took too long to arrive and was cut off; send it again, on a faster connection if it is large',
-  ],
-  HPE_HEADER_OVERFLOW: [431, 'The request headers are too large'],
+const CONNECTION_ERRORS_ANSWERED: Record<string, [number, ErrorWords]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, errorWords('request.timeout')],
+  HPE_HEADER_OVERFLOW: [431, errorWords('request.headers_too_large')],
 };
 
 /**
@@ -138,13 +195,13 @@ const CONNECTION_ERRORS_ANSWERED: Record<string, [number, string]> = {
  */
 export function answerClientError(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, detail] = CONNECTION_ERRORS_ANSWERED[error.code ?? ''] ?? [400, 'The request is not valid HTTP'];
+  const [status, words] = CONNECTION_ERRORS_ANSWERED[error.code ?? ''] ?? [400, errorWords('request.not_http')];
   const log = { code: error.code, remoteAddress: socket.remoteAddress };
   if (status === 408) this.log.info(log, 'request timed out: the client was too slow to send it');
   else this.log.debug(log, 'malformed request refused');
   const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (socket.writable && !answering?.headersSent) {
-    const body = JSON.stringify({ detail });
+    const body = JSON.stringify(problem(words));
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,

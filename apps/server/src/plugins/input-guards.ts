@@ -1,5 +1,7 @@
+import { errorWords } from '@tuitiondesk/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../lib/errors';
+import { problemBody } from './errors';
 
 /**
  * Fastify's router refuses some addresses before any route, hook or error handler runs: a malformed
@@ -20,11 +22,7 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
       'referrer-policy': 'no-referrer',
       'x-frame-options': 'DENY',
     })
-    .send({
-      detail: tooLong
-        ? 'The address is too long: a part of it exceeds 100 characters'
-        : 'The address is not valid: it holds a malformed %-escape',
-    });
+    .send(problemBody(errorWords(tooLong ? 'request.address_too_long' : 'request.malformed_escape')));
 }
 
 /**
@@ -41,7 +39,7 @@ export function registerInputGuards(app: FastifyInstance): void {
     ] as const) {
       const field = fieldWithNul(value);
       if (field !== undefined) {
-        throw new ValidationError(field === '' ? context : field, 'must not contain the NUL character (\\u0000)');
+        throw new ValidationError(field === '' ? context : field, 'validation.nul_character');
       }
     }
   });

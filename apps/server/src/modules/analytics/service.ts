@@ -39,9 +39,9 @@ export function resolveRange(query: { from?: string | undefined; to?: string | u
 } {
   const to = query.to ?? today();
   const from = query.from ?? addDays(to, -(DEFAULT_DAYS - 1));
-  if (to < from) throw new ValidationError('to', `must not be before from (${from})`);
+  if (to < from) throw new ValidationError('to', 'validation.not_before_date', { from });
   if (daysBetween(from, to) > MAX_DAYS) {
-    throw new ValidationError('to', `must be at most ${MAX_DAYS} days after from: choose a shorter period`);
+    throw new ValidationError('to', 'validation.period_too_long', { days: MAX_DAYS });
   }
   return { from, to };
 }

@@ -1,6 +1,15 @@
-import { CLASS_NAMES, type ClassName, type MarkingRules, type MarkingScope, type Role } from '@tuitiondesk/contract';
+import {
+  CLASS_NAMES,
+  type ClassName,
+  type ErrorWords,
+  errorDetail,
+  errorWords,
+  type MarkingRules,
+  type MarkingScope,
+  type Role,
+} from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
-import { plural } from '../../lib/activity-log';
+import { type FieldWords, fieldProblemText, fieldWords } from '../../lib/errors';
 import { addDays, today } from '../../lib/time';
 import { readMarkingRules } from '../settings/repository';
 import { findAssignedClasses } from './repository';
@@ -26,7 +35,7 @@ export interface Scope {
   /** The first day the caller may mark; undefined when any past day is allowed. */
   earliest: string | undefined;
   /** Why the caller may mark nothing at all (a teacher with no class), else undefined. */
-  refusal: string | undefined;
+  refusal: ErrorWords | undefined;
 }
 
 const byClassOrder = (a: string, b: string) => Number(a) - Number(b);
@@ -51,14 +60,12 @@ export async function loadScope(db: Queryable, marker: Marker, lock = false): Pr
   const assigned = await findAssignedClasses(db, marker.id, lock);
   const rules = await readMarkingRules(db, lock ? 'share' : undefined);
   const own = CLASS_NAMES.filter((name) => assigned?.includes(name));
-  let refusal: string | undefined;
+  let refusal: ErrorWords | undefined;
   if (!rules.teachers_mark_any_class) {
     if (assigned === undefined) {
-      refusal =
-        'Your account is not linked to a teacher record, so you cannot mark attendance. Ask an admin to check your account on the Teachers screen.';
+      refusal = errorWords('attendance.not_linked_to_teacher');
     } else if (own.length === 0) {
-      refusal =
-        'No class is assigned to you, so you cannot mark attendance. Ask an admin to assign your classes on the Teachers screen.';
+      refusal = errorWords('attendance.no_class_assigned');
     }
   }
   return {
@@ -71,42 +78,44 @@ export async function loadScope(db: Queryable, marker: Marker, lock = false): Pr
   };
 }
 
-/** The 403 text when any of `classNames` is not the caller's, else undefined. */
-export function classRefusal(scope: Scope, classNames: readonly string[]): string | undefined {
+/** The 403 when any of `classNames` is not the caller's, else undefined. */
+export function classRefusal(scope: Scope, classNames: readonly string[]): ErrorWords | undefined {
   if (scope.refusal) return scope.refusal;
   const others = [...new Set(classNames)].filter((name) => !scope.classes.includes(name as ClassName));
   if (others.length === 0) return undefined;
   others.sort(byClassOrder);
-  const yours = `your ${scope.classes.length === 1 ? 'class' : 'classes'} (${scope.classes.join(', ')})`;
-  const notYours =
-    others.length === 1
-      ? `Class ${others[0]} is not assigned to you.`
-      : `Classes ${others.slice(0, -1).join(', ')} and ${others.at(-1)} are not assigned to you.`;
-  return `You can mark attendance only for ${yours}. ${notYours}`;
+  const yours = { count: scope.classes.length, classes: scope.classes.join(', ') };
+  return others.length === 1
+    ? errorWords('attendance.class_not_yours', { ...yours, other: others[0] ?? '' })
+    : errorWords('attendance.classes_not_yours', {
+        ...yours,
+        others: others.slice(0, -1).join(', '),
+        last: others.at(-1) ?? '',
+      });
 }
 
 /**
- * What is wrong with marking `date`, as the second half of a `date: …` detail (lower case first), or
- * undefined. A future day is refused to everyone; a day before the window to teachers.
+ * What is wrong with marking `date`, as a `date` field's failure, or undefined. A future day is
+ * refused to everyone; a day before the window to teachers.
  */
-export function dateRefusal(scope: Scope, date: string): string | undefined {
-  if (date > scope.today) return 'cannot be in the future';
+export function dateRefusal(scope: Scope, date: string): FieldWords | undefined {
+  if (date > scope.today) return fieldWords('validation.not_in_future');
   if (scope.earliest === undefined || date >= scope.earliest) return undefined;
   const days = scope.rules.teacher_mark_days_back;
-  const window =
-    days === 0
-      ? `only for today (${scope.today})`
-      : `only from ${scope.earliest} to ${scope.today} (today and the ${plural(days, 'day')} before)`;
-  return `teachers can mark attendance ${window}; an admin can mark earlier days`;
+  return days === 0
+    ? fieldWords('validation.teacher_today_only', { today: scope.today })
+    : fieldWords('validation.teacher_window', { earliest: scope.earliest, today: scope.today, days });
 }
 
 /** Why the caller cannot mark this class on this date, as a sentence for the roster; undefined when they can. */
 export function rosterRefusal(scope: Scope, className: ClassName, date: string): string | undefined {
   const byClass = classRefusal(scope, [className]);
-  if (byClass) return byClass;
+  if (byClass) return errorDetail(byClass);
   if (date > scope.today) return 'Attendance cannot be marked for a future date.';
   const byDate = dateRefusal(scope, date);
-  return byDate ? `${byDate.charAt(0).toUpperCase()}${byDate.slice(1)}.` : undefined;
+  if (!byDate) return undefined;
+  const text = fieldProblemText(byDate);
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }
 
 export function toMarkingScope(scope: Scope): MarkingScope {
@@ -117,6 +126,6 @@ export function toMarkingScope(scope: Scope): MarkingScope {
     days_back: scope.rules.teacher_mark_days_back,
     earliest_date: scope.earliest ?? null,
     today: scope.today,
-    cannot_mark_reason: scope.refusal ?? null,
+    cannot_mark_reason: scope.refusal ? errorDetail(scope.refusal) : null,
   };
 }

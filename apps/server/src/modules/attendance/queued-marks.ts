@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { QueuedMarksRequest, QueuedMarksResult, RefusedMark } from '@tuitiondesk/contract';
+import { errorDetail, type QueuedMarksRequest, type QueuedMarksResult, type RefusedMark } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { classesText, plural, recordActivity } from '../../lib/activity-log';
 import { distinctIds } from '../../lib/distinct-ids';
-import { ValidationError } from '../../lib/errors';
+import { fieldProblemText, ValidationError } from '../../lib/errors';
 import { formatTimestamp, readableDate, today } from '../../lib/time';
 import { classRefusal, dateRefusal, loadScope, type Marker } from './marking-scope';
 import { findLeftBefore, findStudentsForMarking, type MarkInput, upsertAttendance } from './repository';
@@ -29,7 +29,7 @@ export async function saveQueuedMarks(
   request: QueuedMarksRequest & { records: MarkInput[] },
 ): Promise<QueuedMarksResult> {
   const { date, submission_id: submissionId, records } = request;
-  if (date > today()) throw new ValidationError('date', 'cannot be in the future');
+  if (date > today()) throw new ValidationError('date', 'validation.not_in_future');
   const ids = distinctIds(
     records.map((record) => record.student_id),
     (index) => `records[${index}].student_id`,
@@ -41,7 +41,7 @@ export async function saveQueuedMarks(
     const kept = await claimSubmission(tx, actor.id, submissionId, requestHash);
     if (kept) {
       if (kept.request_hash !== requestHash || !kept.answer) {
-        throw new ValidationError('submission_id', 'was already used for other marks; send these marks with a new id');
+        throw new ValidationError('submission_id', 'validation.submission_reused');
       }
       return kept.answer;
     }
@@ -63,11 +63,17 @@ export async function saveQueuedMarks(
         });
         continue;
       }
-      const byClass =
-        scope.refusal ??
-        (classRefusal(scope, [student.class_name]) && `You may no longer mark class ${student.class_name}.`);
+      const byClass = scope.refusal
+        ? errorDetail(scope.refusal)
+        : classRefusal(scope, [student.class_name]) && `You may no longer mark class ${student.class_name}.`;
       const left = gone.get(student.id);
-      const reason = byClass ?? (byDate ? sentence(byDate) : left ? sentence(leftRefusal(left, date)) : undefined);
+      const reason =
+        byClass ??
+        (byDate
+          ? sentence(fieldProblemText(byDate))
+          : left
+            ? sentence(errorDetail(leftRefusal(left, date)))
+            : undefined);
       if (reason) refused.push({ student_id: student.id, student_name: student.full_name, reason });
       else allowed.push(record);
     }

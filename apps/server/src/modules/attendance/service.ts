@@ -1,12 +1,14 @@
-import type {
-  ApproveAttendanceResult,
-  AttendanceHistoryPage,
-  AttendanceHistoryPageQuery,
-  AttendanceSummary,
-  ClassName,
-  MarkingScope,
-  PendingDay,
-  Roster,
+import {
+  type ApproveAttendanceResult,
+  type AttendanceHistoryPage,
+  type AttendanceHistoryPageQuery,
+  type AttendanceSummary,
+  type ClassName,
+  type ErrorWords,
+  errorWords,
+  type MarkingScope,
+  type PendingDay,
+  type Roster,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { type Actor, classesText, plural, recordActivity } from '../../lib/activity-log';
@@ -75,7 +77,7 @@ export async function markAttendance(
   date: string,
   records: MarkInput[],
 ): Promise<{ marked_count: number; message: string }> {
-  if (date > today()) throw new ValidationError('date', 'cannot be in the future');
+  if (date > today()) throw new ValidationError('date', 'validation.not_in_future');
   const ids = distinctIds(
     records.map((record) => record.student_id),
     (index) => `records[${index}].student_id`,
@@ -89,7 +91,7 @@ export async function markAttendance(
     if (students.length !== ids.length) {
       const known = new Set(students.map((s) => s.id));
       const missing = ids.find((id) => !known.has(id));
-      throw new NotFoundError(`Student with id ${missing} was not found`);
+      throw new NotFoundError('student.not_found_by_id', { id: Number(missing) });
     }
     const byClass = classRefusal(
       scope,
@@ -104,7 +106,7 @@ export async function markAttendance(
     const approved = ids.find((id) => !written.has(id));
     if (approved !== undefined) {
       const name = students.find((s) => s.id === approved)?.full_name ?? `student ${approved}`;
-      throw new ConflictError(`Attendance for ${name} on ${date} is already approved and cannot be changed`);
+      throw new ConflictError('attendance.already_approved', { name, date });
     }
     await recordActivity(
       tx,
@@ -139,11 +141,9 @@ export async function approveAttendance(
     const approvedIds = await approvePending(tx, ids, actor);
     if (approvedIds.length === 0) {
       if ((await countExisting(tx, ids)) === 0) {
-        throw new NotFoundError(
-          ids.length === 1 ? 'Attendance record not found' : 'None of these attendance records exist',
-        );
+        throw new NotFoundError(ids.length === 1 ? 'attendance.record_not_found' : 'attendance.records_not_found');
       }
-      throw new ConflictError('These attendance records are already approved');
+      throw new ConflictError('attendance.records_already_approved');
     }
     // Only the records this call approved: one approved before never alerts twice.
     const alerts = (await readAbsenceAlerts(tx))
@@ -175,9 +175,9 @@ function daysBetween(start: string, end: string): number {
 function historyRange(startDate: string | undefined, endDate: string | undefined): { start: string; end: string } {
   const end = endDate ?? today();
   const start = startDate ?? addDays(end, -HISTORY_DEFAULT_DAYS);
-  if (start > end) throw new ValidationError('start_date', 'must not be after end_date');
+  if (start > end) throw new ValidationError('start_date', 'validation.not_after', { other: 'end_date' });
   if (daysBetween(start, end) + 1 > HISTORY_MAX_DAYS) {
-    throw new ValidationError('end_date', `the range must not span more than ${HISTORY_MAX_DAYS} days`);
+    throw new ValidationError('end_date', 'validation.range_too_long', { days: HISTORY_MAX_DAYS });
   }
   return { start, end };
 }
@@ -278,6 +278,10 @@ export async function getSummary(ctx: AppContext): Promise<AttendanceSummary> {
 }
 
 /** A student who left is not marked for a day after it (ADR 027). */
-export function leftRefusal(student: { full_name: string; left_on: string }, date: string): string {
-  return `${student.full_name} left the centre on ${readableDate(student.left_on)}: attendance for ${readableDate(date)} cannot be marked`;
+export function leftRefusal(student: { full_name: string; left_on: string }, date: string): ErrorWords {
+  return errorWords('attendance.student_left', {
+    name: student.full_name,
+    left_on: readableDate(student.left_on),
+    date: readableDate(date),
+  });
 }

@@ -10,6 +10,7 @@ import {
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../plugins/authentication';
+import { problemBody } from '../../plugins/errors';
 import type { ZodApp } from '../../plugins/zod-app';
 import { changePassword, getCurrentUser, login, SecondFactorRequiredError, setLanguage } from './service';
 import { logSignIn } from './sign-in-log';
@@ -36,7 +37,10 @@ export function registerAuthRoutes(app: ZodApp, ctx: AppContext): void {
         );
       } catch (error) {
         if (!(error instanceof SecondFactorRequiredError)) throw error;
-        return reply.code(401).headers(error.headers).send({ detail: error.message, otp_required: true });
+        return reply
+          .code(401)
+          .headers(error.headers)
+          .send({ ...problemBody(error), otp_required: true });
       }
     },
   );

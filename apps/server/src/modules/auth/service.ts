@@ -2,15 +2,15 @@ import type { ChangePasswordResponse, LoginForm, LoginResponse, ParentLanguage, 
 import type { AppContext } from '../../context';
 import { recordActivity } from '../../lib/activity-log';
 import { BadRequestError, UnauthorizedError, ValidationError } from '../../lib/errors';
-import { checkNewPassword } from '../../lib/password-policy';
+import { newPasswordProblem } from '../../lib/password-policy';
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../lib/passwords';
 import { checkSecondFactor, recoveryCodesLeftText, WRONG_CODE } from '../two-factor/service';
 import { findUserById, findUserByLogin, replacePasswordHash, updateLanguage, updatePassword } from './repository';
 import { POLICIES, releaseAttempt, rememberAddress, reserveAttempt, staffAccount, unknownName } from './throttle';
 import { publicUser } from './user';
 
-const INCORRECT = 'Incorrect username or password';
-export const ENTER_CODE = 'Enter the 6-digit code from your authenticator app';
+const INCORRECT = 'auth.incorrect_credentials';
+export const ENTER_CODE = 'auth.otp_required';
 
 /** The password was right, and the account needs a code (none given, or a wrong one): 401 with `otp_required`. */
 export class SecondFactorRequiredError extends UnauthorizedError {}
@@ -80,12 +80,12 @@ export async function changePassword(
   const user = await findUserById(ctx.db, userId);
   if (!user) throw new UnauthorizedError();
   if (!(await verifyPassword(currentPassword, user.password_hash))) {
-    throw new BadRequestError('Current password is incorrect');
+    throw new BadRequestError('auth.current_password_incorrect');
   }
   if (newPassword === currentPassword) {
-    throw new ValidationError('new_password', 'must be different from the current password');
+    throw new ValidationError('new_password', 'validation.same_password');
   }
-  const problem = checkNewPassword(newPassword, user);
+  const problem = newPasswordProblem(newPassword, user);
   if (problem) throw new ValidationError('new_password', problem);
   const passwordHash = await hashPassword(newPassword);
   const tokenVersion = await ctx.db.transaction(async (tx) => {

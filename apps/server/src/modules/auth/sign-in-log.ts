@@ -37,7 +37,7 @@ export async function logSignIn<T>(
 
 /** The first step of a sign-in with two-factor (the password was right, the code is asked for): not a failure. */
 function isCodeAsked(error: AppError): boolean {
-  return error.statusCode === 401 && error.message === ENTER_CODE;
+  return error.statusCode === 401 && error.code === ENTER_CODE;
 }
 
 type SignInEvent = { kind: SignInKind; subject: string };

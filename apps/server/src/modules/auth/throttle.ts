@@ -113,10 +113,7 @@ export interface Attempt {
 
 function tooManyAttempts(seconds: number): TooManyRequestsError {
   const minutes = Math.max(1, Math.ceil(seconds / 60));
-  return new TooManyRequestsError(
-    `Too many sign-in attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
-    seconds,
-  );
+  return new TooManyRequestsError(seconds, 'auth.too_many_attempts', { minutes });
 }
 
 async function isKnownAddress(db: Queryable, account: string, address: string): Promise<boolean> {

@@ -22,7 +22,7 @@ export async function createBackup(ctx: AppContext, actor: Actor): Promise<Backu
   try {
     backup = await writeBackupFile(ctx.config.backupDir, 'console', (write) => backupDatabase(ctx.db, write));
   } catch (error) {
-    throw new ServiceUnavailableError(`Could not write the backup: ${reason(error)}. No backup file was kept.`);
+    throw new ServiceUnavailableError('backups.write_failed', { reason: reason(error) });
   }
   await ctx.db.transaction(async (tx) => {
     await recordActivity(tx, actor, 'backup.created', `${actor.full_name} took a backup of all data (${backup.file})`);
@@ -47,7 +47,10 @@ export async function listBackups(ctx: AppContext): Promise<BackupList> {
   try {
     return { directory: ctx.config.backupDir, backups: await listBackupFiles(ctx.config.backupDir) };
   } catch (error) {
-    throw new ServiceUnavailableError(`Could not read the backup directory ${ctx.config.backupDir}: ${reason(error)}`);
+    throw new ServiceUnavailableError('backups.directory_unreadable', {
+      directory: ctx.config.backupDir,
+      reason: reason(error),
+    });
   }
 }
 
@@ -75,9 +78,7 @@ export async function clearAfterBackup<T extends object>(
         );
       } catch (error) {
         if (isTransactionConflict(error) || error instanceof AppError) throw error;
-        throw new ServiceUnavailableError(
-          `Could not take a backup before clearing: ${reason(error)}. Nothing was deleted.`,
-        );
+        throw new ServiceUnavailableError('backups.before_clear_failed', { reason: reason(error) });
       }
       await recordAudit(tx, {
         entity: 'backup',
@@ -89,8 +90,6 @@ export async function clearAfterBackup<T extends object>(
     });
   } catch (error) {
     if (!isTransactionConflict(error)) throw error;
-    throw new ServiceUnavailableError(
-      'Others kept changing the data while it was being cleared. Nothing was deleted; try again.',
-    );
+    throw new ServiceUnavailableError('backups.clear_contention');
   }
 }

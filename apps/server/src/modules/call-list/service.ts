@@ -24,7 +24,7 @@ export async function setCalled(ctx: AppContext, actor: Actor, messageId: number
   const { not_reached_minutes } = await readMessagingSettings(ctx.db);
   await ctx.db.transaction(async (tx) => {
     const message = await markCalled(tx, messageId, not_reached_minutes, called ? actor.full_name : null);
-    if (!message) throw new NotFoundError('This message is not on the call list');
+    if (!message) throw new NotFoundError('call_list.not_found');
     const family = message.recipient_name ?? message.recipient;
     await recordActivity(
       tx,

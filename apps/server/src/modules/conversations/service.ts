@@ -10,8 +10,8 @@ export function getConversations(ctx: AppContext): Promise<ConversationSummary[]
 /** The phone as written in the path (+ encoded or not, spaces, digits only) names one family. */
 export async function getConversation(ctx: AppContext, written: string): Promise<Conversation> {
   const phone = normalisePhone(written.startsWith('+') ? written : `+${written.replace(/^\s+/, '')}`);
-  if (!phone) throw new ValidationError('phone', 'must be a phone number with its country code');
+  if (!phone) throw new ValidationError('phone', 'validation.phone_with_country_code');
   const conversation = await findConversation(ctx.db, phone);
-  if (!conversation) throw new NotFoundError('This phone has not written to the centre on WhatsApp');
+  if (!conversation) throw new NotFoundError('conversations.not_found');
   return { phone, ...conversation };
 }

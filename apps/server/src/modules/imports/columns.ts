@@ -226,10 +226,11 @@ export function mapColumns<Field extends string>(
   if (missing.length > 0) {
     const found = headers.filter((header) => header !== '');
     const shown = found.slice(0, 12).join(', ') + (found.length > 12 ? ', …' : '');
-    throw new BadRequestError(
-      `Missing required column${missing.length === 1 ? '' : 's'}: ${missing.map((c) => c.field).join(', ')}. ` +
-        `The first row must hold the column names (this file's has: ${shown}); download the template to see them`,
-    );
+    throw new BadRequestError('imports.missing_columns', {
+      count: missing.length,
+      columns: missing.map((c) => c.field).join(', '),
+      found: shown,
+    });
   }
   return { index, label, splitsName };
 }

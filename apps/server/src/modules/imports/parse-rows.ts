@@ -183,9 +183,7 @@ function filledRows<Field extends string>(sheet: Sheet, columns: ColumnMap<Field
   const used = [...columns.index.values()];
   const rows = sheet.rows.filter((row) => used.some((index) => (row.cells[index] ?? '') !== ''));
   if (rows.length === 0) {
-    throw new BadRequestError(
-      `The file has no data rows under the header (row ${sheet.headerRow}); add one row per record under the column names and try again`,
-    );
+    throw new BadRequestError('imports.no_data_rows', { row: sheet.headerRow });
   }
   return rows;
 }

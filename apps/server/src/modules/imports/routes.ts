@@ -25,18 +25,14 @@ const KINDS: ImportKind[] = ['students', 'teachers'];
  */
 async function readFilePart(request: FastifyRequest, maxBytes: number): Promise<Upload> {
   if (!request.isMultipart()) {
-    throw new BadRequestError(
-      'Send the spreadsheet as multipart/form-data, in a field named "file" (the file picker does this)',
-    );
+    throw new BadRequestError('imports.not_multipart');
   }
   try {
     const part = await request.file();
-    if (!part) throw new BadRequestError('No file was sent: choose a spreadsheet for the field named "file"');
+    if (!part) throw new BadRequestError('imports.no_file');
     if (part.fieldname !== 'file') {
       part.file.resume();
-      throw new BadRequestError(
-        `The file must be sent in the field named "file", not "${part.fieldname.slice(0, 40)}"`,
-      );
+      throw new BadRequestError('imports.wrong_field', { field: part.fieldname.slice(0, 40) });
     }
     try {
       assertExcelName(part.filename);
@@ -55,12 +51,10 @@ async function readFilePart(request: FastifyRequest, maxBytes: number): Promise<
       case 'FST_FILES_LIMIT':
       case 'FST_PARTS_LIMIT':
       case 'FST_FIELDS_LIMIT':
-        throw new PayloadTooLargeError(
-          'The upload holds too many parts; send one file only, in the field named "file"',
-        );
+        throw new PayloadTooLargeError('imports.too_many_parts');
       default:
         // Busboy's own complaints (no boundary, a part cut short) and a client that went away.
-        throw new BadRequestError('The upload is not valid multipart/form-data; choose the file again and retry');
+        throw new BadRequestError('imports.invalid_multipart');
     }
   }
 }

@@ -240,9 +240,7 @@ export async function importTeachers(
   } catch (error) {
     // The lock orders imports; an Add Teacher dialog saving the same email at the same moment is what is left.
     if (isUniqueViolation(error, 'teachers_email_key')) {
-      throw new ConflictError(
-        'Another teacher was saved with one of these emails while the file was being imported; nothing was imported. Upload the file again',
-      );
+      throw new ConflictError('imports.email_race');
     }
     throw error;
   }

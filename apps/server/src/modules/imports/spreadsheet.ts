@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads';
 import * as XLSX from '@e965/xlsx';
-import { plural } from '../../lib/activity-log';
 import { BadRequestError, PayloadTooLargeError } from '../../lib/errors';
 import { assertSafeZip, DEFAULT_ZIP_LIMITS, passwordProtected, type ZipLimits } from './zip-guard';
 
@@ -49,7 +48,7 @@ const DEFAULT_MEMORY_MB = 384;
 export function assertExcelName(filename: string | undefined): void {
   const name = (filename ?? '').trim().toLowerCase();
   if (!EXCEL_EXTENSIONS.some((extension) => name.endsWith(extension))) {
-    throw new BadRequestError('Please upload only Excel files (.xlsx or .xls)');
+    throw new BadRequestError('imports.not_excel_extension');
   }
 }
 
@@ -60,13 +59,8 @@ export function formatSize(bytes: number): string {
 }
 
 export function fileTooLarge(maxBytes: number): PayloadTooLargeError {
-  return new PayloadTooLargeError(
-    `The file is larger than ${formatSize(maxBytes)}, the most that can be imported at once; split it into smaller files and import them one by one`,
-  );
+  return new PayloadTooLargeError('imports.too_large', { size: formatSize(maxBytes) });
 }
-
-const NOT_EXCEL =
-  'The file is not an Excel workbook (.xlsx or .xls): it may be another kind of file (CSV, PDF, an image, a web page) saved with an Excel name. Open it in Excel and save it as an Excel Workbook';
 
 type WorkerAnswer =
   | { ok: true; sheet: Sheet }
@@ -89,14 +83,7 @@ function readInWorker(buffer: Buffer, maxRows: number, timeoutMs: number, memory
       void worker.terminate();
     };
     const timer = setTimeout(
-      () =>
-        finish(() =>
-          reject(
-            new BadRequestError(
-              `The workbook could not be read within ${plural(Math.ceil(timeoutMs / 1000), 'second')}; it may be damaged. Open it in Excel, save it again, or split it into smaller files`,
-            ),
-          ),
-        ),
+      () => finish(() => reject(new BadRequestError('imports.read_timeout', { seconds: Math.ceil(timeoutMs / 1000) }))),
       timeoutMs,
     );
     worker.once('message', (answer: WorkerAnswer) => finish(() => resolve(answer)));
@@ -104,24 +91,21 @@ function readInWorker(buffer: Buffer, maxRows: number, timeoutMs: number, memory
       finish(() =>
         reject(
           error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? new PayloadTooLargeError(
-                'The workbook needs too much memory to read; it holds far more than a sheet of students or teachers. Split it into smaller files',
-              )
-            : new BadRequestError(`${NOT_EXCEL} (it could not be read)`),
+            ? new PayloadTooLargeError('imports.too_much_memory')
+            : new BadRequestError('imports.unreadable'),
         ),
       ),
     );
-    worker.once('exit', () => finish(() => reject(new BadRequestError(`${NOT_EXCEL} (it could not be read)`))));
+    worker.once('exit', () => finish(() => reject(new BadRequestError('imports.unreadable'))));
   });
 }
 
 export async function readSheet(buffer: Buffer, limits: ReadLimits): Promise<Sheet> {
   if (buffer.length > limits.maxBytes) throw fileTooLarge(limits.maxBytes);
-  if (buffer.length === 0)
-    throw new BadRequestError('The file is empty (0 bytes); choose the saved workbook and try again');
+  if (buffer.length === 0) throw new BadRequestError('imports.empty_file');
   const isZip = buffer.subarray(0, 4).equals(ZIP_MAGIC);
   const isOle = buffer.subarray(0, 8).equals(OLE2_MAGIC);
-  if (!isZip && !isOle) throw new BadRequestError(NOT_EXCEL);
+  if (!isZip && !isOle) throw new BadRequestError('imports.not_excel');
   if (isZip) await assertSafeZip(buffer, limits.zip ?? DEFAULT_ZIP_LIMITS);
 
   const answer = await readInWorker(
@@ -135,15 +119,11 @@ export async function readSheet(buffer: Buffer, limits: ReadLimits): Promise<She
       case 'password':
         throw passwordProtected();
       case 'no-data':
-        throw new BadRequestError(
-          'The workbook has no data: its sheets are empty. Put the column names in the first row and one record per row under them',
-        );
+        throw new BadRequestError('imports.no_data');
       case 'too-many-rows':
-        throw new PayloadTooLargeError(
-          `The file has ${answer.count} rows under the header; at most ${limits.maxRows} can be imported at once. Split it into smaller files and import them one by one`,
-        );
+        throw new PayloadTooLargeError('imports.too_many_rows', { count: Number(answer.count), max: limits.maxRows });
       default:
-        throw new BadRequestError(`${NOT_EXCEL} (it could not be read)`);
+        throw new BadRequestError('imports.unreadable');
     }
   }
   return answer.sheet;

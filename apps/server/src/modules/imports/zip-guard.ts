@@ -28,21 +28,16 @@ const LOCAL_HEADER = 0x04034b50;
 const ZIP64_EXTRA = 0x0001;
 const ENCRYPTED_FLAGS = 0x2041; // traditional, strong or directory encryption
 
-const DAMAGED =
-  'The file is not an Excel workbook (.xlsx or .xls) that can be read: it is damaged. Open it in Excel, save it again and retry';
-
 function megabytes(bytes: number): string {
   return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }
 
 function tooBig(limits: ZipLimits): PayloadTooLargeError {
-  return new PayloadTooLargeError(
-    `The workbook unpacks to more than ${megabytes(limits.maxUnpackedBytes)}, far more than a sheet of students or teachers needs; it cannot be imported`,
-  );
+  return new PayloadTooLargeError('imports.unpacks_too_large', { size: megabytes(limits.maxUnpackedBytes) });
 }
 
 function damaged(part?: string): BadRequestError {
-  return new BadRequestError(part ? `${DAMAGED} (the part ${part} is damaged)` : DAMAGED);
+  return part ? new BadRequestError('imports.damaged_part', { part }) : new BadRequestError('imports.damaged');
 }
 
 /** The uncompressed size a zip64 extra field gives, read as the ZIP format defines it (only when the header says 0xFFFFFFFF). */
@@ -75,9 +70,7 @@ export async function assertSafeZip(buffer: Buffer, limits: ZipLimits = DEFAULT_
   if (entries !== buffer.readUInt16LE(end + 10)) throw damaged();
   if (entries === 0) throw damaged();
   if (entries > limits.maxEntries) {
-    throw new BadRequestError(
-      `The file is not an Excel workbook that can be imported: it holds ${entries} parts where a workbook has a few dozen`,
-    );
+    throw new BadRequestError('imports.too_many_zip_parts', { count: entries });
   }
 
   let at = buffer.readUInt32LE(end + 16);
@@ -121,16 +114,12 @@ export async function assertSafeZip(buffer: Buffer, limits: ZipLimits = DEFAULT_
       }
       unpacked += output.length;
     } else {
-      throw new BadRequestError(
-        `The file is not an Excel workbook that can be imported: its part ${part.name} is packed with a method Excel does not use`,
-      );
+      throw new BadRequestError('imports.unknown_compression', { part: part.name });
     }
     if (unpacked > limits.maxUnpackedBytes) throw tooBig(limits);
   }
 }
 
 export function passwordProtected(): BadRequestError {
-  return new BadRequestError(
-    'The workbook is password-protected; remove the password in Excel (File, Info, Protect Workbook), save it and upload it again',
-  );
+  return new BadRequestError('imports.password_protected');
 }

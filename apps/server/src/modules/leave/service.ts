@@ -32,15 +32,8 @@ export const LEAVE_MAX_DAYS_AHEAD = 366;
 /** A family sees its most recent requests; older ones stay in the staff list. */
 const FAMILY_LIST_LIMIT = 200;
 
-const NOT_YOUR_CHILD = 'Student not found';
-const REQUEST_NOT_FOUND = 'Leave request not found';
-
-const STATE_WORDS: Record<LeaveStatus, string> = {
-  pending: 'waiting for the centre',
-  approved: 'approved',
-  declined: 'declined',
-  withdrawn: 'withdrawn',
-};
+const NOT_YOUR_CHILD = 'student.not_found';
+const REQUEST_NOT_FOUND = 'leave.not_found';
 
 function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
@@ -71,24 +64,31 @@ export async function askForLeave(ctx: AppContext, phone: string, input: CreateL
   const from = input.from_date;
   const to = input.to_date ?? from;
   const day = today();
-  if (from < day) throw new ValidationError('from_date', `must be today (${day}) or later: leave is told in advance`);
+  if (from < day) throw new ValidationError('from_date', 'validation.leave_from_past', { today: day });
   const lastStart = addDays(day, LEAVE_MAX_DAYS_AHEAD);
-  if (from > lastStart) throw new ValidationError('from_date', `must be within a year from today (by ${lastStart})`);
-  if (to < from) throw new ValidationError('to_date', 'must not be before from_date');
+  if (from > lastStart) throw new ValidationError('from_date', 'validation.leave_from_too_far', { last: lastStart });
+  if (to < from) throw new ValidationError('to_date', 'validation.not_before', { other: 'from_date' });
   if (daysBetween(from, to) > LEAVE_MAX_DAYS) {
-    throw new ValidationError(
-      'to_date',
-      `leave can cover at most ${LEAVE_MAX_DAYS} days in one request (this is ${daysBetween(from, to)}); for a longer absence, please call the centre`,
-    );
+    throw new ValidationError('to_date', 'validation.leave_too_long', {
+      max: LEAVE_MAX_DAYS,
+      days: daysBetween(from, to),
+    });
   }
   const id = await ctx.db.transaction(async (tx) => {
     const child = await findFamilyChild(tx, phone, input.student_id, true);
     if (!child) throw new NotFoundError(NOT_YOUR_CHILD);
     const overlap = await findOverlappingLeave(tx, child.id, from, to);
     if (overlap) {
-      throw new ConflictError(
-        `${child.full_name} already has a leave request ${span(overlap.from_date, overlap.to_date)} (${STATE_WORDS[overlap.status]}) that overlaps these dates. Withdraw it first, or choose other dates.`,
-      );
+      const name = child.full_name;
+      const status = overlap.status;
+      throw overlap.from_date === overlap.to_date
+        ? new ConflictError('leave.overlaps_day', { name, date: readableDate(overlap.from_date), status })
+        : new ConflictError('leave.overlaps_range', {
+            name,
+            from: readableDate(overlap.from_date),
+            to: readableDate(overlap.to_date),
+            status,
+          });
     }
     const created = await insertLeaveRequest(tx, { studentId: child.id, phone, from, to, reason: input.reason });
     const parent = await parentActor(tx, phone);
@@ -110,7 +110,7 @@ export async function withdrawLeave(ctx: AppContext, phone: string, id: number):
     if (!(await decidePending(tx, id, 'withdrawn', parent, phone))) {
       const current = await findFamilyLeave(tx, phone, id);
       if (!current) throw new NotFoundError(REQUEST_NOT_FOUND);
-      throw new ConflictError(`This leave request was already ${STATE_WORDS[current.status]} and cannot be withdrawn.`);
+      throw new ConflictError('leave.cannot_withdraw', { status: current.status });
     }
     const request = (await findLeaveRequest(tx, id)) as LeaveRequest;
     await recordActivity(
@@ -139,11 +139,9 @@ async function visibleClasses(
   const classes = scope.refusal ? [] : scope.classes;
   if (className === undefined) return classes;
   if (!classes.includes(className as (typeof classes)[number])) {
-    throw new ForbiddenError(
-      classes.length === 0
-        ? 'You can see leave requests only for the classes you mark, and no class is assigned to you.'
-        : `You can see leave requests only for your ${classes.length === 1 ? 'class' : 'classes'} (${classes.join(', ')}).`,
-    );
+    throw classes.length === 0
+      ? new ForbiddenError('leave.no_class_assigned')
+      : new ForbiddenError('leave.classes_only', { count: classes.length, classes: classes.join(', ') });
   }
   return [className];
 }
@@ -161,7 +159,7 @@ export async function getLeaveList(
   },
 ): Promise<LeaveList> {
   if (query.from_date && query.to_date && query.to_date < query.from_date)
-    throw new ValidationError('to_date', 'must not be before from_date');
+    throw new ValidationError('to_date', 'validation.not_before', { other: 'from_date' });
   const filter: LeaveFilter = {
     status: query.status ?? null,
     classes: await visibleClasses(ctx.db, user, query.class_name),
@@ -196,9 +194,10 @@ export async function decideLeave(
     if (!(await decidePending(tx, id, decision, actor))) {
       const current = await findLeaveRequest(tx, id);
       if (!current) throw new NotFoundError(REQUEST_NOT_FOUND);
-      const by =
-        current.status === 'withdrawn' ? 'by the parent' : current.decided_by ? `by ${current.decided_by}` : '';
-      throw new ConflictError(`This leave request was already ${STATE_WORDS[current.status]}${by ? ` ${by}` : ''}.`);
+      if (current.status === 'withdrawn') throw new ConflictError('leave.already_withdrawn');
+      throw current.decided_by
+        ? new ConflictError('leave.already_decided_by', { status: current.status, name: current.decided_by })
+        : new ConflictError('leave.already_decided', { status: current.status });
     }
     const request = (await findLeaveRequest(tx, id)) as LeaveRequest;
     await recordActivity(

@@ -75,10 +75,9 @@ export async function sendToParents(
   const queued = await ctx.db.transaction(async (tx) => {
     const families = await findFamilies(tx, className);
     if (families.length === 0) {
-      throw new ValidationError(
-        'recipients',
-        className ? `no parents found for Class ${className}` : 'no parents found',
-      );
+      throw className
+        ? new ValidationError('recipients', 'validation.no_parents_in_class', { class_name: className })
+        : new ValidationError('recipients', 'validation.no_parents');
     }
     const messages: FamilyMessage[] = families.map((family) => {
       // What staff typed goes as written; a template's own text in the family's language replaces it.
@@ -139,8 +138,8 @@ export async function countRecipientFamilies(ctx: AppContext, recipients: string
 
 async function noticeTemplate(db: Queryable, id: number): Promise<TemplateForSending> {
   const template = await findTemplateForSending(db, { id });
-  if (!template) throw new ValidationError('template_id', 'is not a known template');
-  if (template.purpose !== 'notice') throw new ValidationError('template_id', 'must be a notice template');
+  if (!template) throw new ValidationError('template_id', 'validation.unknown_template');
+  if (template.purpose !== 'notice') throw new ValidationError('template_id', 'validation.not_notice_template');
   return template;
 }
 
@@ -167,7 +166,7 @@ export function communicationHistory(ctx: AppContext, limit: number, offset: num
 }
 
 export function requireWhatsapp(ctx: AppContext): WhatsappSender {
-  if (!ctx.whatsapp) throw new ServiceUnavailableError('WhatsApp is not configured');
+  if (!ctx.whatsapp) throw new ServiceUnavailableError('whatsapp.not_configured');
   return ctx.whatsapp;
 }
 
@@ -210,10 +209,10 @@ async function findStudent(db: Queryable, reference: string | number): Promise<M
   } else {
     student = await findStudentByUniqueId(db, text);
   }
-  if (!student) throw new NotFoundError(`Student ${text} was not found`);
+  if (!student) throw new NotFoundError('messages.student_not_found', { reference: text });
   // A family is written to while a child of theirs attends (ADR 027); a scrubbed one has no phone at all.
   if (student.left_on !== null) {
-    throw new ConflictError(`${student.full_name} left the centre, so their parent is no longer written to`);
+    throw new ConflictError('messages.student_left', { name: student.full_name });
   }
   return student;
 }
@@ -235,13 +234,11 @@ export async function sendWhatsapp(
   const settings = await readMessagingSettings(ctx.db);
   const standing = await whatsappStanding(ctx.db, target.phone);
   if (standing.optedOutByParent) {
-    throw new ConflictError('This parent has opted out of WhatsApp messages from the centre');
+    throw new ConflictError('whatsapp.opted_out');
   }
   const windowOpen = (await windowOpenUntil(ctx.db, target.phone)) !== null;
   if (!windowOpen && !standing.optedIn) {
-    throw new ConflictError(
-      "This parent has not agreed to WhatsApp messages and has not written to the centre in the last 24 hours. Record the parent's agreement on the student first.",
-    );
+    throw new ConflictError('whatsapp.no_consent');
   }
   const whatsappRequest: WhatsappRequest = windowOpen
     ? { kind: 'text', to: target.phone, body: request.message }
@@ -320,11 +317,9 @@ export async function sendWhatsapp(
   const id = stored.messageId;
 
   if (failure) {
-    throw new BadGatewayError(
-      failure.isUnreachable
-        ? 'WhatsApp could not be reached, so the message was not sent. Please try again later.'
-        : `WhatsApp did not accept the message: ${failure.message}`,
-    );
+    throw failure.isUnreachable
+      ? new BadGatewayError('whatsapp.unreachable')
+      : new BadGatewayError('whatsapp.rejected', { reason: failure.message });
   }
   return {
     message: 'WhatsApp message sent',

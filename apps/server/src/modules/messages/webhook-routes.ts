@@ -1,5 +1,7 @@
+import { errorWords } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { UnauthorizedError } from '../../lib/errors';
+import { problemBody } from '../../plugins/errors';
 import type { ZodApp } from '../../plugins/zod-app';
 import { handshakeChallenge, isSignedByMeta, processCallback } from './webhook';
 
@@ -31,7 +33,7 @@ export function registerWhatsappWebhookRoutes(app: ZodApp, ctx: AppContext): voi
           ? handshakeChallenge(request.query as Record<string, unknown>, verifyToken)
           : undefined;
         if (challenge === undefined) {
-          return reply.code(403).send({ detail: 'The webhook verification token does not match' });
+          return reply.code(403).send(problemBody(errorWords('whatsapp.verify_token_mismatch')));
         }
         return reply.type('text/plain; charset=utf-8').send(challenge);
       },
@@ -47,7 +49,7 @@ export function registerWhatsappWebhookRoutes(app: ZodApp, ctx: AppContext): voi
           !appSecret ||
           !isSignedByMeta(raw, request.headers['x-hub-signature-256'] as string | undefined, appSecret)
         ) {
-          throw new UnauthorizedError('The callback signature (X-Hub-Signature-256) is missing or does not match');
+          throw new UnauthorizedError('whatsapp.signature_mismatch');
         }
         let payload: unknown;
         try {

@@ -34,10 +34,8 @@ const FIRST_CODE_MESSAGE = 'Access code issued. Give it to the parent now: it ca
 const NEW_CODE_MESSAGE =
   "New access code issued. The parent's devices have been signed out and told. Give them the new code: it cannot be shown again.";
 
-export const REPLACE_NEEDS_ADMIN =
-  "This family already has an access code. Only an admin can replace it, because a new code signs the parent's devices out: ask an admin if the parent has lost theirs.";
-export const PHONE_CHANGE_NEEDS_ADMIN =
-  "Only an admin can change the parent phone of a family that uses the parent app (it has an access code): the child's records would move to another phone's app. Leave the phone as it is, or ask an admin.";
+export const REPLACE_NEEDS_ADMIN = 'parents.replace_needs_admin';
+export const PHONE_CHANGE_NEEDS_ADMIN = 'parents.phone_change_needs_admin';
 
 /** The notice, as the family's devices show it (title, then body), in English. */
 export const ACCESS_NOTICE_SUBJECT = familyTexts('en').accessNoticeSubject;
@@ -48,13 +46,13 @@ export function phoneChangedNotice(childName: string): string {
 
 async function requireStudent(db: Queryable, studentId: number, lock = false): Promise<AccessStudent> {
   const student = await findStudentForAccess(db, studentId, lock);
-  if (!student) throw new NotFoundError('Student not found');
+  if (!student) throw new NotFoundError('student.not_found');
   return student;
 }
 
 /** A family is given the app through a child who attends (a scrubbed one has no phone at all). */
 function leftRefusal(student: AccessStudent): ConflictError {
-  return new ConflictError(`${student.full_name} left the centre: restore them before giving their family the app`);
+  return new ConflictError('parents.student_left', { name: student.full_name });
 }
 
 async function accessStatus(db: Queryable, phone: string, role: Role): Promise<ParentAccessStatus> {

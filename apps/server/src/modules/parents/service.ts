@@ -70,8 +70,8 @@ export async function findParentSession(
   );
 }
 
-const INCORRECT = 'Phone number or access code is incorrect';
-const NO_CHILD_ATTENDING = 'None of your children attends the centre any more, so this access has ended';
+const INCORRECT = 'parents.incorrect_access';
+const NO_CHILD_ATTENDING = 'parents.no_child_attending';
 
 async function parentProfile(db: Queryable, phone: string): Promise<ParentProfile> {
   return { phone, parent_name: await findParentName(db, phone), children: await findChildren(db, phone) };
@@ -122,7 +122,7 @@ export async function readMessage(ctx: AppContext, phone: string, messageId: num
     if (updated) await dropPushesOfMessage(tx, messageId);
     return updated;
   });
-  if (!message) throw new NotFoundError('Message not found');
+  if (!message) throw new NotFoundError('parents.message_not_found');
   return message;
 }
 
@@ -134,8 +134,8 @@ export async function replyToAlert(
   reply: ParentReply,
 ): Promise<ParentMessage> {
   const outcome = await recordParentReply(ctx, { phone, messageId, reply, via: 'parent_app' });
-  if (outcome === 'not-found') throw new NotFoundError('This alert was not found');
-  if (outcome === 'already') throw new ConflictError('This alert was already answered');
+  if (outcome === 'not-found') throw new NotFoundError('parents.alert_not_found');
+  if (outcome === 'already') throw new ConflictError('parents.alert_already_answered');
   return (await findInboxMessage(ctx.db, phone, messageId)) as ParentMessage;
 }
 
@@ -171,9 +171,9 @@ export async function confirmReceipt(
   receipt: string,
 ): Promise<{ message_id: number; delivery_status: DeliveryStatus }> {
   const messageId = await ctx.tokens.verifyReceipt(receipt);
-  if (messageId === undefined) throw new BadRequestError('This delivery receipt is not valid');
+  if (messageId === undefined) throw new BadRequestError('parents.receipt_invalid');
   const message = await ctx.db.transaction((tx) => markDelivered(tx, messageId));
-  if (!message) throw new NotFoundError('Message not found');
+  if (!message) throw new NotFoundError('parents.message_not_found');
   return { message_id: message.id, delivery_status: message.delivery_status };
 }
 
@@ -187,7 +187,7 @@ export async function getChildAttendance(
   days: number,
 ): Promise<ChildAttendance> {
   const child = await findChild(ctx.db, phone, studentId);
-  if (!child) throw new NotFoundError('Student not found');
+  if (!child) throw new NotFoundError('student.not_found');
   const toDate = today();
   const fromDate = addDays(toDate, -(days - 1));
   const records = await findApprovedAttendance(ctx.db, child.id, fromDate, toDate);

@@ -12,7 +12,7 @@ import { deleteStaffSubscription, upsertStaffSubscription } from './staff-reposi
  */
 function checkEndpoint(ctx: AppContext, endpoint: string): void {
   const checked = checkEndpointUrl(endpoint, { allowLoopbackForTests: ctx.config.push.allowLoopbackEndpointsForTests });
-  if (!checked.ok) throw new ValidationError('endpoint', checked.problem);
+  if (!checked.ok) throw new ValidationError('endpoint', 'validation.push_endpoint', { message: checked.problem });
 }
 
 /** Keeps (or updates) the device's subscription for this parent. */

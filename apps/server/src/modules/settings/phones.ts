@@ -1,6 +1,6 @@
 import { phoneProblemText, readPhone } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
-import { ValidationError } from '../../lib/errors';
+import { type FieldWords, ValidationError } from '../../lib/errors';
 import { readDefaultCountryCode } from './repository';
 
 /**
@@ -16,6 +16,20 @@ export async function readWrittenPhone(
   whose: 'the' | 'your' = 'the',
 ): Promise<string> {
   const reading = readPhone(written, await readDefaultCountryCode(db));
-  if ('problem' in reading) throw new ValidationError(field, phoneProblemText(reading.problem, whose));
+  if ('problem' in reading) {
+    // The contract words the reason (the console words it the same way); its kind and numbers are params.
+    const problem = reading.problem;
+    const words: FieldWords = {
+      code: 'validation.phone',
+      params: {
+        message: phoneProblemText(problem, whose),
+        kind: problem.kind,
+        ...('digits' in problem ? { digits: problem.digits } : {}),
+        ...('countryCode' in problem ? { country_code: problem.countryCode } : {}),
+        ...('found' in problem ? { found: problem.found } : {}),
+      },
+    };
+    throw new ValidationError(field, words);
+  }
   return reading.phone;
 }

@@ -59,7 +59,7 @@ export async function updateTwoFactorPolicy(
   const isOn = update.require_admin_two_factor;
   return ctx.db.transaction(async (tx) => {
     if (isOn && !(await findTwoFactor(tx, actor.id))?.confirmed_at) {
-      throw new ConflictError('Turn on two-factor sign-in for your own account first, then require it for every admin');
+      throw new ConflictError('two_factor.own_first');
     }
     await writeRequireAdminTwoFactor(tx, isOn);
     await recordActivity(

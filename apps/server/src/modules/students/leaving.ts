@@ -39,10 +39,10 @@ const BOUNDS = { min: SCRUB_LEFT_AFTER_MONTHS_MIN, max: SCRUB_LEFT_AFTER_MONTHS_
 async function lockStudent(tx: Queryable, id: number): Promise<Student> {
   for (;;) {
     const seen = await findStudent(tx, id);
-    if (!seen) throw new NotFoundError(`Student with id ${id} was not found`);
+    if (!seen) throw new NotFoundError('student.not_found_by_id', { id });
     await lockFamily(tx, seen.parent_phone);
     const current = await findStudentForUpdate(tx, id);
-    if (!current) throw new NotFoundError(`Student with id ${id} was not found`);
+    if (!current) throw new NotFoundError('student.not_found_by_id', { id });
     if (current.parent_phone === seen.parent_phone) return current;
   }
 }
@@ -58,11 +58,14 @@ export async function markStudentLeft(
   leftOn: string | undefined,
 ): Promise<Student> {
   const day = leftOn ?? today();
-  if (day > today()) throw new ValidationError('left_on', 'must be today or a day before, not in the future');
+  if (day > today()) throw new ValidationError('left_on', 'validation.left_on_future');
   return ctx.db.transaction(async (tx) => {
     const student = await lockStudent(tx, id);
     if (student.left_on !== null) {
-      throw new ConflictError(`${student.full_name} already left on ${readableDate(student.left_on)}`);
+      throw new ConflictError('student.already_left', {
+        name: student.full_name,
+        left_on: readableDate(student.left_on),
+      });
     }
     const updated = await setLeftOn(tx, id, day);
     await recordActivity(
@@ -79,11 +82,9 @@ export async function markStudentLeft(
 export async function restoreStudent(ctx: AppContext, actor: Actor, id: number): Promise<Student> {
   return ctx.db.transaction(async (tx) => {
     const student = await lockStudent(tx, id);
-    if (student.left_on === null) throw new ConflictError(`${student.full_name} has not left, so cannot be restored`);
+    if (student.left_on === null) throw new ConflictError('student.not_left', { name: student.full_name });
     if (student.scrubbed_at !== null) {
-      throw new ConflictError(
-        `${student.full_name} cannot be restored: their personal data was removed after they left. Add them as a new student`,
-      );
+      throw new ConflictError('student.scrubbed_no_restore', { name: student.full_name });
     }
     const restored = await setLeftOn(tx, id, null);
     await recordActivity(

@@ -124,7 +124,7 @@ export async function editStudent(
   const { student, phoneChange } = await ctx.db.transaction(async (tx) => {
     const current = await lockStudentAndFamilies(tx, id, changes.parent_phone);
     if (current.scrubbed_at !== null) {
-      throw new ConflictError(`${current.full_name} cannot be edited: their personal data was removed after they left`);
+      throw new ConflictError('student.scrubbed_no_edit', { name: current.full_name });
     }
     const parentPhone = changes.parent_phone ?? current.parent_phone;
     const phoneChange =
@@ -187,5 +187,5 @@ export async function clearAllStudents(
 }
 
 function notFound(id: number): NotFoundError {
-  return new NotFoundError(`Student with id ${id} was not found`);
+  return new NotFoundError('student.not_found_by_id', { id });
 }

@@ -18,7 +18,7 @@ import {
   upsertTeacherRemarks,
 } from './repository';
 
-const LOCKED = 'Attendance for this date is locked and cannot be modified';
+const LOCKED = 'teacher_attendance.locked';
 
 export async function getTeacherDay(ctx: AppContext, date: string): Promise<TeacherAttendanceDay> {
   const [teachers, lock] = await Promise.all([findTeacherDay(ctx.db, date), findDayLock(ctx.db, date)]);
@@ -60,7 +60,7 @@ export async function markTeacherAttendance(
     const teachers = await findTeachers(tx, ids);
     if (teachers.length !== ids.length) {
       const known = new Set(teachers.map((teacher) => teacher.id));
-      throw new NotFoundError(`Teacher with id ${ids.find((id) => !known.has(id))} was not found`);
+      throw new NotFoundError('teacher.not_found_by_id', { id: Number(ids.find((id) => !known.has(id))) });
     }
     await assertDayOpen(tx, date);
     await upsertTeacherAttendance(tx, date, records, actor.id);
@@ -81,9 +81,9 @@ export async function lockTeacherAttendance(
 ): Promise<{ date: string; is_locked: true; locked_count: number; message: string }> {
   const lockedCount = await ctx.db.transaction(async (tx) => {
     await holdLocksForLocking(tx);
-    if (await findDayLock(tx, date)) throw new ConflictError('Attendance for this date is already locked');
+    if (await findDayLock(tx, date)) throw new ConflictError('teacher_attendance.already_locked');
     const marked = await countMarked(tx, date);
-    if (marked === 0) throw new ConflictError('No attendance has been marked for this date yet');
+    if (marked === 0) throw new ConflictError('teacher_attendance.nothing_marked');
     await insertDayLock(tx, date, actor);
     await recordActivity(
       tx,
@@ -109,7 +109,7 @@ export async function updateTeacherRemarks(
   await ctx.db.transaction(async (tx) => {
     // As for marking: the teacher's row before the day.
     const [teacher] = await findTeachers(tx, [input.teacher_id]);
-    if (!teacher) throw new NotFoundError(`Teacher with id ${input.teacher_id} was not found`);
+    if (!teacher) throw new NotFoundError('teacher.not_found_by_id', { id: input.teacher_id });
     await assertDayOpen(tx, input.date);
     await upsertTeacherRemarks(tx, input.teacher_id, input.date, input.remarks);
     await recordActivity(

@@ -244,11 +244,11 @@ async function withEmailConflict<T>(email: string | null | undefined, work: () =
 }
 
 function emailTaken(email: string, uniqueId?: string): ConflictError {
-  return new ConflictError(
-    `email: ${email} is already used by ${uniqueId ? `teacher ${uniqueId}` : 'another teacher'}; each teacher needs their own email`,
-  );
+  return uniqueId
+    ? new ConflictError('teacher.email_taken', { email, unique_id: uniqueId })
+    : new ConflictError('teacher.email_taken_by_another', { email });
 }
 
 function notFound(id: number): NotFoundError {
-  return new NotFoundError(`Teacher with id ${id} was not found`);
+  return new NotFoundError('teacher.not_found_by_id', { id });
 }

@@ -1,4 +1,4 @@
-import { type MessageTemplate, type SaveMessageTemplateBody, TEMPLATE_PURPOSE_LABELS } from '@tuitiondesk/contract';
+import type { MessageTemplate, SaveMessageTemplateBody } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { type Actor, recordActivity } from '../../lib/activity-log';
 import { ConflictError, isUniqueViolation, NotFoundError, ValidationError } from '../../lib/errors';
@@ -17,8 +17,8 @@ export function getTemplates(ctx: AppContext): Promise<MessageTemplate[]> {
   return listTemplates(ctx.db);
 }
 
-const nameTaken = (name: string) => new ConflictError(`A template named "${name}" already exists`);
-const notFound = (id: number) => new NotFoundError(`Template ${id} was not found`);
+const nameTaken = (name: string) => new ConflictError('template.name_taken', { name });
+const notFound = (id: number) => new NotFoundError('template.not_found', { id });
 
 /** A new notice template (the absence and late alerts exist once, from the start). */
 export async function createTemplate(
@@ -27,7 +27,7 @@ export async function createTemplate(
   body: SaveMessageTemplateBody,
 ): Promise<MessageTemplate> {
   if (body.purpose !== 'notice') {
-    throw new ValidationError('purpose', 'only notice templates can be added; the absence and late alerts exist once');
+    throw new ValidationError('purpose', 'validation.notice_only');
   }
   return ctx.db.transaction(async (tx) => {
     const clash = await findNameClash(tx, body.name, null);
@@ -58,10 +58,7 @@ export async function saveTemplate(
       const current = await lockTemplate(tx, id);
       if (!current) throw notFound(id);
       if (current.purpose !== body.purpose) {
-        throw new ValidationError(
-          'purpose',
-          `cannot change: this is the ${TEMPLATE_PURPOSE_LABELS[current.purpose]} template`,
-        );
+        throw new ValidationError('purpose', 'validation.purpose_fixed', { purpose: current.purpose });
       }
       const clash = await findNameClash(tx, body.name, id);
       if (clash) throw nameTaken(clash);
@@ -87,10 +84,7 @@ export async function removeTemplate(ctx: AppContext, actor: Actor, id: number):
     const current = await lockTemplate(tx, id);
     if (!current) throw notFound(id);
     if (current.purpose !== 'notice') {
-      const label = TEMPLATE_PURPOSE_LABELS[current.purpose];
-      throw new ConflictError(
-        `The ${label} template cannot be deleted: ${label.toLowerCase()}s use it. Change its texts instead.`,
-      );
+      throw new ConflictError('template.in_use', { purpose: current.purpose });
     }
     await deleteTemplate(tx, id);
     await recordActivity(

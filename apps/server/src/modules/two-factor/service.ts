@@ -33,15 +33,11 @@ import {
 import { decryptSecret, encryptSecret, generateRecoveryCodes, hashRecoveryCode } from './secrets';
 import { base32Encode, generateSecret, matchingStep, otpauthUri } from './totp';
 
-export const WRONG_CODE =
-  'That code is not right. Enter the current code from your authenticator app, or a recovery code.';
-const WRONG_SETUP_CODE =
-  'That code is not right. Enter the code your authenticator app shows now (check the time on your phone is right).';
-export const ALREADY_ON =
-  'Two-factor sign-in is already on for your account. Turn it off first to use another authenticator.';
-export const NOT_ON = 'Two-factor sign-in is not on for your account';
-export const REQUIRED_FOR_ADMINS =
-  'The centre requires two-factor sign-in for every admin, so it cannot be turned off while that setting is on';
+export const WRONG_CODE = 'two_factor.wrong_code';
+const WRONG_SETUP_CODE = 'two_factor.wrong_setup_code';
+export const ALREADY_ON = 'two_factor.already_on';
+export const NOT_ON = 'two_factor.not_on';
+export const REQUIRED_FOR_ADMINS = 'two_factor.required_for_admins';
 
 /** The account's new token version; the account was deleted meanwhile: its session is no more. */
 async function requireEndedSessions(tx: Queryable, userId: number): Promise<number> {
@@ -124,9 +120,9 @@ export async function startSetup(ctx: AppContext, user: AuthenticatedUser): Prom
 export async function confirmSetup(ctx: AppContext, user: AuthenticatedUser, otp: string): Promise<TwoFactorConfirmed> {
   const row = await findTwoFactor(ctx.db, user.id);
   if (row?.confirmed_at) throw new ConflictError(ALREADY_ON);
-  if (!row) throw new ConflictError('Start the setup first: there is no authenticator waiting to be confirmed');
+  if (!row) throw new ConflictError('two_factor.setup_not_started');
   const secret = decryptSecret(ctx.twoFactorKey, user.id, row.secret_encrypted);
-  if (!secret) throw new ConflictError('This setup can no longer be completed. Start the setup again.');
+  if (!secret) throw new ConflictError('two_factor.setup_expired');
   const code = normaliseTotpCode(otp);
   const step = code === undefined ? undefined : matchingStep(secret, code, Date.now());
   if (step === undefined) throw new BadRequestError(WRONG_SETUP_CODE);
@@ -166,7 +162,7 @@ export async function disableTwoFactor(
   const account = await findUserById(ctx.db, user.id);
   if (!account) throw new UnauthorizedError();
   if (!(await verifyPassword(currentPassword, account.password_hash))) {
-    throw new BadRequestError('Current password is incorrect');
+    throw new BadRequestError('auth.current_password_incorrect');
   }
   const key = ctx.twoFactorKey;
   const tokenVersion = await ctx.db.transaction(async (tx) => {
@@ -192,13 +188,13 @@ export async function disableTwoFactor(
  */
 export async function resetTwoFactor(ctx: AppContext, actor: Actor, userId: number): Promise<{ message: string }> {
   if (userId === actor.id) {
-    throw new ConflictError('Turn off your own two-factor sign-in from the account menu (it asks for a code)');
+    throw new ConflictError('two_factor.reset_own');
   }
   const target = await findUserSummary(ctx.db, userId);
-  if (!target) throw new NotFoundError('User not found');
+  if (!target) throw new NotFoundError('two_factor.user_not_found');
   return ctx.db.transaction(async (tx) => {
     if (!(await deleteTwoFactor(tx, userId)))
-      throw new ConflictError(`${target.full_name} has no two-factor sign-in to reset`);
+      throw new ConflictError('two_factor.nothing_to_reset', { name: target.full_name });
     // Whoever holds a session of theirs (perhaps the one who has the lost phone) is signed out.
     await endSessions(tx, userId);
     await recordActivity(

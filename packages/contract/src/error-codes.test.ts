@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES, type ErrorCode, errorTextBranches, errorTextParams, formatErrorText } from './error-codes';
+
+const entries = Object.entries(ERROR_CODES) as [ErrorCode, string][];
+
+/** The names the params' type reads from a text (error-codes.ts `Placeholders`), done the same way. */
+function typedNames(text: string): string[] {
+  const names: string[] = [];
+  let rest = text;
+  for (;;) {
+    const open = rest.indexOf('{');
+    if (open === -1) return [...new Set(names)];
+    const close = rest.indexOf('}', open);
+    const inner = rest.slice(open + 1, close);
+    rest = rest.slice(close + 1);
+    const comma = inner.indexOf(',');
+    if (comma === -1) names.push(inner);
+    else {
+      names.push(inner.slice(0, comma));
+      const end = rest.indexOf('}}');
+      if (end === -1) return [...new Set(names)];
+      rest = rest.slice(end + 2);
+    }
+  }
+}
+
+describe('the error catalogue', () => {
+  it('names each code once, dotted and lower case', () => {
+    // An object literal keeps the last of two equal keys silently: the source itself is read.
+    const source = readFileSync(new URL('./error-codes.ts', import.meta.url), 'utf8');
+    const block = source.slice(source.indexOf('export const ERROR_CODES'), source.indexOf('} as const satisfies'));
+    const keys = [...block.matchAll(/^ {2}'([^']+)':/gm)].map((match) => match[1]);
+    expect(keys.length).toBe(entries.length);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const [code] of entries) expect(code).toMatch(/^[a-z][a-z_]*(\.[a-z][a-z_]*)+$/);
+  });
+
+  it("gives every field's failure a text that starts with the field, and no other code one", () => {
+    for (const [code, text] of entries) {
+      expect({ code, field: text.startsWith('{field}: ') }).toEqual({ code, field: code.startsWith('validation.') });
+    }
+  });
+
+  it('reads the same params from each text as its type does, and no branch holds a placeholder', () => {
+    for (const [code, text] of entries) {
+      expect({ code, names: typedNames(text).sort() }).toEqual({ code, names: errorTextParams(text).sort() });
+      for (const branch of errorTextBranches(text))
+        expect({ code, branch }).toEqual({ code, branch: branch.replace(/[{}]/g, '') });
+    }
+  });
+
+  it('fills every text from its params, and refuses a text whose param is missing', () => {
+    for (const [code, text] of entries) {
+      const params = Object.fromEntries(errorTextParams(text).map((name) => [name, 2]));
+      const filled = formatErrorText(text, params);
+      expect({ code, filled }).toEqual({ code, filled: expect.not.stringMatching(/[{}]/) });
+      if (errorTextParams(text).length > 0) expect(() => formatErrorText(text, {})).toThrow(/needs the param/);
+    }
+  });
+
+  it('chooses plural and select branches, with # as the number', () => {
+    expect(formatErrorText(ERROR_CODES['auth.too_many_attempts'], { minutes: 1 })).toBe(
+      'Too many sign-in attempts. Try again in 1 minute.',
+    );
+    expect(formatErrorText(ERROR_CODES['auth.too_many_attempts'], { minutes: 12 })).toBe(
+      'Too many sign-in attempts. Try again in 12 minutes.',
+    );
+    expect(formatErrorText(ERROR_CODES['leave.already_decided_by'], { status: 'pending', name: 'Anita' })).toBe(
+      'This leave request was already waiting for the centre by Anita.',
+    );
+    expect(formatErrorText('{n, plural, =0 {none} one {# item} other {# items}}', { n: 0 })).toBe('none');
+    // Another language's plural rules come with its translation.
+    expect(formatErrorText('{n, plural, one {# x} few {# y} other {# z}}', { n: 3 }, () => 'few')).toBe('3 y');
+  });
+});
