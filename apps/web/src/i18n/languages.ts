@@ -1,8 +1,15 @@
-import { PARENT_LANGUAGES, type ParentLanguage } from '@tuitiondesk/contract';
+import type { ParentLanguage } from '@tuitiondesk/contract';
 
-/** The languages the console and the parent app speak: the families' languages (English first, the default). */
-export const LANGUAGES = PARENT_LANGUAGES;
-export type Language = ParentLanguage;
+/**
+ * The languages the console and the parent app speak: the families' languages (English first, the
+ * default). Written out rather than imported from the contract, so that the parent app, which reads
+ * this list, does not load the contract's schemas; the types below keep the two lists the same.
+ */
+export const LANGUAGES = ['en', 'hi', 'mr', 'ta', 'bn', 'ur'] as const;
+export type Language = (typeof LANGUAGES)[number];
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameAsContract: Same<Language, ParentLanguage> = true;
+void sameAsContract;
 export const DEFAULT_LANGUAGE: Language = 'en';
 
 /**

@@ -1,6 +1,6 @@
-import { PARENT_LANGUAGES, type ParentLanguage } from '@tuitiondesk/contract';
+import type { ParentLanguage } from '@tuitiondesk/contract';
 import { useEffect, useState } from 'react';
-import { LANGUAGE_INFO } from '../i18n/languages';
+import { LANGUAGE_INFO, LANGUAGES } from '../i18n/languages';
 import { errorText, parentRequest } from './api';
 import { NotificationsAllowSteps } from './inbox-notes';
 import { needsHomeScreen, type PushState, pushState, turnOffNotifications, turnOnNotifications } from './push';
@@ -221,7 +221,7 @@ export function LanguagePanel() {
         onChange={(event) => void change(event.target.value as ParentLanguage)}
       >
         {language === undefined && <option value="">Loading…</option>}
-        {PARENT_LANGUAGES.map((code) => (
+        {LANGUAGES.map((code) => (
           <option key={code} value={code} lang={code}>
             {LANGUAGE_INFO[code].name}
           </option>
