@@ -1,4 +1,5 @@
 import { screen } from '@testing-library/react';
+import dayjs from 'dayjs';
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import LoginPage from '../features/auth/login-page';
@@ -6,6 +7,7 @@ import DashboardPage from '../features/dashboard/dashboard-page';
 import { formatClock, formatDay, formatNumber } from '../lib/dates';
 import { dashboardSummary, fakeApi, renderPage } from '../testing';
 import { ENGLISH, i18n, NAMESPACES, resolveLanguage, showLanguage } from '.';
+import { dayjsLocale } from './date-locales';
 import { PSEUDO_LANGUAGE, pseudoCatalogue, pseudoText } from './pseudo';
 
 afterEach(async () => {
@@ -113,6 +115,14 @@ describe('dates and numbers', () => {
     expect(formatDay('2026-11-22')).toBe('22 Nov 2026');
     expect(formatClock('2026-11-22T14:05:09')).toBe('14:05:09');
     expect(formatNumber(1234)).toBe('1234');
+  });
+
+  it("give the date pickers the language's month names", async () => {
+    await showLanguage('hi');
+    expect(dayjsLocale('hi')).toBe('hi');
+    expect(dayjs('2026-11-22').locale(dayjsLocale('hi')).format('MMMM')).toBe('नवम्बर');
+    // dayjs's own default stays English for the console's English forms.
+    expect(dayjs('2026-11-22').format('MMM')).toBe('Nov');
   });
 
   it("follow the language's words and order, in Western digits", async () => {
