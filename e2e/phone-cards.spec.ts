@@ -30,6 +30,7 @@ async function expectWithinScreen(controls: Locator): Promise<number> {
 }
 
 describe('lists on a phone are cards, with every value and action on the screen', () => {
+  // Seven screens at two widths, with axe on each: more than the default minute on a loaded machine.
   it('Students, Teacher Attendance, Approval and the other lists at 390 px, and tables at 1280 px', async () => {
     const tag = `${process.pid % 10000}-${Date.now() % 100000}`;
     const studentName = `Card Pupil ${tag}`;
@@ -140,5 +141,5 @@ describe('lists on a phone are cards, with every value and action on the screen'
       await expectAccessible(laptop.page);
     }
     await laptop.context.close();
-  });
+  }, 180_000);
 });
