@@ -22,6 +22,7 @@ describe('every screen opens with its title and passes axe, on a laptop and on a
     { width: 1366, height: 900 },
     { width: 390, height: 844 },
   ]) {
+    // Every screen with axe on each: more than the default minute on a loaded machine.
     it(`as an admin at ${viewport.width} px`, async () => {
       const { context, page } = await signedInPage(browser(), ADMIN, viewport);
       for (const [path, title] of ADMIN_SCREENS) {
@@ -31,7 +32,7 @@ describe('every screen opens with its title and passes axe, on a laptop and on a
         await expectAccessible(page);
       }
       await context.close();
-    });
+    }, 180_000);
   }
 
   it('as a teacher, who is told which pages are for administrators', async () => {
