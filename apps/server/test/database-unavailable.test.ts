@@ -93,6 +93,7 @@ describe('the database out of reach', () => {
       expect(response.statusCode).toBe(503);
       expect(response.json()).toEqual({
         detail: 'Someone else was saving the same records at the same moment. Please try again.',
+        code: 'server.contention',
       });
       expect(response.headers['retry-after']).toBe('1');
     });

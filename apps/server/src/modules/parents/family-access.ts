@@ -1,4 +1,10 @@
-import { formatAccessCode, type ParentAccessIssued, type ParentAccessStatus, type Role } from '@tuitiondesk/contract';
+import {
+  errorDetail,
+  formatAccessCode,
+  type ParentAccessIssued,
+  type ParentAccessStatus,
+  type Role,
+} from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, recordActivity } from '../../lib/activity-log';
@@ -34,8 +40,9 @@ const FIRST_CODE_MESSAGE = 'Access code issued. Give it to the parent now: it ca
 const NEW_CODE_MESSAGE =
   "New access code issued. The parent's devices have been signed out and told. Give them the new code: it cannot be shown again.";
 
-export const REPLACE_NEEDS_ADMIN = 'parents.replace_needs_admin';
-export const PHONE_CHANGE_NEEDS_ADMIN = 'parents.phone_change_needs_admin';
+/** The English of two refusals, as the details say them (tests and the console's copy compare them). */
+export const REPLACE_NEEDS_ADMIN = errorDetail({ code: 'parents.replace_needs_admin', params: {} });
+export const PHONE_CHANGE_NEEDS_ADMIN = errorDetail({ code: 'parents.phone_change_needs_admin', params: {} });
 
 /** The notice, as the family's devices show it (title, then body), in English. */
 export const ACCESS_NOTICE_SUBJECT = familyTexts('en').accessNoticeSubject;
@@ -101,7 +108,7 @@ export async function issueParentAccess(
   if (student.left_on !== null) throw leftRefusal(student);
   const mayReplace = actor.role === 'admin';
   if (!mayReplace && (await findParentAccess(ctx.db, student.parent_phone)))
-    throw new ForbiddenError(REPLACE_NEEDS_ADMIN);
+    throw new ForbiddenError('parents.replace_needs_admin');
   const code = generateAccessCode();
   // Hashed before the transaction: no connection waits on the hash.
   const codeHash = await hashAccessCode(code);
@@ -113,7 +120,7 @@ export async function issueParentAccess(
     const access = mayReplace
       ? await upsertParentAccess(tx, phone, codeHash, actor)
       : await insertFirstParentAccess(tx, phone, codeHash, actor);
-    if (!access) throw new ForbiddenError(REPLACE_NEEDS_ADMIN);
+    if (!access) throw new ForbiddenError('parents.replace_needs_admin');
     const first = access.token_version === 0;
     const parentName = await findParentName(tx, phone);
     let told = 0;
@@ -166,7 +173,7 @@ export async function changeFamilyPhone(
 ): Promise<PhoneChange | undefined> {
   const oldPhone = student.parent_phone;
   if (!(await findParentAccess(tx, oldPhone))) return undefined;
-  if (actor.role !== 'admin') throw new ForbiddenError(PHONE_CHANGE_NEEDS_ADMIN);
+  if (actor.role !== 'admin') throw new ForbiddenError('parents.phone_change_needs_admin');
   const language = await findFamilyLanguage(tx, oldPhone);
   const texts = familyTexts(language);
   const noticeId = await insertAccessNotice(tx, {
