@@ -7,9 +7,10 @@ import { ADMIN_PASSWORD, createTeacher, detailOf, familyWithCode, login, uniqueP
 
 /**
  * The forced password change is the server's rule (ADR 021): a session whose
- * account must change its password may read /auth/me, change the password, set up two-factor sign-in
- * where the centre requires it of that account, and sign out (dropping its token); every other call
- * answers 403 and does nothing.
+ * account must change its password may read /auth/me, choose the language it reads the console in (so
+ * the change itself reads in it), change the password, set up two-factor sign-in where the centre
+ * requires it of that account, and sign out (dropping its token); every other call answers 403 and
+ * does nothing.
  */
 
 const CHANGE_FIRST =
@@ -55,7 +56,7 @@ async function staffOperations(): Promise<{ method: string; url: string }[]> {
   return operations;
 }
 
-const ALLOWED = new Set(['GET /auth/me', 'POST /auth/change-password']);
+const ALLOWED = new Set(['GET /auth/me', 'PUT /auth/me/language', 'POST /auth/change-password']);
 const PUBLIC = new Set(['GET /health', 'POST /auth/login', 'GET /whatsapp/webhook', 'POST /whatsapp/webhook']);
 
 describe('an account that must change its password', () => {
