@@ -3,7 +3,7 @@ import { CssBaseline, createTheme, ThemeProvider } from '@mui/material';
 import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useMemo } from 'react';
 import { BrowserRouter } from 'react-router';
-import { type Language, languageFor, showLanguage, useTranslation } from '../i18n';
+import { isLanguage, type Language, languageFor, showLanguage, useTranslation } from '../i18n';
 import { cacheFor } from '../i18n/direction';
 import { fontFamilyFor } from '../i18n/fonts';
 import { AuthProvider, useAuth } from '../lib/auth/auth-provider';
@@ -73,7 +73,8 @@ function FollowAccountLanguage() {
 
 export function Providers({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
-  const language = (i18n.resolvedLanguage ?? 'en') as Language;
+  // The pseudo-locale of a browser test is English in every way but its texts.
+  const language: Language = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'en';
   const direction = i18n.dir(language);
   const theme = useMemo(() => themeFor(language, direction), [language, direction]);
   return (

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_ROUTES } from '../app/routes';
-import { ENGLISH, LANGUAGES, NAMESPACES } from '.';
+import { BUNDLED, ENGLISH, LANGUAGES, NAMESPACES } from '.';
 
 type Catalogue = { [key: string]: string | Catalogue };
 
@@ -49,7 +49,7 @@ describe('the catalogues', () => {
   });
 
   it('bundles the same English the files hold', () => {
-    for (const namespace of NAMESPACES) expect(ENGLISH[namespace]).toEqual(catalogue('en', namespace));
+    for (const namespace of BUNDLED) expect(ENGLISH[namespace]).toEqual(catalogue('en', namespace));
   });
 
   for (const language of OTHERS) {

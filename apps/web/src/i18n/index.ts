@@ -6,26 +6,41 @@ import { initReactI18next, useTranslation } from 'react-i18next';
 import { setCurrentLanguage } from './current';
 import { loadDayjsLocale } from './date-locales';
 import { loadRtlCache } from './direction';
+import { loadErrorTexts } from './error-texts';
 import { loadFont } from './fonts';
 import { browserLanguages, DEFAULT_LANGUAGE, LANGUAGE_INFO, type Language, resolveLanguage } from './languages';
 import enAuth from './locales/en/auth.json';
 import enCommon from './locales/en/common.json';
 import enDashboard from './locales/en/dashboard.json';
 import enShell from './locales/en/shell.json';
+import { PSEUDO_LANGUAGE, pseudoLocaleOn } from './pseudo-switch';
 
 export { currentLanguage } from './current';
 export * from './languages';
+export { PSEUDO_LANGUAGE, pseudoLocaleOn } from './pseudo-switch';
 export { useTranslation };
 
-/** The catalogues' namespaces: one per converted area of the app. */
-export const NAMESPACES = ['common', 'auth', 'shell', 'dashboard'] as const;
-export type Namespace = (typeof NAMESPACES)[number];
+/**
+ * The English of every namespace, loaded on demand: for the pseudo-locale, which is made from it. Its
+ * file names are the catalogues' namespaces, one per area of the app.
+ */
+const ENGLISH_FILES = import.meta.glob<{ default: Catalogue }>('./locales/en/*.json');
+type Catalogue = { [key: string]: string | Catalogue };
 
-/** English is bundled: it renders at once, and every other language falls back to it key by key. */
+export const NAMESPACES: readonly string[] = Object.keys(ENGLISH_FILES).map(namespaceOf);
+
+/** The namespaces of the sign-in page, the shell and the dashboard: bundled, so they render at once. */
+export const BUNDLED = ['common', 'auth', 'shell', 'dashboard'] as const;
+
+/** English is bundled for these; every other language falls back to English key by key. */
 export const ENGLISH = { common: enCommon, auth: enAuth, shell: enShell, dashboard: enDashboard } satisfies Record<
-  Namespace,
+  (typeof BUNDLED)[number],
   unknown
 >;
+
+function namespaceOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1, -'.json'.length);
+}
 
 /**
  * Every other language's catalogues, each its own chunk fetched when that language is first chosen,
@@ -40,8 +55,8 @@ export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
   lng: DEFAULT_LANGUAGE,
   fallbackLng: DEFAULT_LANGUAGE,
-  supportedLngs: [...Object.keys(LANGUAGE_INFO), 'en-XA'],
-  ns: [...NAMESPACES],
+  supportedLngs: [...Object.keys(LANGUAGE_INFO), PSEUDO_LANGUAGE],
+  ns: [...BUNDLED],
   defaultNS: 'shell',
   resources: { en: ENGLISH } as Resource,
   partialBundledLanguages: true,
@@ -52,6 +67,15 @@ void i18n.use(initReactI18next).init({
   react: { useSuspense: false },
 });
 
+/**
+ * A screen's own namespace: its English travels in the screen's chunk (not in the sign-in route's) and
+ * is added when the screen's module loads, before it renders. Call it at the top of the module that
+ * uses the namespace: `addEnglish('students', enStudents)`.
+ */
+export function addEnglish(namespace: string, texts: Catalogue): void {
+  if (!i18n.hasResourceBundle('en', namespace)) i18n.addResourceBundle('en', namespace, texts, true, true);
+}
+
 /** A text in English whatever the language in use, for code that compares with the spec's words. */
 export function englishText(key: string, options?: Record<string, unknown>): string {
   return i18n.t(key, { ...options, lng: 'en' });
@@ -59,14 +83,24 @@ export function englishText(key: string, options?: Record<string, unknown>): str
 
 /** Fetches a language's catalogues once (English is already there). */
 export async function loadCatalogues(language: string): Promise<void> {
-  if (language === DEFAULT_LANGUAGE || i18n.hasResourceBundle(language, NAMESPACES[0])) return;
+  if (language === DEFAULT_LANGUAGE || i18n.hasResourceBundle(language, BUNDLED[0])) return;
+  if (language === PSEUDO_LANGUAGE) return loadPseudoCatalogues();
   await Promise.all(
     Object.entries(CATALOGUES)
       .filter(([path]) => path.startsWith(`./locales/${language}/`))
       .map(async ([path, load]) => {
-        const namespace = path.slice(path.lastIndexOf('/') + 1, -'.json'.length);
-        i18n.addResourceBundle(language, namespace, (await load()).default, true, true);
+        i18n.addResourceBundle(language, namespaceOf(path), (await load()).default, true, true);
       }),
+  );
+}
+
+/** The pseudo-locale's catalogues, made from every English one (a test's language: see `pseudo.ts`). */
+async function loadPseudoCatalogues(): Promise<void> {
+  const { pseudoCatalogue } = await import('./pseudo');
+  await Promise.all(
+    Object.entries(ENGLISH_FILES).map(async ([path, load]) => {
+      i18n.addResourceBundle(PSEUDO_LANGUAGE, namespaceOf(path), pseudoCatalogue((await load()).default), true, true);
+    }),
   );
 }
 
@@ -80,8 +114,11 @@ let latest = 0;
 export async function showLanguage(language: Language): Promise<void> {
   const call = ++latest;
   const rtl = LANGUAGE_INFO[language].rtl;
+  // A browser test's pseudo-locale stands in for English (see `pseudo.ts`); nothing else changes.
+  const texts = language === DEFAULT_LANGUAGE && pseudoLocaleOn() ? PSEUDO_LANGUAGE : language;
   await Promise.all([
-    loadCatalogues(language),
+    loadCatalogues(texts),
+    loadErrorTexts(language),
     loadFont(language),
     loadDayjsLocale(language),
     rtl ? loadRtlCache() : undefined,
@@ -90,7 +127,7 @@ export async function showLanguage(language: Language): Promise<void> {
   setCurrentLanguage(language);
   document.documentElement.lang = language;
   document.documentElement.dir = rtl ? 'rtl' : 'ltr';
-  await i18n.changeLanguage(language);
+  await i18n.changeLanguage(texts);
 }
 
 /** The language for an account's choice (null: none), else the browser's, else English. */

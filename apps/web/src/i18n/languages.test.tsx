@@ -8,7 +8,8 @@ import { formatClock, formatDay, formatNumber } from '../lib/dates';
 import { dashboardSummary, fakeApi, renderPage } from '../testing';
 import { ENGLISH, i18n, NAMESPACES, resolveLanguage, showLanguage } from '.';
 import { dayjsLocale } from './date-locales';
-import { PSEUDO_LANGUAGE, pseudoCatalogue, pseudoText } from './pseudo';
+import { PSEUDO_LANGUAGE, pseudoText } from './pseudo';
+import { PSEUDO_LOCALE_KEY } from './pseudo-switch';
 
 afterEach(async () => {
   await showLanguage('en');
@@ -85,12 +86,27 @@ describe(`the pseudo-locale ${PSEUDO_LANGUAGE}`, { timeout: 20_000 }, () => {
     expect(pseudoText('Class {{name}}')).toBe('⟦Çĺášš {{name}}··⟧');
   });
 
+  /** As a browser test turns it on: the switch in local storage, then English is shown as the pseudo-locale. */
   async function showPseudo() {
-    for (const namespace of NAMESPACES) {
-      i18n.addResourceBundle(PSEUDO_LANGUAGE, namespace, pseudoCatalogue(ENGLISH[namespace]), true, true);
+    localStorage.setItem(PSEUDO_LOCALE_KEY, 'on');
+    try {
+      await showLanguage('en');
+    } finally {
+      localStorage.removeItem(PSEUDO_LOCALE_KEY);
     }
-    await i18n.changeLanguage(PSEUDO_LANGUAGE);
   }
+
+  it('stands in for English only while its switch is on, with every namespace made from English', async () => {
+    await showPseudo();
+    expect(i18n.language).toBe(PSEUDO_LANGUAGE);
+    for (const namespace of NAMESPACES)
+      expect(i18n.hasResourceBundle(PSEUDO_LANGUAGE, namespace), namespace).toBe(true);
+    expect(i18n.t('common:retry')).toBe(pseudoText(ENGLISH.common.retry));
+    // The page is English in every other way: its lang, its direction, its dates.
+    expect(document.documentElement.lang).toBe('en');
+    await showLanguage('en');
+    expect(i18n.language).toBe('en');
+  });
 
   it('leaves no text of the sign-in page untranslated', async () => {
     await showPseudo();

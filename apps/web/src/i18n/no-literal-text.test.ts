@@ -41,10 +41,53 @@ const VISIBLE_PROPS = new Set([
 /** Words: two letters of any script in a row (a lone '·', '%', '—' or '999+' is not text). */
 const WORDS = /\p{L}{2}/u;
 
+/**
+ * A sentence or a label outside JSX: two words in a row, or a capitalised word (`'Saved'`,
+ * `'Could not save'`), as toasts, errors set in handlers and texts handed to components are written.
+ * Values (`'present'`, `'outlined'`, `'1px solid'`, `'application/json'`) are neither.
+ */
+const SENTENCE = /(^|[\s(])\p{L}{2,}[\s,]+\p{L}{2,}|^\p{Lu}\p{Ll}+\b(?![-/.])/u;
+
+/** The calls whose string arguments are keys, not texts: `t('key')`, `i18n.t(…)`, `addEnglish('ns', …)`. */
+const KEY_CALLS = /^(t|i18n\.t|englishText|addEnglish|useTranslation|require)$/;
+
+/** Strings outside JSX that read as text: not keys, module names, types, object keys or compared values. */
+function sentencesOutsideJsx(source: ts.SourceFile): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node, inJsx: boolean): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node) || ts.isTypeNode(node)) return;
+    if (ts.isCallExpression(node) && KEY_CALLS.test(node.expression.getText())) return;
+    if (
+      ts.isBinaryExpression(node) &&
+      [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(
+        node.operatorToken.kind,
+      )
+    )
+      return;
+    if (ts.isJsxElement(node) || ts.isJsxSelfClosingElement(node) || ts.isJsxFragment(node)) inJsx = true;
+    if (
+      !inJsx &&
+      (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) &&
+      !(ts.isPropertyAssignment(node.parent) && node.parent.name === node) &&
+      !ts.isLiteralTypeNode(node.parent) &&
+      !(ts.isElementAccessExpression(node.parent) && node.parent.argumentExpression === node)
+    ) {
+      const text = ts.isTemplateExpression(node)
+        ? [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join(' ')
+        : node.text;
+      if (SENTENCE.test(text)) found.push(text);
+      return;
+    }
+    ts.forEachChild(node, (child) => visit(child, inJsx));
+  };
+  visit(source, false);
+  return found;
+}
+
 /** Texts the rule lets through: each language's own name in the language menu is the same in every language. */
 function literalTexts(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
-  const found: string[] = [];
+  const found: string[] = sentencesOutsideJsx(source);
   const stringsIn = (node: ts.Node): void => {
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
       if (WORDS.test(node.text)) found.push(node.text);
@@ -86,8 +129,22 @@ describe('converted files', () => {
     });
   }
 
-  it('finds the texts the rule is about', () => {
+  it('finds the texts the rule is about, in JSX and outside it', () => {
     const probe = resolve(import.meta.dirname, '../features/auth/change-password-dialog.tsx');
     expect(literalTexts(probe).length).toBeGreaterThan(0);
+    const source = (code: string) =>
+      ts.createSourceFile('probe.tsx', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+    expect(
+      sentencesOutsideJsx(
+        source(`const a = () => showToast('Student saved', 'success'); setError('Could not load'); const b = 'Saved';`),
+      ),
+    ).toEqual(['Student saved', 'Could not load', 'Saved']);
+    expect(
+      sentencesOutsideJsx(
+        source(
+          "import x from 'Some Module'; const a = t('students.saved'); if (s === 'Not marked') {}; const c = { 'Content Type': 1 }; const d = { border: '1px solid', variant: 'outlined', type: 'application/json' };",
+        ),
+      ),
+    ).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * lengthened by about a third inside ⟦ ⟧, placeholders kept as they are. A screen shown in it reveals
  * any text that skipped the catalogue (plain English) and any layout that breaks on longer words.
  */
-export const PSEUDO_LANGUAGE = 'en-XA';
+export { PSEUDO_LANGUAGE } from './pseudo-switch';
 
 const ACCENTED: Record<string, string> = {
   a: 'á',

@@ -1,4 +1,5 @@
 import { API_BASE_PATH, CLIENT_HEADER, CLIENT_HEADER_VALUES } from '@tuitiondesk/contract';
+import { CLIENT_ERROR_CODES } from '../i18n/error-texts';
 import { ApiError } from './api-error';
 import { KEPT_ANSWER_HEADER } from './offline/offline-reads';
 import { isGatewayFailure, noteReached, noteUnreachable } from './server-reach';
@@ -97,7 +98,7 @@ async function send(path: string, options: RequestOptions, ifNoneMatch?: string)
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     noteUnreachable();
-    throw new ApiError(0, 'Cannot reach the server. Check your connection and try again.');
+    throw new ApiError(0, CLIENT_ERROR_CODES['client.unreachable'], { code: 'client.unreachable' });
   }
   // An answer the service worker kept (ADR 029) is not the server answering now.
   if (isGatewayFailure(response.status)) noteUnreachable();

@@ -1,0 +1,95 @@
+/**
+ * The server's errors in every language: each language has a text for every code of the contract's
+ * catalogue and of the client's own, with the same placeholders and no other, each plural with the
+ * forms its language needs; and a coded error shows in the language in use, else as the English detail.
+ */
+import { ERROR_CODES, errorTextBranches, errorTextParams, formatErrorText } from '@tuitiondesk/contract/error-codes';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, errorText } from '../lib/api-error';
+import { showLanguage } from '.';
+import { CLIENT_ERROR_CODES } from './error-texts';
+import { LANGUAGES } from './languages';
+
+const FILES = import.meta.glob<Record<string, string>>('./errors/*.json', { eager: true, import: 'default' });
+const ENGLISH: Record<string, string> = { ...ERROR_CODES, ...CLIENT_ERROR_CODES };
+
+/** The plural selectors a text uses (`one`, `other`, `few`, `=0`), per placeholder. */
+function pluralForms(text: string): string[] {
+  return [...text.matchAll(/\{\s*(\w+)\s*,\s*plural\s*,/g)].map((match) => match[1] as string);
+}
+
+afterEach(() => showLanguage('en'));
+
+for (const language of LANGUAGES.filter((language) => language !== 'en')) {
+  describe(`${language}: the server's errors`, () => {
+    const texts = FILES[`./errors/${language}.json`] ?? {};
+
+    it('has a text for every code, and none the catalogue does not have', () => {
+      expect(
+        Object.keys(ENGLISH).filter((code) => !(code in texts)),
+        'missing',
+      ).toEqual([]);
+      expect(
+        Object.keys(texts).filter((code) => !(code in ENGLISH)),
+        'not in the catalogue',
+      ).toEqual([]);
+      expect(
+        Object.entries(texts).filter(([, text]) => text.trim() === ''),
+        'empty',
+      ).toEqual([]);
+    });
+
+    it('keeps every placeholder, adds none, and fills without a brace left', () => {
+      for (const [code, text] of Object.entries(texts)) {
+        const english = ENGLISH[code] ?? '';
+        expect(errorTextParams(text).sort(), code).toEqual(errorTextParams(english).sort());
+        expect(
+          errorTextBranches(text).filter((branch) => /[{}]/.test(branch)),
+          code,
+        ).toEqual([]);
+        const params = Object.fromEntries(errorTextParams(english).map((name) => [name, 2]));
+        expect(formatErrorText(text, params), code).not.toMatch(/[{}]/);
+      }
+    });
+
+    it('gives each plural every form the language needs', () => {
+      const forms = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
+      for (const [code, text] of Object.entries(texts)) {
+        for (const name of pluralForms(text)) {
+          const piece = text.slice(text.indexOf(`{${name}`));
+          for (const form of forms) expect(piece, `${code}: ${form}`).toMatch(new RegExp(`\\b${form}\\s*\\{`));
+        }
+      }
+    });
+  });
+}
+
+describe('a coded error on screen', () => {
+  const notFound = new ApiError(404, 'Student with id 42 was not found', {
+    detail: 'Student with id 42 was not found',
+    code: 'student.not_found_by_id',
+    params: { id: 42 },
+  });
+
+  it('shows the English detail in English', () => {
+    expect(errorText(notFound, 'Failed to fetch students')).toBe('Student with id 42 was not found');
+  });
+
+  it('shows the translation in the language in use, filled with its params', async () => {
+    await showLanguage('hi');
+    const shown = errorText(notFound, 'fallback');
+    expect(shown).toContain('42');
+    expect(shown).not.toBe('Student with id 42 was not found');
+  });
+
+  it('shows the English detail for a code it has no text for, and the fallback when there is neither', async () => {
+    await showLanguage('hi');
+    const newer = new ApiError(409, 'Something new happened', {
+      detail: 'Something new happened',
+      code: 'future.thing',
+    });
+    expect(errorText(newer, 'fallback')).toBe('Something new happened');
+    expect(errorText(new ApiError(500, undefined), 'कुछ गलत हुआ')).toBe('कुछ गलत हुआ');
+    expect(errorText(new Error('boom'), 'कुछ गलत हुआ')).toBe('कुछ गलत हुआ');
+  });
+});
