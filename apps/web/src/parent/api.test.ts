@@ -35,8 +35,22 @@ describe('parentRequest', () => {
     const handler = vi.fn();
     setUnauthorizedHandler(handler);
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(json({ detail: 'Session expired' }, 401));
-    await expect(parentRequest('/parent/me')).rejects.toEqual(new ParentApiError(401, 'Session expired'));
+    await expect(parentRequest('/parent/me')).rejects.toEqual(
+      new ParentApiError(401, 'Session expired', { detail: 'Session expired' }),
+    );
     expect(handler).toHaveBeenCalledOnce();
+  });
+
+  it('keeps the error body, so its code and params reach the translated text', async () => {
+    const body = { detail: 'Student with id 42 was not found', code: 'student.not_found_by_id', params: { id: 42 } };
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(body, 404));
+    await expect(parentRequest('/parent/children/42', { token: 't' })).rejects.toMatchObject({
+      status: 404,
+      detail: 'Student with id 42 was not found',
+      code: 'student.not_found_by_id',
+      params: { id: 42 },
+      body,
+    });
   });
 
   it('does not sign out on a 401 of sign-in itself (a wrong code)', async () => {
@@ -57,7 +71,11 @@ describe('parentRequest', () => {
 
   it('says the centre cannot be reached when the network fails', async () => {
     vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'));
-    await expect(parentRequest('/parent/me', { token: 't' })).rejects.toMatchObject({ status: 0, detail: OFFLINE });
+    await expect(parentRequest('/parent/me', { token: 't' })).rejects.toMatchObject({
+      status: 0,
+      detail: OFFLINE,
+      code: 'client.unreachable',
+    });
   });
 });
 

@@ -15,7 +15,7 @@ export const SESSION_ENDED =
   'You have been signed out: the access code was changed or your session ended. Please sign in again.';
 export const OFFLINE = 'Cannot reach the centre. Check your connection and try again.';
 
-/** A failed call (the console's error type: the HTTP status and the server's `detail`). */
+/** A failed call (the console's error type: the HTTP status, the server's `detail`, and its body with `code` and `params`). */
 export { ApiError as ParentApiError, errorText } from '../lib/api-error';
 
 export interface ParentSession {
@@ -113,16 +113,16 @@ async function parentResponse<T>(
     });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    throw new ApiError(0, OFFLINE);
+    // Coded as the console's own unreachable error, so it shows in the language in use.
+    throw new ApiError(0, OFFLINE, { code: 'client.unreachable' });
   }
   if (!response.ok) {
-    const detail = await response
-      .json()
-      .then((data: { detail?: unknown }) => (typeof data?.detail === 'string' ? data.detail : undefined))
-      .catch(() => undefined);
+    // The whole body goes with the error: its `code` and `params` translate it (ADR 036).
+    const body: unknown = await response.json().catch(() => undefined);
+    const detail = (body as { detail?: unknown } | undefined)?.detail;
     // A 401 on sign-in is a wrong code; on any other call the session is over.
     if (response.status === 401 && token) onUnauthorized?.();
-    throw new ApiError(response.status, detail);
+    throw new ApiError(response.status, typeof detail === 'string' ? detail : undefined, body);
   }
   if (response.status === 204) return { body: undefined as T, response };
   return { body: (await response.json()) as T, response };
