@@ -7,40 +7,28 @@ import {
   WHATSAPP_TEMPLATE_NAME,
 } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
-import { readSetting, writeSettings } from '../../db/settings';
+import { readSetting, readSettings, type SettingsLock, wholeNumberSetting, writeSettings } from '../../db/settings';
 
 const ABSENCE_ALERTS_KEY = 'absence_alerts';
 
 /** On unless the centre turned it off (migration 0002 stores 'true'). */
 export async function readAbsenceAlerts(db: Queryable): Promise<boolean> {
-  const rows = await db.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [ABSENCE_ALERTS_KEY]);
-  return rows[0]?.value !== 'false';
+  return (await readSetting(db, ABSENCE_ALERTS_KEY)) !== 'false';
 }
 
 export async function writeAbsenceAlerts(tx: Queryable, isOn: boolean): Promise<void> {
-  await tx.query(
-    `INSERT INTO settings (key, value) VALUES ($1, $2)
-     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
-    [ABSENCE_ALERTS_KEY, isOn ? 'true' : 'false'],
-  );
+  await writeSettings(tx, { [ABSENCE_ALERTS_KEY]: String(isOn) });
 }
 
 export const REQUIRE_ADMIN_TWO_FACTOR_KEY = 'require_admin_two_factor';
 
 /** Off unless an admin turned it on (migration 0005 stores 'false'). */
 export async function readRequireAdminTwoFactor(db: Queryable): Promise<boolean> {
-  const rows = await db.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [
-    REQUIRE_ADMIN_TWO_FACTOR_KEY,
-  ]);
-  return rows[0]?.value === 'true';
+  return (await readSetting(db, REQUIRE_ADMIN_TWO_FACTOR_KEY)) === 'true';
 }
 
 export async function writeRequireAdminTwoFactor(tx: Queryable, isOn: boolean): Promise<void> {
-  await tx.query(
-    `INSERT INTO settings (key, value) VALUES ($1, $2)
-     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
-    [REQUIRE_ADMIN_TWO_FACTOR_KEY, isOn ? 'true' : 'false'],
-  );
+  await writeSettings(tx, { [REQUIRE_ADMIN_TWO_FACTOR_KEY]: String(isOn) });
 }
 
 const DAYS_BACK_KEY = 'teacher_mark_days_back';
@@ -52,35 +40,23 @@ const ANY_CLASS_KEY = 'teachers_mark_any_class';
  * change answers, nobody marks under the old ones. A change holds them with `update`. Rows are locked
  * in key order, the order a change writes them in, so no two of these deadlock.
  */
-export async function readMarkingRules(db: Queryable, lock?: 'share' | 'update'): Promise<MarkingRules> {
-  const rows = await db.query<{ key: string; value: string }>(
-    `SELECT key, value FROM settings WHERE key = ANY($1::text[]) ORDER BY key${
-      lock === 'share' ? ' FOR SHARE' : lock === 'update' ? ' FOR UPDATE' : ''
-    }`,
-    [[DAYS_BACK_KEY, ANY_CLASS_KEY]],
-  );
-  const value = (key: string) => rows.find((row) => row.key === key)?.value;
-  const daysBack = Number(value(DAYS_BACK_KEY));
+export async function readMarkingRules(db: Queryable, lock?: SettingsLock): Promise<MarkingRules> {
+  const values = await readSettings(db, [DAYS_BACK_KEY, ANY_CLASS_KEY], lock);
   return {
     // A value edited by hand into something else falls back to the default, never to "no limit".
-    teacher_mark_days_back:
-      Number.isInteger(daysBack) && daysBack >= 0 && daysBack <= TEACHER_MARK_DAYS_BACK_MAX
-        ? daysBack
-        : TEACHER_MARK_DAYS_BACK_DEFAULT,
-    teachers_mark_any_class: value(ANY_CLASS_KEY) === 'true',
+    teacher_mark_days_back: wholeNumberSetting(values.get(DAYS_BACK_KEY), TEACHER_MARK_DAYS_BACK_DEFAULT, {
+      min: 0,
+      max: TEACHER_MARK_DAYS_BACK_MAX,
+    }),
+    teachers_mark_any_class: values.get(ANY_CLASS_KEY) === 'true',
   };
 }
 
 export async function writeMarkingRules(tx: Queryable, rules: MarkingRules): Promise<void> {
-  await tx.query(
-    `INSERT INTO settings (key, value)
-     SELECT key, value FROM unnest($1::text[], $2::text[]) AS r (key, value) ORDER BY key
-     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
-    [
-      [DAYS_BACK_KEY, ANY_CLASS_KEY],
-      [String(rules.teacher_mark_days_back), rules.teachers_mark_any_class ? 'true' : 'false'],
-    ],
-  );
+  await writeSettings(tx, {
+    [DAYS_BACK_KEY]: String(rules.teacher_mark_days_back),
+    [ANY_CLASS_KEY]: String(rules.teachers_mark_any_class),
+  });
 }
 
 export interface MessagingSettingsRow {
@@ -103,18 +79,11 @@ const MESSAGING_DEFAULTS: MessagingSettingsRow = {
  * writes them in) so that two changes at once apply one after the other.
  */
 export async function readMessagingSettings(db: Queryable, lock?: 'update'): Promise<MessagingSettingsRow> {
-  const rows = await db.query<{ key: string; value: string }>(
-    `SELECT key, value FROM settings WHERE key = ANY($1::text[]) ORDER BY key${lock === 'update' ? ' FOR UPDATE' : ''}`,
-    [Object.keys(MESSAGING_DEFAULTS)],
-  );
-  const value = (key: keyof MessagingSettingsRow) => rows.find((row) => row.key === key)?.value;
-  const minutes = (key: 'whatsapp_fallback_minutes' | 'not_reached_minutes', min: number) => {
-    const text = value(key)?.trim() ?? '';
-    const number = /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;
-    return number >= min && number <= 1440 ? number : MESSAGING_DEFAULTS[key];
-  };
-  const name = value('centre_name')?.trim();
-  const template = value('whatsapp_notice_template')?.trim();
+  const values = await readSettings(db, Object.keys(MESSAGING_DEFAULTS), lock);
+  const minutes = (key: 'whatsapp_fallback_minutes' | 'not_reached_minutes', min: number) =>
+    wholeNumberSetting(values.get(key), MESSAGING_DEFAULTS[key], { min, max: 1440 });
+  const name = values.get('centre_name')?.trim();
+  const template = values.get('whatsapp_notice_template')?.trim();
   return {
     centre_name: name ? name : MESSAGING_DEFAULTS.centre_name,
     whatsapp_fallback_minutes: minutes('whatsapp_fallback_minutes', 0),
@@ -125,12 +94,11 @@ export async function readMessagingSettings(db: Queryable, lock?: 'update'): Pro
 }
 
 export async function writeMessagingSettings(tx: Queryable, settings: MessagingSettingsRow): Promise<void> {
-  const keys = Object.keys(MESSAGING_DEFAULTS) as (keyof MessagingSettingsRow)[];
-  await tx.query(
-    `INSERT INTO settings (key, value)
-     SELECT key, value FROM unnest($1::text[], $2::text[]) AS r (key, value) ORDER BY key
-     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
-    [keys, keys.map((key) => String(settings[key]))],
+  await writeSettings(
+    tx,
+    Object.fromEntries(
+      Object.keys(MESSAGING_DEFAULTS).map((key) => [key, String(settings[key as keyof MessagingSettingsRow])]),
+    ),
   );
 }
 
