@@ -2,8 +2,8 @@
 //   npx tsx scripts/readme-screenshots.ts [name ...]
 // Builds what is stale, seeds a temporary database with the demo centre, starts the server on it, and
 // shoots each main screen at laptop width (and the dashboard and the students' cards at phone width)
-// into docs/screenshots/, then a teacher's day on a phone: their dashboard, and a register marked with
-// no network. Names given (`students-phone-cards`) shoot only those; none shoots them all.
+// into docs/screenshots/, the console in Urdu and the parent app in Hindi, then a teacher's day on a
+// phone: their dashboard, and a register marked with no network. Names given (`students-phone-cards`) shoot only those; none shoots them all.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -72,6 +72,69 @@ async function shootTeacherPhone(browser: Browser, base: string, username: strin
   await context.close();
 }
 
+/** Calls the API as the admin (the token `choosePassword` answered). */
+async function adminCall<T>(
+  base: string,
+  token: string,
+  route: string,
+  init: { method?: string; json?: unknown } = {},
+) {
+  const response = await fetch(`${base}/api/v1${route}`, {
+    method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
+  if (!response.ok) throw new Error(`${route}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/**
+ * The console in Urdu (right to left) at laptop width: the admin's account chooses Urdu, as the account
+ * menu's Language does, and chooses English again afterwards.
+ */
+async function shootUrduConsole(browser: Browser, base: string, token: string) {
+  const shots: Shot[] = [
+    ['/dashboard', 'dashboard-urdu'],
+    ['/mark-attendance?class_name=10', 'mark-attendance-urdu'],
+  ];
+  if (!shots.some(([, name]) => wanted(name))) return;
+  await adminCall(base, token, '/auth/me/language', { method: 'PUT', json: { language: 'ur' } });
+  try {
+    await shoot(browser, base, 1366, 860, shots);
+  } finally {
+    await adminCall(base, token, '/auth/me/language', { method: 'PUT', json: { language: 'en' } });
+  }
+}
+
+/** The parent app in Hindi on a phone: a family of class 10 with its access code, its language Hindi, its inbox. */
+async function shootHindiParent(browser: Browser, base: string, token: string) {
+  if (!wanted('parent-inbox-hindi')) return;
+  const [child] = await adminCall<{ id: number }[]>(base, token, '/students/?class_name=10');
+  if (!child) throw new Error('the demo centre has no student in class 10');
+  const issued = await adminCall<{ code: string; phone: string }>(base, token, `/students/${child.id}/parent-access`, {
+    method: 'POST',
+  });
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'hi-IN' });
+  const page = await context.newPage();
+  await page.goto(`${base}/parent/#phone=${encodeURIComponent(issued.phone)}&code=${issued.code}`);
+  await page.waitForLoadState('networkidle');
+  // The family's language, as the app's Settings keeps it: the centre's messages and the app follow it.
+  await page.evaluate(async () => {
+    const bearer = localStorage.getItem('parent_token');
+    await fetch('/api/v1/parent/language', {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ language: 'hi' }),
+    });
+  });
+  await page.reload();
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(600);
+  await page.screenshot({ path: path.join(out, 'parent-inbox-hindi.png') });
+  console.log('docs/screenshots/parent-inbox-hindi.png');
+  await context.close();
+}
+
 ensureBuilt();
 const dataDir = mkdtempSync(path.join(tmpdir(), 'tuitiondesk-shots-'));
 try {
@@ -83,7 +146,7 @@ try {
   const server = await startServer({ dataDir, output: 'inherit' });
   try {
     // The demo admin must choose a password at first sign-in.
-    await choosePassword(server.base, 'admin', adminPassword, PASSWORD);
+    const adminToken = await choosePassword(server.base, 'admin', adminPassword, PASSWORD);
     mkdirSync(out, { recursive: true });
     const browser = await launchChromium();
     await shoot(browser, server.base, 1366, 860, [
@@ -104,6 +167,8 @@ try {
       // A list on a phone: a card a student, every column and action in view (ADR 033).
       ['/students', 'students-phone-cards', 'Search students'],
     ]);
+    await shootUrduConsole(browser, server.base, adminToken);
+    await shootHindiParent(browser, server.base, adminToken);
     if (wanted('teacher-dashboard-phone') || wanted('offline-marks-phone')) {
       const teacher = /^\s+(TCH\d+)\s+.*\s(\S+)$/m.exec(seed.stdout);
       if (!teacher?.[1] || !teacher[2]) throw new Error(`no teacher account in the seed output:\n${seed.stdout}`);
