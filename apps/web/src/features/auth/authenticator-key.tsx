@@ -1,8 +1,12 @@
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { Box, Button, Typography } from '@mui/material';
 import type { TwoFactorSetup } from '@tuitiondesk/contract';
+import { addEnglish, useTranslation } from '../../i18n';
+import enAccount from '../../i18n/locales/en/account.json';
 import { useToast } from '../../lib/toast';
 import { MONOSPACE } from './monospace';
+
+addEnglish('account', enAccount);
 
 /** `ABCD EFGH …`: a long secret is easier to type into a phone in groups of four. */
 export function groupSecret(secret: string): string {
@@ -11,11 +15,12 @@ export function groupSecret(secret: string): string {
 
 /** The new secret for the authenticator app: a QR code to scan, or the key to type or copy. */
 export function AuthenticatorKey({ setup }: { setup: TwoFactorSetup }) {
+  const { t } = useTranslation('account');
   const { showToast } = useToast();
   const copy = () => {
     void navigator.clipboard?.writeText(setup.secret).then(
-      () => showToast('Key copied', 'success'),
-      () => showToast('Copy failed: select the key and copy it', 'warning'),
+      () => showToast(t('key.copied'), 'success'),
+      () => showToast(t('key.copyFailed'), 'warning'),
     );
   };
   return (
@@ -23,12 +28,12 @@ export function AuthenticatorKey({ setup }: { setup: TwoFactorSetup }) {
       <Box
         component="img"
         src={setup.qr_code}
-        alt="QR code to scan with your authenticator app"
+        alt={t('key.qrAlt')}
         sx={{ width: 184, height: 184, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'white' }}
       />
       <Box sx={{ minWidth: 0 }}>
         <Typography variant="body2" color="text.secondary">
-          Key (time-based, 6 digits)
+          {t('key.label')}
         </Typography>
         <Typography
           data-testid="two-factor-secret"
@@ -37,7 +42,7 @@ export function AuthenticatorKey({ setup }: { setup: TwoFactorSetup }) {
           {groupSecret(setup.secret)}
         </Typography>
         <Button size="small" startIcon={<ContentCopyIcon />} onClick={copy}>
-          Copy key
+          {t('key.copy')}
         </Button>
       </Box>
     </Box>

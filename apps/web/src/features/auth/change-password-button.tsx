@@ -1,15 +1,20 @@
 import LockResetIcon from '@mui/icons-material/LockReset';
 import { Button } from '@mui/material';
 import { useState } from 'react';
+import { addEnglish, useTranslation } from '../../i18n';
+import enAccount from '../../i18n/locales/en/account.json';
 import { ChangePasswordDialog } from './change-password-dialog';
+
+addEnglish('account', enAccount);
 
 /** A signed-in user's own password change: the button, and the dialog it opens. */
 export function ChangePasswordButton() {
+  const { t } = useTranslation('account');
   const [open, setOpen] = useState(false);
   return (
     <>
       <Button variant="outlined" startIcon={<LockResetIcon />} onClick={() => setOpen(true)}>
-        Change Password
+        {t('changePassword.button')}
       </Button>
       <ChangePasswordDialog open={open} mode="signed-in" onClose={() => setOpen(false)} />
     </>

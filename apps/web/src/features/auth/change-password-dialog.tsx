@@ -1,5 +1,7 @@
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { addEnglish, useTranslation } from '../../i18n';
+import enAccount from '../../i18n/locales/en/account.json';
 import { errorText } from '../../lib/api-client';
 import { changePassword, isOtpRequired, login } from '../../lib/auth/api';
 import { useAuth } from '../../lib/auth/auth-provider';
@@ -7,6 +9,8 @@ import { useToast } from '../../lib/toast';
 import { OneTimeCodeField } from './one-time-code-field';
 import { PasswordField } from './password-field';
 import { checkNewPassword, newPasswordRefusal } from './password-rules';
+
+addEnglish('account', enAccount);
 
 export const SIGN_IN_CLOSE_DELAY_MS = 2000;
 
@@ -27,6 +31,7 @@ interface Props {
 
 export function ChangePasswordDialog({ open, mode, onClose, initialUsername = '' }: Props) {
   const auth = useAuth();
+  const { t } = useTranslation('account');
   const { showToast } = useToast();
   const [username, setUsername] = useState(initialUsername);
   const [current, setCurrent] = useState('');
@@ -75,14 +80,14 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
     setFieldError({});
     const problem =
       mode === 'sign-in' && !username.trim()
-        ? { message: 'All fields are required' }
-        : checkNewPassword({ current, next, confirm });
+        ? { message: t('password.allRequired') }
+        : checkNewPassword({ current, next, confirm }, t);
     if (problem?.field) {
       setFieldError({ [problem.field]: problem.message });
       return;
     }
     if (problem || (needsCode && !otp.trim())) {
-      setError(problem?.message ?? 'All fields are required');
+      setError(problem?.message ?? t('password.allRequired'));
       return;
     }
     setPending(true);
@@ -90,13 +95,13 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
       if (mode === 'sign-in') {
         const session = await login(username.trim(), current, needsCode ? otp.trim() : undefined);
         await changePassword({ current_password: current, new_password: next }, session.access_token);
-        setSuccess('Password changed successfully! You can now login with your new password.');
+        setSuccess(t('changePassword.changedSignIn'));
         closeTimer.current = setTimeout(close, SIGN_IN_CLOSE_DELAY_MS);
       } else {
         const answer = await changePassword({ current_password: current, new_password: next });
         // Older tokens stop working after a change; the answer carries the new one.
         auth.setCredentials(answer.user, answer.access_token);
-        showToast('Password changed successfully.', 'success');
+        showToast(t('changePassword.changed'), 'success');
         close();
       }
     } catch (caught) {
@@ -104,12 +109,12 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
         setNeedsCode(true);
         setOtp('');
       }
-      const refusal = newPasswordRefusal(caught);
+      const refusal = newPasswordRefusal(caught, t);
       if (refusal) {
         setFieldError({ next: refusal });
         nextInput.current?.focus();
       } else {
-        setError(errorText(caught, 'Failed to change password'));
+        setError(errorText(caught, t('changePassword.failed')));
       }
     } finally {
       setPending(false);
@@ -120,20 +125,20 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
   return (
     <Dialog open={open} onClose={required ? undefined : close} fullWidth maxWidth="xs">
       <form onSubmit={submit} noValidate>
-        <DialogTitle>{required ? 'Choose a new password' : 'Change Password'}</DialogTitle>
+        <DialogTitle>{required ? t('changePassword.titleRequired') : t('changePassword.title')}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
             {required && (
               <Alert severity="info">
                 {/* True of the first admin (a password printed at the first start) and of every account an admin made. */}
-                This password was given to you, not chosen by you. Choose your own before you continue.
+                {t('changePassword.givenToYou')}
               </Alert>
             )}
             {error && <Alert severity="error">{error}</Alert>}
             {success && <Alert severity="success">{success}</Alert>}
             {mode === 'sign-in' && (
               <TextField
-                label="Username"
+                label={t('changePassword.username')}
                 value={username}
                 onChange={(e) => setUsername(e.target.value)}
                 autoComplete="username"
@@ -141,7 +146,7 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
               />
             )}
             <PasswordField
-              label="Current Password"
+              label={t('changePassword.current')}
               value={current}
               onChange={setCurrent}
               autoComplete="current-password"
@@ -150,7 +155,7 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
               <OneTimeCodeField value={otp} onChange={setOtp} allowRecoveryCode autoFocus required />
             )}
             <PasswordField
-              label="New Password"
+              label={t('changePassword.new')}
               value={next}
               onChange={edit('next', setNext)}
               inputRef={nextInput}
@@ -158,7 +163,7 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
               autoComplete="new-password"
             />
             <PasswordField
-              label="Confirm New Password"
+              label={t('changePassword.confirm')}
               value={confirm}
               onChange={edit('confirm', setConfirm)}
               error={fieldError.confirm}
@@ -167,9 +172,13 @@ export function ChangePasswordDialog({ open, mode, onClose, initialUsername = ''
           </Stack>
         </DialogContent>
         <DialogActions>
-          {required ? <Button onClick={auth.logout}>Sign out</Button> : <Button onClick={close}>Cancel</Button>}
+          {required ? (
+            <Button onClick={auth.logout}>{t('changePassword.signOut')}</Button>
+          ) : (
+            <Button onClick={close}>{t('changePassword.cancel')}</Button>
+          )}
           <Button type="submit" variant="contained" disabled={pending || Boolean(success)}>
-            {pending ? 'Changing...' : 'Change Password'}
+            {pending ? t('changePassword.submitting') : t('changePassword.submit')}
           </Button>
         </DialogActions>
       </form>

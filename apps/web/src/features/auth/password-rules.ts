@@ -1,4 +1,6 @@
 import { MIN_PASSWORD_LENGTH } from '@tuitiondesk/contract';
+import type { TFunction } from '../../i18n';
+import { translatedError } from '../../i18n/error-texts';
 import { ApiError } from '../../lib/api-client';
 
 /** A problem with the dialog's fields, and the field it belongs under (none: the form as a whole). */
@@ -7,16 +9,22 @@ export interface PasswordProblem {
   field?: 'next' | 'confirm';
 }
 
-/** The Change Password dialog's checks, in the words staff see; undefined when all pass. */
-export function checkNewPassword(fields: {
-  current: string;
-  next: string;
-  confirm: string;
-}): PasswordProblem | undefined {
-  if (!fields.current || !fields.next || !fields.confirm) return { message: 'All fields are required' };
-  if (fields.next !== fields.confirm) return { message: 'New passwords do not match', field: 'confirm' };
+/**
+ * The Change Password dialog's checks, in the words staff see (the `account` namespace's `password`
+ * texts, through the dialog's `t`); undefined when all pass.
+ */
+export function checkNewPassword(
+  fields: {
+    current: string;
+    next: string;
+    confirm: string;
+  },
+  t: TFunction,
+): PasswordProblem | undefined {
+  if (!fields.current || !fields.next || !fields.confirm) return { message: t('password.allRequired') };
+  if (fields.next !== fields.confirm) return { message: t('password.mismatch'), field: 'confirm' };
   if (fields.next.length < MIN_PASSWORD_LENGTH)
-    return { message: `New password must be at least ${MIN_PASSWORD_LENGTH} characters`, field: 'next' };
+    return { message: t('password.tooShort', { min: MIN_PASSWORD_LENGTH }), field: 'next' };
   return undefined;
 }
 
@@ -24,11 +32,16 @@ const NEW_PASSWORD_FIELD = 'new_password: ';
 
 /**
  * The server's refusal of the new password (common, holds the username or name, only spaces: a 422
- * `new_password: …`), worded for the field it is shown under; undefined for any other failure.
+ * `new_password: …`), worded for the field it is shown under: the error's code in the language in use
+ * where there is a text for it, else the English reason after "New password"; undefined for any other
+ * failure.
  */
-export function newPasswordRefusal(error: unknown): string | undefined {
+export function newPasswordRefusal(error: unknown, t: TFunction): string | undefined {
   if (!(error instanceof ApiError) || error.status !== 422 || !error.detail?.startsWith(NEW_PASSWORD_FIELD)) {
     return undefined;
   }
-  return `New password ${error.detail.slice(NEW_PASSWORD_FIELD.length)}`;
+  return (
+    translatedError(error.code, error.params) ??
+    t('password.refused', { reason: error.detail.slice(NEW_PASSWORD_FIELD.length) })
+  );
 }

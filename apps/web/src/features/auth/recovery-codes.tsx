@@ -2,20 +2,19 @@ import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DownloadIcon from '@mui/icons-material/Download';
 import { Alert, Box, Button, Checkbox, FormControlLabel, Stack } from '@mui/material';
 import { useState } from 'react';
+import { addEnglish, useTranslation } from '../../i18n';
+import enAccount from '../../i18n/locales/en/account.json';
 import { saveFile } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { MONOSPACE } from './monospace';
 
+addEnglish('account', enAccount);
+
 export const RECOVERY_CODES_FILE = 'tuitiondesk-recovery-codes.txt';
 
-export function recoveryCodesText(username: string, codes: string[]): string {
-  return [
-    `TuitionDesk recovery codes for ${username}`,
-    'Each code signs you in once, in place of the code from your authenticator app.',
-    '',
-    ...codes,
-    '',
-  ].join('\n');
+/** The downloaded or copied file: a heading with the account's name, what the codes do, the codes. */
+export function recoveryCodesText(texts: { title: string; note: string }, codes: string[]): string {
+  return [texts.title, texts.note, '', ...codes, ''].join('\n');
 }
 
 interface Props {
@@ -27,18 +26,16 @@ interface Props {
 
 /** The recovery codes, once, right after two-factor sign-in is turned on: to copy or download. */
 export function RecoveryCodes({ codes, username, onDone }: Props) {
+  const { t } = useTranslation('account');
   const { showToast } = useToast();
   const [saved, setSaved] = useState(false);
-  const text = recoveryCodesText(username, codes);
+  const text = recoveryCodesText({ title: t('codes.fileTitle', { username }), note: t('codes.fileNote') }, codes);
   return (
     <Stack spacing={2} sx={{ pt: 1 }}>
-      <Alert severity="warning">
-        Save these recovery codes somewhere safe now. If you lose your phone, each one signs you in once instead of a
-        code from the app. They will not be shown again.
-      </Alert>
+      <Alert severity="warning">{t('codes.warning')}</Alert>
       <Box
         component="ol"
-        aria-label="Recovery codes"
+        aria-label={t('codes.list')}
         sx={{
           m: 0,
           p: 2,
@@ -62,27 +59,27 @@ export function RecoveryCodes({ codes, username, onDone }: Props) {
           startIcon={<ContentCopyIcon />}
           onClick={() => {
             void navigator.clipboard?.writeText(text).then(
-              () => showToast('Recovery codes copied', 'success'),
-              () => showToast('Copy failed: download the codes instead', 'warning'),
+              () => showToast(t('codes.copied'), 'success'),
+              () => showToast(t('codes.copyFailed'), 'warning'),
             );
           }}
         >
-          Copy codes
+          {t('codes.copy')}
         </Button>
         <Button
           startIcon={<DownloadIcon />}
           onClick={() => saveFile(new Blob([text], { type: 'text/plain' }), RECOVERY_CODES_FILE)}
         >
-          Download codes
+          {t('codes.download')}
         </Button>
       </Box>
       <FormControlLabel
         control={<Checkbox checked={saved} onChange={(_event, checked) => setSaved(checked)} />}
-        label="I have saved my recovery codes"
+        label={t('codes.saved')}
       />
       <Box sx={{ display: 'flex', justifyContent: 'flex-end', pb: 1 }}>
         <Button variant="contained" onClick={onDone} disabled={!saved}>
-          Done
+          {t('codes.done')}
         </Button>
       </Box>
     </Stack>

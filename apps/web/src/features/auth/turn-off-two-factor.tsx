@@ -1,13 +1,18 @@
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { type FormEvent, useState } from 'react';
+import { addEnglish, useTranslation } from '../../i18n';
+import enAccount from '../../i18n/locales/en/account.json';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { OneTimeCodeField } from './one-time-code-field';
 import { PasswordField } from './password-field';
 import { useDisableTwoFactor } from './two-factor-api';
 
+addEnglish('account', enAccount);
+
 /** Turning two-factor sign-in off takes the password and a code from the app (or a recovery code). */
 export function TurnOffTwoFactor({ onTurnedOff }: { onTurnedOff: () => Promise<void> }) {
+  const { t } = useTranslation('account');
   const disable = useDisableTwoFactor();
   const { showToast } = useToast();
   const [password, setPassword] = useState('');
@@ -21,7 +26,7 @@ export function TurnOffTwoFactor({ onTurnedOff }: { onTurnedOff: () => Promise<v
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!password || !code.trim()) {
-      setError('All fields are required');
+      setError(t('off.allRequired'));
       return;
     }
     setError(null);
@@ -31,12 +36,12 @@ export function TurnOffTwoFactor({ onTurnedOff }: { onTurnedOff: () => Promise<v
         onSuccess: async () => {
           setPassword('');
           setCode('');
-          showToast('Two-factor sign-in turned off', 'success');
+          showToast(t('off.turnedOff'), 'success');
           await onTurnedOff();
         },
         onError: (caught) => {
           setCode('');
-          setError(errorText(caught, 'Failed to turn off two-factor sign-in'));
+          setError(errorText(caught, t('off.failed')));
         },
       },
     );
@@ -46,11 +51,11 @@ export function TurnOffTwoFactor({ onTurnedOff }: { onTurnedOff: () => Promise<v
     <form onSubmit={submit} noValidate>
       <Stack spacing={2}>
         <Typography variant="subtitle2" component="h3">
-          Turn off two-factor sign-in
+          {t('off.title')}
         </Typography>
         {error && <Alert severity="error">{error}</Alert>}
         <PasswordField
-          label="Current Password"
+          label={t('off.current')}
           value={password}
           onChange={edit(setPassword)}
           autoComplete="current-password"
@@ -58,7 +63,7 @@ export function TurnOffTwoFactor({ onTurnedOff }: { onTurnedOff: () => Promise<v
         <OneTimeCodeField value={code} onChange={edit(setCode)} allowRecoveryCode required />
         <Box>
           <Button type="submit" color="error" variant="outlined" disabled={disable.isPending}>
-            {disable.isPending ? 'Turning off...' : 'Turn off'}
+            {disable.isPending ? t('off.turningOff') : t('off.turnOff')}
           </Button>
         </Box>
       </Stack>

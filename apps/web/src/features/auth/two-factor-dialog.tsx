@@ -3,6 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { TwoFactorStatus } from '@tuitiondesk/contract';
 import { type ReactNode, useState } from 'react';
 import { DialogSpinner } from '../../components/dialog-spinner';
+import { addEnglish, useTranslation } from '../../i18n';
+import enAccount from '../../i18n/locales/en/account.json';
 import { errorText } from '../../lib/api-client';
 import { fetchCurrentUser } from '../../lib/auth/api';
 import { useAuth } from '../../lib/auth/auth-provider';
@@ -10,6 +12,8 @@ import { useTwoFactorStatus } from '../../lib/auth/two-factor-status';
 import { RecoveryCodes } from './recovery-codes';
 import { TwoFactorEnrol } from './two-factor-enrol';
 import { TwoFactorOn } from './two-factor-on';
+
+addEnglish('account', enAccount);
 
 type Mode =
   /** From the account menu. */
@@ -34,6 +38,7 @@ interface Props {
  * chooses the step; each step is its own component.
  */
 export function TwoFactorDialog({ open, mode, onClose, afterStatus }: Props) {
+  const { t } = useTranslation('account');
   const auth = useAuth();
   const queryClient = useQueryClient();
   const status = useTwoFactorStatus(open);
@@ -67,7 +72,7 @@ export function TwoFactorDialog({ open, mode, onClose, afterStatus }: Props) {
   } else if (status.isPending) {
     body = <DialogSpinner />;
   } else if (status.isError) {
-    body = <Alert severity="error">{errorText(status.error, 'Failed to load two-factor sign-in')}</Alert>;
+    body = <Alert severity="error">{errorText(status.error, t('twoFactor.loadFailed'))}</Alert>;
   } else if (!status.data.enabled) {
     body = <TwoFactorEnrol required={required} onConfirmed={setRecoveryCodes} />;
   } else {
@@ -85,15 +90,11 @@ export function TwoFactorDialog({ open, mode, onClose, afterStatus }: Props) {
       aria-labelledby="two-factor-title"
     >
       <DialogTitle id="two-factor-title">
-        {showingCodes ? 'Save your recovery codes' : required ? 'Set up two-factor sign-in' : 'Two-factor sign-in'}
+        {showingCodes ? t('twoFactor.titleCodes') : required ? t('twoFactor.titleRequired') : t('twoFactor.title')}
       </DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          {required && !showingCodes && (
-            <Alert severity="info">
-              The centre requires two-factor sign-in for every admin. Set it up to continue.
-            </Alert>
-          )}
+          {required && !showingCodes && <Alert severity="info">{t('twoFactor.requiredNote')}</Alert>}
           {body}
           {below && (
             <>
@@ -105,7 +106,11 @@ export function TwoFactorDialog({ open, mode, onClose, afterStatus }: Props) {
       </DialogContent>
       {!showingCodes && (
         <DialogActions>
-          {required ? <Button onClick={auth.logout}>Sign out</Button> : <Button onClick={close}>Close</Button>}
+          {required ? (
+            <Button onClick={auth.logout}>{t('twoFactor.signOut')}</Button>
+          ) : (
+            <Button onClick={close}>{t('twoFactor.close')}</Button>
+          )}
         </DialogActions>
       )}
     </Dialog>

@@ -1,11 +1,15 @@
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { normaliseTotpCode, type TwoFactorSetup } from '@tuitiondesk/contract';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { addEnglish, useTranslation } from '../../i18n';
+import enAccount from '../../i18n/locales/en/account.json';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { AuthenticatorKey } from './authenticator-key';
 import { OneTimeCodeField } from './one-time-code-field';
 import { useConfirmTwoFactor, useStartTwoFactorSetup } from './two-factor-api';
+
+addEnglish('account', enAccount);
 
 interface Props {
   /** The centre requires it: the setup starts at once. */
@@ -19,6 +23,7 @@ interface Props {
  * from the app to confirm it. A fresh key can be asked for at any time before confirming.
  */
 export function TwoFactorEnrol({ required, onConfirmed }: Props) {
+  const { t } = useTranslation('account');
   const start = useStartTwoFactorSetup();
   const confirm = useConfirmTwoFactor();
   const { showToast } = useToast();
@@ -30,7 +35,7 @@ export function TwoFactorEnrol({ required, onConfirmed }: Props) {
     setError(null);
     start.mutate(undefined, {
       onSuccess: (answer) => setSetup(answer),
-      onError: (caught) => setError(errorText(caught, 'Failed to start two-factor setup')),
+      onError: (caught) => setError(errorText(caught, t('enrol.startFailed'))),
     });
   };
   // Someone required to set it up came here for nothing else: start at once, and only once (a second
@@ -48,18 +53,18 @@ export function TwoFactorEnrol({ required, onConfirmed }: Props) {
     event.preventDefault();
     const otp = normaliseTotpCode(code);
     if (!otp) {
-      setError('Enter the 6-digit code your authenticator app shows');
+      setError(t('enrol.enterCode'));
       return;
     }
     setError(null);
     confirm.mutate(otp, {
       onSuccess: (answer) => {
-        showToast('Two-factor sign-in is on', 'success');
+        showToast(t('enrol.turnedOn'), 'success');
         onConfirmed(answer.recovery_codes);
       },
       onError: (caught) => {
         setCode('');
-        setError(errorText(caught, 'Failed to turn on two-factor sign-in'));
+        setError(errorText(caught, t('enrol.failed')));
       },
     });
   };
@@ -67,14 +72,11 @@ export function TwoFactorEnrol({ required, onConfirmed }: Props) {
   if (!setup) {
     return (
       <Stack spacing={2}>
-        <Typography>
-          Two-factor sign-in asks for a code from an authenticator app on your phone (such as Google Authenticator,
-          Microsoft Authenticator or 1Password) each time you sign in, as well as your password.
-        </Typography>
+        <Typography>{t('enrol.intro')}</Typography>
         {error && <Alert severity="error">{error}</Alert>}
         <Box>
           <Button variant="contained" onClick={begin} disabled={start.isPending}>
-            {start.isPending ? 'Starting...' : 'Set up two-factor sign-in'}
+            {start.isPending ? t('enrol.starting') : t('enrol.start')}
           </Button>
         </Box>
       </Stack>
@@ -84,9 +86,9 @@ export function TwoFactorEnrol({ required, onConfirmed }: Props) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack spacing={2}>
-        <Typography>1. Scan this QR code with your authenticator app, or type the key below into it.</Typography>
+        <Typography>{t('enrol.step1')}</Typography>
         <AuthenticatorKey setup={setup} />
-        <Typography>2. Enter the 6-digit code the app shows for TuitionDesk.</Typography>
+        <Typography>{t('enrol.step2')}</Typography>
         {error && <Alert severity="error">{error}</Alert>}
         <OneTimeCodeField
           value={code}
@@ -99,10 +101,10 @@ export function TwoFactorEnrol({ required, onConfirmed }: Props) {
         />
         <Box sx={{ display: 'flex', gap: 1 }}>
           <Button type="submit" variant="contained" disabled={confirm.isPending || !code.trim()}>
-            {confirm.isPending ? 'Confirming...' : 'Confirm'}
+            {confirm.isPending ? t('enrol.confirming') : t('enrol.confirm')}
           </Button>
           <Button onClick={begin} disabled={start.isPending || confirm.isPending}>
-            Start again with a new key
+            {t('enrol.restart')}
           </Button>
         </Box>
       </Stack>

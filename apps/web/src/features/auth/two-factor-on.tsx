@@ -1,7 +1,11 @@
 import { Alert, Stack, Typography } from '@mui/material';
 import type { TwoFactorStatus } from '@tuitiondesk/contract';
+import { addEnglish, useTranslation } from '../../i18n';
+import enAccount from '../../i18n/locales/en/account.json';
 import { formatDayTime } from '../../lib/dates';
 import { TurnOffTwoFactor } from './turn-off-two-factor';
+
+addEnglish('account', enAccount);
 
 /** Few enough recovery codes left to warn about. */
 const FEW_CODES_LEFT = 3;
@@ -11,19 +15,19 @@ const FEW_CODES_LEFT = 3;
  * turn it off, unless the centre requires it of this account.
  */
 export function TwoFactorOn({ status, onTurnedOff }: { status: TwoFactorStatus; onTurnedOff: () => Promise<void> }) {
+  const { t } = useTranslation('account');
   const left = status.recovery_codes_left;
   return (
     <Stack spacing={2}>
       <Alert severity="success">
-        Two-factor sign-in is on{status.enabled_at ? ` (since ${formatDayTime(status.enabled_at)})` : ''}. Sign-in asks
-        for a code from your authenticator app.
+        {status.enabled_at ? t('on.statusSince', { since: formatDayTime(status.enabled_at) }) : t('on.status')}
       </Alert>
       <Typography color={left <= FEW_CODES_LEFT ? 'warning.main' : undefined}>
-        {left === 1 ? '1 recovery code left.' : `${left} recovery codes left.`}
-        {left <= FEW_CODES_LEFT && ' To get new ones, turn two-factor sign-in off and set it up again.'}
+        {t('on.codesLeft', { count: left })}
+        {left <= FEW_CODES_LEFT && ` ${t('on.fewLeft')}`}
       </Typography>
       {status.required ? (
-        <Alert severity="info">The centre requires two-factor sign-in for every admin, so it stays on.</Alert>
+        <Alert severity="info">{t('on.staysOn')}</Alert>
       ) : (
         <TurnOffTwoFactor onTurnedOff={onTurnedOff} />
       )}
