@@ -4,6 +4,33 @@
 export interface BundleFigures {
   budget_kb: number;
   routes: { route: string; kb: number; files: number }[];
+  /** What each language fetches beyond English when it is shown, as sent (JS and CSS gzipped, woff2 as is). */
+  languages?: LanguageWeight[];
+}
+
+/** A part of a language's weight: its files and their size in KB. */
+export interface WeightPart {
+  kb: number;
+  files: number;
+}
+
+export interface LanguageWeight {
+  language: string;
+  /** Its catalogues, locales/<lang>/*.json, one chunk per namespace. */
+  catalogues: WeightPart;
+  /** The server's error texts, i18n/errors/<lang>.json. */
+  errors: WeightPart;
+  /** Its script's @font-face CSS (400 and 700). */
+  font_css: WeightPart;
+  /** The woff2 files that CSS names (400 and 700), whether or not the page drew both. */
+  font_files: WeightPart;
+  /** The right-to-left style plugin (Urdu). */
+  rtl: WeightPart;
+  /** dayjs's locale for the date pickers (with dayjs itself, which the sign-in page has not fetched). */
+  date_locale: WeightPart;
+  /** Anything else fetched only in this language (shared chunks those pull in). */
+  other: WeightPart & { names: string[] };
+  total_kb: number;
 }
 
 /** students-search.json: keystroke to settled table in the Students search. */

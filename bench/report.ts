@@ -239,6 +239,22 @@ if (bundle) {
   lines.push('## Console JavaScript per route (cold load, gzipped)', '', '| Route | KB | Files |', '|---|---|---|');
   for (const route of bundle.routes) lines.push(`| ${route.route} | ${route.kb.toFixed(1)} | ${route.files} |`);
   lines.push('');
+  if (bundle.languages?.length) {
+    const part = ({ kb, files }: { kb: number; files: number }) => (files ? `${kb.toFixed(1)} (${files})` : '–');
+    lines.push(
+      '## Each language beyond English (KB as sent, files)',
+      '',
+      'Fetched only when the language is shown (a browser in that language at the sign-in page); JS and CSS gzipped, woff2 as it is; the font is both weights its CSS names.',
+      '',
+      '| Language | Catalogues | Error texts | Font CSS | Font woff2 | RTL plugin | Date pickers | Other | Total |',
+      '|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const weight of bundle.languages)
+      lines.push(
+        `| ${weight.language} | ${part(weight.catalogues)} | ${part(weight.errors)} | ${part(weight.font_css)} | ${part(weight.font_files)} | ${part(weight.rtl)} | ${part(weight.date_locale)} | ${part(weight.other)} | ${weight.total_kb.toFixed(1)} |`,
+      );
+    lines.push('');
+  }
 }
 if (search)
   lines.push(

@@ -6,10 +6,14 @@
 //     (x-tuitiondesk-kept-at), so the app can say the inbox shown is the one it had at that time;
 //   - push: shows the message as a notification (tag = message id, so a repeat replaces it), confirms
 //     delivery with the payload's receipt, and tells open windows to refresh their inbox;
-//   - a notification tap focuses the app (or opens it) on that message.
+//   - a notification tap focuses the app (or opens it) on that message;
+//   - a language's typeface (its font files and @font-face CSS, fetched when the language is first
+//     shown, ADR 035) is kept apart, cache-first, and not dropped with an earlier build's assets, so a
+//     language chosen online reads the same offline.
 
 const SHELL_CACHE = 'parent-shell-v1';
 const API_CACHE = 'parent-api-v1';
+const FONT_CACHE = 'parent-fonts-v1';
 const SHELL_URL = '/parent/';
 const STATIC_FILES = [
   '/parent/manifest.webmanifest',
@@ -19,6 +23,14 @@ const STATIC_FILES = [
 ];
 const NOTIFICATION_ICON = '/parent/icons/icon-192.png';
 const NOTIFICATION_BADGE = '/parent/icons/badge-96.png';
+
+/** A script's font file, or the @font-face CSS of one (`devanagari-400-<hash>.css`), as the build names them. */
+function isFont(url) {
+  return (
+    /^\/assets\/[^/]+\.woff2?$/.test(url.pathname) ||
+    /^\/assets\/(?:devanagari|tamil|bengali|arabic)-\d{3}-[\w-]+\.css$/.test(url.pathname)
+  );
+}
 
 /** The hashed files an index page loads (`/assets/...`). */
 function assetsOf(html) {
@@ -58,7 +70,7 @@ self.addEventListener('install', (event) => {
 self.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
-      const keep = [SHELL_CACHE, API_CACHE];
+      const keep = [SHELL_CACHE, API_CACHE, FONT_CACHE];
       for (const name of await caches.keys()) if (!keep.includes(name)) await caches.delete(name);
       await self.clients.claim();
     })(),
@@ -75,6 +87,8 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(page(request));
   } else if (url.pathname.startsWith('/api/v1/parent/')) {
     event.respondWith(api(request));
+  } else if (isFont(url)) {
+    event.respondWith(cacheFirst(request, FONT_CACHE));
   } else if (url.pathname.startsWith('/assets/') || STATIC_FILES.includes(url.pathname)) {
     event.respondWith(cacheFirst(request));
   }
@@ -109,11 +123,11 @@ async function api(request) {
   }
 }
 
-async function cacheFirst(request) {
+async function cacheFirst(request, cacheName = SHELL_CACHE) {
   const cached = await caches.match(request);
   if (cached) return cached;
   const response = await fetch(request);
-  keepCopy(SHELL_CACHE, request, response);
+  keepCopy(cacheName, request, response);
   return response;
 }
 

@@ -7,6 +7,8 @@
  *   - the reads a teacher needs to mark offline (their scope, the rosters, who they are) are
  *     network-first and kept per account: the key carries a digest of the caller's token, so one
  *     account never reads another's kept answers, and the console deletes them at sign-out;
+ *   - the font of the language in use (ADR 035) is kept the first time the page draws it (cache
+ *     first: its name carries its hash), so a language chosen online reads the same offline;
  *   - marks are never queued here: the page keeps them in IndexedDB and sends them itself, where it
  *     can show them and knows who is signed in;
  *   - staff pushes (marking reminders, ADR 028) are shown here, and a tap opens the page they name.
@@ -15,7 +17,8 @@ import { clientsClaim } from 'workbox-core';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { NetworkFirst } from 'workbox-strategies';
+import { CacheFirst, NetworkFirst } from 'workbox-strategies';
+import { FONT_CACHE, FONT_CACHE_ENTRIES, isBuiltFont } from '../lib/offline/font-cache';
 import { KEPT_ANSWER_HEADER, OFFLINE_READS, OFFLINE_READS_CACHE } from '../lib/offline/offline-reads';
 import { handleStaffPushes } from '../lib/staff-push-worker';
 
@@ -42,6 +45,11 @@ registerRoute(
     },
     { denylist: [/^\/api\//, /^\/parent(\/|$)/] },
   ),
+);
+
+registerRoute(
+  ({ url, request }) => request.method === 'GET' && isBuiltFont(url, self.location.origin),
+  new CacheFirst({ cacheName: FONT_CACHE, plugins: [new ExpirationPlugin({ maxEntries: FONT_CACHE_ENTRIES })] }),
 );
 
 async function accountDigest(request: Request): Promise<string> {
