@@ -16,6 +16,48 @@ export const CLIENT_ERROR_CODES = {
   'client.unreachable': 'Cannot reach the server. Check your connection and try again.',
 } as const;
 
+/**
+ * Finer codes for the server's errors that carry their English reason whole in `message` (ADR 036)
+ * but also send what it is made of: a phone's problem comes with its `kind` and numbers, so each kind
+ * has its own text here, filled with those params. English needs none (the detail says it, with the
+ * national lengths and an example number these params do not carry); a language without a finer
+ * text shows the code's own text, i.e. the English `message`.
+ */
+export const REFINED_ERROR_CODES = {
+  'validation.phone.characters':
+    '{field}: Remove "{found}" from the phone number: digits only, with spaces, dashes or brackets if you like',
+  'validation.phone.country_code_zero':
+    '{field}: A country code never starts with 0: check the phone number after the +, e.g. +91 98123 45670',
+  'validation.phone.international':
+    '{field}: After the + come the country code and the number, 8 to 15 digits in all (this one has {digits}): check the phone number',
+  'validation.phone.no_country_code': '{field}: Enter the phone number with its country code, e.g. +91 98123 45670',
+  'validation.phone.local':
+    '{field}: Enter the phone number with all its digits{digits, plural, =0 {} one { (this one has #)} other { (this one has #)}}, or with its country code ({country_code})',
+} as const;
+
+type Params = Readonly<Record<string, ErrorParamValue>>;
+
+/**
+ * The finer code of a coded error, where its params tell it (see REFINED_ERROR_CODES). A phone written
+ * with `+` fails either for its length or, when 8 to 15 digits long, only for starting with 0.
+ */
+function refinedCode(code: string, params: Params): string | undefined {
+  if (code !== 'validation.phone') return undefined;
+  const digits = Number(params.digits);
+  switch (params.kind) {
+    case 'characters':
+      return 'validation.phone.characters';
+    case 'international':
+      return digits >= 8 && digits <= 15 ? 'validation.phone.country_code_zero' : 'validation.phone.international';
+    case 'no-country-code':
+      return 'validation.phone.no_country_code';
+    case 'local':
+      return 'validation.phone.local';
+    default:
+      return undefined;
+  }
+}
+
 type Texts = Readonly<Record<string, string>>;
 
 const FILES = import.meta.glob<{ default: Texts }>('./errors/*.json');
@@ -35,16 +77,21 @@ export async function loadErrorTexts(language: Language): Promise<void> {
 /** An error's text in the language in use, or undefined where there is none (then show the detail). */
 export function translatedError(
   code: string | undefined,
-  params: Readonly<Record<string, ErrorParamValue>> | undefined,
+  params: Params | undefined,
   language: string = currentLanguage(),
 ): string | undefined {
-  const text = code === undefined ? undefined : loaded.get(language)?.[code];
-  if (text === undefined) return undefined;
-  try {
-    const rules = new Intl.PluralRules(language);
-    return formatErrorText(text, params ?? {}, (count) => rules.select(count));
-  } catch {
-    // A param missing from an older server's answer: its English detail still says it.
-    return undefined;
-  }
+  const texts = code === undefined ? undefined : loaded.get(language);
+  if (code === undefined || texts === undefined) return undefined;
+  const rules = new Intl.PluralRules(language);
+  const fill = (text: string | undefined): string | undefined => {
+    if (text === undefined) return undefined;
+    try {
+      return formatErrorText(text, params ?? {}, (count) => rules.select(count));
+    } catch {
+      // A param missing from an older server's answer: its English detail still says it.
+      return undefined;
+    }
+  };
+  const refined = refinedCode(code, params ?? {});
+  return (refined === undefined ? undefined : fill(texts[refined])) ?? fill(texts[code]);
 }
