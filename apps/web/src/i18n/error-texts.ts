@@ -14,6 +14,8 @@ import type { Language } from './languages';
  */
 export const CLIENT_ERROR_CODES = {
   'client.unreachable': 'Cannot reach the server. Check your connection and try again.',
+  /** The parent app's words for the same: a family reaches its centre, not a server. */
+  'client.centre_unreachable': 'Cannot reach the centre. Check your connection and try again.',
 } as const;
 
 /**

@@ -74,7 +74,7 @@ describe('parentRequest', () => {
     await expect(parentRequest('/parent/me', { token: 't' })).rejects.toMatchObject({
       status: 0,
       detail: OFFLINE,
-      code: 'client.unreachable',
+      code: 'client.centre_unreachable',
     });
   });
 });

@@ -1,4 +1,5 @@
 import type { ParentProfile } from '@tuitiondesk/contract';
+import { CLIENT_ERROR_CODES } from '../i18n/error-texts';
 import { ApiError } from '../lib/api-error';
 
 /**
@@ -13,7 +14,7 @@ export const EXPIRES_KEY = 'parent_expires_at';
 
 export const SESSION_ENDED =
   'You have been signed out: the access code was changed or your session ended. Please sign in again.';
-export const OFFLINE = 'Cannot reach the centre. Check your connection and try again.';
+export const OFFLINE = CLIENT_ERROR_CODES['client.centre_unreachable'];
 
 /** A failed call (the console's error type: the HTTP status, the server's `detail`, and its body with `code` and `params`). */
 export { ApiError as ParentApiError, errorText } from '../lib/api-error';
@@ -114,7 +115,7 @@ async function parentResponse<T>(
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     // Coded as the console's own unreachable error, so it shows in the language in use.
-    throw new ApiError(0, OFFLINE, { code: 'client.unreachable' });
+    throw new ApiError(0, OFFLINE, { code: 'client.centre_unreachable' });
   }
   if (!response.ok) {
     // The whole body goes with the error: its `code` and `params` translate it (ADR 036).
