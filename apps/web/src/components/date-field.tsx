@@ -1,7 +1,42 @@
+import type { PickersInputComponentLocaleText } from '@mui/x-date-pickers';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import dayjs from 'dayjs';
-import { memo, useEffect, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
+import { addEnglish, type TFunction, useTranslation } from '../i18n';
+import enDates from '../i18n/locales/en/dates.json';
 import { formatDay } from '../lib/dates';
+
+addEnglish('dates', enDates);
+
+/**
+ * The picker's own words (buttons, the calendar's labels, what a screen reader says) in the language
+ * in use. Every date picker in the console is this field, so they are given here rather than on the
+ * shell's LocalizationProvider, whose chunk the sign-in route loads. In English they are MUI's own.
+ */
+function pickerTexts(t: TFunction): PickersInputComponentLocaleText {
+  return {
+    previousMonth: t('picker.previousMonth'),
+    nextMonth: t('picker.nextMonth'),
+    openPreviousView: t('picker.openPreviousView'),
+    openNextView: t('picker.openNextView'),
+    calendarViewSwitchingButtonAriaLabel: (view) =>
+      view === 'year' ? t('picker.yearViewOpen') : t('picker.calendarViewOpen'),
+    cancelButtonLabel: t('picker.cancel'),
+    clearButtonLabel: t('picker.clear'),
+    okButtonLabel: t('picker.ok'),
+    todayButtonLabel: t('picker.today'),
+    toolbarTitle: t('picker.selectDate'),
+    openDatePickerDialogue: (formattedDate) =>
+      formattedDate ? t('picker.chooseDateSelected', { date: formattedDate }) : t('picker.chooseDate'),
+    fieldClearLabel: t('picker.clear'),
+    dateTableLabel: t('picker.pickDate'),
+    year: t('picker.year'),
+    month: t('picker.month'),
+    day: t('picker.day'),
+    weekDay: t('picker.weekDay'),
+    empty: t('picker.empty'),
+  };
+}
 
 interface Props {
   label: string;
@@ -39,14 +74,17 @@ export const DateField = memo(function DateField({
   error,
   marks,
 }: Props) {
+  const { t } = useTranslation('dates');
+  // `t` is a new function in each language: the picker's words follow it.
+  const localeText = useMemo(() => pickerTexts(t), [t]);
   const [draft, setDraft] = useState(() => dayjs(value));
   useEffect(() => setDraft(dayjs(value)), [value]);
   const problemOf = (day: dayjs.Dayjs): string | undefined => {
     if (!day.isValid()) return undefined;
     const isFuture =
       (disableFuture && day.isAfter(dayjs(), 'day')) || (max !== undefined && day.isAfter(dayjs(max), 'day'));
-    if (isFuture) return 'Cannot be a future date';
-    if (min !== undefined && day.isBefore(dayjs(min), 'day')) return `Cannot be before ${formatDay(min)}`;
+    if (isFuture) return t('cannotBeFuture');
+    if (min !== undefined && day.isBefore(dayjs(min), 'day')) return t('cannotBeBefore', { date: formatDay(min) });
     return undefined;
   };
   const problem = error ?? problemOf(draft);
@@ -54,6 +92,7 @@ export const DateField = memo(function DateField({
   return (
     <DatePicker
       label={label}
+      localeText={localeText}
       value={draft}
       format="DD MMM YYYY"
       disableFuture={disableFuture}
@@ -71,7 +110,7 @@ export const DateField = memo(function DateField({
           const mark = marks?.get(ownerState.day.format('YYYY-MM-DD'));
           if (mark === undefined) return {};
           return {
-            'aria-label': `${ownerState.day.format('D MMMM YYYY')}, ${mark}`,
+            'aria-label': t('markedDay', { day: ownerState.day.format('D MMMM YYYY'), mark }),
             sx: {
               position: 'relative',
               '&::after': {

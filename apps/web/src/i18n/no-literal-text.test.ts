@@ -31,6 +31,20 @@ export const CONVERTED = [
   'features/auth/two-factor-dialog.tsx',
   'features/auth/two-factor-enrol.tsx',
   'features/auth/two-factor-on.tsx',
+  'features/attendance/mark-attendance-page.tsx',
+  'features/attendance/roster-form.tsx',
+  'features/attendance/remarks-and-reason.tsx',
+  'features/attendance/queued-marks-panel.tsx',
+  'features/attendance/pending-class-panel.tsx',
+  'features/attendance/pending-days.tsx',
+  'features/attendance/approval-page.tsx',
+  'features/attendance/marking-rules-dialog.tsx',
+  'features/attendance/history-page.tsx',
+  'features/attendance/record-filter-fields.tsx',
+  'features/attendance/attendance-status.tsx',
+  'features/attendance/history-rows.ts',
+  'features/attendance/record-filters.ts',
+  'components/date-field.tsx',
 ];
 
 /** Properties whose value a user reads or a screen reader says. */

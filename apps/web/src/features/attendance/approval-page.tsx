@@ -7,6 +7,8 @@ import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { DateField } from '../../components/date-field';
 import { EmptyState } from '../../components/empty-state';
 import { PageSpinner } from '../../components/page-spinner';
+import { addEnglish, i18n, useTranslation } from '../../i18n';
+import enAttendance from '../../i18n/locales/en/attendance.json';
 import { errorText } from '../../lib/api-client';
 import { formatDay, todayIso } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
@@ -17,13 +19,15 @@ import { groupByClass, keepPending, toggleGroup } from './pending-selection';
 import { RecordFilterFields } from './record-filter-fields';
 import { filterRecords, NO_FILTERS, type RecordFilters } from './record-filters';
 
+addEnglish('attendance', enAttendance);
+
 const EMPTY: AttendanceRecord[] = [];
 const NO_DAYS: PendingDay[] = [];
 
 /** What the approval's toast adds when absence alerts went out: ` Absence alerts sent to 3 families.` */
 export function alertedText(families: number | undefined): string {
   if (!families) return '';
-  return ` Absence alerts sent to ${families === 1 ? '1 family' : `${families} families`}.`;
+  return ` ${i18n.t('attendance:approval.alerted', { count: families })}`;
 }
 
 /**
@@ -31,6 +35,7 @@ export function alertedText(families: number | undefined): string {
  * places under the toolbar (the centre's absence-alerts switch).
  */
 export default function ApprovalPage({ settings }: { settings?: ReactNode }) {
+  const { t } = useTranslation('attendance');
   const { showToast } = useToast();
   const [date, setDate] = useState(todayIso);
   const [filters, setFilters] = useState<RecordFilters>(NO_FILTERS);
@@ -53,7 +58,10 @@ export default function ApprovalPage({ settings }: { settings?: ReactNode }) {
   const allDays = pendingDays.data ?? NO_DAYS;
   const otherDays = useMemo(() => otherPendingDays(allDays, date), [allDays, date]);
   const otherDaysPending = otherDays.reduce((sum, day) => sum + day.pending, 0);
-  const dayMarks = useMemo(() => new Map(allDays.map((day) => [day.date, `${day.pending} pending`])), [allDays]);
+  const dayMarks = useMemo(
+    () => new Map(allDays.map((day) => [day.date, t('approval.dayMark', { count: day.pending })])),
+    [allDays, t],
+  );
 
   const changeDate = useCallback((next: string) => {
     setDate(next);
@@ -86,11 +94,11 @@ export default function ApprovalPage({ settings }: { settings?: ReactNode }) {
       onSuccess: (result) => {
         setSelected(new Set());
         showToast(
-          `Successfully approved ${result.approved_count} attendance record(s).${alertedText(result.alerted_families)}`,
+          t('approval.approvedToast', { count: result.approved_count }) + alertedText(result.alerted_families),
           'success',
         );
       },
-      onError: (error) => showToast(errorText(error, 'Failed to approve attendance records'), 'error'),
+      onError: (error) => showToast(errorText(error, t('approval.approveFailed')), 'error'),
     });
   };
 
@@ -104,13 +112,13 @@ export default function ApprovalPage({ settings }: { settings?: ReactNode }) {
       <Paper variant="outlined">
         <EmptyState
           icon={<TaskAltIcon />}
-          title="No Pending Attendance Records"
+          title={t('approval.emptyTitle')}
           text={
             records.length > 0
-              ? 'No records match your filters.'
+              ? t('approval.noMatch')
               : otherDaysPending > 0
-                ? `Nothing waits for approval on ${formatDay(date)}, but ${otherDaysPending} record(s) on other days do: choose a day above.`
-                : `All attendance for ${formatDay(date)} has been approved.`
+                ? t('approval.otherDays', { date: formatDay(date), count: otherDaysPending })
+                : t('approval.allApproved', { date: formatDay(date) })
           }
         />
       </Paper>
@@ -139,23 +147,27 @@ export default function ApprovalPage({ settings }: { settings?: ReactNode }) {
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Stack spacing={2}>
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start' }}>
-            <DateField label="Attendance Date" value={date} disableFuture onChange={changeDate} marks={dayMarks} />
+            <DateField label={t('approval.date')} value={date} disableFuture onChange={changeDate} marks={dayMarks} />
             <RecordFilterFields filters={filters} onChange={setFilters} />
           </Box>
           <PendingDays days={otherDays} onPick={changeDate} />
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
-            <Chip icon={<PendingActionsIcon />} label={`${records.length} Pending`} />
+            <Chip icon={<PendingActionsIcon />} label={t('approval.pendingChip', { count: records.length })} />
             <Chip
               icon={<DoneAllIcon />}
               color={selection.size > 0 ? 'primary' : 'default'}
-              label={`${selection.size} Selected${hiddenSelected > 0 ? ` (${hiddenSelected} hidden by filters)` : ''}`}
+              label={
+                hiddenSelected > 0
+                  ? t('approval.selectedHiddenChip', { count: selection.size, hidden: hiddenSelected })
+                  : t('approval.selectedChip', { count: selection.size })
+              }
             />
             <Box sx={{ flexGrow: 1 }} />
             <Button onClick={selectAll} disabled={visible.length === 0}>
-              Select All
+              {t('approval.selectAll')}
             </Button>
             <Button onClick={deselectAll} disabled={selection.size === 0}>
-              Deselect All
+              {t('approval.deselectAll')}
             </Button>
             <Button
               variant="contained"
@@ -164,15 +176,13 @@ export default function ApprovalPage({ settings }: { settings?: ReactNode }) {
               disabled={selection.size === 0 || approve.isPending}
               startIcon={approve.isPending ? <CircularProgress size={16} color="inherit" aria-hidden /> : undefined}
             >
-              Approve Attendance ({selection.size})
+              {t('approval.approve', { count: selection.size })}
             </Button>
           </Box>
           {settings && <Box sx={{ borderTop: 1, borderColor: 'divider', pt: 1.5 }}>{settings}</Box>}
         </Stack>
       </Paper>
-      {pending.isError && (
-        <Alert severity="error">{errorText(pending.error, 'Failed to fetch pending attendance')}</Alert>
-      )}
+      {pending.isError && <Alert severity="error">{errorText(pending.error, t('approval.fetchFailed'))}</Alert>}
       {content}
     </Stack>
   );

@@ -5,6 +5,10 @@ import EventBusyIcon from '@mui/icons-material/EventBusy';
 import { Box, darken, type Theme } from '@mui/material';
 import { ATTENDANCE_STATUSES, type AttendanceStatus, CLASS_NAMES, type ClassName } from '@tuitiondesk/contract';
 import type { ReactElement } from 'react';
+import { addEnglish, i18n, useTranslation } from '../../i18n';
+import enAttendance from '../../i18n/locales/en/attendance.json';
+
+addEnglish('attendance', enAttendance);
 
 export { ATTENDANCE_STATUSES, CLASS_NAMES };
 
@@ -16,12 +20,10 @@ export const STATUS_COLOURS = {
   leave: 'info',
 } as const satisfies Record<AttendanceStatus, string>;
 
-export const STATUS_LABELS: Record<AttendanceStatus, string> = {
-  present: 'Present',
-  absent: 'Absent',
-  late: 'Late',
-  leave: 'Leave',
-};
+/** The status's name in the language in use (the glossary's status words): Present, उपस्थित … */
+export function statusLabel(status: AttendanceStatus): string {
+  return i18n.t(`attendance:status.${status}`);
+}
 
 const STATUS_ICONS: Record<AttendanceStatus, ReactElement> = {
   present: <CheckCircleIcon fontSize="small" />,
@@ -34,8 +36,9 @@ export function statusIcon(status: AttendanceStatus): ReactElement {
   return STATUS_ICONS[status];
 }
 
+/** `Class 9`, `कक्षा 9`: the glossary's word for class, the number as the centre stored it. */
 export function classLabel(className: string): string {
-  return `Class ${className}`;
+  return i18n.t('attendance:className', { name: className });
 }
 
 export function isClassName(value: string | null | undefined): value is ClassName {
@@ -57,6 +60,7 @@ export function statusInk(theme: Theme, status: AttendanceStatus): string {
 
 /** Icon plus upper-case status, in the status colour. */
 export function StatusLabel({ status }: { status: AttendanceStatus }) {
+  const { t, i18n: current } = useTranslation('attendance');
   return (
     <Box
       component="span"
@@ -70,7 +74,7 @@ export function StatusLabel({ status }: { status: AttendanceStatus }) {
       }}
     >
       {statusIcon(status)}
-      {status.toUpperCase()}
+      {t(`status.${status}`).toLocaleUpperCase(current.language)}
     </Box>
   );
 }

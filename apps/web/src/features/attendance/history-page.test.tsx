@@ -359,7 +359,7 @@ describe('Attendance History screen', { timeout: 30_000 }, () => {
     const user = userEvent.setup();
     renderPage(<HistoryPage />);
     expect(await screen.findByText('The attendance records could not be loaded.')).toBeInTheDocument();
-    await waitFor(() => expect(log).toHaveBeenCalledWith('Failed to fetch attendance history', expect.anything()));
+    await waitFor(() => expect(log).toHaveBeenCalledWith('attendance-history', expect.anything()));
     expect(screen.queryByText('No attendance records found for the selected filters.')).not.toBeInTheDocument();
     expect(card('Total Records')).toBe('—');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();

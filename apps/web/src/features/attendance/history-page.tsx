@@ -7,13 +7,15 @@ import { Box, Button, Grid, Paper, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { type AttendanceRecord, HISTORY_SEARCH_MAX } from '@tuitiondesk/contract';
 import dayjs from 'dayjs';
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { ColumnTable } from '../../components/data-table';
 import { DateField } from '../../components/date-field';
 import { NotLoaded } from '../../components/not-loaded';
 import { Pager, usePageState } from '../../components/pager';
 import type { DataColumn } from '../../components/row-cards';
 import { StatCard } from '../../components/stat-card';
+import { addEnglish, i18n, type TFunction, useTranslation } from '../../i18n';
+import enAttendance from '../../i18n/locales/en/attendance.json';
 import { errorText, saveFile } from '../../lib/api-client';
 import { csvBlob } from '../../lib/csv';
 import { formatDay, isoDaysAgo, todayIso } from '../../lib/dates';
@@ -25,27 +27,29 @@ import { RecordFilterFields } from './record-filter-fields';
 import { filterRecords, NO_FILTERS, type RecordFilters } from './record-filters';
 import { RemarksAndReason } from './remarks-and-reason';
 
+addEnglish('attendance', enAttendance);
+
 /** Student, Student ID, Class, Date, Status, Marked By, Approved By, Remarks: on a phone, a card a record. */
-const COLUMNS: readonly DataColumn<AttendanceRecord>[] = [
-  { id: 'student', header: 'Student', sx: { fontWeight: 600 }, cell: (row) => row.student_name },
-  { id: 'student-id', header: 'Student ID', cell: (row) => row.student_unique_id },
-  { id: 'class', header: 'Class', cell: (row) => row.class_name },
-  { id: 'date', header: 'Date', cell: (row) => formatDay(row.date) },
-  { id: 'status', header: 'Status', cell: (row) => <StatusLabel status={row.status} /> },
-  { id: 'marked-by', header: 'Marked By', cell: (row) => row.marked_by },
+const columns = (t: TFunction): readonly DataColumn<AttendanceRecord>[] => [
+  { id: 'student', header: t('history.student'), sx: { fontWeight: 600 }, cell: (row) => row.student_name },
+  { id: 'student-id', header: t('history.studentId'), cell: (row) => row.student_unique_id },
+  { id: 'class', header: t('history.class'), cell: (row) => row.class_name },
+  { id: 'date', header: t('history.date'), cell: (row) => formatDay(row.date) },
+  { id: 'status', header: t('history.status'), cell: (row) => <StatusLabel status={row.status} /> },
+  { id: 'marked-by', header: t('history.markedBy'), cell: (row) => row.marked_by },
   {
     id: 'approved-by',
-    header: 'Approved By',
+    header: t('history.approvedBy'),
     cell: (row) =>
       row.approved_by ?? (
         <Typography component="span" variant="body2" color="text.secondary" sx={{ fontStyle: 'italic' }}>
-          Pending
+          {t('history.pending')}
         </Typography>
       ),
   },
   {
     id: 'remarks',
-    header: 'Remarks',
+    header: t('history.remarks'),
     sx: { whiteSpace: 'normal', minWidth: 160, maxWidth: 280, overflowWrap: 'anywhere' },
     cell: (row) => <RemarksAndReason remarks={row.remarks} parentReason={row.parent_reason} />,
   },
@@ -71,8 +75,9 @@ function searchParam(search: string): string {
 }
 
 function rangeProblem(start: string, end: string): string | undefined {
-  if (start > end) return 'End Date must not be before Start Date';
-  if (dayjs(end).diff(dayjs(start), 'day') + 1 > MAX_RANGE_DAYS) return `Choose at most ${MAX_RANGE_DAYS} days`;
+  if (start > end) return i18n.t('attendance:history.endBeforeStart');
+  if (dayjs(end).diff(dayjs(start), 'day') + 1 > MAX_RANGE_DAYS)
+    return i18n.t('attendance:history.tooLong', { count: MAX_RANGE_DAYS });
   return undefined;
 }
 
@@ -82,6 +87,9 @@ function rangeProblem(start: string, end: string): string | undefined {
  * alone fetches the whole range.
  */
 export default function HistoryPage() {
+  const { t } = useTranslation('attendance');
+  // `t` is a new function in each language: the headers follow it.
+  const tableColumns = useMemo(() => columns(t), [t]);
   const queryClient = useQueryClient();
   const { showToast } = useToast();
   const [start, setStart] = useState(() => isoDaysAgo(HISTORY_DEFAULT_DAYS));
@@ -120,7 +128,7 @@ export default function HistoryPage() {
   useEffect(() => {
     // A failed fetch is logged. A refetch that fails keeps the rows shown (the shell says the server
     // cannot be reached); a range that never loaded says so, never "no records".
-    if (history.error) console.error('Failed to fetch attendance history', history.error);
+    if (history.error) console.error('attendance-history', history.error);
   }, [history.error]);
 
   const data = problem ? undefined : history.data;
@@ -162,37 +170,35 @@ export default function HistoryPage() {
     const wanted = { ...filters, search: typed };
     const serverSaysNone = typed === search && data !== undefined && !stale && total === 0;
     if (problem !== undefined || serverSaysNone) {
-      window.alert('No data to export');
+      window.alert(t('history.noData'));
       return;
     }
     setExporting(true);
     try {
       const all = await queryClient.fetchQuery(historyQuery(start, end));
       const filtered = filterRecords(all, wanted);
-      if (filtered.length === 0) window.alert('No data to export');
+      if (filtered.length === 0) window.alert(t('history.noData'));
       else saveFile(csvBlob(buildHistoryCsv(filtered)), historyCsvFilename(todayIso()));
     } catch (error) {
-      showToast(errorText(error, 'Failed to export attendance history'), 'error');
+      showToast(errorText(error, t('history.exportFailed')), 'error');
     } finally {
       setExporting(false);
     }
   };
 
   let message: ReactNode;
-  if (history.isLoading) message = 'Loading attendance records...';
+  if (history.isLoading) message = t('history.loading');
   else if (notLoaded)
-    message = (
-      <NotLoaded text="The attendance records could not be loaded." onRetry={() => void history.refetch()} centred />
-    );
-  else if (rows.length === 0) message = 'No attendance records found for the selected filters.';
+    message = <NotLoaded text={t('history.notLoaded')} onRetry={() => void history.refetch()} centred />;
+  else if (rows.length === 0) message = t('history.empty');
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start' }}>
-          <DateField label="Start Date" value={start} onChange={changeStart} />
-          <DateField label="End Date" value={end} error={problem} onChange={changeEnd} />
-          <RecordFilterFields filters={filters} onChange={changeFilters} searchLabel="Search by name or student ID" />
+          <DateField label={t('history.startDate')} value={start} onChange={changeStart} />
+          <DateField label={t('history.endDate')} value={end} error={problem} onChange={changeEnd} />
+          <RecordFilterFields filters={filters} onChange={changeFilters} searchLabel={t('history.search')} />
           <Button
             variant="outlined"
             startIcon={<FileDownloadIcon />}
@@ -200,14 +206,14 @@ export default function HistoryPage() {
             disabled={exporting}
             sx={{ height: 40, width: { xs: '100%', sm: 'auto' }, ml: { sm: 'auto' } }}
           >
-            Export
+            {t('history.export')}
           </Button>
         </Box>
       </Paper>
       <Grid container spacing={2}>
         <Grid size={{ xs: 6, md: 3 }}>
           <StatCard
-            label="Total Records"
+            label={t('history.total')}
             value={notLoaded ? UNKNOWN : total}
             icon={<AssignmentIcon />}
             loading={history.isLoading}
@@ -215,7 +221,7 @@ export default function HistoryPage() {
         </Grid>
         <Grid size={{ xs: 6, md: 3 }}>
           <StatCard
-            label="Present"
+            label={t('status.present')}
             value={notLoaded ? UNKNOWN : counts.present}
             icon={<CheckCircleIcon />}
             loading={history.isLoading}
@@ -223,7 +229,7 @@ export default function HistoryPage() {
         </Grid>
         <Grid size={{ xs: 6, md: 3 }}>
           <StatCard
-            label="Absent"
+            label={t('status.absent')}
             value={notLoaded ? UNKNOWN : counts.absent}
             icon={<CancelIcon />}
             loading={history.isLoading}
@@ -231,7 +237,7 @@ export default function HistoryPage() {
         </Grid>
         <Grid size={{ xs: 6, md: 3 }}>
           <StatCard
-            label="Late/Leave"
+            label={t('history.lateLeave')}
             value={notLoaded ? UNKNOWN : counts.late + counts.leave}
             icon={<ScheduleIcon />}
             loading={history.isLoading}
@@ -240,9 +246,9 @@ export default function HistoryPage() {
       </Grid>
       <Paper variant="outlined">
         <ColumnTable
-          label="Attendance history"
-          region="Attendance records"
-          columns={COLUMNS}
+          label={t('history.tableLabel')}
+          region={t('history.region')}
+          columns={tableColumns}
           rows={rows}
           rowKey={recordId}
           nameOf={studentName}

@@ -1,17 +1,23 @@
 import type { AttendanceRecord } from '@tuitiondesk/contract';
+import { addEnglish, englishText } from '../../i18n';
+import enAttendance from '../../i18n/locales/en/attendance.json';
 import { buildCsv } from '../../lib/csv';
-import { STATUS_LABELS } from './attendance-status';
 
-/** The export, built in the browser: these columns, in this order. */
+addEnglish('attendance', enAttendance);
+
+/**
+ * The export, built in the browser: these columns, in this order. A file for other systems: its
+ * column names and status words are the spec's English in every language the console speaks.
+ */
 const HISTORY_CSV_COLUMNS = [
-  'Student Name',
-  'Student ID',
-  'Class',
-  'Date',
-  'Status',
-  'Marked By',
-  'Approved By',
-  'Remarks',
+  'studentName',
+  'studentId',
+  'class',
+  'date',
+  'status',
+  'markedBy',
+  'approvedBy',
+  'remarks',
 ] as const;
 
 export function historyCsvFilename(today: string): string {
@@ -24,13 +30,13 @@ export function historyCsvFilename(today: string): string {
  */
 export function buildHistoryCsv(rows: readonly AttendanceRecord[]): string {
   return buildCsv(
-    HISTORY_CSV_COLUMNS,
+    HISTORY_CSV_COLUMNS.map((column) => englishText(`attendance:history.${column}`)),
     rows.map((row) => [
       row.student_name,
       row.student_unique_id,
       row.class_name,
       row.date,
-      STATUS_LABELS[row.status],
+      englishText(`attendance:status.${row.status}`),
       row.marked_by,
       row.approved_by ?? '',
       row.remarks ?? '',

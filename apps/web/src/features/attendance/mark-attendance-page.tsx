@@ -9,6 +9,8 @@ import { useSearchParams } from 'react-router';
 import { DateField } from '../../components/date-field';
 import { EmptyState } from '../../components/empty-state';
 import { PageSpinner } from '../../components/page-spinner';
+import { addEnglish, i18n, useTranslation } from '../../i18n';
+import enAttendance from '../../i18n/locales/en/attendance.json';
 import { errorText } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { formatDay, todayIso } from '../../lib/dates';
@@ -20,6 +22,8 @@ import { QueuedMarksPanel } from './queued-marks-panel';
 import { pruneOldDrafts } from './register-draft';
 import { RosterForm } from './roster-form';
 
+addEnglish('attendance', enAttendance);
+
 /** `?date=` when it is a real date inside the window, else the window's last day (today). */
 function dateFrom(param: string | null, min: string | undefined, max: string): string {
   if (!param || !/^\d{4}-\d{2}-\d{2}$/.test(param)) return max;
@@ -30,14 +34,15 @@ function dateFrom(param: string | null, min: string | undefined, max: string): s
 
 /** For a teacher: which classes and days they may mark, in one sentence. */
 export function scopeSentence(scope: MarkingScope): string {
+  const t = i18n.getFixedT(null, 'attendance', 'mark.scope');
   const classes = scope.any_class
-    ? 'any class'
-    : `${scope.classes.length === 1 ? 'your class' : 'your classes'} ${scope.classes.join(', ')}`;
+    ? t('anyClass')
+    : t('yourClasses', { count: scope.classes.length, classes: scope.classes.join(', ') });
   const days =
     scope.days_back === 0
-      ? 'for today only'
-      : `from ${formatDay(scope.earliest_date)} to today (${scope.days_back} day${scope.days_back === 1 ? '' : 's'} back)`;
-  return `You can mark attendance for ${classes}, ${days}. An admin can mark earlier days.`;
+      ? t('todayOnly')
+      : t('daysBack', { count: scope.days_back, from: formatDay(scope.earliest_date) });
+  return t('sentence', { classes, days });
 }
 
 /**
@@ -46,6 +51,7 @@ export function scopeSentence(scope: MarkingScope): string {
  * and the centre's marking rules.
  */
 export default function MarkAttendancePage() {
+  const { t } = useTranslation('attendance');
   const scope = useMarkingScope();
   const { user } = useAuth();
   const queue = useMarkQueue();
@@ -74,8 +80,8 @@ export default function MarkAttendancePage() {
       <Paper variant="outlined">
         <EmptyState
           icon={<GroupOffIcon />}
-          title="No class is assigned to you"
-          text={scope.data.cannot_mark_reason ?? 'Ask an admin to assign your classes on the Teachers screen.'}
+          title={t('mark.noClassTitle')}
+          text={scope.data.cannot_mark_reason ?? t('mark.noClassText')}
         />
       </Paper>
     );
@@ -85,25 +91,21 @@ export default function MarkAttendancePage() {
   if (!className) {
     content = (
       <Paper variant="outlined">
-        <EmptyState
-          icon={<EventNoteIcon />}
-          title="Choose a class"
-          text="Pick a date and a class to see its students and mark their attendance."
-        />
+        <EmptyState icon={<EventNoteIcon />} title={t('mark.chooseTitle')} text={t('mark.chooseText')} />
       </Paper>
     );
   } else if (roster.isPending || !queue.ready || !user) {
     content = <PageSpinner />;
   } else if (roster.data === undefined) {
     // Never loaded (a refetch that fails keeps the register shown).
-    content = <Alert severity="error">{errorText(roster.error, 'Failed to load the class roster')}</Alert>;
+    content = <Alert severity="error">{errorText(roster.error, t('mark.rosterFailed'))}</Alert>;
   } else if (roster.data.students.length === 0) {
     content = (
       <Paper variant="outlined">
         <EmptyState
           icon={<GroupOffIcon />}
-          title={`No students in ${classLabel(className)}`}
-          text="Add students to this class on the Students screen, then mark their attendance here."
+          title={t('mark.noStudentsTitle', { class: classLabel(className) })}
+          text={t('mark.noStudentsText')}
         />
       </Paper>
     );
@@ -121,11 +123,17 @@ export default function MarkAttendancePage() {
     <Stack spacing={2}>
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'flex-start' } }}>
-          <DateField label="Date" value={date} min={min} max={max} onChange={(value) => choose({ date: value })} />
+          <DateField
+            label={t('mark.date')}
+            value={date}
+            min={min}
+            max={max}
+            onChange={(value) => choose({ date: value })}
+          />
           <TextField
             select
             size="small"
-            label="Class"
+            label={t('mark.class')}
             value={className ?? ''}
             onChange={(event) => choose({ class_name: event.target.value })}
             sx={{ width: { xs: '100%', sm: 190 } }}
@@ -144,7 +152,7 @@ export default function MarkAttendancePage() {
                 onClick={() => setRulesOpen(true)}
                 sx={{ alignSelf: 'flex-start', mt: { sm: 0.25 } }}
               >
-                Marking rules
+                {t('mark.markingRules')}
               </Button>
             </>
           )}
@@ -156,9 +164,7 @@ export default function MarkAttendancePage() {
         )}
       </Paper>
       <QueuedMarksPanel />
-      {scope.isError && (
-        <Alert severity="warning">{errorText(scope.error, 'Failed to load the classes you may mark')}</Alert>
-      )}
+      {scope.isError && <Alert severity="warning">{errorText(scope.error, t('mark.scopeFailed'))}</Alert>}
       {content}
       {isAdmin && <MarkingRulesDialog open={rulesOpen} onClose={() => setRulesOpen(false)} />}
     </Stack>

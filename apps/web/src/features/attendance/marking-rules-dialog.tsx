@@ -15,13 +15,13 @@ import {
 } from '@mui/material';
 import { type MarkingRules, TEACHER_MARK_DAYS_BACK_MAX } from '@tuitiondesk/contract';
 import { useState } from 'react';
+import { addEnglish, useTranslation } from '../../i18n';
+import enAttendance from '../../i18n/locales/en/attendance.json';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useMarkingRules, useUpdateMarkingRules } from './api';
 
-export const DAYS_BACK_LABEL = 'Days back a teacher may mark';
-export const ANY_CLASS_LABEL = 'Any teacher may mark any class';
-const DAYS_BACK_PROBLEM = `Enter a whole number from 0 to ${TEACHER_MARK_DAYS_BACK_MAX}`;
+addEnglish('attendance', enAttendance);
 
 /** The number typed, when it is one the server accepts. */
 export function parseDaysBack(text: string): number | undefined {
@@ -31,6 +31,7 @@ export function parseDaysBack(text: string): number | undefined {
 }
 
 function RulesForm({ rules, onClose }: { rules: MarkingRules; onClose: () => void }) {
+  const { t } = useTranslation('attendance');
   const { showToast } = useToast();
   const update = useUpdateMarkingRules();
   const [daysBack, setDaysBack] = useState(String(rules.teacher_mark_days_back));
@@ -46,7 +47,7 @@ function RulesForm({ rules, onClose }: { rules: MarkingRules; onClose: () => voi
       { teacher_mark_days_back: days, teachers_mark_any_class: anyClass },
       {
         onSuccess: () => {
-          showToast('Marking rules saved', 'success');
+          showToast(t('rules.saved'), 'success');
           onClose();
         },
       },
@@ -58,16 +59,17 @@ function RulesForm({ rules, onClose }: { rules: MarkingRules; onClose: () => voi
       <DialogContent>
         <Stack spacing={2.5} sx={{ pt: 1 }}>
           <Typography variant="body2" color="text.secondary">
-            Teachers mark attendance for the classes assigned to them on the Teachers screen, for today and a few days
-            back. Admins can mark any class on any earlier day.
+            {t('rules.intro')}
           </Typography>
           <TextField
-            label={DAYS_BACK_LABEL}
+            label={t('rules.daysBack')}
             value={daysBack}
             onChange={(event) => setDaysBack(event.target.value)}
             onBlur={() => setTouched(true)}
             error={showProblem}
-            helperText={showProblem ? DAYS_BACK_PROBLEM : '0 means today only.'}
+            helperText={
+              showProblem ? t('rules.daysBackProblem', { max: TEACHER_MARK_DAYS_BACK_MAX }) : t('rules.daysBackHelp')
+            }
             slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 2 } }}
             size="small"
             sx={{ maxWidth: 260 }}
@@ -78,26 +80,26 @@ function RulesForm({ rules, onClose }: { rules: MarkingRules; onClose: () => voi
             label={
               <span>
                 <Typography component="span" sx={{ display: 'block' }}>
-                  {ANY_CLASS_LABEL}
+                  {t('rules.anyClass')}
                 </Typography>
                 <Typography component="span" variant="body2" color="text.secondary">
-                  When off, each teacher marks only their own classes.
+                  {t('rules.anyClassHelp')}
                 </Typography>
               </span>
             }
           />
-          {update.isError && <Alert severity="error">{errorText(update.error, 'Failed to save marking rules')}</Alert>}
+          {update.isError && <Alert severity="error">{errorText(update.error, t('rules.saveFailed'))}</Alert>}
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
+        <Button onClick={onClose}>{t('rules.cancel')}</Button>
         <Button
           variant="contained"
           onClick={save}
           disabled={update.isPending}
           startIcon={update.isPending ? <CircularProgress size={16} color="inherit" aria-hidden /> : undefined}
         >
-          Save
+          {t('rules.save')}
         </Button>
       </DialogActions>
     </>
@@ -106,17 +108,18 @@ function RulesForm({ rules, onClose }: { rules: MarkingRules; onClose: () => voi
 
 /** Admins only: the centre's two marking rules (ADR 019). */
 export function MarkingRulesDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation('attendance');
   const rules = useMarkingRules(open);
   return (
     <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs" aria-labelledby="marking-rules-title">
-      <DialogTitle id="marking-rules-title">Marking rules</DialogTitle>
+      <DialogTitle id="marking-rules-title">{t('rules.title')}</DialogTitle>
       {rules.isSuccess ? (
         // Keyed by the rules: opened again after a change, the form starts from what is saved.
         <RulesForm key={JSON.stringify(rules.data)} rules={rules.data} onClose={onClose} />
       ) : (
         <DialogContent>
           {rules.isError ? (
-            <Alert severity="error">{errorText(rules.error, 'Failed to load marking rules')}</Alert>
+            <Alert severity="error">{errorText(rules.error, t('rules.loadFailed'))}</Alert>
           ) : (
             <Stack spacing={2} sx={{ pt: 1 }} aria-busy>
               <Skeleton height={40} />

@@ -5,24 +5,28 @@ import { useCallback, useEffect, useMemo } from 'react';
 import { ColumnTable } from '../../components/data-table';
 import { Pager, rowsOfPage, usePageState } from '../../components/pager';
 import type { DataColumn } from '../../components/row-cards';
+import { addEnglish, type TFunction, useTranslation } from '../../i18n';
+import enAttendance from '../../i18n/locales/en/attendance.json';
 import { formatClock } from '../../lib/dates';
 import { classLabel, StatusLabel } from './attendance-status';
 import { groupCheckState } from './pending-selection';
 import { RemarksAndReason } from './remarks-and-reason';
 
+addEnglish('attendance', enAttendance);
+
 /** Select, Student, ID, Status, Remarks, Parent Phone, Marked At: on a phone, a card a record under its name. */
-const COLUMNS: readonly DataColumn<AttendanceRecord>[] = [
-  { id: 'student', header: 'Student', sx: { fontWeight: 600 }, cell: (record) => record.student_name },
-  { id: 'id', header: 'ID', cell: (record) => record.student_unique_id },
-  { id: 'status', header: 'Status', cell: (record) => <StatusLabel status={record.status} /> },
+const columns = (t: TFunction): readonly DataColumn<AttendanceRecord>[] => [
+  { id: 'student', header: t('pending.student'), sx: { fontWeight: 600 }, cell: (record) => record.student_name },
+  { id: 'id', header: t('pending.id'), cell: (record) => record.student_unique_id },
+  { id: 'status', header: t('pending.status'), cell: (record) => <StatusLabel status={record.status} /> },
   {
     id: 'remarks',
-    header: 'Remarks',
+    header: t('pending.remarks'),
     sx: { whiteSpace: 'normal', minWidth: 160, maxWidth: 280, overflowWrap: 'anywhere' },
     cell: (record) => <RemarksAndReason remarks={record.remarks} parentReason={record.parent_reason} />,
   },
-  { id: 'parent-phone', header: 'Parent Phone', cell: (record) => record.parent_phone },
-  { id: 'marked-at', header: 'Marked At', cell: (record) => formatClock(record.marked_at) },
+  { id: 'parent-phone', header: t('pending.parentPhone'), cell: (record) => record.parent_phone },
+  { id: 'marked-at', header: t('pending.markedAt'), cell: (record) => formatClock(record.marked_at) },
 ];
 
 const recordId = (record: AttendanceRecord) => record.id;
@@ -50,6 +54,7 @@ export function PendingClassPanel({
   onToggleRecord,
   onToggleGroup,
 }: Props) {
+  const { t } = useTranslation('attendance');
   const paging = usePageState(PAGE_SIZES[1] as number);
   const { page, pageSize, setPage } = paging;
   const lastPage = Math.max(0, Math.ceil(records.length / pageSize) - 1);
@@ -64,9 +69,11 @@ export function PendingClassPanel({
   const shown = rowsOfPage(records, page, pageSize);
   const toggle = useCallback((record: AttendanceRecord) => onToggleRecord(record.id), [onToggleRecord]);
   const selection = useMemo(
-    () => ({ header: 'Select', isSelected: (record: AttendanceRecord) => selected.has(record.id), toggle }),
-    [selected, toggle],
+    () => ({ header: t('pending.select'), isSelected: (record: AttendanceRecord) => selected.has(record.id), toggle }),
+    [selected, toggle, t],
   );
+  // `t` is a new function in each language: the headers follow it.
+  const tableColumns = useMemo(() => columns(t), [t]);
 
   return (
     <Accordion
@@ -86,7 +93,7 @@ export function PendingClassPanel({
           checked={state === 'checked'}
           indeterminate={state === 'indeterminate'}
           onChange={() => onToggleGroup(records)}
-          slotProps={{ input: { 'aria-label': `Select all in ${label}` } }}
+          slotProps={{ input: { 'aria-label': t('pending.selectAllIn', { class: label }) } }}
         />
         <AccordionSummary
           id={summaryId}
@@ -96,14 +103,14 @@ export function PendingClassPanel({
         >
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
             <Typography sx={{ fontWeight: 600 }}>{label}</Typography>
-            <Chip size="small" color="primary" label={`${records.length} student${records.length === 1 ? '' : 's'}`} />
+            <Chip size="small" color="primary" label={t('students', { count: records.length })} />
           </Box>
         </AccordionSummary>
       </Box>
       <AccordionDetails sx={{ p: 0 }}>
         <ColumnTable
-          label={`Pending attendance, ${label}`}
-          columns={COLUMNS}
+          label={t('pending.tableLabel', { class: label })}
+          columns={tableColumns}
           rows={shown}
           rowKey={recordId}
           nameOf={studentName}

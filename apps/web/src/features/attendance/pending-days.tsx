@@ -3,13 +3,33 @@ import { Box, Button, Chip, Typography } from '@mui/material';
 import type { PendingDay } from '@tuitiondesk/contract';
 import dayjs from 'dayjs';
 import { useId, useState } from 'react';
+import { addEnglish, currentLanguage, i18n, useTranslation } from '../../i18n';
+import enAttendance from '../../i18n/locales/en/attendance.json';
+import { formatDay } from '../../lib/dates';
+
+addEnglish('attendance', enAttendance);
 
 /** Days shown before "more": enough for a fortnight of weekdays, short enough to read at a glance. */
 const SHOWN_DAYS = 8;
 
+/**
+ * The day with its weekday: `Mon 23 Nov 2026` in English (the spec's form); in another language Intl's
+ * words and order with the month's full name and Western digits, as `lib/dates` writes a day.
+ */
+function dayWithWeekday(date: string): string {
+  const language = currentLanguage();
+  if (language === 'en') return `${dayjs(date).format('ddd')} ${formatDay(date)}`;
+  return new Intl.DateTimeFormat(`${language}-u-nu-latn`, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  }).format(dayjs(date).toDate());
+}
+
 /** `3 pending on Mon 23 Nov 2026` */
 export function pendingDayLabel(day: PendingDay): string {
-  return `${day.pending} pending on ${dayjs(day.date).format('ddd DD MMM YYYY')}`;
+  return i18n.t('attendance:pendingDays.day', { count: day.pending, date: dayWithWeekday(day.date) });
 }
 
 /** The days other than `date` that have records awaiting approval, newest first. */
@@ -29,6 +49,7 @@ export function PendingDays({
   days: readonly PendingDay[];
   onPick: (date: string) => void;
 }) {
+  const { t } = useTranslation('attendance');
   const labelId = useId();
   const [showAll, setShowAll] = useState(false);
   if (days.length === 0) return null;
@@ -41,7 +62,7 @@ export function PendingDays({
       sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}
     >
       <Typography id={labelId} variant="body2" color="text.secondary">
-        Also waiting for approval:
+        {t('pendingDays.label')}
       </Typography>
       {shown.map((day) => (
         <Chip
@@ -55,7 +76,7 @@ export function PendingDays({
       ))}
       {hidden > 0 && (
         <Button size="small" onClick={() => setShowAll(true)}>
-          {hidden === 1 ? 'Show 1 more day' : `Show ${hidden} more days`}
+          {t('pendingDays.showMore', { count: hidden })}
         </Button>
       )}
     </Box>

@@ -1,12 +1,16 @@
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import { Alert, AlertTitle, Box, Button, Stack, Typography } from '@mui/material';
+import { addEnglish, i18n, useTranslation } from '../../i18n';
+import enAttendance from '../../i18n/locales/en/attendance.json';
 import { formatClock, formatDay } from '../../lib/dates';
 import { type QueuedMarks, waitingMarks } from '../../lib/offline/mark-queue';
 import { markSync, shownWaiting, useMarkQueue } from '../../lib/offline/mark-sync';
 import { classLabel } from './attendance-status';
 
+addEnglish('attendance', enAttendance);
+
 function registerName(entry: QueuedMarks): string {
-  return `${classLabel(entry.class_name)}, ${formatDay(entry.date)}`;
+  return i18n.t('attendance:register', { class: classLabel(entry.class_name), date: formatDay(entry.date) });
 }
 
 /**
@@ -15,6 +19,7 @@ function registerName(entry: QueuedMarks): string {
  * disappears without being shown here.
  */
 export function QueuedMarksPanel() {
+  const { t } = useTranslation('attendance');
   const queue = useMarkQueue();
   const waiting = shownWaiting(queue);
   const refused = queue.entries.filter(
@@ -30,23 +35,24 @@ export function QueuedMarksPanel() {
           icon={<CloudUploadIcon />}
           action={
             <Button color="inherit" size="small" disabled={queue.sending} onClick={() => void markSync.send()}>
-              {queue.sending ? 'Sending...' : 'Send now'}
+              {queue.sending ? t('queue.sending') : t('queue.sendNow')}
             </Button>
           }
         >
-          <AlertTitle>
-            {count} mark{count === 1 ? '' : 's'} waiting to be sent
-          </AlertTitle>
+          <AlertTitle>{t('queue.waiting', { count })}</AlertTitle>
           <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
             {waiting.map((entry) => (
               <li key={entry.submission_id}>
-                {registerName(entry)}: {entry.records.length} mark{entry.records.length === 1 ? '' : 's'}, kept at{' '}
-                {formatClock(entry.queued_at)}
+                {t('queue.entry', {
+                  register: registerName(entry),
+                  count: entry.records.length,
+                  time: formatClock(entry.queued_at),
+                })}
               </li>
             ))}
           </Box>
           <Typography variant="body2" sx={{ mt: 0.5 }}>
-            They are kept on this device and sent by themselves when the network returns.
+            {t('queue.keptHere')}
           </Typography>
         </Alert>
       )}
@@ -56,18 +62,24 @@ export function QueuedMarksPanel() {
           severity="error"
           action={
             <Button color="inherit" size="small" onClick={() => void markSync.dismiss([entry.submission_id])}>
-              OK
+              {t('queue.ok')}
             </Button>
           }
         >
           <AlertTitle>
-            {registerName(entry)}: sent at {formatClock(entry.sent_at)}, {entry.result?.refused.length} not saved
+            {t('queue.refusedTitle', {
+              register: registerName(entry),
+              time: formatClock(entry.sent_at),
+              count: entry.result?.refused.length ?? 0,
+            })}
           </AlertTitle>
           <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
             {entry.result?.refused.map((refusal) => (
               <li key={refusal.student_id}>
                 <strong>
-                  {refusal.student_name ?? entry.names[refusal.student_id] ?? `Student ${refusal.student_id}`}
+                  {refusal.student_name ??
+                    entry.names[refusal.student_id] ??
+                    t('queue.student', { id: refusal.student_id })}
                 </strong>
                 : {refusal.reason}
               </li>
@@ -75,7 +87,7 @@ export function QueuedMarksPanel() {
           </Box>
           {(entry.result?.marked_count ?? 0) > 0 && (
             <Typography variant="body2" sx={{ mt: 0.5 }}>
-              The other {entry.result?.marked_count} mark{entry.result?.marked_count === 1 ? ' was' : 's were'} saved.
+              {t('queue.othersSaved', { count: entry.result?.marked_count ?? 0 })}
             </Typography>
           )}
         </Alert>

@@ -1,14 +1,11 @@
 import { MenuItem, TextField } from '@mui/material';
 import { SearchField } from '../../components/search-field';
-import {
-  ATTENDANCE_STATUSES,
-  CLASS_NAMES,
-  classLabel,
-  isClassName,
-  isStatus,
-  STATUS_LABELS,
-} from './attendance-status';
+import { addEnglish, useTranslation } from '../../i18n';
+import enAttendance from '../../i18n/locales/en/attendance.json';
+import { ATTENDANCE_STATUSES, CLASS_NAMES, classLabel, isClassName, isStatus, statusLabel } from './attendance-status';
 import type { RecordFilters } from './record-filters';
+
+addEnglish('attendance', enAttendance);
 
 interface Props {
   filters: RecordFilters;
@@ -19,11 +16,12 @@ interface Props {
 const fieldWidth = { xs: '100%', sm: 160 };
 
 /** Search by name or ID, Status (All, Present…) and Class (All, Class 7…): approval and history alike. */
-export function RecordFilterFields({ filters, onChange, searchLabel = 'Search by name or ID' }: Props) {
+export function RecordFilterFields({ filters, onChange, searchLabel }: Props) {
+  const { t } = useTranslation('attendance');
   return (
     <>
       <SearchField
-        label={searchLabel}
+        label={searchLabel ?? t('filters.search')}
         value={filters.search}
         onChange={(search) => onChange({ ...filters, search })}
         sx={{ width: { xs: '100%', sm: 240 } }}
@@ -31,23 +29,23 @@ export function RecordFilterFields({ filters, onChange, searchLabel = 'Search by
       <TextField
         select
         size="small"
-        label="Status"
+        label={t('filters.status')}
         value={filters.status}
         onChange={(event) => onChange({ ...filters, status: isStatus(event.target.value) ? event.target.value : '' })}
         sx={{ width: fieldWidth }}
         slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
       >
-        <MenuItem value="">All</MenuItem>
+        <MenuItem value="">{t('filters.all')}</MenuItem>
         {ATTENDANCE_STATUSES.map((status) => (
           <MenuItem key={status} value={status}>
-            {STATUS_LABELS[status]}
+            {statusLabel(status)}
           </MenuItem>
         ))}
       </TextField>
       <TextField
         select
         size="small"
-        label="Class"
+        label={t('filters.class')}
         value={filters.className}
         onChange={(event) =>
           onChange({ ...filters, className: isClassName(event.target.value) ? event.target.value : '' })
@@ -55,7 +53,7 @@ export function RecordFilterFields({ filters, onChange, searchLabel = 'Search by
         sx={{ width: fieldWidth }}
         slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
       >
-        <MenuItem value="">All</MenuItem>
+        <MenuItem value="">{t('filters.all')}</MenuItem>
         {CLASS_NAMES.map((name) => (
           <MenuItem key={name} value={name}>
             {classLabel(name)}

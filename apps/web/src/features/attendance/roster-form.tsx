@@ -24,12 +24,17 @@ import dayjs from 'dayjs';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Pager, rowsOfPage, usePageState } from '../../components/pager';
 import { SearchField } from '../../components/search-field';
+import { addEnglish, useTranslation } from '../../i18n';
+import enAttendance from '../../i18n/locales/en/attendance.json';
+import { errorText } from '../../lib/api-client';
 import { formatClock, formatDay } from '../../lib/dates';
 import { markSync, useMarkQueue } from '../../lib/offline/mark-sync';
 import { useToast } from '../../lib/toast';
-import { ATTENDANCE_STATUSES, classLabel, STATUS_LABELS, statusIcon, statusInk } from './attendance-status';
+import { ATTENDANCE_STATUSES, classLabel, statusIcon, statusInk } from './attendance-status';
 import { clearDraft, type RegisterKey, readDraft, saveDraft, startingMarks } from './register-draft';
 import { countStatuses, isLocked, type Mark, recordsToSubmit } from './roster-marks';
+
+addEnglish('attendance', enAttendance);
 
 const PAGE_SIZES = [50, 100, 200];
 const REMARKS_MAX = 500;
@@ -37,8 +42,6 @@ const REMARKS_MAX = 500;
 const SEARCH_FROM = 12;
 /** Header and rows are separate grids: a fixed status column keeps them aligned. */
 const ROW_COLUMNS = { md: 'minmax(180px, 1fr) 360px minmax(200px, 1fr)' };
-/** One letter a status on a phone, where four words do not fit beside a name. */
-const SHORT_LABELS: Record<AttendanceStatus, string> = { present: 'P', absent: 'A', late: 'L', leave: 'Lv' };
 
 interface RowProps {
   student: RosterEntry;
@@ -51,30 +54,39 @@ interface RowProps {
 }
 
 function MarkerNote({ student }: { student: RosterEntry }) {
+  const { t } = useTranslation('attendance');
   if (isLocked(student)) {
     return (
-      <Chip size="small" icon={<LockIcon />} label="Approved" variant="outlined" sx={{ mt: 0.5, fontWeight: 600 }} />
+      <Chip
+        size="small"
+        icon={<LockIcon />}
+        label={t('roster.approved')}
+        variant="outlined"
+        sx={{ mt: 0.5, fontWeight: 600 }}
+      />
     );
   }
   return (
     <Typography variant="caption" color="text.secondary" component="div">
       {student.status
-        ? `Marked by ${student.marked_by ?? 'staff'} at ${formatClock(student.marked_at)}`
-        : 'Not marked yet'}
+        ? t('roster.markedBy', { name: student.marked_by ?? t('roster.staff'), time: formatClock(student.marked_at) })
+        : t('roster.notMarked')}
     </Typography>
   );
 }
 
 /** The parent's leave for the day, in their words: approved (the student starts on Leave) or still waiting. */
 function LeaveNote({ student }: { student: RosterEntry }) {
+  const { t } = useTranslation('attendance');
   const leave = student.leave;
   if (!leave) return null;
-  const days =
-    leave.from_date === leave.to_date ? '' : ` (${formatDay(leave.from_date)} to ${formatDay(leave.to_date)})`;
-  const text =
-    leave.status === 'approved'
-      ? `Leave told by the parent: ${leave.reason}${days}`
-      : `Parent asked for leave (waiting for approval): ${leave.reason}${days}`;
+  const oneDay = leave.from_date === leave.to_date;
+  const key = leave.status === 'approved' ? 'roster.leaveTold' : 'roster.leaveAsked';
+  const text = t(oneDay ? key : `${key}Days`, {
+    reason: leave.reason,
+    from: formatDay(leave.from_date),
+    to: formatDay(leave.to_date),
+  });
   return (
     <Typography
       variant="caption"
@@ -89,6 +101,7 @@ function LeaveNote({ student }: { student: RosterEntry }) {
 
 /** One student: who, the four statuses, remarks. Memoised so a keystroke redraws one row, not the class. */
 const StudentRow = memo(function StudentRow({ student, mark, readOnly, compact, onChange }: RowProps) {
+  const { t } = useTranslation('attendance');
   const locked = isLocked(student);
   const disabled = locked || readOnly;
   const name = student.student_name;
@@ -96,12 +109,12 @@ const StudentRow = memo(function StudentRow({ student, mark, readOnly, compact, 
   const remarks = (
     <TextField
       size="small"
-      placeholder="Remarks (optional)"
+      placeholder={t('roster.remarksPlaceholder')}
       value={mark.remarks}
       disabled={disabled}
       autoFocus={compact}
       onChange={(event) => onChange(student.student_id, { remarks: event.target.value })}
-      slotProps={{ htmlInput: { 'aria-label': `Remarks for ${name}`, maxLength: REMARKS_MAX } }}
+      slotProps={{ htmlInput: { 'aria-label': t('roster.remarksFor', { name }), maxLength: REMARKS_MAX } }}
       fullWidth
     />
   );
@@ -111,7 +124,7 @@ const StudentRow = memo(function StudentRow({ student, mark, readOnly, compact, 
       size="small"
       value={mark.status}
       disabled={disabled}
-      aria-label={`Attendance of ${name}`}
+      aria-label={t('roster.attendanceOf', { name })}
       onChange={(_event, value: AttendanceStatus | null) => value && onChange(student.student_id, { status: value })}
       sx={{ flexWrap: 'nowrap', flexShrink: 0, width: { md: 'auto' } }}
     >
@@ -119,7 +132,7 @@ const StudentRow = memo(function StudentRow({ student, mark, readOnly, compact, 
         <ToggleButton
           key={status}
           value={status}
-          aria-label={STATUS_LABELS[status]}
+          aria-label={t(`status.${status}`)}
           sx={{
             px: compact ? 0 : 1.5,
             minWidth: compact ? 40 : undefined,
@@ -139,7 +152,7 @@ const StudentRow = memo(function StudentRow({ student, mark, readOnly, compact, 
               {statusIcon(status)}
             </Box>
           )}
-          {compact ? SHORT_LABELS[status] : STATUS_LABELS[status]}
+          {compact ? t(`statusShort.${status}`) : t(`status.${status}`)}
         </ToggleButton>
       ))}
     </ToggleButtonGroup>
@@ -161,7 +174,7 @@ const StudentRow = memo(function StudentRow({ student, mark, readOnly, compact, 
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
           <Box sx={{ minWidth: 0, flex: 1 }}>
             <Typography sx={{ fontWeight: 600, display: 'flex', alignItems: 'center', gap: 0.5 }} noWrap>
-              {locked && <LockIcon sx={{ fontSize: 16 }} titleAccess="Approved" />}
+              {locked && <LockIcon sx={{ fontSize: 16 }} titleAccess={t('roster.approved')} />}
               <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
                 {name}
               </Box>
@@ -175,7 +188,7 @@ const StudentRow = memo(function StudentRow({ student, mark, readOnly, compact, 
           {statuses}
           <IconButton
             size="small"
-            aria-label={`Remarks for ${name}`}
+            aria-label={t('roster.remarksFor', { name })}
             aria-expanded={remarksOpen}
             disabled={disabled && !hasRemarks}
             color={hasRemarks ? 'primary' : 'default'}
@@ -223,6 +236,7 @@ const StudentRow = memo(function StudentRow({ student, mark, readOnly, compact, 
 
 /** What the device knows of this register's last submit: kept until the network returns, or saved (when). */
 function SubmitState({ register, compact }: { register: RegisterKey; compact: boolean }) {
+  const { t } = useTranslation('attendance');
   const queue = useMarkQueue();
   const last = [...queue.entries]
     .reverse()
@@ -235,21 +249,21 @@ function SubmitState({ register, compact }: { register: RegisterKey; compact: bo
   const [icon, text, short, colour] = !last.sent_at
     ? [
         <CloudOffIcon key="i" fontSize="small" />,
-        `Kept on this device at ${at(last.queued_at)}: waiting to be sent`,
-        'Waiting to send',
+        t('roster.keptAt', { time: at(last.queued_at) }),
+        t('roster.waitingShort'),
         'warning.main',
       ]
     : refused > 0
       ? [
           <CloudDoneIcon key="i" fontSize="small" />,
-          `Saved at ${at(last.sent_at)}: ${refused} not saved (see above)`,
-          `${refused} not saved`,
+          t('roster.savedRefused', { time: at(last.sent_at), count: refused }),
+          t('roster.refusedShort', { count: refused }),
           'warning.main',
         ]
       : [
           <CloudDoneIcon key="i" fontSize="small" />,
-          `Saved at ${at(last.sent_at)}`,
-          `Saved at ${at(last.sent_at)}`,
+          t('roster.savedAt', { time: at(last.sent_at) }),
+          t('roster.savedAt', { time: at(last.sent_at) }),
           'success.main',
         ];
   return (
@@ -270,6 +284,7 @@ function SubmitState({ register, compact }: { register: RegisterKey; compact: bo
 
 /** The register of one class on one date: everyone's status and remarks, and Submit. */
 export function RosterForm({ roster, userId }: { roster: Roster; userId: number }) {
+  const { t } = useTranslation('attendance');
   const { showToast } = useToast();
   const theme = useTheme();
   const compact = useMediaQuery(theme.breakpoints.down('md'));
@@ -343,12 +358,19 @@ export function RosterForm({ roster, userId }: { roster: Roster; userId: number 
       edited.current = false;
       clearDraft(register);
       if (outcome.kind === 'queued') {
-        showToast('No connection: the marks are kept on this device and sent when the network returns', 'warning');
+        showToast(t('roster.queuedToast'), 'warning');
       } else {
-        showToast(outcome.result.message, outcome.result.refused.length > 0 ? 'warning' : 'success');
+        // The server's sentence (`message`), written from its counts in the language in use.
+        const { marked_count: marked, refused } = outcome.result;
+        showToast(
+          refused.length > 0
+            ? t('roster.markedRefusedToast', { marked, count: refused.length })
+            : t('roster.markedToast', { count: marked }),
+          refused.length > 0 ? 'warning' : 'success',
+        );
       }
     } catch (error) {
-      showToast(error instanceof Error ? error.message : 'Failed to save attendance', 'error');
+      showToast(errorText(error, error instanceof Error ? error.message : t('roster.saveFailed')), 'error');
     } finally {
       setSaving(false);
     }
@@ -358,30 +380,28 @@ export function RosterForm({ roster, userId }: { roster: Roster; userId: number 
     <Paper variant="outlined">
       <Box sx={{ p: 2, display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
         <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600, mr: 1 }}>
-          {classLabel(roster.class_name)}, {formatDay(roster.date)}
+          {t('register', { class: classLabel(roster.class_name), date: formatDay(roster.date) })}
         </Typography>
-        <Chip size="small" label={`${students.length} student${students.length === 1 ? '' : 's'}`} />
+        <Chip size="small" label={t('students', { count: students.length })} />
         {ATTENDANCE_STATUSES.map((status) => (
           <Chip
             key={status}
             size="small"
             variant="outlined"
             icon={statusIcon(status)}
-            label={`${STATUS_LABELS[status]}: ${counts[status]}`}
+            label={t('roster.statusCount', { status: t(`status.${status}`), count: counts[status] })}
             sx={{ '& .MuiChip-icon': { color: (theme) => statusInk(theme, status) } }}
           />
         ))}
       </Box>
       {readOnly && (
         <Alert severity="info" sx={{ mx: 2, mb: 1 }}>
-          {roster.cannot_mark_reason ?? 'You cannot mark attendance for this class on this date.'}
+          {roster.cannot_mark_reason ?? t('roster.cannotMark')}
         </Alert>
       )}
       {approved > 0 && (
         <Typography variant="body2" color="text.secondary" sx={{ px: 2, pb: 1 }}>
-          {approved === students.length
-            ? 'All attendance for this class and date has been approved and is locked.'
-            : `${approved} approved record${approved === 1 ? ' is' : 's are'} locked and will not be sent.`}
+          {approved === students.length ? t('roster.allApproved') : t('roster.someApproved', { count: approved })}
         </Typography>
       )}
       {students.length >= SEARCH_FROM && (
@@ -392,8 +412,8 @@ export function RosterForm({ roster, userId }: { roster: Roster; userId: number 
               setSearch(value);
               paging.setPage(0);
             }}
-            placeholder="Find a student by name or ID"
-            label={`Find a student in ${classLabel(roster.class_name)}`}
+            placeholder={t('roster.searchPlaceholder')}
+            label={t('roster.searchLabel', { class: classLabel(roster.class_name) })}
             fullWidth
           />
         </Box>
@@ -414,13 +434,13 @@ export function RosterForm({ roster, userId }: { roster: Roster; userId: number 
           color: 'text.secondary',
         }}
       >
-        <span>Student</span>
-        <span>Status</span>
-        <span>Remarks</span>
+        <span>{t('roster.student')}</span>
+        <span>{t('roster.status')}</span>
+        <span>{t('roster.remarks')}</span>
       </Box>
       <Box
         component="ul"
-        aria-label={`Students of ${classLabel(roster.class_name)}`}
+        aria-label={t('roster.studentsOf', { class: classLabel(roster.class_name) })}
         sx={{ listStyle: 'none', m: 0, p: 0, borderTop: { xs: 1, md: 0 }, borderColor: 'divider' }}
       >
         {shown.map((student) => (
@@ -436,7 +456,7 @@ export function RosterForm({ roster, userId }: { roster: Roster; userId: number 
       </Box>
       {needle && found.length === 0 && (
         <Typography color="text.secondary" sx={{ p: 2 }}>
-          No student in this class matches “{search.trim()}”.
+          {t('roster.noMatch', { search: search.trim() })}
         </Typography>
       )}
       {found.length > (PAGE_SIZES[0] as number) && <Pager paging={paging} count={found.length} sizes={PAGE_SIZES} />}
@@ -464,20 +484,20 @@ export function RosterForm({ roster, userId }: { roster: Roster; userId: number 
         <Button
           onClick={markAllPresent}
           disabled={editable === 0 || isSaving}
-          aria-label="Mark All Present"
+          aria-label={t('roster.markAllPresent')}
           sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
         >
-          {compact ? 'All Present' : 'Mark All Present'}
+          {compact ? t('roster.allPresent') : t('roster.markAllPresent')}
         </Button>
         <Button
           variant="contained"
           onClick={() => void submit()}
           disabled={editable === 0 || isSaving}
-          aria-label={isSaving ? undefined : 'Submit Attendance'}
+          aria-label={isSaving ? undefined : t('roster.submitAttendance')}
           startIcon={isSaving ? <CircularProgress size={16} color="inherit" aria-hidden /> : undefined}
           sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
         >
-          {isSaving ? 'Saving...' : compact ? 'Submit' : 'Submit Attendance'}
+          {isSaving ? t('roster.saving') : compact ? t('roster.submit') : t('roster.submitAttendance')}
         </Button>
       </Stack>
     </Paper>
