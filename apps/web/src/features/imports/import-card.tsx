@@ -5,11 +5,15 @@ import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFile';
 import UploadIcon from '@mui/icons-material/Upload';
 import { Alert, Box, Button, Card, CardContent, CardHeader, Stack, Typography } from '@mui/material';
 import { type ChangeEvent, type DragEvent, useId, useRef, useState } from 'react';
+import { addEnglish, useTranslation } from '../../i18n';
+import enImports from '../../i18n/locales/en/imports.json';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { type AnyImportResult, type ImportKind, useDownloadTemplate, useImportFile } from './api';
-import { ACCEPT, EXCEL_ONLY, formatFileSize, isExcelFileName } from './import-files';
+import { ACCEPT, formatFileSize, isExcelFileName } from './import-files';
 import { ImportResult } from './import-result';
+
+addEnglish('imports', enImports);
 
 interface Props {
   kind: ImportKind;
@@ -19,6 +23,7 @@ interface Props {
 
 /** One import: template, file picker with drag and drop, Upload and Check file, and what came back. */
 export function ImportCard({ kind, title, description }: Props) {
+  const { t } = useTranslation('imports');
   const { showToast } = useToast();
   const template = useDownloadTemplate(kind);
   const upload = useImportFile(kind);
@@ -28,14 +33,13 @@ export function ImportCard({ kind, title, description }: Props) {
   const [problem, setProblem] = useState<string | null>(null);
   const [result, setResult] = useState<AnyImportResult | null>(null);
   const [dragging, setDragging] = useState(false);
-  const noun = kind === 'students' ? 'Student' : 'Teacher';
 
   const choose = (chosen: File | undefined) => {
     if (!chosen) return;
     setResult(null);
     if (!isExcelFileName(chosen.name)) {
       setFile(null);
-      setProblem(EXCEL_ONLY);
+      setProblem(t('card.excelOnly'));
       return;
     }
     setProblem(null);
@@ -76,14 +80,14 @@ export function ImportCard({ kind, title, description }: Props) {
             if (inputRef.current) inputRef.current.value = '';
           }
         },
-        onError: (error) => setProblem(errorText(error, 'Failed to upload file')),
+        onError: (error) => setProblem(errorText(error, t('card.uploadFailed'))),
       },
     );
   };
 
   const downloadTemplate = () =>
     template.mutate(undefined, {
-      onError: (error) => showToast(errorText(error, 'Failed to download template'), 'error'),
+      onError: (error) => showToast(errorText(error, t('card.templateFailed')), 'error'),
     });
 
   const pendingDryRun = upload.isPending && upload.variables?.dryRun;
@@ -103,7 +107,7 @@ export function ImportCard({ kind, title, description }: Props) {
             disabled={template.isPending}
             sx={{ whiteSpace: 'nowrap' }}
           >
-            Download Template
+            {t('card.downloadTemplate')}
           </Button>
         }
         sx={{ flexWrap: { xs: 'wrap', sm: 'nowrap' }, '& .MuiCardHeader-action': { m: { xs: '8px 0 0', sm: 0 } } }}
@@ -130,7 +134,7 @@ export function ImportCard({ kind, title, description }: Props) {
           }}
         >
           <CloudUploadIcon color="primary" sx={{ fontSize: 40 }} />
-          <Typography>Drag and drop an Excel file here, or</Typography>
+          <Typography>{t('card.dropHere')}</Typography>
           <Button
             variant="text"
             onClick={(event) => {
@@ -138,17 +142,17 @@ export function ImportCard({ kind, title, description }: Props) {
               inputRef.current?.click();
             }}
           >
-            Choose file
+            {t('card.choose')}
           </Button>
           <Typography variant="body2" color="text.secondary">
-            .xlsx or .xls
+            {t('card.kinds')}
           </Typography>
           <input
             ref={inputRef}
             id={inputId}
             type="file"
             accept={ACCEPT}
-            aria-label={`${noun} spreadsheet file`}
+            aria-label={kind === 'students' ? t('card.studentsFile') : t('card.teachersFile')}
             onChange={onPick}
             onClick={(event) => event.stopPropagation()}
             hidden
@@ -165,7 +169,7 @@ export function ImportCard({ kind, title, description }: Props) {
               </Typography>
             </Typography>
             <Button size="small" onClick={clear} disabled={upload.isPending}>
-              Clear
+              {t('card.clear')}
             </Button>
           </Stack>
         )}
@@ -177,7 +181,7 @@ export function ImportCard({ kind, title, description }: Props) {
             onClick={() => send(false)}
             disabled={!file || upload.isPending}
           >
-            {pendingUpload ? 'Uploading...' : 'Upload'}
+            {pendingUpload ? t('card.uploading') : t('card.upload')}
           </Button>
           <Button
             variant="outlined"
@@ -185,7 +189,7 @@ export function ImportCard({ kind, title, description }: Props) {
             onClick={() => send(true)}
             disabled={!file || upload.isPending}
           >
-            {pendingDryRun ? 'Checking...' : 'Check file'}
+            {pendingDryRun ? t('card.checking') : t('card.check')}
           </Button>
         </Stack>
 

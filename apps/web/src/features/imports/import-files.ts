@@ -1,7 +1,10 @@
 import { IMPORT_EXTENSIONS, type TeacherImportResult } from '@tuitiondesk/contract';
+import { addEnglish, i18n } from '../../i18n';
+import enImports from '../../i18n/locales/en/imports.json';
 import { buildCsv } from '../../lib/csv';
 
-export const EXCEL_ONLY = 'Please upload only Excel files (.xlsx or .xls)';
+addEnglish('imports', enImports);
+
 export const ACCEPT = IMPORT_EXTENSIONS.join(',');
 
 /** Only Excel files are taken: a file name must end in .xlsx or .xls (any case). */
@@ -12,10 +15,19 @@ export function isExcelFileName(name: string): boolean {
 
 export type ImportedTeacher = TeacherImportResult['imported_teachers'][number];
 
-/** The teachers' first sign-in details, for the admin to hand over: shown once, so offered as a file. */
+/**
+ * The teachers' first sign-in details, for the admin to hand over: shown once, so offered as a file,
+ * its headings in the language in use.
+ */
 export function buildAccountsCsv(teachers: readonly ImportedTeacher[]): string {
   return buildCsv(
-    ['Name', 'Teacher ID', 'Username', 'Initial Password', 'Email'],
+    [
+      i18n.t('imports:csv.name'),
+      i18n.t('imports:csv.teacherId'),
+      i18n.t('imports:csv.username'),
+      i18n.t('imports:csv.password'),
+      i18n.t('imports:csv.email'),
+    ],
     teachers
       .filter((teacher) => teacher.initial_password)
       .map((teacher) => [teacher.name, teacher.unique_id, teacher.username, teacher.initial_password, teacher.email]),

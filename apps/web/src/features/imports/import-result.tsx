@@ -13,13 +13,15 @@ import {
 } from '@mui/material';
 import type { AlreadyImported, ImportRowError } from '@tuitiondesk/contract';
 import { DataTable } from '../../components/data-table';
+import { addEnglish, type TFunction, useTranslation } from '../../i18n';
+import enImports from '../../i18n/locales/en/imports.json';
 import { saveFile } from '../../lib/api-client';
 import { csvBlob } from '../../lib/csv';
 import { todayIso } from '../../lib/dates';
 import type { AnyImportResult, ImportKind } from './api';
 import { buildAccountsCsv, type ImportedTeacher } from './import-files';
 
-const ACCOUNT_HEADINGS = ['Name', 'Username', 'Initial Password'];
+addEnglish('imports', enImports);
 
 /** Beyond this many, the imported list says how many more there are rather than listing them all. */
 export const SHOWN_RECORDS = 200;
@@ -30,12 +32,12 @@ interface ImportedRow {
   detail: string;
 }
 
-function importedRows(result: AnyImportResult): ImportedRow[] {
+function importedRows(t: TFunction<'imports'>, result: AnyImportResult): ImportedRow[] {
   if ('imported_students' in result) {
     return result.imported_students.map((student, index) => ({
       key: student.unique_id ?? `row-${index}`,
       name: student.name,
-      detail: `${student.phone} · Class ${student.class_name}`,
+      detail: t('result.studentDetail', { phone: student.phone, class: student.class_name }),
     }));
   }
   return result.imported_teachers.map((teacher, index) => ({
@@ -69,6 +71,7 @@ function RowList({
   rows: ListedRow[];
   shown?: number;
 }) {
+  const { t } = useTranslation('imports');
   if (rows.length === 0) return null;
   return (
     <Box sx={{ mt: 2 }}>
@@ -84,7 +87,7 @@ function RowList({
           ))}
           {rows.length > shown && (
             <ListItem>
-              <ListItemText secondary={`…and ${rows.length - shown} more`} />
+              <ListItemText secondary={t('result.more', { count: rows.length - shown })} />
             </ListItem>
           )}
         </List>
@@ -94,21 +97,20 @@ function RowList({
 }
 
 export function RowErrors({ kind, errors, dryRun }: { kind: ImportKind; errors: ImportRowError[]; dryRun: boolean }) {
+  const { t } = useTranslation('imports');
   return (
     <RowList
       heading={
-        dryRun
-          ? `${errors.length} row(s) have errors and would be skipped`
-          : `${errors.length} row(s) had errors and were skipped`
+        dryRun ? t('result.errorsWould', { count: errors.length }) : t('result.errorsWere', { count: errors.length })
       }
       headingColor="error"
-      region={`Row errors, ${kind}`}
-      label="Row errors"
+      region={kind === 'students' ? t('result.errorsRegionStudents') : t('result.errorsRegionTeachers')}
+      label={t('result.errorsLabel')}
       // Every error is listed: each is a row to fix.
       shown={errors.length}
       rows={errors.map((error) => ({
         key: `${error.row}: ${error.error}`,
-        primary: `Row ${error.row}: ${error.error}`,
+        primary: t('result.rowError', { row: error.row, error: error.error }),
       }))}
     />
   );
@@ -127,41 +129,44 @@ export function AlreadyImportedRows({
   rows: AlreadyImported[];
   dryRun: boolean;
 }) {
+  const { t } = useTranslation('imports');
   return (
     <RowList
       heading={
-        dryRun
-          ? `${rows.length} row(s) are already imported and would be left as they are`
-          : `${rows.length} row(s) were already imported and were left as they are`
+        dryRun ? t('result.alreadyWould', { count: rows.length }) : t('result.alreadyWere', { count: rows.length })
       }
-      region={`Already imported, ${kind}`}
-      label="Rows already imported"
+      region={kind === 'students' ? t('result.alreadyRegionStudents') : t('result.alreadyRegionTeachers')}
+      label={t('result.alreadyLabel')}
       rows={rows.map((row) => ({
         key: String(row.row),
-        primary: `Row ${row.row}: ${row.name}`,
-        secondary: `On record as ${row.unique_id}`,
+        primary: t('result.rowName', { row: row.row, name: row.name }),
+        secondary: t('result.onRecord', { id: row.unique_id }),
       }))}
     />
   );
 }
 
 function TeacherAccounts({ teachers }: { teachers: ImportedTeacher[] }) {
+  const { t } = useTranslation('imports');
   const withPassword = teachers.filter((teacher) => teacher.initial_password);
   if (withPassword.length === 0) return null;
   const download = () => saveFile(csvBlob(buildAccountsCsv(withPassword)), `teacher_accounts_${todayIso()}.csv`);
   return (
     <Box sx={{ mt: 2 }}>
       <Alert severity="warning" sx={{ mb: 1 }}>
-        These initial passwords are shown only once and cannot be read again. Download them or write them down now, and
-        hand each teacher their own. Each teacher must choose a new password at first sign-in.
+        {t('result.passwordsOnce')}
       </Alert>
       <Button size="small" variant="outlined" startIcon={<DownloadIcon />} onClick={download} sx={{ mb: 1 }}>
-        Download passwords (CSV)
+        {t('result.downloadPasswords')}
       </Button>
       <DataTable
-        label="Teacher sign-in accounts"
-        labels={ACCOUNT_HEADINGS}
-        region="Teacher accounts list"
+        label={t('result.accountsLabel')}
+        labels={[
+          t('result.accountHeadings.name'),
+          t('result.accountHeadings.username'),
+          t('result.accountHeadings.password'),
+        ]}
+        region={t('result.accountsRegion')}
         outlined
         stickyHeader
         boxSx={scrollBox}
@@ -180,8 +185,19 @@ function TeacherAccounts({ teachers }: { teachers: ImportedTeacher[] }) {
 
 /** What an import (or a check) answered: the message, the records, every row error, new accounts. */
 export function ImportResult({ kind, result }: { kind: ImportKind; result: AnyImportResult }) {
-  const rows = importedRows(result);
-  const noun = kind === 'students' ? 'student(s)' : 'teacher(s)';
+  const { t } = useTranslation('imports');
+  const rows = importedRows(t, result);
+  const count = rows.length;
+  // The new teachers' first sign-in details, after a real import (a check creates no account).
+  const newTeachers = 'imported_teachers' in result && !result.dry_run ? result.imported_teachers : null;
+  const heading =
+    kind === 'students'
+      ? result.dry_run
+        ? t('result.wouldImportStudents', { count })
+        : t('result.importedStudents', { count })
+      : result.dry_run
+        ? t('result.wouldImportTeachers', { count })
+        : t('result.importedTeachers', { count });
   // Nothing new and nothing wrong (the same file again) is news, not a success nor a problem.
   const severity = result.dry_run
     ? 'info'
@@ -194,14 +210,14 @@ export function ImportResult({ kind, result }: { kind: ImportKind; result: AnyIm
     <Box aria-live="polite">
       <Alert severity={severity}>{result.message}</Alert>
       <RowList
-        heading={result.dry_run ? `Would import ${rows.length} ${noun}` : `Imported ${rows.length} ${noun}`}
-        region={`Records, ${kind}`}
-        label={result.dry_run ? 'Records to import' : 'Imported records'}
+        heading={heading}
+        region={kind === 'students' ? t('result.recordsRegionStudents') : t('result.recordsRegionTeachers')}
+        label={result.dry_run ? t('result.toImport') : t('result.imported')}
         rows={rows.map((row) => ({ key: row.key, primary: row.name, secondary: row.detail }))}
       />
       <AlreadyImportedRows kind={kind} rows={result.already_imported} dryRun={result.dry_run} />
       <RowErrors kind={kind} errors={result.errors} dryRun={result.dry_run} />
-      {'imported_teachers' in result && !result.dry_run && <TeacherAccounts teachers={result.imported_teachers} />}
+      {newTeachers && <TeacherAccounts teachers={newTeachers} />}
     </Box>
   );
 }

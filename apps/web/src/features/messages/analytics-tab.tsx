@@ -5,16 +5,17 @@ import { lazy, Suspense, useState } from 'react';
 import { ColumnTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import type { DataColumn } from '../../components/row-cards';
-import { formatDayTime, isoDaysAgo, todayIso } from '../../lib/dates';
+import { addEnglish, type TFunction, useTranslation } from '../../i18n';
+import enMessages from '../../i18n/locales/en/messages.json';
+import { formatDayTime, formatNumber, isoDaysAgo, todayIso } from '../../lib/dates';
 import { useAnalytics } from './api';
+
+addEnglish('messages', enMessages);
 
 const ReachChart = lazy(() => import('./reach-chart'));
 
-const RANGES = [
-  { days: 7, label: 'Last 7 days' },
-  { days: 30, label: 'Last 30 days' },
-  { days: 90, label: 'Last 90 days' },
-];
+/** The periods offered, in days. */
+const RANGES = [7, 30, 90];
 
 /** "83%" of `part` in `whole`, or "-" when there is nothing to divide. */
 export function percent(part: number, whole: number): string {
@@ -40,19 +41,28 @@ function Figure({ label, value, caption }: { label: string; value: string | numb
 }
 
 function Figures({ data }: { data: MessageAnalytics }) {
+  const { t } = useTranslation('messages');
   const { totals, whatsapp_cost: cost } = data;
   const figures = [
-    { label: 'Families messaged', value: totals.families },
-    { label: 'Reached in the app', value: totals.in_app },
-    { label: 'Reached on WhatsApp', value: totals.whatsapp },
-    { label: 'Delivered', value: percent(totals.delivered, totals.families), caption: `${totals.delivered} families` },
-    { label: 'Read', value: percent(totals.read, totals.families), caption: `${totals.read} families` },
-    { label: 'Replies', value: totals.replies },
-    { label: 'Not reached', value: totals.not_reached, caption: 'On the call list' },
+    { label: t('analytics.families'), value: formatNumber(totals.families) },
+    { label: t('analytics.inApp'), value: formatNumber(totals.in_app) },
+    { label: t('analytics.whatsapp'), value: formatNumber(totals.whatsapp) },
     {
-      label: 'WhatsApp this month',
+      label: t('analytics.delivered'),
+      value: percent(totals.delivered, totals.families),
+      caption: t('analytics.familiesCount', { count: totals.delivered }),
+    },
+    {
+      label: t('analytics.read'),
+      value: percent(totals.read, totals.families),
+      caption: t('analytics.familiesCount', { count: totals.read }),
+    },
+    { label: t('analytics.replies'), value: formatNumber(totals.replies) },
+    { label: t('analytics.notReached'), value: formatNumber(totals.not_reached), caption: t('analytics.onCallList') },
+    {
+      label: t('analytics.cost'),
       value: `₹${cost.estimate.toFixed(2)}`,
-      caption: `${cost.template_messages} template messages at ₹${cost.price_per_message} (estimate)`,
+      caption: t('analytics.costCaption', { count: cost.template_messages, price: cost.price_per_message }),
     },
   ];
   return (
@@ -69,10 +79,10 @@ function Figures({ data }: { data: MessageAnalytics }) {
 type Send = MessageAnalytics['sends'][number];
 
 /** Message, Families, In app, WhatsApp, Delivered, Read, Replies, Not reached: on a phone, a card a message. */
-const SEND_COLUMNS: readonly DataColumn<Send>[] = [
+const sendColumns = (t: TFunction<'messages'>): readonly DataColumn<Send>[] => [
   {
     id: 'message',
-    header: 'Message',
+    header: t('analytics.columns.message'),
     cell: (send) => (
       <>
         <Typography variant="body2" sx={{ fontWeight: 600 }}>
@@ -85,19 +95,20 @@ const SEND_COLUMNS: readonly DataColumn<Send>[] = [
       </>
     ),
   },
-  { id: 'families', header: 'Families', cell: (send) => send.families },
-  { id: 'in-app', header: 'In app', cell: (send) => send.in_app },
-  { id: 'whatsapp', header: 'WhatsApp', cell: (send) => send.whatsapp },
-  { id: 'delivered', header: 'Delivered', cell: (send) => percent(send.delivered, send.families) },
-  { id: 'read', header: 'Read', cell: (send) => percent(send.read, send.families) },
-  { id: 'replies', header: 'Replies', cell: (send) => send.replies },
-  { id: 'not-reached', header: 'Not reached', cell: (send) => send.not_reached },
+  { id: 'families', header: t('analytics.columns.families'), cell: (send) => formatNumber(send.families) },
+  { id: 'in-app', header: t('analytics.columns.inApp'), cell: (send) => formatNumber(send.in_app) },
+  { id: 'whatsapp', header: t('analytics.columns.whatsapp'), cell: (send) => formatNumber(send.whatsapp) },
+  { id: 'delivered', header: t('analytics.columns.delivered'), cell: (send) => percent(send.delivered, send.families) },
+  { id: 'read', header: t('analytics.columns.read'), cell: (send) => percent(send.read, send.families) },
+  { id: 'replies', header: t('analytics.columns.replies'), cell: (send) => formatNumber(send.replies) },
+  { id: 'not-reached', header: t('analytics.columns.notReached'), cell: (send) => formatNumber(send.not_reached) },
 ];
 const sendId = (send: Send) => send.id;
 const sendName = (send: Send) => send.subject;
 
 /** Message Analytics: how the centre's messages reached families, per channel, per day and per message. */
 export function AnalyticsTab() {
+  const { t } = useTranslation('messages');
   const [days, setDays] = useState(30);
   const analytics = useAnalytics(isoDaysAgo(days - 1), todayIso());
   const data = analytics.data;
@@ -105,27 +116,23 @@ export function AnalyticsTab() {
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       <TextField
         select
-        label="Period"
+        label={t('analytics.period')}
         value={days}
         onChange={(event) => setDays(Number(event.target.value))}
         sx={{ maxWidth: 220 }}
         size="small"
       >
         {RANGES.map((range) => (
-          <MenuItem key={range.days} value={range.days}>
-            {range.label}
+          <MenuItem key={range} value={range}>
+            {t('analytics.lastDays', { count: range })}
           </MenuItem>
         ))}
       </TextField>
       {!data ? (
-        <Skeleton height={160} aria-label="Loading message analytics" />
+        <Skeleton height={160} aria-label={t('analytics.loading')} />
       ) : data.totals.families === 0 ? (
         <Paper variant="outlined">
-          <EmptyState
-            icon={<InsightsIcon />}
-            title="No messages in this period"
-            text="When you send messages or approve absences, how they reached families shows here."
-          />
+          <EmptyState icon={<InsightsIcon />} title={t('analytics.emptyTitle')} text={t('analytics.emptyText')} />
           <Figures data={data} />
         </Paper>
       ) : (
@@ -133,18 +140,18 @@ export function AnalyticsTab() {
           <Figures data={data} />
           <Paper variant="outlined" sx={{ p: 2 }}>
             <Typography variant="h6" component="h3">
-              Families reached per day
+              {t('analytics.perDay')}
             </Typography>
-            <Suspense fallback={<Skeleton height={280} aria-label="Loading the chart" />}>
+            <Suspense fallback={<Skeleton height={280} aria-label={t('analytics.loadingChart')} />}>
               <ReachChart days={data.days} />
             </Suspense>
           </Paper>
           {data.sends.length > 0 && (
             <Paper variant="outlined">
               <ColumnTable
-                label="Messages sent"
-                region="Messages sent"
-                columns={SEND_COLUMNS}
+                label={t('analytics.sent')}
+                region={t('analytics.sent')}
+                columns={sendColumns(t)}
                 rows={data.sends}
                 rowKey={sendId}
                 nameOf={sendName}

@@ -15,26 +15,23 @@ import {
 import type { CallListItem } from '@tuitiondesk/contract';
 import { useState } from 'react';
 import { EmptyState } from '../../components/empty-state';
+import { addEnglish, type TFunction, useTranslation } from '../../i18n';
+import enMessages from '../../i18n/locales/en/messages.json';
 import { errorText } from '../../lib/api-client';
 import { formatDayTime } from '../../lib/dates';
 import { useCallList, useMarkCalled } from './api';
 
-const KIND_WORDS: Record<CallListItem['kind'], string> = {
-  notice: 'Notice',
-  absence_alert: 'Absence alert',
-  late_alert: 'Late alert',
-  access_notice: 'App access',
-  whatsapp: 'WhatsApp message',
-};
+addEnglish('messages', enMessages);
 
 /** Why this family is on the list, in the office's words. */
-export function callReason(item: CallListItem): string {
-  if (item.reason === 'call_requested') return 'Asked to be called';
-  if (item.failure_reason) return `Not reached: ${item.failure_reason}`;
-  return 'Not reached: no channel confirmed delivery in time';
+export function callReason(t: TFunction<'messages'>, item: CallListItem): string {
+  if (item.reason === 'call_requested') return t('callList.askedToCall');
+  if (item.failure_reason) return t('callList.notReachedBecause', { reason: item.failure_reason });
+  return t('callList.notReachedInTime');
 }
 
 function CallRow({ item }: { item: CallListItem }) {
+  const { t } = useTranslation('messages');
   const mark = useMarkCalled();
   const [error, setError] = useState<string | null>(null);
   const called = item.called_at !== null;
@@ -44,14 +41,18 @@ function CallRow({ item }: { item: CallListItem }) {
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ justifyContent: 'space-between' }}>
         <Box sx={{ minWidth: 0 }}>
           <Typography sx={{ fontWeight: 600 }}>{name}</Typography>
-          <Link href={`tel:${item.phone}`} aria-label={`Call ${name} on ${item.phone}`}>
+          <Link href={`tel:${item.phone}`} aria-label={t('callList.callName', { name, phone: item.phone })}>
             {item.phone}
           </Link>
           <Typography variant="body2" color={item.reason === 'call_requested' ? 'warning.dark' : 'text.secondary'}>
-            {callReason(item)}
+            {callReason(t, item)}
           </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-            {KIND_WORDS[item.kind]}: {item.subject}, {formatDayTime(item.sent_at)}
+            {t('callList.about', {
+              kind: t(`kind.${item.kind}`),
+              subject: item.subject,
+              when: formatDayTime(item.sent_at),
+            })}
           </Typography>
         </Box>
         <Box sx={{ flexShrink: 0 }}>
@@ -65,14 +66,14 @@ function CallRow({ item }: { item: CallListItem }) {
                   mark.mutate(
                     { messageId: item.message_id, called: event.target.checked },
                     {
-                      onError: (failure) => setError(errorText(failure, 'Could not save the call. Please try again.')),
+                      onError: (failure) => setError(errorText(failure, t('callList.saveFailed'))),
                     },
                   );
                 }}
-                slotProps={{ input: { 'aria-label': `Called ${name}` } }}
+                slotProps={{ input: { 'aria-label': t('callList.calledName', { name }) } }}
               />
             }
-            label={called ? `Called${item.called_by ? ` by ${item.called_by}` : ''}` : 'Called'}
+            label={called && item.called_by ? t('callList.calledBy', { name: item.called_by }) : t('callList.called')}
           />
           {called && item.called_at && (
             <Typography variant="caption" color="text.secondary" component="div">
@@ -95,10 +96,11 @@ function CallRow({ item }: { item: CallListItem }) {
  * Ticked ones stay a week, so a mistaken tick can be undone.
  */
 export function CallList() {
+  const { t } = useTranslation('messages');
   const list = useCallList();
   if (list.isPending) {
     return (
-      <Box aria-label="Loading the call list" sx={{ p: 2 }}>
+      <Box aria-label={t('callList.loading')} sx={{ p: 2 }}>
         {[0, 1, 2].map((row) => (
           <Skeleton key={row} height={64} />
         ))}
@@ -109,21 +111,19 @@ export function CallList() {
   if (items.length === 0) {
     return (
       <Paper variant="outlined">
-        <EmptyState
-          icon={<PhoneInTalkIcon />}
-          title="Nobody to call"
-          text="Families that no message reached, and families who ask to be called, appear here."
-        />
+        <EmptyState icon={<PhoneInTalkIcon />} title={t('callList.emptyTitle')} text={t('callList.emptyText')} />
       </Paper>
     );
   }
   return (
     <Paper variant="outlined">
       <Typography sx={{ px: 2, pt: 2 }} color="text.secondary">
-        {list.data?.waiting_count === 1 ? '1 family' : `${list.data?.waiting_count ?? 0} families`} to call. A family
-        comes here when no message reached it within {list.data?.not_reached_minutes} minutes.
+        {t('callList.waiting', {
+          count: list.data?.waiting_count ?? 0,
+          minutes: list.data?.not_reached_minutes,
+        })}
       </Typography>
-      <List aria-label="Call list">
+      <List aria-label={t('callList.label')}>
         {items.map((item) => (
           <CallRow key={item.message_id} item={item} />
         ))}

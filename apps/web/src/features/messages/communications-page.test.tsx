@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { CallListItem, Communication } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { showLanguage } from '../../i18n';
 import {
   deferred,
   type FakeReply,
@@ -297,5 +298,28 @@ describe('the call list', () => {
     });
     renderPage(<CommunicationsPage />, { path: '/communications?tab=call-list', signedInAs: 'teacher' });
     expect(await screen.findByText('Nobody to call')).toBeInTheDocument();
+  });
+});
+
+describe('in Hindi', { timeout: 20_000 }, () => {
+  afterEach(async () => {
+    await showLanguage('en');
+  });
+
+  it('shows the page, its tabs and the history in Hindi, the texts staff wrote as written', async () => {
+    await showLanguage('hi');
+    serve([item(1, { kind: 'absence_alert', delivery_status: 'delivered', reply: 'sick' })]);
+    renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
+    expect(screen.getByRole('heading', { name: 'संचार' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'संदेश इतिहास' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tab', { name: 'टेम्पलेट' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'संदेश भेजें' })).toBeInTheDocument();
+    const table = await screen.findByRole('table', { name: 'संदेश इतिहास' });
+    expect(within(table).getByRole('columnheader', { name: 'विषय' })).toBeInTheDocument();
+    expect(within(table).getByText('अनुपस्थिति सूचना')).toBeInTheDocument();
+    expect(within(table).getByText('जवाब दिया: बीमार')).toBeInTheDocument();
+    expect(within(table).getByText('पहुँचा')).toBeInTheDocument();
+    // The subject is what staff typed: never translated.
+    expect(within(table).getByText('Subject 1')).toBeInTheDocument();
   });
 });

@@ -6,6 +6,8 @@ import { useSearchParams } from 'react-router';
 import { NotLoaded } from '../../components/not-loaded';
 import { PageHeader } from '../../components/page-header';
 import { usePageState } from '../../components/pager';
+import { addEnglish, useTranslation } from '../../i18n';
+import enMessages from '../../i18n/locales/en/messages.json';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { AnalyticsTab } from './analytics-tab';
 import { useMessageHistory, useMessagingSettings } from './api';
@@ -16,7 +18,10 @@ import { MessagingSettingsDialog } from './messaging-settings-dialog';
 import { SendMessageDialog } from './send-message-dialog';
 import { TemplatesTab } from './templates-tab';
 
-const TABS = ['Message History', 'Message Analytics', 'Templates', 'Call list', 'Conversations'] as const;
+addEnglish('messages', enMessages);
+
+/** The tabs' texts (`tabs.<key>`), in their order. */
+const TABS = ['history', 'analytics', 'templates', 'callList', 'conversations'] as const;
 /** Tabs a link can open (`/communications?tab=call-list`, from the dashboard). */
 const TAB_PARAMS: Record<string, number> = { analytics: 1, templates: 2, 'call-list': 3, conversations: 4 };
 
@@ -34,13 +39,14 @@ function TabPanel({ index, current, children }: { index: number; current: number
 }
 
 function MessageHistory() {
+  const { t } = useTranslation('messages');
   const paging = usePageState(ROWS_PER_PAGE_OPTIONS[0] as number);
   const history = useMessageHistory(paging.page, paging.pageSize);
   // A page never loaded says so (not "no messages"); one shown before stays when a refetch fails.
   if (history.isError && history.data === undefined) {
     return (
       <Box sx={{ p: 3 }}>
-        <NotLoaded text="The message history could not be loaded." onRetry={() => void history.refetch()} centred />
+        <NotLoaded text={t('page.historyNotLoaded')} onRetry={() => void history.refetch()} centred />
       </Box>
     );
   }
@@ -56,6 +62,7 @@ function MessageHistory() {
 
 /** Communications: message parents, and see every message sent. */
 export default function CommunicationsPage() {
+  const { t } = useTranslation('messages');
   const [search] = useSearchParams();
   const [tab, setTab] = useState(() => TAB_PARAMS[search.get('tab') ?? ''] ?? 0);
   const [sending, setSending] = useState(false);
@@ -67,8 +74,8 @@ export default function CommunicationsPage() {
   return (
     <Box>
       <PageHeader
-        title="Communications"
-        subtitle="Messages to parents: through their mobile app, or on WhatsApp where they agreed."
+        title={t('page.title')}
+        subtitle={t('page.subtitle')}
         action={
           <Stack direction="row" spacing={1}>
             {isAdmin && (
@@ -78,11 +85,11 @@ export default function CommunicationsPage() {
                 onClick={() => setSettingsOpen(true)}
                 disabled={!settings.data}
               >
-                Message settings
+                {t('page.settings')}
               </Button>
             )}
             <Button variant="contained" startIcon={<SendIcon />} onClick={() => setSending(true)}>
-              Send Message
+              {t('page.send')}
             </Button>
           </Stack>
         }
@@ -94,12 +101,12 @@ export default function CommunicationsPage() {
           onChange={(_event, next: number) => setTab(next)}
           variant="scrollable"
           allowScrollButtonsMobile
-          aria-label="Communications"
+          aria-label={t('page.tabsLabel')}
         >
-          {TABS.map((label, index) => (
+          {TABS.map((key, index) => (
             <Tab
-              key={label}
-              label={label}
+              key={key}
+              label={t(`tabs.${key}`)}
               id={`communications-tab-${index}`}
               aria-controls={`communications-panel-${index}`}
             />

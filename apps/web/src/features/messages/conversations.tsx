@@ -14,18 +14,22 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { EmptyState } from '../../components/empty-state';
+import { addEnglish, useTranslation } from '../../i18n';
+import enMessages from '../../i18n/locales/en/messages.json';
 import { errorText } from '../../lib/api-client';
 import { formatDayTime } from '../../lib/dates';
 import { useConversation, useConversations, useSendWhatsapp } from './api';
-import { WHATSAPP_FAILED } from './whatsapp-message-dialog';
+
+addEnglish('messages', enMessages);
 
 function Thread({ phone, canAnswer }: { phone: string; canAnswer: boolean }) {
+  const { t } = useTranslation('messages');
   const conversation = useConversation(phone);
   const send = useSendWhatsapp();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const data = conversation.data;
-  if (!data) return <Skeleton height={200} aria-label="Loading the conversation" />;
+  if (!data) return <Skeleton height={200} aria-label={t('conversations.loadingOne')} />;
   const open = data.window_open_until !== null;
   const answer = () => {
     setError(null);
@@ -36,7 +40,7 @@ function Thread({ phone, canAnswer }: { phone: string; canAnswer: boolean }) {
           setText('');
           void conversation.refetch();
         },
-        onError: (failure) => setError(errorText(failure, WHATSAPP_FAILED)),
+        onError: (failure) => setError(errorText(failure, t('whatsapp.failed'))),
       },
     );
   };
@@ -48,7 +52,7 @@ function Thread({ phone, canAnswer }: { phone: string; canAnswer: boolean }) {
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
         {data.phone}
       </Typography>
-      <Stack spacing={1} component="ol" aria-label="Conversation" sx={{ listStyle: 'none', p: 0, m: 0 }}>
+      <Stack spacing={1} component="ol" aria-label={t('conversations.label')} sx={{ listStyle: 'none', p: 0, m: 0 }}>
         {data.entries.map((entry) => (
           <Box
             component="li"
@@ -68,8 +72,9 @@ function Thread({ phone, canAnswer }: { phone: string; canAnswer: boolean }) {
               {entry.text}
             </Typography>
             <Typography variant="caption" color="text.secondary">
-              {entry.direction === 'in' ? 'Parent' : (entry.sent_by ?? 'Centre')} · {formatDayTime(entry.at)}
-              {entry.delivery_status ? ` · ${entry.delivery_status}` : ''}
+              {entry.direction === 'in' ? t('conversations.parent') : (entry.sent_by ?? t('conversations.centre'))} ·{' '}
+              {formatDayTime(entry.at)}
+              {entry.delivery_status ? ` · ${t(`conversations.status.${entry.delivery_status}`)}` : ''}
             </Typography>
           </Box>
         ))}
@@ -77,13 +82,12 @@ function Thread({ phone, canAnswer }: { phone: string; canAnswer: boolean }) {
       <Box sx={{ mt: 2 }}>
         {!open && (
           <Alert severity="info" sx={{ mb: 1 }}>
-            More than 24 hours since the parent last wrote: WhatsApp allows only approved templates now. Use Message on
-            WhatsApp on the student, or Send Message.
+            {t('conversations.closed')}
           </Alert>
         )}
         {open && !canAnswer && (
           <Alert severity="info" sx={{ mb: 1 }}>
-            Only admins answer on WhatsApp.
+            {t('conversations.adminsOnly')}
           </Alert>
         )}
         {error && (
@@ -93,14 +97,16 @@ function Thread({ phone, canAnswer }: { phone: string; canAnswer: boolean }) {
         )}
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
           <TextField
-            label="Answer"
+            label={t('conversations.answer')}
             value={text}
             onChange={(event) => setText(event.target.value)}
             disabled={!open || !canAnswer}
             multiline
             maxRows={4}
             fullWidth
-            helperText={open ? `You can write freely until ${formatDayTime(data.window_open_until)}.` : undefined}
+            helperText={
+              open ? t('conversations.openUntil', { when: formatDayTime(data.window_open_until) }) : undefined
+            }
           />
           <Button
             variant="contained"
@@ -108,7 +114,7 @@ function Thread({ phone, canAnswer }: { phone: string; canAnswer: boolean }) {
             disabled={!open || !canAnswer || text.trim() === '' || send.isPending}
             sx={{ alignSelf: 'flex-start' }}
           >
-            {send.isPending ? 'Sending...' : 'Send'}
+            {send.isPending ? t('conversations.sending') : t('conversations.send')}
           </Button>
         </Stack>
       </Box>
@@ -118,24 +124,24 @@ function Thread({ phone, canAnswer }: { phone: string; canAnswer: boolean }) {
 
 /** What parents wrote on WhatsApp, per family, and the centre's answers (admins, inside the 24 hours). */
 export function Conversations({ canAnswer }: { canAnswer: boolean }) {
+  const { t } = useTranslation('messages');
   const conversations = useConversations();
   const [selected, setSelected] = useState<string | null>(null);
-  if (conversations.isPending) return <Skeleton height={120} aria-label="Loading conversations" />;
+  if (conversations.isPending) return <Skeleton height={120} aria-label={t('conversations.loading')} />;
   const items = conversations.data ?? [];
   if (items.length === 0) {
     return (
       <Paper variant="outlined">
-        <EmptyState
-          icon={<ForumIcon />}
-          title="No conversations yet"
-          text="When a parent writes to the centre's WhatsApp number, the conversation appears here."
-        />
+        <EmptyState icon={<ForumIcon />} title={t('conversations.emptyTitle')} text={t('conversations.emptyText')} />
       </Paper>
     );
   }
   return (
     <Paper variant="outlined" sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, minHeight: 320 }}>
-      <List aria-label="Conversations" sx={{ width: { md: 300 }, borderRight: { md: 1 }, borderColor: 'divider' }}>
+      <List
+        aria-label={t('conversations.listLabel')}
+        sx={{ width: { md: 300 }, borderRight: { md: 1 }, borderColor: 'divider' }}
+      >
         {items.map((item) => (
           <ListItemButton key={item.phone} selected={item.phone === selected} onClick={() => setSelected(item.phone)}>
             <ListItemText
@@ -149,7 +155,7 @@ export function Conversations({ canAnswer }: { canAnswer: boolean }) {
         {selected ? (
           <Thread key={selected} phone={selected} canAnswer={canAnswer} />
         ) : (
-          <Typography color="text.secondary">Choose a family to read the conversation.</Typography>
+          <Typography color="text.secondary">{t('conversations.choose')}</Typography>
         )}
       </Box>
     </Paper>

@@ -3,12 +3,16 @@ import MailOutlineIcon from '@mui/icons-material/MailOutlined';
 import PhoneIphoneIcon from '@mui/icons-material/PhoneIphone';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import { Box, Chip, type ChipProps, Paper, Skeleton, Tooltip, Typography } from '@mui/material';
-import { type Communication, type MessageAttempt, type MessageKind, PARENT_REPLY_LABELS } from '@tuitiondesk/contract';
+import { type Communication, DELIVERY_STATUSES, type MessageAttempt } from '@tuitiondesk/contract';
 import { ColumnTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import { Pager, type PageState } from '../../components/pager';
 import type { DataColumn } from '../../components/row-cards';
+import { addEnglish, type TFunction, useTranslation } from '../../i18n';
+import enMessages from '../../i18n/locales/en/messages.json';
 import { formatDayTime } from '../../lib/dates';
+
+addEnglish('messages', enMessages);
 
 /** The history shows the first 50 characters of each message. */
 export const PREVIEW_LENGTH = 50;
@@ -33,52 +37,55 @@ export function deliveryStatusColor(status: string): ChipProps['color'] {
   }
 }
 
-function statusLabel(status: string): string {
-  return status ? status.charAt(0).toUpperCase() + status.slice(1).toLowerCase() : 'Unknown';
+/** The statuses the server gives a message, each with its text (`status.<name>`). */
+const KNOWN_STATUSES = new Set<string>(DELIVERY_STATUSES);
+
+/** A delivery status in words: a known one in the language in use, any other as the server wrote it, capitalised. */
+export function deliveryStatusText(t: TFunction<'messages'>, status: string): string {
+  if (!status) return t('status.unknown');
+  const name = status.toLowerCase();
+  return KNOWN_STATUSES.has(name) ? t(`status.${name}`) : name.charAt(0).toUpperCase() + name.slice(1);
 }
 
 /** The channel that reached the family (or is trying to). */
 export function MessageTypeIcon({ type }: { type: string }) {
+  const { t } = useTranslation('messages');
   switch (type) {
     case 'WHATSAPP':
       // WhatsApp's green darkened to 4.5:1 on white, as an icon that carries meaning must be.
-      return <WhatsAppIcon titleAccess="WhatsApp" sx={{ color: '#128c4a' }} />;
+      return <WhatsAppIcon titleAccess={t('history.whatsapp')} sx={{ color: '#128c4a' }} />;
     case 'IN_APP':
-      return <PhoneIphoneIcon titleAccess="In-app message" color="primary" />;
+      return <PhoneIphoneIcon titleAccess={t('history.inApp')} color="primary" />;
     default:
-      return <MailOutlineIcon titleAccess={type ? `Other (${type})` : 'Other'} color="action" />;
+      return (
+        <MailOutlineIcon titleAccess={type ? t('history.otherType', { type }) : t('history.other')} color="action" />
+      );
   }
 }
 
-/** What a message is, when it is not a notice staff wrote to parents. */
-const KIND_LABELS: Partial<Record<MessageKind, string>> = {
-  absence_alert: 'Absence alert',
-  late_alert: 'Late alert',
-  access_notice: 'Parent app access changed',
-  whatsapp: 'WhatsApp message to one parent',
-};
-
-const CHANNEL_LABELS: Record<MessageAttempt['channel'], string> = { push: 'Parent app', whatsapp: 'WhatsApp' };
+/** The kinds of message that are not a notice staff wrote to parents: each is named above its subject. */
+const NAMED_KINDS = new Set<Communication['kind']>(['absence_alert', 'late_alert', 'access_notice', 'whatsapp']);
 
 /** One line per channel tried: "WhatsApp: Delivered 22 Nov 2026, 09:07", with the reason it failed or waits. */
-export function attemptLine(attempt: MessageAttempt): string {
+export function attemptLine(t: TFunction<'messages'>, attempt: MessageAttempt): string {
   const when = attempt.read_at ?? attempt.delivered_at ?? attempt.sent_at;
-  const parts = [`${CHANNEL_LABELS[attempt.channel]}: ${statusLabel(attempt.status)}`];
+  const parts = [`${t(`history.channel.${attempt.channel}`)}: ${deliveryStatusText(t, attempt.status)}`];
   if (when) parts.push(formatDayTime(when));
   const reason = attempt.failure_reason ?? attempt.waiting_reason;
   return reason ? `${parts.join(' ')}. ${reason}` : parts.join(' ');
 }
 
 function StatusChip({ item }: { item: Communication }) {
+  const { t } = useTranslation('messages');
   const color = deliveryStatusColor(item.delivery_status);
   const details = [
-    ...item.attempts.map(attemptLine),
+    ...item.attempts.map((attempt) => attemptLine(t, attempt)),
     ...(item.attempts.length === 0 && item.failure_reason ? [item.failure_reason] : []),
   ];
   const chip = (
     <Chip
       size="small"
-      label={statusLabel(item.delivery_status)}
+      label={deliveryStatusText(t, item.delivery_status)}
       color={color}
       // White on the theme's light info blue is below 4.5:1; its dark shade keeps the colour and the contrast.
       sx={color === 'info' ? { bgcolor: 'info.dark' } : undefined}
@@ -108,7 +115,7 @@ function StatusChip({ item }: { item: Communication }) {
       {status}
       {item.reply && (
         <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, whiteSpace: 'nowrap' }}>
-          Replied: {PARENT_REPLY_LABELS[item.reply]}
+          {t('history.replied', { reply: t(`reply.${item.reply}`) })}
         </Typography>
       )}
     </>
@@ -116,17 +123,17 @@ function StatusChip({ item }: { item: Communication }) {
 }
 
 /** Type, Subject, Recipient, Sent At, Status: on a phone, a card a message, headed by its subject. */
-const COLUMNS: readonly DataColumn<Communication>[] = [
-  { id: 'type', header: 'Type', cell: (item) => <MessageTypeIcon type={item.message_type} /> },
+const columns = (t: TFunction<'messages'>): readonly DataColumn<Communication>[] => [
+  { id: 'type', header: t('history.columns.type'), cell: (item) => <MessageTypeIcon type={item.message_type} /> },
   {
     id: 'subject',
-    header: 'Subject',
+    header: t('history.columns.subject'),
     sx: { maxWidth: 360 },
     cell: (item) => (
       <>
-        {KIND_LABELS[item.kind] && (
+        {NAMED_KINDS.has(item.kind) && (
           <Typography variant="caption" color="text.secondary" component="div">
-            {KIND_LABELS[item.kind]}
+            {t(`history.kind.${item.kind}`)}
           </Typography>
         )}
         <Typography variant="body2" sx={{ fontWeight: 600 }}>
@@ -140,7 +147,7 @@ const COLUMNS: readonly DataColumn<Communication>[] = [
   },
   {
     id: 'recipient',
-    header: 'Recipient',
+    header: t('history.columns.recipient'),
     cell: (item) => (
       <>
         <Typography variant="body2">{item.recipient_name || item.recipient}</Typography>
@@ -152,8 +159,8 @@ const COLUMNS: readonly DataColumn<Communication>[] = [
       </>
     ),
   },
-  { id: 'sent-at', header: 'Sent At', nowrap: true, cell: (item) => formatDayTime(item.sent_at) },
-  { id: 'status', header: 'Status', cell: (item) => <StatusChip item={item} /> },
+  { id: 'sent-at', header: t('history.columns.sentAt'), nowrap: true, cell: (item) => formatDayTime(item.sent_at) },
+  { id: 'status', header: t('history.columns.status'), cell: (item) => <StatusChip item={item} /> },
 ];
 const itemId = (item: Communication) => item.id;
 /** A card's name: the subject and to whom. */
@@ -169,10 +176,11 @@ interface Props {
 export const ROWS_PER_PAGE_OPTIONS = [25, 50, 100];
 
 export function MessageHistoryTable({ items, loading, paging, hasMore }: Props) {
+  const { t } = useTranslation('messages');
   const { page, pageSize } = paging;
   if (loading) {
     return (
-      <Box aria-label="Loading messages" sx={{ p: 2 }}>
+      <Box aria-label={t('history.loading')} sx={{ p: 2 }}>
         {[0, 1, 2, 3].map((row) => (
           <Skeleton key={row} height={48} />
         ))}
@@ -181,11 +189,7 @@ export function MessageHistoryTable({ items, loading, paging, hasMore }: Props) 
   }
   if (!items || (items.length === 0 && page === 0)) {
     return (
-      <EmptyState
-        icon={<ChatBubbleOutlineIcon />}
-        title="No messages sent yet"
-        text="Messages you send to parents will appear here."
-      />
+      <EmptyState icon={<ChatBubbleOutlineIcon />} title={t('history.emptyTitle')} text={t('history.emptyText')} />
     );
   }
   // The API gives no total: while another page exists the count is unknown (-1), then it is exact.
@@ -193,9 +197,9 @@ export function MessageHistoryTable({ items, loading, paging, hasMore }: Props) 
   return (
     <Paper variant="outlined">
       <ColumnTable
-        label="Message history"
-        region="Message history"
-        columns={COLUMNS}
+        label={t('history.label')}
+        region={t('history.label')}
+        columns={columns(t)}
         rows={items}
         rowKey={itemId}
         nameOf={itemName}

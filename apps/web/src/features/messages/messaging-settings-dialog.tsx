@@ -2,19 +2,24 @@ import { Alert, Stack, TextField } from '@mui/material';
 import type { MessagingSettings } from '@tuitiondesk/contract';
 import { useState } from 'react';
 import { EntityFormDialog } from '../../components/entity-list';
+import { addEnglish, type TFunction, useTranslation } from '../../i18n';
+import enMessages from '../../i18n/locales/en/messages.json';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useSaveMessagingSettings } from './api';
 
+addEnglish('messages', enMessages);
+
 /** Where WhatsApp stands, in one sentence. */
-export function whatsappStatusText(settings: MessagingSettings): string {
+export function whatsappStatusText(t: TFunction<'messages'>, settings: MessagingSettings): string {
   return settings.whatsapp.configured
-    ? `WhatsApp is on: ${settings.whatsapp.used_today} of ${settings.whatsapp.daily_limit} new conversations used in the last 24 hours.`
-    : 'WhatsApp is off: set the WHATSAPP_ settings on the server to reach families without the parent app (docs/whatsapp.md).';
+    ? t('settings.on', { used: settings.whatsapp.used_today, limit: settings.whatsapp.daily_limit })
+    : t('settings.off');
 }
 
 /** Message settings (admins): the centre's name in messages, the WhatsApp fallback and call-list times. */
 export function MessagingSettingsDialog({ settings, onClose }: { settings: MessagingSettings; onClose: () => void }) {
+  const { t } = useTranslation('messages');
   const save = useSaveMessagingSettings();
   const { showToast } = useToast();
   const [form, setForm] = useState({
@@ -41,49 +46,49 @@ export function MessagingSettingsDialog({ settings, onClose }: { settings: Messa
       },
       {
         onSuccess: () => {
-          showToast('Message settings saved.', 'success');
+          showToast(t('settings.saved'), 'success');
           onClose();
         },
-        onError: (failure) => setError(errorText(failure, 'Failed to save the message settings')),
+        onError: (failure) => setError(errorText(failure, t('settings.saveFailed'))),
       },
     );
   };
 
   return (
     <EntityFormDialog
-      title="Message settings"
+      title={t('settings.title')}
       saving={save.isPending}
       error={error}
       canSave={form.centre_name.trim() !== ''}
-      submitLabel="Save"
+      submitLabel={t('settings.save')}
       onCancel={onClose}
       onSave={submit}
       maxWidth="sm"
     >
       <Stack spacing={2} sx={{ pt: 1 }}>
-        <Alert severity={settings.whatsapp.configured ? 'success' : 'info'}>{whatsappStatusText(settings)}</Alert>
+        <Alert severity={settings.whatsapp.configured ? 'success' : 'info'}>{whatsappStatusText(t, settings)}</Alert>
         <TextField
-          label="Centre name"
+          label={t('settings.centreName')}
           required
-          helperText="Parents see it in messages ({centre_name})."
+          helperText={t('settings.centreNameHelp')}
           {...field('centre_name')}
         />
         <TextField
-          label="Send on WhatsApp when the app has not confirmed within (minutes)"
+          label={t('settings.fallback')}
           type="number"
-          helperText="0 sends on WhatsApp at once as well. Only families who agreed to WhatsApp."
+          helperText={t('settings.fallbackHelp')}
           slotProps={{ htmlInput: { min: 0, max: 1440, step: 1 } }}
           {...field('whatsapp_fallback_minutes')}
         />
         <TextField
-          label="Put on the call list when not reached within (minutes)"
+          label={t('settings.notReached')}
           type="number"
           slotProps={{ htmlInput: { min: 1, max: 1440, step: 1 } }}
           {...field('not_reached_minutes')}
         />
         <TextField
-          label="WhatsApp notice template"
-          helperText="The approved template that carries messages staff type (docs/whatsapp.md)."
+          label={t('settings.noticeTemplate')}
+          helperText={t('settings.noticeTemplateHelp')}
           {...field('whatsapp_notice_template')}
         />
       </Stack>

@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../i18n';
 import { fakeApi, renderPage } from '../../testing';
 import { familyCountText, SendMessageDialog } from './send-message-dialog';
 
@@ -69,8 +70,9 @@ describe('Send Message dialog: to whom, before sending', { timeout: 20_000 }, ()
   });
 
   it('words the count for one family, many, and none', () => {
-    expect(familyCountText(1, 'all_parents')).toBe('Goes to 1 family');
-    expect(familyCountText(42, '7')).toBe('Goes to 42 families');
-    expect(familyCountText(0, 'all_parents')).toBe('No families to send to: there are no current students');
+    const t = i18n.getFixedT('en', 'messages');
+    expect(familyCountText(t, 1, 'all_parents')).toBe('Goes to 1 family');
+    expect(familyCountText(t, 42, '7')).toBe('Goes to 42 families');
+    expect(familyCountText(t, 0, 'all_parents')).toBe('No families to send to: there are no current students');
   });
 });

@@ -1,12 +1,14 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
 import { ALL_PARENTS, fillPlaceholders } from '@tuitiondesk/contract';
 import { type FormEvent, useEffect, useState } from 'react';
+import { addEnglish, englishText, type TFunction, useTranslation } from '../../i18n';
+import enMessages from '../../i18n/locales/en/messages.json';
 import { errorText } from '../../lib/api-client';
 import { formatDay, todayIso } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
 import { useFamilyCount, useMessagingSettings, useRecipientClasses, useSendToParents, useTemplates } from './api';
 
-export const MESSAGE_TYPE_LABEL = 'In-App Message + Push Notification';
+addEnglish('messages', enMessages);
 
 /** A message is sent only when both texts hold something once trimmed. */
 export function isMessageComplete(subject: string, message: string): boolean {
@@ -14,16 +16,15 @@ export function isMessageComplete(subject: string, message: string): boolean {
 }
 
 /** Who a message goes to, said before it is sent: `Goes to 42 families`. */
-export function familyCountText(families: number, recipients: string): string {
+export function familyCountText(t: TFunction<'messages'>, families: number, recipients: string): string {
   if (families === 0) {
-    return recipients === ALL_PARENTS
-      ? 'No families to send to: there are no current students'
-      : `No families to send to: Class ${recipients} has no current students`;
+    return recipients === ALL_PARENTS ? t('send.noFamiliesAll') : t('send.noFamiliesClass', { class: recipients });
   }
-  return `Goes to ${families === 1 ? '1 family' : `${families} families`}`;
+  return t('send.goesTo', { count: families });
 }
 
 export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation('messages');
   const { showToast } = useToast();
   const classes = useRecipientClasses(open);
   const send = useSendToParents();
@@ -46,7 +47,11 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
     const template = notices.find((item) => item.id === id);
     const english = template?.texts.find((text) => text.language === 'en');
     if (!template || !english) return;
-    const recipientLabel = recipients === ALL_PARENTS ? 'All classes' : `Class ${recipients}`;
+    // The English text is filled in English, whatever the language of the console.
+    const recipientLabel =
+      recipients === ALL_PARENTS
+        ? englishText('messages:fill.allClasses')
+        : englishText('messages:fill.class', { class: recipients });
     setSubject(template.subject);
     setMessage(
       fillPlaceholders(english.body, {
@@ -58,8 +63,8 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
   };
 
   useEffect(() => {
-    if (classes.isError) showToast(errorText(classes.error, 'Failed to load classes'), 'error');
-  }, [classes.isError, classes.error, showToast]);
+    if (classes.isError) showToast(errorText(classes.error, t('send.classesFailed')), 'error');
+  }, [classes.isError, classes.error, showToast, t]);
 
   const close = () => {
     if (send.isPending) return;
@@ -69,7 +74,7 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!isMessageComplete(subject, message)) {
-      window.alert('Please fill in both subject and message');
+      window.alert(t('send.incomplete'));
       return;
     }
     send.mutate(
@@ -82,7 +87,7 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
       {
         onSuccess: (result) => {
           showToast(
-            [result?.message || 'Messages sent successfully!', result?.notice].filter(Boolean).join(' '),
+            [result?.message || t('send.sent'), result?.notice].filter(Boolean).join(' '),
             result?.notice ? 'warning' : 'success',
           );
           setSubject('');
@@ -91,7 +96,7 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
           setRecipients(ALL_PARENTS);
           onClose();
         },
-        onError: (error) => window.alert(errorText(error, 'Failed to send messages. Please try again.')),
+        onError: (error) => window.alert(errorText(error, t('send.failed'))),
       },
     );
   };
@@ -99,29 +104,25 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
   return (
     <Dialog open={open} onClose={close} fullWidth maxWidth="sm" aria-labelledby="send-message-title">
       <form onSubmit={submit} noValidate>
-        <DialogTitle id="send-message-title">Send Message</DialogTitle>
+        <DialogTitle id="send-message-title">{t('send.title')}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
             <TextField
-              label="Message Type"
-              value={MESSAGE_TYPE_LABEL}
-              helperText={
-                settings.data?.whatsapp.configured
-                  ? 'Delivered to the parent mobile app with a push notification; families without the app who agreed to WhatsApp get it on WhatsApp.'
-                  : 'Delivered to the parent mobile app with a push notification.'
-              }
+              label={t('send.messageTypeLabel')}
+              value={t('send.messageType')}
+              helperText={settings.data?.whatsapp.configured ? t('send.deliveredBoth') : t('send.deliveredApp')}
               slotProps={{ htmlInput: { readOnly: true } }}
               fullWidth
             />
             {notices.length > 0 && (
               <TextField
                 select
-                label="Start from a template"
+                label={t('send.startFrom')}
                 value={templateId}
                 onChange={(event) => startFrom(event.target.value === '' ? '' : Number(event.target.value))}
                 fullWidth
               >
-                <MenuItem value="">None: write the message</MenuItem>
+                <MenuItem value="">{t('send.noTemplate')}</MenuItem>
                 {notices.map((template) => (
                   <MenuItem key={template.id} value={template.id}>
                     {template.name}
@@ -131,22 +132,22 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
             )}
             <TextField
               select
-              label="Recipients"
+              label={t('send.recipients')}
               value={recipients}
               onChange={(event) => setRecipients(event.target.value)}
               // The first field to act on: the Message Type above it is fixed.
               autoFocus
               helperText={
                 reach.data
-                  ? familyCountText(reach.data.families, recipients)
+                  ? familyCountText(t, reach.data.families, recipients)
                   : reach.isError
-                    ? 'The number of families could not be counted.'
-                    : 'Counting families...'
+                    ? t('send.countFailed')
+                    : t('send.counting')
               }
               slotProps={{ formHelperText: { 'aria-live': 'polite' } }}
               fullWidth
             >
-              <MenuItem value={ALL_PARENTS}>All Parents</MenuItem>
+              <MenuItem value={ALL_PARENTS}>{t('send.allParents')}</MenuItem>
               {(classes.data ?? []).map((option) => (
                 <MenuItem key={option.value} value={option.value}>
                   {option.label}
@@ -154,14 +155,14 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
               ))}
             </TextField>
             <TextField
-              label="Subject"
+              label={t('send.subject')}
               value={subject}
               onChange={(event) => setSubject(event.target.value)}
               fullWidth
               slotProps={{ htmlInput: { maxLength: 200 } }}
             />
             <TextField
-              label="Message"
+              label={t('send.message')}
               value={message}
               onChange={(event) => setMessage(event.target.value)}
               multiline
@@ -173,10 +174,10 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
         </DialogContent>
         <DialogActions>
           <Button onClick={close} disabled={send.isPending}>
-            Cancel
+            {t('send.cancel')}
           </Button>
           <Button type="submit" variant="contained" disabled={send.isPending}>
-            {send.isPending ? 'Sending...' : 'Send Message'}
+            {send.isPending ? t('send.sending') : t('send.title')}
           </Button>
         </DialogActions>
       </form>

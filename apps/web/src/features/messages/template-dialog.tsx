@@ -12,18 +12,25 @@ import {
 } from '@tuitiondesk/contract';
 import { useState } from 'react';
 import { EntityFormDialog } from '../../components/entity-list';
+import { addEnglish, type TFunction, useTranslation } from '../../i18n';
+import enMessages from '../../i18n/locales/en/messages.json';
 import { errorText } from '../../lib/api-client';
+import { formatDay } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
 import { useSaveTemplate } from './api';
 
-/** What a preview fills the placeholders with. */
-export const EXAMPLE_VALUES: Record<TemplatePlaceholder, string> = {
-  student_name: 'Riya Sharma',
-  class: 'Class 8',
-  date: '23 Nov 2026',
-  status: 'absent',
-  centre_name: 'Bright Minds Tuition',
-};
+addEnglish('messages', enMessages);
+
+/** What a preview fills the placeholders with: `Class 8`, `23 Nov 2026`, `absent` in the language in use. */
+export function exampleValues(t: TFunction<'messages'>): Record<TemplatePlaceholder, string> {
+  return {
+    student_name: t('templateDialog.example.student'),
+    class: t('templateDialog.example.class', { number: 8 }),
+    date: formatDay('2026-11-23'),
+    status: t('templateDialog.example.status'),
+    centre_name: t('templateDialog.example.centre'),
+  };
+}
 
 interface TextDraft {
   language: ParentLanguage;
@@ -33,6 +40,7 @@ interface TextDraft {
 
 /** Add a notice template (no `template`), or edit any template's name, subject and texts. */
 export function TemplateDialog({ template, onClose }: { template?: MessageTemplate; onClose: () => void }) {
+  const { t } = useTranslation('messages');
   const save = useSaveTemplate();
   const { showToast } = useToast();
   const [name, setName] = useState(template?.name ?? '');
@@ -73,31 +81,42 @@ export function TemplateDialog({ template, onClose }: { template?: MessageTempla
       },
       {
         onSuccess: () => {
-          showToast(template ? 'Template saved.' : 'Template added.', 'success');
+          showToast(template ? t('templateDialog.saved') : t('templateDialog.added'), 'success');
           onClose();
         },
-        onError: (failure) => setError(errorText(failure, 'Failed to save the template')),
+        onError: (failure) => setError(errorText(failure, t('templateDialog.saveFailed'))),
       },
     );
   };
 
   return (
     <EntityFormDialog
-      title={template ? `Edit ${template.name}` : 'Add Template'}
+      title={template ? t('templateDialog.editTitle', { name: template.name }) : t('templateDialog.addTitle')}
       saving={save.isPending}
       error={error}
       canSave={name.trim() !== '' && subject.trim() !== '' && texts.every((text) => text.body.trim() !== '')}
-      submitLabel={template ? 'Save' : 'Add'}
+      submitLabel={template ? t('templateDialog.save') : t('templateDialog.add')}
       onCancel={onClose}
       onSave={submit}
       maxWidth="md"
     >
       <Stack spacing={2} sx={{ pt: 1 }}>
-        <TextField label="Name" value={name} onChange={(event) => setName(event.target.value)} required autoFocus />
-        <TextField label="Subject" value={subject} onChange={(event) => setSubject(event.target.value)} required />
+        <TextField
+          label={t('templateDialog.name')}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          required
+          autoFocus
+        />
+        <TextField
+          label={t('templateDialog.subject')}
+          value={subject}
+          onChange={(event) => setSubject(event.target.value)}
+          required
+        />
         <Box>
           <Typography variant="body2" color="text.secondary" id="placeholders-label" sx={{ mb: 0.5 }}>
-            Placeholders (added to the {PARENT_LANGUAGE_LABELS[focused]} text):
+            {t('templateDialog.placeholders', { language: PARENT_LANGUAGE_LABELS[focused] })}
           </Typography>
           <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }} aria-labelledby="placeholders-label">
             {placeholders.map((placeholder) => (
@@ -112,9 +131,9 @@ export function TemplateDialog({ template, onClose }: { template?: MessageTempla
                 {PARENT_LANGUAGE_LABELS[text.language]}
               </Typography>
               {text.language !== 'en' && (
-                <Tooltip title="Remove this language">
+                <Tooltip title={t('templateDialog.removeLanguage')}>
                   <IconButton
-                    aria-label={`Remove the ${PARENT_LANGUAGE_LABELS[text.language]} text`}
+                    aria-label={t('templateDialog.removeText', { language: PARENT_LANGUAGE_LABELS[text.language] })}
                     onClick={() => setTexts((current) => current.filter((other) => other.language !== text.language))}
                   >
                     <DeleteIcon fontSize="small" />
@@ -124,7 +143,7 @@ export function TemplateDialog({ template, onClose }: { template?: MessageTempla
             </Stack>
             <Stack spacing={1.5}>
               <TextField
-                label={`Text (${PARENT_LANGUAGE_LABELS[text.language]})`}
+                label={t('templateDialog.text', { language: PARENT_LANGUAGE_LABELS[text.language] })}
                 value={text.body}
                 onChange={(event) => change(text.language, 'body', event.target.value)}
                 onFocus={() => setFocused(text.language)}
@@ -134,13 +153,13 @@ export function TemplateDialog({ template, onClose }: { template?: MessageTempla
                 slotProps={{ htmlInput: { dir: text.language === 'ur' ? 'rtl' : undefined, lang: text.language } }}
               />
               <TextField
-                label="WhatsApp template name"
+                label={t('templateDialog.whatsappName')}
                 value={text.whatsapp_template}
                 onChange={(event) => change(text.language, 'whatsapp_template', event.target.value)}
-                helperText="The name of the template Meta approved for this language (docs/whatsapp.md). Empty: not sent on WhatsApp in this language."
+                helperText={t('templateDialog.whatsappHelp')}
               />
               <Typography variant="body2" color="text.secondary" lang={text.language}>
-                Preview: {fillPlaceholders(text.body, EXAMPLE_VALUES) || '-'}
+                {t('templateDialog.preview', { text: fillPlaceholders(text.body, exampleValues(t)) || '-' })}
               </Typography>
             </Stack>
           </Box>
@@ -148,7 +167,7 @@ export function TemplateDialog({ template, onClose }: { template?: MessageTempla
         {missing.length > 0 && (
           <TextField
             select
-            label="Add a language"
+            label={t('templateDialog.addLanguage')}
             value=""
             onChange={(event) =>
               setTexts((current) => [
@@ -166,8 +185,7 @@ export function TemplateDialog({ template, onClose }: { template?: MessageTempla
         )}
         {purpose !== 'notice' && (
           <Typography variant="body2" color="text.secondary">
-            Absence and late alerts are sent with this text when attendance is approved, with the one-tap replies.
-            Remarks are added after it.
+            {t('templateDialog.alertNote')}
           </Typography>
         )}
       </Stack>

@@ -3,21 +3,25 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import NotesIcon from '@mui/icons-material/NotesOutlined';
 import { Box, Button, IconButton, Paper, Skeleton, Tooltip, Typography } from '@mui/material';
-import { type MessageTemplate, PARENT_LANGUAGE_LABELS, TEMPLATE_PURPOSE_LABELS } from '@tuitiondesk/contract';
+import { type MessageTemplate, PARENT_LANGUAGE_LABELS } from '@tuitiondesk/contract';
 import { useState } from 'react';
 import { ColumnTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import type { DataColumn } from '../../components/row-cards';
+import { addEnglish, type TFunction, useTranslation } from '../../i18n';
+import enMessages from '../../i18n/locales/en/messages.json';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useDeleteTemplate, useTemplates } from './api';
 import { TemplateDialog } from './template-dialog';
 
+addEnglish('messages', enMessages);
+
 /** Name, Used for, Languages, WhatsApp templates, then the buttons: on a phone, a card a template. */
-const COLUMNS: readonly DataColumn<MessageTemplate>[] = [
+const columns = (t: TFunction<'messages'>): readonly DataColumn<MessageTemplate>[] => [
   {
     id: 'name',
-    header: 'Name',
+    header: t('templates.columns.name'),
     cell: (template) => (
       <>
         <Typography variant="body2" sx={{ fontWeight: 600 }}>
@@ -29,19 +33,19 @@ const COLUMNS: readonly DataColumn<MessageTemplate>[] = [
       </>
     ),
   },
-  { id: 'used-for', header: 'Used for', cell: (template) => TEMPLATE_PURPOSE_LABELS[template.purpose] },
+  { id: 'used-for', header: t('templates.columns.usedFor'), cell: (template) => t(`purpose.${template.purpose}`) },
   {
     id: 'languages',
-    header: 'Languages',
+    header: t('templates.columns.languages'),
     cell: (template) => template.texts.map((text) => PARENT_LANGUAGE_LABELS[text.language]).join(', '),
   },
   {
     id: 'whatsapp',
-    header: 'WhatsApp templates',
+    header: t('templates.columns.whatsapp'),
     cell: (template) =>
       [...new Set(template.texts.map((text) => text.whatsapp_template).filter(Boolean))].join(', ') || (
         <Typography component="span" variant="body2" color="text.secondary">
-          None: not sent on WhatsApp
+          {t('templates.notOnWhatsapp')}
         </Typography>
       ),
   },
@@ -54,22 +58,23 @@ const templateName = (template: MessageTemplate) => template.name;
  * can start a message from. Admins add, change and delete them; teachers read them.
  */
 export function TemplatesTab({ canEdit }: { canEdit: boolean }) {
+  const { t } = useTranslation('messages');
   const templates = useTemplates();
   const remove = useDeleteTemplate();
   const { showToast } = useToast();
   const [editing, setEditing] = useState<MessageTemplate | 'new' | null>(null);
 
   const confirmDelete = (template: MessageTemplate) => {
-    if (!window.confirm(`Delete the template "${template.name}"? Messages already sent stay as they are.`)) return;
+    if (!window.confirm(t('templates.confirmDelete', { name: template.name }))) return;
     remove.mutate(template.id, {
       onSuccess: (result) => showToast(result.message, 'success'),
-      onError: (failure) => showToast(errorText(failure, 'Failed to delete the template'), 'error'),
+      onError: (failure) => showToast(errorText(failure, t('templates.deleteFailed')), 'error'),
     });
   };
 
   if (templates.isPending) {
     return (
-      <Box aria-label="Loading templates" sx={{ p: 2 }}>
+      <Box aria-label={t('templates.loading')} sx={{ p: 2 }}>
         {[0, 1, 2].map((row) => (
           <Skeleton key={row} height={48} />
         ))}
@@ -83,22 +88,21 @@ export function TemplatesTab({ canEdit }: { canEdit: boolean }) {
         sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', p: 2, gap: 2, flexWrap: 'wrap' }}
       >
         <Typography color="text.secondary" sx={{ maxWidth: 640 }}>
-          Each family gets the text in its language (else English); on WhatsApp, the template Meta approved for it. Use
-          placeholders such as {'{class}'} and {'{date}'}: they are filled for each message.
+          {t('templates.intro', { first: '{class}', second: '{date}' })}
         </Typography>
         {canEdit && (
           <Button variant="outlined" startIcon={<AddIcon />} onClick={() => setEditing('new')}>
-            Add Template
+            {t('templates.add')}
           </Button>
         )}
       </Box>
       {items.length === 0 ? (
-        <EmptyState icon={<NotesIcon />} title="No templates yet" />
+        <EmptyState icon={<NotesIcon />} title={t('templates.empty')} />
       ) : (
         <ColumnTable
-          label="Message templates"
-          region="Message templates"
-          columns={COLUMNS}
+          label={t('templates.label')}
+          region={t('templates.label')}
+          columns={columns(t)}
           rows={items}
           rowKey={templateId}
           nameOf={templateName}
@@ -107,15 +111,18 @@ export function TemplatesTab({ canEdit }: { canEdit: boolean }) {
             cell: (template) =>
               canEdit && (
                 <>
-                  <Tooltip title="Edit">
-                    <IconButton aria-label={`Edit ${template.name}`} onClick={() => setEditing(template)}>
+                  <Tooltip title={t('templates.edit')}>
+                    <IconButton
+                      aria-label={t('templates.editName', { name: template.name })}
+                      onClick={() => setEditing(template)}
+                    >
                       <EditIcon fontSize="small" />
                     </IconButton>
                   </Tooltip>
                   {template.purpose === 'notice' && (
-                    <Tooltip title="Delete">
+                    <Tooltip title={t('templates.delete')}>
                       <IconButton
-                        aria-label={`Delete ${template.name}`}
+                        aria-label={t('templates.deleteName', { name: template.name })}
                         color="error"
                         onClick={() => confirmDelete(template)}
                       >
