@@ -1,23 +1,14 @@
 import { Alert, AlertTitle, Box, Button } from '@mui/material';
 import type { ErrorInfo, ReactNode } from 'react';
+import { addEnglish, useTranslation } from '../i18n';
+import enApp from '../i18n/locales/en/app.json';
 import { ErrorBoundary } from '../lib/error-boundary';
 import { browserVersionCheck, isChunkLoadError, reloadOnceIfNewVersion } from './new-version';
 import { renewFailedLazies } from './retryable-lazy';
 
-/** What the console says in place of what could not be shown. */
-export const FAILURE_TEXTS = {
-  page: {
-    notLoaded: 'This page could not be loaded.',
-    failed: 'Something went wrong on this page.',
-    failedAdvice: 'Try again, or choose another page from the menu.',
-  },
-  console: {
-    notLoaded: 'The console could not be loaded.',
-    failed: 'Something went wrong.',
-    failedAdvice: 'Try again. If it happens again, reload the page.',
-  },
-  checkConnection: 'Check the connection and try again.',
-} as const;
+// What the console says in place of what could not be shown, when a screen's code could not be fetched:
+// so these texts are in the console's first code, with the spinners' (a few hundred bytes).
+addEnglish('app', enApp);
 
 function reloadIfNewVersion(): void {
   void reloadOnceIfNewVersion(browserVersionCheck());
@@ -37,20 +28,20 @@ export function FailureMessage({
   retry: () => void;
   scope: 'page' | 'console';
 }) {
-  const texts = FAILURE_TEXTS[scope];
+  const { t } = useTranslation('app');
   const notLoaded = isChunkLoadError(error);
   return (
     <Alert
       severity="error"
       action={
         <Button color="inherit" size="small" onClick={retry}>
-          Retry
+          {t('common:retry')}
         </Button>
       }
       sx={{ maxWidth: 640 }}
     >
-      <AlertTitle>{notLoaded ? texts.notLoaded : texts.failed}</AlertTitle>
-      {notLoaded ? FAILURE_TEXTS.checkConnection : texts.failedAdvice}
+      <AlertTitle>{notLoaded ? t(`${scope}.notLoaded`) : t(`${scope}.failed`)}</AlertTitle>
+      {notLoaded ? t('checkConnection') : t(`${scope}.failedAdvice`)}
     </Alert>
   );
 }

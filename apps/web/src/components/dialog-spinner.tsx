@@ -1,10 +1,15 @@
 import { Box, CircularProgress } from '@mui/material';
+import { addEnglish, useTranslation } from '../i18n';
+import enApp from '../i18n/locales/en/app.json';
+
+addEnglish('app', enApp);
 
 /** A spinner in the middle of a dialog while what it shows loads; `label` names what is loading. */
-export function DialogSpinner({ label = 'Loading' }: { label?: string }) {
+export function DialogSpinner({ label }: { label?: string }) {
+  const { t } = useTranslation('app');
   return (
     <Box sx={{ display: 'grid', placeItems: 'center', py: 4 }}>
-      <CircularProgress aria-label={label} />
+      <CircularProgress aria-label={label ?? t('loading')} />
     </Box>
   );
 }

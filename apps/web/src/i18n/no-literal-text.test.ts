@@ -60,6 +60,27 @@ export const CONVERTED = [
   'features/attendance/history-rows.ts',
   'features/attendance/record-filters.ts',
   'components/date-field.tsx',
+  'features/leave/leave-page.tsx',
+  'features/teacher-attendance/teacher-attendance-page.tsx',
+  'features/teacher-attendance/remarks-dialog.tsx',
+  'features/teacher-attendance/attendance-marks.ts',
+  'features/audit/audit-page.tsx',
+  'features/audit/audit-change.tsx',
+  'features/audit/audit-labels.ts',
+  'features/activities/activity-bell.tsx',
+  'features/settings/absence-alerts-switch.tsx',
+  'features/settings/admin-two-factor-switch.tsx',
+  'features/settings/audit-retention-setting.tsx',
+  'features/settings/marking-reminders-setting.tsx',
+  'features/settings/phone-country-code-setting.tsx',
+  'app/page-boundary.tsx',
+  'app/routes/audit.tsx',
+  'app/routes/approval.tsx',
+  'components/page-header.tsx',
+  'components/page-spinner.tsx',
+  'components/dialog-spinner.tsx',
+  'lib/error-boundary.tsx',
+  'lib/toast.tsx',
 ];
 
 /** Properties whose value a user reads or a screen reader says. */
@@ -90,12 +111,21 @@ const SENTENCE = /(^|[\s(])\p{L}{2,}[\s,]+\p{L}{2,}|^\p{Lu}\p{Ll}+\b(?![-/.])/u;
 /** The calls whose string arguments are keys, not texts: `t('key')`, `i18n.t(…)`, `addEnglish('ns', …)`. */
 const KEY_CALLS = /^(t|i18n\.t|englishText|addEnglish|useTranslation|require)$/;
 
+/**
+ * Texts for developers, never shown: console messages, and the errors code throws (a page shows only
+ * the server's errors, through errorText, and its boundary's own texts for anything else).
+ */
+const isDeveloperText = (node: ts.Node): boolean =>
+  (ts.isCallExpression(node) && /^console\.\w+$/.test(node.expression.getText())) ||
+  (ts.isNewExpression(node) && node.expression.getText() === 'Error');
+
 /** Strings outside JSX that read as text: not keys, module names, types, object keys or compared values. */
 function sentencesOutsideJsx(source: ts.SourceFile): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node, inJsx: boolean): void => {
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node) || ts.isTypeNode(node)) return;
     if (ts.isCallExpression(node) && KEY_CALLS.test(node.expression.getText())) return;
+    if (isDeveloperText(node)) return;
     if (
       ts.isBinaryExpression(node) &&
       [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(
@@ -195,5 +225,16 @@ describe('converted files', () => {
         ),
       ),
     ).toEqual([]);
+  });
+
+  it('lets developer texts through: console messages and thrown errors', () => {
+    const source = ts.createSourceFile(
+      'probe.tsx',
+      "console.error('The page failed', error); throw new Error('useToast must be used within a ToastProvider');",
+      ts.ScriptTarget.Latest,
+      true,
+      ts.ScriptKind.TSX,
+    );
+    expect(sentencesOutsideJsx(source)).toEqual([]);
   });
 });

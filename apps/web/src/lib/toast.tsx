@@ -1,5 +1,10 @@
 import { Alert, type AlertColor, Snackbar, useMediaQuery, useTheme } from '@mui/material';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import { addEnglish, useTranslation } from '../i18n';
+import enApp from '../i18n/locales/en/app.json';
+
+// The toasts are in the console's first code, and so is their close button's name.
+addEnglish('app', enApp);
 
 export const TOAST_DURATION_MS = 4000;
 
@@ -16,6 +21,7 @@ interface ToastApi {
 const ToastContext = createContext<ToastApi | undefined>(undefined);
 
 export function ToastProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('app');
   const [toast, setToast] = useState<ToastState>({ open: false, message: '', severity: 'info' });
   const showToast = useCallback((message: string, severity: AlertColor = 'info') => {
     setToast({ open: true, message, severity });
@@ -38,7 +44,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         onClose={close}
         anchorOrigin={isPhone ? { vertical: 'top', horizontal: 'center' } : { vertical: 'bottom', horizontal: 'right' }}
       >
-        <Alert onClose={close} severity={toast.severity} variant="filled" sx={{ width: '100%' }}>
+        <Alert onClose={close} closeText={t('close')} severity={toast.severity} variant="filled" sx={{ width: '100%' }}>
           {toast.message}
         </Alert>
       </Snackbar>

@@ -12,11 +12,45 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
+import type { Activity } from '@tuitiondesk/contract';
 import { useState } from 'react';
+import { addEnglish, currentLanguage, type TFunction, useTranslation } from '../../i18n';
+import enActivity from '../../i18n/locales/en/activity.json';
 import { useMarkActivitiesViewed, useRecentActivities, useUnreadCount } from './api';
+
+// The bell is in the shell's own code, so its few texts travel with it.
+addEnglish('activity', enActivity);
+
+/** The units the server's "5 minutes ago" counts in, largest first, as seconds. */
+const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 60 * 60 * 24 * 365],
+  ['month', 60 * 60 * 24 * 30],
+  ['week', 60 * 60 * 24 * 7],
+  ['day', 60 * 60 * 24],
+  ['hour', 60 * 60],
+  ['minute', 60],
+];
+
+/**
+ * When an activity happened. In English the server's own words ("5 minutes ago"); in another language
+ * the same count in the same unit from its time, in the language's words (Intl) with Western digits.
+ * The activity's text itself is stored as written when it happened (a record), so it stays English.
+ */
+function whenText(t: TFunction, activity: Activity, now = Date.now()): string {
+  const language = currentLanguage();
+  if (language === 'en') return activity.time_ago;
+  const seconds = Math.max(0, Math.round((now - new Date(activity.created_at).getTime()) / 1000));
+  const format = new Intl.RelativeTimeFormat(`${language}-u-nu-latn`, { numeric: 'always' });
+  for (const [unit, size] of UNITS) {
+    const count = Math.floor(seconds / size);
+    if (count >= 1) return format.format(-count, unit);
+  }
+  return t('justNow');
+}
 
 /** The bell of the top bar: the unread badge, and the Recent Activity panel it opens. */
 export function ActivityBell() {
+  const { t } = useTranslation('activity');
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const unread = useUnreadCount();
   const recent = useRecentActivities();
@@ -30,10 +64,10 @@ export function ActivityBell() {
 
   return (
     <>
-      <Tooltip title="Recent Activity">
+      <Tooltip title={t('title')}>
         <IconButton
           color="inherit"
-          aria-label={unread > 0 ? `Recent activity, ${unread} unread` : 'Recent activity'}
+          aria-label={unread > 0 ? t('buttonUnread', { count: unread }) : t('button')}
           onClick={(event) => open(event.currentTarget)}
         >
           <Badge badgeContent={unread} color="error" max={99}>
@@ -51,26 +85,26 @@ export function ActivityBell() {
       >
         <Box sx={{ px: 2, py: 1.5 }}>
           <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-            Recent Activity
+            {t('title')}
           </Typography>
         </Box>
         <Divider />
         {recent.isPending ? (
           <Box sx={{ display: 'grid', placeItems: 'center', p: 3 }}>
-            <CircularProgress size={24} aria-label="Loading activity" />
+            <CircularProgress size={24} aria-label={t('loading')} />
           </Box>
         ) : activities.length === 0 ? (
           <Box sx={{ p: 3, textAlign: 'center' }}>
-            <Typography>No recent activities</Typography>
+            <Typography>{t('empty')}</Typography>
             <Typography variant="body2" color="text.secondary">
-              Activity will appear here when users perform actions
+              {t('emptyText')}
             </Typography>
           </Box>
         ) : (
           <List dense sx={{ maxHeight: 420, overflowY: 'auto' }}>
             {activities.map((activity) => (
               <ListItem key={activity.id} divider>
-                <ListItemText primary={activity.description} secondary={activity.time_ago} />
+                <ListItemText primary={activity.description} secondary={whenText(t, activity)} />
               </ListItem>
             ))}
           </List>

@@ -1,10 +1,15 @@
 import { Box, Typography } from '@mui/material';
 import type { AuditEntry } from '@tuitiondesk/contract';
+import { addEnglish, useTranslation } from '../../i18n';
+import enAudit from '../../i18n/locales/en/audit.json';
 import { changeLines, fieldLabel } from './audit-labels';
+
+addEnglish('audit', enAudit);
 
 /** A row's before → after, one field a line; a creation shows what was set, a deletion what was there. */
 export function AuditChange({ entry }: { entry: Pick<AuditEntry, 'before' | 'after'> }) {
-  const lines = changeLines(entry);
+  const { t } = useTranslation('audit');
+  const lines = changeLines(t, entry);
   if (lines.length === 0) return null;
   return (
     <Box component="ul" sx={{ m: 0, p: 0, listStyle: 'none' }}>

@@ -1,40 +1,44 @@
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import { Box, Button, MenuItem, Paper, TextField, Typography } from '@mui/material';
 import { AUDIT_WAYS, type AuditEntry, type AuditWay } from '@tuitiondesk/contract';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ColumnTable } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
 import { Pager, usePageState } from '../../components/pager';
 import type { DataColumn } from '../../components/row-cards';
+import { addEnglish, type TFunction, useTranslation } from '../../i18n';
+import enAudit from '../../i18n/locales/en/audit.json';
 import { errorText } from '../../lib/api-client';
 import { formatDayTime } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
 import { type AuditFilters, exportAuditCsv, NO_AUDIT_FILTERS, useAuditPage } from './api';
 import { AuditChange } from './audit-change';
-import { actionLabel, ENTITY_LABELS, entityLabel, WAY_LABELS } from './audit-labels';
+import { AUDIT_ENTITIES, actionLabel, entityLabel, wayLabel } from './audit-labels';
+
+addEnglish('audit', enAudit);
 
 /** When, Who, Way, Address, What, Action, Change: on a phone, a card an entry, headed by when. */
-const COLUMNS: readonly DataColumn<AuditEntry>[] = [
-  { id: 'when', header: 'When', nowrap: true, cell: (entry) => formatDayTime(entry.at) },
+const columnsOf = (t: TFunction): readonly DataColumn<AuditEntry>[] => [
+  { id: 'when', header: t('columns.when'), nowrap: true, cell: (entry) => formatDayTime(entry.at) },
   {
     id: 'who',
-    header: 'Who',
+    header: t('columns.who'),
     cell: (entry) =>
       entry.actor_name ?? (
         <Typography variant="body2" color="text.secondary">
-          System
+          {t('system')}
         </Typography>
       ),
   },
-  { id: 'way', header: 'Way', cell: (entry) => WAY_LABELS[entry.way] },
-  { id: 'address', header: 'Address', nowrap: true, cell: (entry) => entry.address ?? '—' },
+  { id: 'way', header: t('columns.way'), cell: (entry) => wayLabel(t, entry.way) },
+  { id: 'address', header: t('columns.address'), nowrap: true, cell: (entry) => entry.address ?? '—' },
   {
     id: 'what',
-    header: 'What',
+    header: t('columns.what'),
     cell: (entry) => (
       <>
-        {entityLabel(entry.entity)}
+        {entityLabel(t, entry.entity)}
         {entry.record_id !== null && (
           <Typography variant="body2" color="text.secondary">
             #{entry.record_id}
@@ -43,18 +47,22 @@ const COLUMNS: readonly DataColumn<AuditEntry>[] = [
       </>
     ),
   },
-  { id: 'action', header: 'Action', cell: (entry) => actionLabel(entry.action) },
+  { id: 'action', header: t('columns.action'), cell: (entry) => actionLabel(t, entry.action) },
   {
     id: 'change',
-    header: 'Change',
+    header: t('columns.change'),
     sx: { minWidth: 240, maxWidth: 420 },
     cell: (entry) => <AuditChange entry={entry} />,
   },
 ];
 const entryId = (entry: AuditEntry) => entry.id;
 /** A card's name: what was done, to what, when. */
-const entryName = (entry: AuditEntry) =>
-  `${actionLabel(entry.action)}, ${entityLabel(entry.entity)}, ${formatDayTime(entry.at)}`;
+const entryNameOf = (t: TFunction) => (entry: AuditEntry) =>
+  t('entryName', {
+    action: actionLabel(t, entry.action),
+    entity: entityLabel(t, entry.entity),
+    when: formatDayTime(entry.at),
+  });
 const PAGE_SIZES = [50, 100, 200];
 /** Typing settles this long before the filter goes to the server. */
 const TYPING_PAUSE_MS = 300;
@@ -81,6 +89,9 @@ interface AuditPageProps {
  * first. The filters live in the address, so a record's History link opens its full history here.
  */
 export default function AuditPage({ settings }: AuditPageProps) {
+  const { t } = useTranslation('audit');
+  const columns = useMemo(() => columnsOf(t), [t]);
+  const entryName = useMemo(() => entryNameOf(t), [t]);
   const { showToast } = useToast();
   const [params, setParams] = useSearchParams();
   const filters = filtersOf(params);
@@ -109,7 +120,7 @@ export default function AuditPage({ settings }: AuditPageProps) {
     return () => clearTimeout(timer);
   });
 
-  const problem = filters.from && filters.to && filters.from > filters.to ? 'To must not be before From' : undefined;
+  const problem = filters.from && filters.to && filters.from > filters.to ? t('filters.toBeforeFrom') : undefined;
   const audit = useAuditPage(filters, pageSize, page * pageSize, problem === undefined);
   const data = problem ? undefined : audit.data;
   const stale = data !== undefined && audit.isPlaceholderData;
@@ -121,7 +132,7 @@ export default function AuditPage({ settings }: AuditPageProps) {
     try {
       await exportAuditCsv(filters);
     } catch (error) {
-      showToast(errorText(error, 'Failed to export the audit log'), 'error');
+      showToast(errorText(error, t('exportFailed')), 'error');
     } finally {
       setExporting(false);
     }
@@ -129,17 +140,17 @@ export default function AuditPage({ settings }: AuditPageProps) {
 
   let message: string | undefined;
   if (problem) message = problem;
-  else if (audit.isLoading) message = 'Loading the audit log...';
+  else if (audit.isLoading) message = t('loading');
   // A refetch that fails keeps the entries shown; only entries never loaded show the failure.
-  else if (audit.isError && audit.data === undefined) message = errorText(audit.error, 'Failed to load the audit log');
-  else if (rows.length === 0) message = 'No audit entries match these filters.';
+  else if (audit.isError && audit.data === undefined) message = errorText(audit.error, t('loadFailed'));
+  else if (rows.length === 0) message = t('noMatch');
 
   const fieldWidth = { width: { xs: '100%', sm: 180 } };
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       <PageHeader
-        title="Audit log"
-        subtitle="Every change to the centre's records: who made it, when, from which address and how."
+        title={t('title')}
+        subtitle={t('subtitle')}
         mb={0}
         action={
           <Button
@@ -148,15 +159,15 @@ export default function AuditPage({ settings }: AuditPageProps) {
             onClick={exportCsv}
             disabled={exporting || problem !== undefined}
           >
-            Export CSV
+            {t('export')}
           </Button>
         }
       />
       {settings}
       <Paper variant="outlined" sx={{ p: 2 }}>
-        <Box role="search" aria-label="Audit filters" sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
+        <Box role="search" aria-label={t('filters.label')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
           <TextField
-            label="Who"
+            label={t('filters.who')}
             size="small"
             value={typed.actor}
             onChange={(event) => setTyped({ ...typed, actor: event.target.value })}
@@ -164,21 +175,21 @@ export default function AuditPage({ settings }: AuditPageProps) {
           />
           <TextField
             select
-            label="What"
+            label={t('filters.what')}
             size="small"
             value={filters.entity}
             onChange={(event) => apply({ entity: event.target.value })}
             sx={fieldWidth}
           >
-            <MenuItem value="">Anything</MenuItem>
-            {Object.entries(ENTITY_LABELS).map(([entity, label]) => (
+            <MenuItem value="">{t('filters.anything')}</MenuItem>
+            {AUDIT_ENTITIES.map((entity) => (
               <MenuItem key={entity} value={entity}>
-                {label}
+                {entityLabel(t, entity)}
               </MenuItem>
             ))}
           </TextField>
           <TextField
-            label="Record"
+            label={t('filters.record')}
             size="small"
             value={typed.record_id}
             onChange={(event) => setTyped({ ...typed, record_id: event.target.value })}
@@ -186,21 +197,21 @@ export default function AuditPage({ settings }: AuditPageProps) {
           />
           <TextField
             select
-            label="Way"
+            label={t('filters.way')}
             size="small"
             value={filters.way}
             onChange={(event) => apply({ way: event.target.value as AuditWay | '' })}
             sx={fieldWidth}
           >
-            <MenuItem value="">Any way</MenuItem>
+            <MenuItem value="">{t('filters.anyWay')}</MenuItem>
             {AUDIT_WAYS.map((way) => (
               <MenuItem key={way} value={way}>
-                {WAY_LABELS[way]}
+                {wayLabel(t, way)}
               </MenuItem>
             ))}
           </TextField>
           <TextField
-            label="From"
+            label={t('filters.from')}
             type="date"
             size="small"
             value={filters.from}
@@ -209,7 +220,7 @@ export default function AuditPage({ settings }: AuditPageProps) {
             sx={fieldWidth}
           />
           <TextField
-            label="To"
+            label={t('filters.to')}
             type="date"
             size="small"
             value={filters.to}
@@ -226,16 +237,16 @@ export default function AuditPage({ settings }: AuditPageProps) {
                 apply(NO_AUDIT_FILTERS);
               }}
             >
-              Clear filters
+              {t('filters.clear')}
             </Button>
           )}
         </Box>
       </Paper>
       <Paper variant="outlined">
         <ColumnTable
-          label="Audit log"
-          region="Audit entries"
-          columns={COLUMNS}
+          label={t('title')}
+          region={t('region')}
+          columns={columns}
           rows={rows}
           rowKey={entryId}
           nameOf={entryName}

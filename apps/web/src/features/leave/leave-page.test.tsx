@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { LeaveRequest } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { showLanguage } from '../../i18n';
 import { fakeApi, renderPage } from '../../testing';
 import LeavePage from './leave-page';
 
@@ -145,5 +146,36 @@ describe('Leave screen', { timeout: 30_000 }, () => {
     fakeApi({ 'GET /api/v1/leave-requests': () => [200, { requests: [], total: 0 }] });
     renderPage(<LeavePage />, { signedInAs: 'admin' });
     expect(await screen.findByText('No leave waiting')).toBeInTheDocument();
+  });
+});
+
+describe('Leave screen in Hindi', { timeout: 30_000 }, () => {
+  afterEach(async () => {
+    await showLanguage('en');
+  });
+
+  it("speaks Hindi: the glossary's words, the class word before its number, dates in Hindi", async () => {
+    fakeApi({ 'GET /api/v1/leave-requests': () => [200, { requests: waiting, total: 2 }] });
+    await showLanguage('hi');
+    renderPage(<LeavePage />, { signedInAs: 'admin' });
+    const table = await screen.findByRole('table', { name: 'छुट्टी के अनुरोध' });
+    expect(screen.getByRole('heading', { name: 'छुट्टी' })).toBeInTheDocument();
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['विद्यार्थी', 'कक्षा', 'तारीख़ें', 'कारण', 'स्थिति', 'अनुरोध किया', 'कार्रवाई']);
+    const asha = within(table).getByText('Asha Verma').closest('tr') as HTMLElement;
+    expect(asha).toHaveTextContent('कक्षा 7');
+    expect(asha).toHaveTextContent('1 दिसंबर 2026 – 3 दिसंबर 2026');
+    expect(asha).toHaveTextContent('3 दिन');
+    expect(asha).toHaveTextContent('लंबित');
+    // What the parent wrote is shown as written.
+    expect(asha).toHaveTextContent('Family wedding');
+
+    await userEvent.click(within(asha).getByRole('button', { name: 'Asha Verma की छुट्टी स्वीकृत करें' }));
+    const dialog = screen.getByRole('dialog', { name: 'Asha Verma की छुट्टी स्वीकृत करें?' });
+    expect(dialog).toHaveTextContent('कारण "Family wedding" के साथ छुट्टी पर दिखेंगे');
+    expect(within(dialog).getByRole('button', { name: 'रद्द करें' })).toBeInTheDocument();
   });
 });

@@ -25,19 +25,16 @@ import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/page-spinner';
 import { useCardLayout } from '../../components/row-cards';
+import { addEnglish, type TFunction, useTranslation } from '../../i18n';
+import enLeave from '../../i18n/locales/en/leave.json';
 import { errorText } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { formatDay, formatDayTime } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
 import { LEAVE_PAGE_SIZE, type LeaveDecision, useDecideLeave, useLeaveList } from './api';
 
-/** The states as staff read them; `pending` is a request waiting for an admin. */
-export const LEAVE_STATE_LABELS: Record<LeaveStatus, string> = {
-  pending: 'Waiting',
-  approved: 'Approved',
-  declined: 'Declined',
-  withdrawn: 'Withdrawn',
-};
+addEnglish('leave', enLeave);
+
 const STATE_COLOURS: Record<LeaveStatus, ChipProps['color']> = {
   pending: 'warning',
   approved: 'success',
@@ -48,10 +45,10 @@ const STATE_COLOURS: Record<LeaveStatus, ChipProps['color']> = {
 const ALL = 'all';
 type StateFilter = LeaveStatus | typeof ALL;
 
-function dates(request: LeaveRequest): string {
+function dates(t: TFunction, request: LeaveRequest): string {
   return request.from_date === request.to_date
     ? formatDay(request.from_date)
-    : `${formatDay(request.from_date)} – ${formatDay(request.to_date)}`;
+    : t('dateRange', { from: formatDay(request.from_date), to: formatDay(request.to_date) });
 }
 
 /**
@@ -59,6 +56,7 @@ function dates(request: LeaveRequest): string {
  * waiting request (after saying what that does); teachers read the requests of their classes.
  */
 export default function LeavePage() {
+  const { t } = useTranslation('leave');
   const { user } = useAuth();
   const isAdmin = user?.role === 'admin';
   const { showToast } = useToast();
@@ -78,14 +76,11 @@ export default function LeavePage() {
       {
         onSuccess: () => {
           setDeciding(undefined);
-          showToast(
-            `Leave for ${request.student_name} ${decision === 'approve' ? 'approved' : 'declined'}.`,
-            'success',
-          );
+          showToast(t(decision === 'approve' ? 'approved' : 'declined', { name: request.student_name }), 'success');
         },
         onError: (error) => {
           setDeciding(undefined);
-          showToast(errorText(error, 'Failed to save the decision'), 'error');
+          showToast(errorText(error, t('saveFailed')), 'error');
         },
       },
     );
@@ -96,38 +91,38 @@ export default function LeavePage() {
   if (list.isPending) content = <PageSpinner />;
   // A refetch that fails keeps the requests shown; only a list never loaded shows the failure.
   else if (list.isError && list.data === undefined)
-    content = <Alert severity="error">{errorText(list.error, 'Failed to load leave requests')}</Alert>;
+    content = <Alert severity="error">{errorText(list.error, t('loadFailed'))}</Alert>;
   else if (requests.length === 0)
     content = (
       <Paper variant="outlined">
         <EmptyState
           icon={<EventAvailableIcon />}
-          title={state === 'pending' ? 'No leave waiting' : 'No leave requests'}
-          text="Parents tell the centre about days away in the parent app; their requests show here."
+          title={state === 'pending' ? t('emptyWaiting') : t('emptyAny')}
+          text={t('emptyText')}
         />
       </Paper>
     );
   else if (narrow)
     content = (
-      <Stack component="ul" aria-label="Leave requests" spacing={1.5} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+      <Stack component="ul" aria-label={t('list')} spacing={1.5} sx={{ listStyle: 'none', m: 0, p: 0 }}>
         {requests.map((request) => (
           <Paper component="li" key={request.id} variant="outlined" sx={{ p: 2 }}>
             <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
               <Box>
                 <Typography sx={{ fontWeight: 600 }}>{request.student_name}</Typography>
                 <Typography variant="body2" color="text.secondary">
-                  {request.student_unique_id} · Class {request.class_name}
+                  {request.student_unique_id} · {t('className', { name: request.class_name })}
                 </Typography>
               </Box>
               <StateChip request={request} />
             </Stack>
             <Typography sx={{ mt: 1 }}>
-              {dates(request)} ({request.days === 1 ? '1 day' : `${request.days} days`})
+              {dates(t, request)} ({t('days', { count: request.days })})
             </Typography>
             <Typography variant="body2">{request.reason}</Typography>
             <Typography variant="caption" color="text.secondary" component="div" sx={{ mt: 0.5 }}>
-              Asked {formatDayTime(request.requested_at)}
-              {decisionNote(request) && ` · ${decisionNote(request)}`}
+              {t('asked', { when: formatDayTime(request.requested_at) })}
+              {decisionNote(t, request) && ` · ${decisionNote(t, request)}`}
             </Typography>
             {isAdmin && request.status === 'pending' && (
               <Box sx={{ mt: 1.5 }}>
@@ -142,10 +137,18 @@ export default function LeavePage() {
     content = (
       <>
         <DataTable
-          label="Leave requests"
-          region="Leave requests, scrolls sideways"
+          label={t('list')}
+          region={t('region')}
           outlined
-          labels={['Student', 'Class', 'Dates', 'Reason', 'State', 'Asked', ...(isAdmin ? ['Actions'] : [])]}
+          labels={[
+            t('columns.student'),
+            t('columns.class'),
+            t('columns.dates'),
+            t('columns.reason'),
+            t('columns.state'),
+            t('columns.asked'),
+            ...(isAdmin ? [t('columns.actions')] : []),
+          ]}
           sx={{ minWidth: 860 }}
         >
           {requests.map((request) => (
@@ -158,19 +161,19 @@ export default function LeavePage() {
                   {request.student_unique_id}
                 </Typography>
               </TableCell>
-              <TableCell>Class {request.class_name}</TableCell>
+              <TableCell>{t('className', { name: request.class_name })}</TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                {dates(request)}
+                {dates(t, request)}
                 <Typography variant="caption" color="text.secondary" component="div">
-                  {request.days === 1 ? '1 day' : `${request.days} days`}
+                  {t('days', { count: request.days })}
                 </Typography>
               </TableCell>
               <TableCell sx={{ maxWidth: 260 }}>{request.reason}</TableCell>
               <TableCell>
                 <StateChip request={request} />
-                {decisionNote(request) && (
+                {decisionNote(t, request) && (
                   <Typography variant="caption" color="text.secondary" component="div">
-                    {decisionNote(request)}
+                    {decisionNote(t, request)}
                   </Typography>
                 )}
               </TableCell>
@@ -189,7 +192,7 @@ export default function LeavePage() {
         </DataTable>
         {(list.data?.total ?? 0) > requests.length && (
           <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-            Showing the newest {LEAVE_PAGE_SIZE} of {list.data?.total}.
+            {t('showingNewest', { size: LEAVE_PAGE_SIZE, total: list.data?.total })}
           </Typography>
         )}
       </>
@@ -198,27 +201,23 @@ export default function LeavePage() {
   return (
     <Box>
       <PageHeader
-        title="Leave"
-        subtitle={
-          isAdmin
-            ? 'Days away that parents told the centre about in advance. Approved leave shows on the register as Leave with the reason, and no absence alert is sent for it.'
-            : 'Days away that parents told the centre about, for your classes. Admins approve or decline them.'
-        }
+        title={t('title')}
+        subtitle={isAdmin ? t('subtitleAdmin') : t('subtitleTeacher')}
         action={
           <TextField
             select
             size="small"
-            label="State"
+            label={t('stateFilter')}
             value={state}
             onChange={(event) => setState(event.target.value as StateFilter)}
             sx={{ minWidth: 180 }}
           >
             {LEAVE_STATUSES.map((status) => (
               <MenuItem key={status} value={status}>
-                {LEAVE_STATE_LABELS[status]}
+                {t(`states.${status}`)}
               </MenuItem>
             ))}
-            <MenuItem value={ALL}>All</MenuItem>
+            <MenuItem value={ALL}>{t('all')}</MenuItem>
           </TextField>
         }
       />
@@ -234,14 +233,17 @@ export default function LeavePage() {
 }
 
 /** "by Mrs Rao, 24 Nov 2026" for a decided request; undefined while it waits. */
-function decisionNote(request: LeaveRequest): string | undefined {
+function decisionNote(t: TFunction, request: LeaveRequest): string | undefined {
   if (request.status === 'pending' || !request.decided_at) return undefined;
-  const who = request.status === 'withdrawn' ? 'the parent' : request.decided_by;
-  return `by ${who}, ${formatDay(request.decided_at)}`;
+  const date = formatDay(request.decided_at);
+  return request.status === 'withdrawn'
+    ? t('withdrawnByParent', { date })
+    : t('decidedBy', { name: request.decided_by, date });
 }
 
 function StateChip({ request }: { request: LeaveRequest }) {
-  return <Chip size="small" color={STATE_COLOURS[request.status]} label={LEAVE_STATE_LABELS[request.status]} />;
+  const { t } = useTranslation('leave');
+  return <Chip size="small" color={STATE_COLOURS[request.status]} label={t(`states.${request.status}`)} />;
 }
 
 function DecisionButtons({
@@ -251,6 +253,7 @@ function DecisionButtons({
   request: LeaveRequest;
   onDecide: (decision: LeaveDecision) => void;
 }) {
+  const { t } = useTranslation('leave');
   return (
     <Stack direction="row" spacing={1}>
       <Button
@@ -258,18 +261,18 @@ function DecisionButtons({
         variant="contained"
         color="success"
         onClick={() => onDecide('approve')}
-        aria-label={`Approve leave for ${request.student_name}`}
+        aria-label={t('approveFor', { name: request.student_name })}
       >
-        Approve
+        {t('approve')}
       </Button>
       <Button
         size="small"
         variant="outlined"
         color="error"
         onClick={() => onDecide('decline')}
-        aria-label={`Decline leave for ${request.student_name}`}
+        aria-label={t('declineFor', { name: request.student_name })}
       >
-        Decline
+        {t('decline')}
       </Button>
     </Stack>
   );
@@ -286,6 +289,7 @@ function DecisionDialog({
   onCancel: () => void;
   onConfirm: () => void;
 }) {
+  const { t } = useTranslation('leave');
   const request = deciding?.request;
   const approving = deciding?.decision === 'approve';
   return (
@@ -293,21 +297,26 @@ function DecisionDialog({
       {request && (
         <>
           <DialogTitle id="leave-decision-title">
-            {approving ? 'Approve' : 'Decline'} leave for {request.student_name}?
+            {t(approving ? 'dialog.approveTitle' : 'dialog.declineTitle', { name: request.student_name })}
           </DialogTitle>
           <DialogContent>
             <DialogContentText>
               {approving
-                ? `${request.student_name} (Class ${request.class_name}) will show as Leave on the register for ${dates(request)}, with the parent's reason "${request.reason}", and no absence alert will be sent for those days. The parent sees the request approved.`
-                : `The parent sees the request declined. If ${request.student_name} is away on ${dates(request)}, they are marked as usual and the absence alert is sent.`}
+                ? t('dialog.approveText', {
+                    name: request.student_name,
+                    className: request.class_name,
+                    dates: dates(t, request),
+                    reason: request.reason,
+                  })
+                : t('dialog.declineText', { name: request.student_name, dates: dates(t, request) })}
             </DialogContentText>
           </DialogContent>
           <DialogActions>
             <Button onClick={onCancel} disabled={busy}>
-              Cancel
+              {t('dialog.cancel')}
             </Button>
             <Button variant="contained" color={approving ? 'success' : 'error'} onClick={onConfirm} disabled={busy}>
-              {approving ? 'Approve leave' : 'Decline leave'}
+              {approving ? t('dialog.approveLeave') : t('dialog.declineLeave')}
             </Button>
           </DialogActions>
         </>

@@ -1,12 +1,17 @@
 import { FormControlLabel, Switch, Typography } from '@mui/material';
+import { addEnglish, englishText, useTranslation } from '../../i18n';
+import enSettings from '../../i18n/locales/en/settings.json';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useCentreSettings, useUpdateCentreSettings } from './api';
 
-export const ABSENCE_ALERTS_LABEL = 'Send absence alerts to parents when approving absent or late';
+addEnglish('settings', enSettings);
+
+export const ABSENCE_ALERTS_LABEL = englishText('settings:absenceAlerts.label');
 
 /** The centre's absence-alerts setting, shown where absences are approved. Admins only. */
 export function AbsenceAlertsSwitch() {
+  const { t } = useTranslation('settings');
   const { showToast } = useToast();
   const settings = useCentreSettings();
   const update = useUpdateCentreSettings();
@@ -18,8 +23,8 @@ export function AbsenceAlertsSwitch() {
       { absence_alerts: next },
       {
         onSuccess: (answer) =>
-          showToast(answer.absence_alerts ? 'Absence alerts turned on' : 'Absence alerts turned off', 'success'),
-        onError: (error) => showToast(errorText(error, 'Failed to update settings'), 'error'),
+          showToast(answer.absence_alerts ? t('absenceAlerts.on') : t('absenceAlerts.off'), 'success'),
+        onError: (error) => showToast(errorText(error, t('updateFailed')), 'error'),
       },
     );
   };
@@ -37,8 +42,8 @@ export function AbsenceAlertsSwitch() {
       }
       label={
         <Typography variant="body2" color={settings.isError ? 'text.secondary' : undefined}>
-          {ABSENCE_ALERTS_LABEL}
-          {settings.isError && ' (setting unavailable)'}
+          {t('absenceAlerts.label')}
+          {settings.isError && ` ${t('unavailableNote')}`}
         </Typography>
       }
     />

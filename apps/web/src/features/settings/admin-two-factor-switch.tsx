@@ -1,15 +1,21 @@
 import { Box, FormControlLabel, Switch, Typography } from '@mui/material';
+import { addEnglish, englishText, useTranslation } from '../../i18n';
+import enSettings from '../../i18n/locales/en/settings.json';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useUpdateTwoFactorPolicy } from './api';
 
-export const REQUIRE_FOR_ADMINS_LABEL = 'Require two-factor sign-in for every admin';
+// In the shell's code (the account menu's two-factor dialog), so its texts travel with the shell.
+addEnglish('settings', enSettings);
+
+export const REQUIRE_FOR_ADMINS_LABEL = englishText('settings:adminTwoFactor.label');
 
 /**
  * The centre's rule that every admin signs in with two-factor sign-in. `requiredForAdmins` is the rule
  * as the server last said; while a change is on its way the switch shows where it is going.
  */
 export function AdminTwoFactorSwitch({ requiredForAdmins }: { requiredForAdmins: boolean }) {
+  const { t } = useTranslation('settings');
   const update = useUpdateTwoFactorPolicy();
   const { showToast } = useToast();
   const checked = update.isPending ? update.variables.require_admin_two_factor : requiredForAdmins;
@@ -19,13 +25,8 @@ export function AdminTwoFactorSwitch({ requiredForAdmins }: { requiredForAdmins:
       { require_admin_two_factor: next },
       {
         onSuccess: (answer) =>
-          showToast(
-            answer.require_admin_two_factor
-              ? 'Two-factor sign-in is now required for every admin'
-              : 'Two-factor sign-in is no longer required for admins',
-            'success',
-          ),
-        onError: (caught) => showToast(errorText(caught, 'Failed to update settings'), 'error'),
+          showToast(answer.require_admin_two_factor ? t('adminTwoFactor.on') : t('adminTwoFactor.off'), 'success'),
+        onError: (caught) => showToast(errorText(caught, t('updateFailed')), 'error'),
       },
     );
   };
@@ -35,10 +36,10 @@ export function AdminTwoFactorSwitch({ requiredForAdmins }: { requiredForAdmins:
       <FormControlLabel
         sx={{ m: 0, gap: 1 }}
         control={<Switch checked={checked} disabled={update.isPending} onChange={(_event, next) => change(next)} />}
-        label={REQUIRE_FOR_ADMINS_LABEL}
+        label={t('adminTwoFactor.label')}
       />
       <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-        Centre setting. Admins who have not set it up must do so at their next sign-in before they can continue.
+        {t('adminTwoFactor.note')}
       </Typography>
     </Box>
   );

@@ -1,21 +1,26 @@
 import { Box, Button, TextField, Typography } from '@mui/material';
 import { AUDIT_RETENTION_MONTHS_MAX, AUDIT_RETENTION_MONTHS_MIN } from '@tuitiondesk/contract';
 import { type FormEvent, useEffect, useState } from 'react';
+import { addEnglish, englishText, type TFunction, useTranslation } from '../../i18n';
+import enSettings from '../../i18n/locales/en/settings.json';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useAuditRetention, useUpdateAuditRetention } from './api';
 
-export const AUDIT_RETENTION_LABEL = 'Keep audit entries for (months)';
+addEnglish('settings', enSettings);
 
-function problemOf(text: string): string | undefined {
+export const AUDIT_RETENTION_LABEL = englishText('settings:auditRetention.label');
+
+function problemOf(t: TFunction, text: string): string | undefined {
   const months = Number(text);
   if (!/^\d+$/.test(text.trim()) || months < AUDIT_RETENTION_MONTHS_MIN || months > AUDIT_RETENTION_MONTHS_MAX)
-    return `Enter a whole number of months from ${AUDIT_RETENTION_MONTHS_MIN} to ${AUDIT_RETENTION_MONTHS_MAX}`;
+    return t('auditRetention.problem', { min: AUDIT_RETENTION_MONTHS_MIN, max: AUDIT_RETENTION_MONTHS_MAX });
   return undefined;
 }
 
 /** How long the centre keeps audit entries; a daily job removes older ones. Admins only. */
 export function AuditRetentionSetting() {
+  const { t } = useTranslation('settings');
   const { showToast } = useToast();
   const retention = useAuditRetention();
   const update = useUpdateAuditRetention();
@@ -25,18 +30,18 @@ export function AuditRetentionSetting() {
   useEffect(() => {
     if (saved !== undefined) setText(String(saved));
   }, [saved]);
-  const problem = touched ? problemOf(text) : undefined;
+  const problem = touched ? problemOf(t, text) : undefined;
 
   const save = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (problemOf(text)) return;
+    if (problemOf(t, text)) return;
     update.mutate(
       { audit_retention_months: Number(text) },
       {
         onSuccess: (answer) =>
-          showToast(`Audit entries are kept for ${answer.audit_retention_months} months`, 'success'),
-        onError: (error) => showToast(errorText(error, 'Failed to update the audit setting'), 'error'),
+          showToast(t('auditRetention.saved', { months: answer.audit_retention_months }), 'success'),
+        onError: (error) => showToast(errorText(error, t('auditRetention.failed')), 'error'),
       },
     );
   };
@@ -49,7 +54,7 @@ export function AuditRetentionSetting() {
       sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'flex-start' }}
     >
       <TextField
-        label={AUDIT_RETENTION_LABEL}
+        label={t('auditRetention.label')}
         size="small"
         value={text}
         onChange={(event) => {
@@ -58,9 +63,7 @@ export function AuditRetentionSetting() {
         }}
         disabled={!retention.isSuccess}
         error={problem !== undefined}
-        helperText={
-          problem ?? (retention.isError ? 'Setting unavailable' : 'Older entries are removed by a daily job.')
-        }
+        helperText={problem ?? (retention.isError ? t('unavailable') : t('auditRetention.hint'))}
         slotProps={{ htmlInput: { inputMode: 'numeric' } }}
         sx={{ width: { xs: '100%', sm: 260 } }}
       />
@@ -70,11 +73,11 @@ export function AuditRetentionSetting() {
         disabled={!retention.isSuccess || update.isPending || text === String(saved)}
         sx={{ height: 40 }}
       >
-        Save
+        {t('save')}
       </Button>
       {update.isPending && (
         <Typography variant="body2" color="text.secondary" sx={{ alignSelf: 'center' }}>
-          Saving...
+          {t('saving')}
         </Typography>
       )}
     </Box>

@@ -1,19 +1,21 @@
 import { FormControlLabel, Stack, Switch, TextField, Typography } from '@mui/material';
 import type { MarkingReminderSettings, UpdateMarkingReminderSettings } from '@tuitiondesk/contract';
 import { useState } from 'react';
+import { addEnglish, englishText, type TFunction, useTranslation } from '../../i18n';
+import enSettings from '../../i18n/locales/en/settings.json';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useReminderSettings, useUpdateReminderSettings } from './reminders-api';
 
-export const REMINDERS_LABEL = 'Remind teachers of classes with no attendance marked';
-export const REMINDER_TIME_LABEL = 'Reminder time';
+addEnglish('settings', enSettings);
+
+export const REMINDERS_LABEL = englishText('settings:reminders.label');
+export const REMINDER_TIME_LABEL = englishText('settings:reminders.time');
 
 const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-function savedText(settings: MarkingReminderSettings): string {
-  return settings.marking_reminders
-    ? `Teachers are reminded at ${settings.reminder_time} of classes not marked`
-    : 'Reminders to teachers turned off';
+function savedText(t: TFunction, settings: MarkingReminderSettings): string {
+  return settings.marking_reminders ? t('reminders.on', { time: settings.reminder_time }) : t('reminders.off');
 }
 
 /**
@@ -22,6 +24,7 @@ function savedText(settings: MarkingReminderSettings): string {
  * Admins only, beside the absence alerts.
  */
 export function MarkingRemindersSetting() {
+  const { t } = useTranslation('settings');
   const { showToast } = useToast();
   const settings = useReminderSettings();
   const update = useUpdateReminderSettings();
@@ -32,15 +35,15 @@ export function MarkingRemindersSetting() {
     ? (update.variables.marking_reminders ?? saved?.marking_reminders)
     : saved?.marking_reminders;
   const time = typed ?? saved?.reminder_time ?? '';
-  const timeProblem = typed !== undefined && !TIME_OF_DAY.test(typed) ? 'Enter a time such as 10:00' : undefined;
+  const timeProblem = typed !== undefined && !TIME_OF_DAY.test(typed) ? t('reminders.timeProblem') : undefined;
 
   const save = (change: UpdateMarkingReminderSettings) => {
     update.mutate(change, {
       onSuccess: (answer) => {
         setTyped(undefined);
-        showToast(savedText(answer), 'success');
+        showToast(savedText(t, answer), 'success');
       },
-      onError: (error) => showToast(errorText(error, 'Failed to update the reminders'), 'error'),
+      onError: (error) => showToast(errorText(error, t('reminders.failed')), 'error'),
     });
   };
 
@@ -64,13 +67,13 @@ export function MarkingRemindersSetting() {
         }
         label={
           <Typography variant="body2" color={settings.isError ? 'text.secondary' : undefined}>
-            {REMINDERS_LABEL}
-            {settings.isError && ' (setting unavailable)'}
+            {t('reminders.label')}
+            {settings.isError && ` ${t('unavailableNote')}`}
           </Typography>
         }
       />
       <TextField
-        label={REMINDER_TIME_LABEL}
+        label={t('reminders.time')}
         type="time"
         size="small"
         value={time}
@@ -81,7 +84,7 @@ export function MarkingRemindersSetting() {
           if (event.key === 'Enter') saveTime();
         }}
         error={Boolean(timeProblem)}
-        helperText={timeProblem ?? "The centre's time"}
+        helperText={timeProblem ?? t('reminders.hint')}
         slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 300 } }}
         sx={{ width: 160 }}
       />

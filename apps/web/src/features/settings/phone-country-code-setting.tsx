@@ -1,20 +1,23 @@
 import { Box, Button, TextField } from '@mui/material';
 import { normaliseCountryCode } from '@tuitiondesk/contract';
 import { type FormEvent, useEffect, useState } from 'react';
+import { addEnglish, englishText, useTranslation } from '../../i18n';
+import enSettings from '../../i18n/locales/en/settings.json';
 import { errorText } from '../../lib/api-client';
 import { splitFieldError } from '../../lib/field-errors';
 import { usePhoneSettings, useUpdatePhoneSettings } from '../../lib/phone-settings';
 import { useToast } from '../../lib/toast';
 
-export const COUNTRY_CODE_LABEL = 'Country code for local numbers';
-const CODE_HINT = 'Added to phone numbers typed or imported without one';
-const CODE_PROBLEM = 'Enter + and the 1 to 3 digits of a country calling code, e.g. +91 for India or +44 for the UK';
+addEnglish('settings', enSettings);
+
+export const COUNTRY_CODE_LABEL = englishText('settings:countryCode.label');
 
 /**
  * The centre's default country code (admins), beside the phones it applies to: a number typed or
  * imported without a country code takes it. Numbers already stored keep theirs.
  */
 export function PhoneCountryCodeSetting() {
+  const { t } = useTranslation('settings');
   const { showToast } = useToast();
   const settings = usePhoneSettings();
   const update = useUpdatePhoneSettings();
@@ -28,16 +31,15 @@ export function PhoneCountryCodeSetting() {
   const save = (event: FormEvent) => {
     event.preventDefault();
     if (normaliseCountryCode(text) === undefined) {
-      setProblem(CODE_PROBLEM);
+      setProblem(t('countryCode.problem'));
       return;
     }
     update.mutate(
       { default_country_code: text },
       {
-        onSuccess: (answer) =>
-          showToast(`Phone numbers written without a country code now take ${answer.default_country_code}`, 'success'),
+        onSuccess: (answer) => showToast(t('countryCode.saved', { code: answer.default_country_code }), 'success'),
         onError: (error) => {
-          const words = errorText(error, 'Failed to save the country code');
+          const words = errorText(error, t('countryCode.failed'));
           setProblem(splitFieldError(words, ['default_country_code']).fields.default_country_code ?? words);
         },
       },
@@ -47,7 +49,7 @@ export function PhoneCountryCodeSetting() {
   return (
     <Box component="form" onSubmit={save} noValidate sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
       <TextField
-        label={COUNTRY_CODE_LABEL}
+        label={t('countryCode.label')}
         size="small"
         value={text}
         onChange={(event) => {
@@ -56,7 +58,7 @@ export function PhoneCountryCodeSetting() {
         }}
         disabled={!settings.isSuccess}
         error={problem !== undefined}
-        helperText={problem ?? (settings.isError ? 'Setting unavailable' : CODE_HINT)}
+        helperText={problem ?? (settings.isError ? t('unavailable') : t('countryCode.hint'))}
         slotProps={{ htmlInput: { inputMode: 'tel', autoComplete: 'off' } }}
         sx={{ flex: { xs: 1, sm: 'none' }, width: { sm: 300 } }}
       />
@@ -66,7 +68,7 @@ export function PhoneCountryCodeSetting() {
         disabled={!settings.isSuccess || update.isPending || text.trim() === saved}
         sx={{ height: 40 }}
       >
-        {update.isPending ? 'Saving...' : 'Save'}
+        {update.isPending ? t('saving') : t('save')}
       </Button>
     </Box>
   );

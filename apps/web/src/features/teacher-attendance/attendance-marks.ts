@@ -4,14 +4,6 @@ import type {
   TeacherAttendanceStatus,
 } from '@tuitiondesk/contract';
 
-export const STATUS_LABELS: Record<TeacherAttendanceStatus, string> = {
-  not_marked: 'Not Marked',
-  present: 'Present',
-  absent: 'Absent',
-  half_day: 'Half Day',
-  on_leave: 'On Leave',
-};
-
 /** Status changes made on screen and not saved yet, by teacher id. */
 export type StatusEdits = ReadonlyMap<number, TeacherAttendanceStatus>;
 

@@ -10,10 +10,14 @@ import {
 } from '@mui/material';
 import type { TeacherAttendanceEntry } from '@tuitiondesk/contract';
 import { type FormEvent, useState } from 'react';
+import { addEnglish, useTranslation } from '../../i18n';
+import enTeacherAttendance from '../../i18n/locales/en/teacherAttendance.json';
 import { errorText } from '../../lib/api-client';
 import { formatDay } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
 import { useUpdateTeacherRemarks } from './api';
+
+addEnglish('teacherAttendance', enTeacherAttendance);
 
 export const REMARKS_MAX = 500;
 
@@ -41,6 +45,7 @@ function RemarksForm({
   date: string;
   onClose: () => void;
 }) {
+  const { t } = useTranslation('teacherAttendance');
   const { showToast } = useToast();
   const save = useUpdateTeacherRemarks();
   const [remarks, setRemarks] = useState(teacher.remarks ?? '');
@@ -51,7 +56,7 @@ function RemarksForm({
       { teacher_id: teacher.teacher_id, date, remarks },
       {
         onSuccess: () => {
-          showToast('Remarks saved successfully.', 'success');
+          showToast(t('remarks.saved'), 'success');
           onClose();
         },
       },
@@ -60,19 +65,19 @@ function RemarksForm({
 
   return (
     <form onSubmit={submit} noValidate>
-      <DialogTitle id="remarks-dialog-title">Add Remarks</DialogTitle>
+      <DialogTitle id="remarks-dialog-title">{t('remarks.title')}</DialogTitle>
       <DialogContent>
         <DialogContentText sx={{ mb: 2 }}>
           {teacher.teacher_name} ({teacher.teacher_unique_id}), {formatDay(date)}
         </DialogContentText>
         {save.isError && (
           <Alert severity="error" sx={{ mb: 2 }}>
-            {errorText(save.error, 'Failed to save remarks')}
+            {errorText(save.error, t('remarks.saveFailed'))}
           </Alert>
         )}
         <TextField
-          label="Remarks"
-          placeholder="Notes"
+          label={t('remarks.label')}
+          placeholder={t('remarks.placeholder')}
           value={remarks}
           onChange={(event) => setRemarks(event.target.value)}
           multiline
@@ -83,9 +88,9 @@ function RemarksForm({
         />
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
+        <Button onClick={onClose}>{t('remarks.cancel')}</Button>
         <Button type="submit" variant="contained" disabled={save.isPending}>
-          {save.isPending ? 'Saving...' : 'Save'}
+          {save.isPending ? t('remarks.saving') : t('remarks.save')}
         </Button>
       </DialogActions>
     </form>

@@ -10,14 +10,17 @@ import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/page-spinner';
 import type { DataColumn } from '../../components/row-cards';
+import { addEnglish, useTranslation } from '../../i18n';
+import enTeacherAttendance from '../../i18n/locales/en/teacherAttendance.json';
 import { errorText } from '../../lib/api-client';
 import { formatDay, formatDayTime, todayIso } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
 import { useLockTeacherAttendance, useMarkTeacherAttendance, useTeacherDay } from './api';
-import { buildTeacherRecords, STATUS_LABELS, type StatusEdits, statusOf, withEdit } from './attendance-marks';
+import { buildTeacherRecords, type StatusEdits, statusOf, withEdit } from './attendance-marks';
 import { RemarksDialog } from './remarks-dialog';
 
-export const LOCKED_WARNING = 'Attendance for this date is locked and cannot be modified.';
+addEnglish('teacherAttendance', enTeacherAttendance);
+
 const NO_EDITS: StatusEdits = new Map();
 /** Read by screen readers, not shown. */
 const visuallyHidden = {
@@ -43,6 +46,7 @@ function StatusSelect({
   disabled: boolean;
   onChange: (status: TeacherAttendanceStatus) => void;
 }) {
+  const { t } = useTranslation('teacherAttendance');
   return (
     <Select
       native
@@ -50,13 +54,13 @@ function StatusSelect({
       value={value}
       disabled={disabled}
       onChange={(event) => onChange(event.target.value as TeacherAttendanceStatus)}
-      inputProps={{ 'aria-label': `Status of ${entry.teacher_name}` }}
+      inputProps={{ 'aria-label': t('statusOf', { name: entry.teacher_name }) }}
       sx={{ minWidth: 140 }}
     >
       {TEACHER_ATTENDANCE_STATUSES.map((status) => (
         // Not Marked is where every teacher starts; it is shown but cannot be chosen.
         <option key={status} value={status} disabled={status === 'not_marked'}>
-          {STATUS_LABELS[status]}
+          {t(`statuses.${status}`)}
         </option>
       ))}
     </Select>
@@ -64,6 +68,7 @@ function StatusSelect({
 }
 
 function DaySheet({ day }: { day: TeacherAttendanceDay }) {
+  const { t } = useTranslation('teacherAttendance');
   const { showToast } = useToast();
   const save = useMarkTeacherAttendance();
   const lock = useLockTeacherAttendance();
@@ -76,7 +81,7 @@ function DaySheet({ day }: { day: TeacherAttendanceDay }) {
   const saveAttendance = () => {
     const records = buildTeacherRecords(day.teachers, edits);
     if (records.length === 0) {
-      showToast('Please mark attendance for at least one teacher', 'warning');
+      showToast(t('markOne'), 'warning');
       return;
     }
     save.mutate(
@@ -84,35 +89,34 @@ function DaySheet({ day }: { day: TeacherAttendanceDay }) {
       {
         onSuccess: (result) => {
           setEdits(NO_EDITS);
-          showToast(`Attendance saved successfully for ${result.marked_count} teachers!`, 'success');
+          showToast(t('saved', { n: result.marked_count }), 'success');
         },
-        onError: (error) => showToast(errorText(error, 'Failed to save teacher attendance'), 'error'),
+        onError: (error) => showToast(errorText(error, t('saveFailed')), 'error'),
       },
     );
   };
 
   const lockAttendance = () => {
-    const unsaved = edits.size > 0 ? ' Unsaved changes on this screen will be lost.' : '';
-    const question = `Lock teacher attendance for ${formatDay(day.date)}? This is irreversible: no further edits will be allowed.${unsaved}`;
+    const question = t(edits.size > 0 ? 'lockQuestionUnsaved' : 'lockQuestion', { date: formatDay(day.date) });
     if (!window.confirm(question)) return;
     lock.mutate(day.date, {
       onSuccess: () => {
         setEdits(NO_EDITS);
-        showToast('Attendance locked successfully for the date. No further edits allowed.', 'success');
+        showToast(t('lockDone'), 'success');
       },
-      onError: (error) => showToast(errorText(error, 'Failed to lock teacher attendance'), 'error'),
+      onError: (error) => showToast(errorText(error, t('lockFailed')), 'error'),
     });
   };
 
   // Teacher ID, Name, Phone, Status, Remarks; on a phone a card a teacher, under their name.
   const columns = useMemo<readonly DataColumn<TeacherAttendanceEntry>[]>(
     () => [
-      { id: 'teacher-id', header: 'Teacher ID', cell: (entry) => entry.teacher_unique_id },
-      { id: 'name', header: 'Name', cell: (entry) => entry.teacher_name },
-      { id: 'phone', header: 'Phone', nowrap: true, cell: (entry) => entry.phone_number },
+      { id: 'teacher-id', header: t('columns.teacherId'), cell: (entry) => entry.teacher_unique_id },
+      { id: 'name', header: t('columns.name'), cell: (entry) => entry.teacher_name },
+      { id: 'phone', header: t('columns.phone'), nowrap: true, cell: (entry) => entry.phone_number },
       {
         id: 'status',
-        header: 'Status',
+        header: t('columns.status'),
         cell: (entry) => (
           <StatusSelect
             entry={entry}
@@ -124,7 +128,7 @@ function DaySheet({ day }: { day: TeacherAttendanceDay }) {
       },
       {
         id: 'remarks',
-        header: 'Remarks',
+        header: t('columns.remarks'),
         sx: { maxWidth: 280 },
         cell: (entry) =>
           isLocked ? (
@@ -138,14 +142,14 @@ function DaySheet({ day }: { day: TeacherAttendanceDay }) {
               sx={{ textTransform: 'none', textAlign: 'left', justifyContent: 'flex-start' }}
             >
               <Box component="span" sx={visuallyHidden}>
-                Remarks for {entry.teacher_name}:{' '}
+                {t('remarksFor', { name: entry.teacher_name })}{' '}
               </Box>
-              {entry.remarks || 'Add remarks'}
+              {entry.remarks || t('addRemarks')}
             </Button>
           ),
       },
     ],
-    [edits, isLocked, busy],
+    [edits, isLocked, busy, t],
   );
 
   const remarksTeacher = day.teachers.find((entry) => entry.teacher_id === remarksFor) ?? null;
@@ -153,24 +157,24 @@ function DaySheet({ day }: { day: TeacherAttendanceDay }) {
   return (
     <>
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', mb: 2 }}>
-        <Chip label={`Total Teachers: ${day.total_teachers}`} color="primary" variant="outlined" />
-        <Chip label={`Marked: ${day.marked_attendance}`} color="success" variant="outlined" />
+        <Chip label={t('totals.total', { n: day.total_teachers })} color="primary" variant="outlined" />
+        <Chip label={t('totals.marked', { n: day.marked_attendance })} color="success" variant="outlined" />
         {/* The theme's warning orange is too light for text: the border carries the colour. */}
         <Chip
-          label={`Pending: ${day.pending_count}`}
+          label={t('totals.pending', { n: day.pending_count })}
           color="warning"
           variant="outlined"
           sx={{ color: 'text.primary' }}
         />
-        {edits.size > 0 && <Chip label={`Unsaved changes: ${edits.size}`} color="info" />}
+        {edits.size > 0 && <Chip label={t('totals.unsaved', { n: edits.size })} color="info" />}
       </Stack>
 
       {isLocked && (
         <Alert severity="warning" icon={<LockIcon />} sx={{ mb: 2 }}>
-          {LOCKED_WARNING}
+          {t('locked')}
           {day.locked_by && day.locked_at && (
             <Typography variant="body2" component="span" sx={{ display: 'block' }}>
-              Locked by {day.locked_by} on {formatDayTime(day.locked_at)}.
+              {t('lockedBy', { name: day.locked_by, when: formatDayTime(day.locked_at) })}
             </Typography>
           )}
         </Alert>
@@ -178,12 +182,12 @@ function DaySheet({ day }: { day: TeacherAttendanceDay }) {
 
       {day.teachers.length === 0 ? (
         <Paper variant="outlined">
-          <EmptyState title="No teachers yet" text="Add teachers on the Teachers screen to mark their attendance." />
+          <EmptyState title={t('emptyTitle')} text={t('emptyText')} />
         </Paper>
       ) : (
         <ColumnTable
-          label={`Teacher attendance, ${formatDay(day.date)}`}
-          region={`Teacher attendance, ${formatDay(day.date)}`}
+          label={t('table', { date: formatDay(day.date) })}
+          region={t('table', { date: formatDay(day.date) })}
           columns={columns}
           rows={day.teachers}
           rowKey={(entry) => entry.teacher_id}
@@ -202,7 +206,7 @@ function DaySheet({ day }: { day: TeacherAttendanceDay }) {
           onClick={lockAttendance}
           disabled={isLocked || busy || day.marked_attendance === 0}
         >
-          {lock.isPending ? 'Locking...' : 'Lock Attendance'}
+          {lock.isPending ? t('locking') : t('lock')}
         </Button>
         <Button
           variant="contained"
@@ -210,7 +214,7 @@ function DaySheet({ day }: { day: TeacherAttendanceDay }) {
           onClick={saveAttendance}
           disabled={isLocked || busy || day.teachers.length === 0}
         >
-          {save.isPending ? 'Saving...' : 'Save Attendance'}
+          {save.isPending ? t('saving') : t('save')}
         </Button>
       </Stack>
 
@@ -221,16 +225,17 @@ function DaySheet({ day }: { day: TeacherAttendanceDay }) {
 
 /** Teacher Attendance: mark each teacher for a day, add remarks, then lock the day. */
 export default function TeacherAttendancePage() {
+  const { t } = useTranslation('teacherAttendance');
   const [date, setDate] = useState(todayIso);
   const day = useTeacherDay(date);
 
   return (
     <Box>
-      <PageHeader title="Teacher Attendance" action={<DateField label="Date" value={date} onChange={setDate} />} />
+      <PageHeader title={t('title')} action={<DateField label={t('date')} value={date} onChange={setDate} />} />
       {day.isPending ? (
         <PageSpinner />
       ) : day.data === undefined ? (
-        <Alert severity="error">{errorText(day.error, 'Failed to fetch teacher attendance')}</Alert>
+        <Alert severity="error">{errorText(day.error, t('loadFailed'))}</Alert>
       ) : (
         // A new date starts a fresh sheet: unsaved choices belong to the day they were made for.
         <DaySheet key={date} day={day.data} />
