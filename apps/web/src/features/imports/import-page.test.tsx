@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { StudentImportResult, TeacherImportResult } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { showLanguage } from '../../i18n';
 import { card, deferred, type FakeCall, type FakeReply, fakeApi, renderPage } from '../../testing';
 import { buildAccountsCsv, isExcelFileName } from './import-files';
 import ImportPage from './import-page';
@@ -327,5 +328,28 @@ describe('Import Data', { timeout: 20_000 }, () => {
     renderPage(<ImportPage />);
     await userEvent.click(within(studentsCard()).getByRole('button', { name: 'Download Template' }));
     await waitFor(() => expect(screen.getByText('Failed to download template')).toBeInTheDocument());
+  });
+});
+
+describe('in Hindi', { timeout: 20_000 }, () => {
+  afterEach(async () => {
+    await showLanguage('en');
+  });
+
+  it('shows the page and an import in Hindi, the rows and the server message as they came', async () => {
+    await showLanguage('hi');
+    fakeApi({});
+    renderPage(<ImportPage />);
+    expect(screen.getByRole('heading', { name: 'डेटा आयात करें' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'विद्यार्थी आयात करें' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'सारा डेटा हटाएँ' })).toBeInTheDocument();
+  });
+
+  it('words the result in Hindi', async () => {
+    await showLanguage('hi');
+    renderPage(<ImportResult kind="students" result={studentResult} />);
+    expect(screen.getByText('2 विद्यार्थी आयात किए गए')).toBeInTheDocument();
+    expect(screen.getByText('+919812345670 · कक्षा 7')).toBeInTheDocument();
+    expect(screen.getByText('पंक्ति 3: class_name: must be one of 7, 8, 9 or 10')).toBeInTheDocument();
   });
 });

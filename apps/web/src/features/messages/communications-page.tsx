@@ -88,7 +88,14 @@ export default function CommunicationsPage() {
                 {t('page.settings')}
               </Button>
             )}
-            <Button variant="contained" startIcon={<SendIcon />} onClick={() => setSending(true)}>
+            <Button
+              variant="contained"
+              startIcon={
+                // The paper plane flies the way the text reads.
+                <SendIcon sx={{ transform: (theme) => (theme.direction === 'rtl' ? 'scaleX(-1)' : undefined) }} />
+              }
+              onClick={() => setSending(true)}
+            >
               {t('page.send')}
             </Button>
           </Stack>
