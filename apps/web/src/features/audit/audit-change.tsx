@@ -1,4 +1,4 @@
-import { Box, Typography } from '@mui/material';
+import { Box, Typography, useTheme } from '@mui/material';
 import type { AuditEntry } from '@tuitiondesk/contract';
 import { addEnglish, useTranslation } from '../../i18n';
 import enAudit from '../../i18n/locales/en/audit.json';
@@ -10,6 +10,9 @@ addEnglish('audit', enAudit);
 export function AuditChange({ entry }: { entry: Pick<AuditEntry, 'before' | 'after'> }) {
   const { t } = useTranslation('audit');
   const lines = changeLines(t, entry);
+  // Before, then after, in the reading direction: the arrow points from the one to the other. Each value
+  // is isolated, so a Latin value in a right-to-left line does not carry the arrow's place with it.
+  const arrow = useTheme().direction === 'rtl' ? ' ← ' : ' → ';
   if (lines.length === 0) return null;
   return (
     <Box component="ul" sx={{ m: 0, p: 0, listStyle: 'none' }}>
@@ -20,11 +23,13 @@ export function AuditChange({ entry }: { entry: Pick<AuditEntry, 'before' | 'aft
           </Box>{' '}
           {line.before !== undefined && line.after !== undefined ? (
             <>
-              <Box component="span" sx={{ textDecoration: 'line-through' }}>
+              <Box component="span" sx={{ textDecoration: 'line-through', unicodeBidi: 'isolate' }}>
                 {line.before}
               </Box>
-              {' → '}
-              <strong>{line.after}</strong>
+              {arrow}
+              <Box component="strong" sx={{ unicodeBidi: 'isolate' }}>
+                {line.after}
+              </Box>
             </>
           ) : (
             (line.after ?? line.before)
