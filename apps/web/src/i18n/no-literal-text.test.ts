@@ -81,6 +81,17 @@ export const CONVERTED = [
   'components/dialog-spinner.tsx',
   'lib/error-boundary.tsx',
   'lib/toast.tsx',
+  'parent/app.tsx',
+  'parent/sign-in.tsx',
+  'parent/inbox.tsx',
+  'parent/inbox-notes.tsx',
+  'parent/inbox-state.ts',
+  'parent/use-inbox.ts',
+  'parent/children.tsx',
+  'parent/leave.tsx',
+  'parent/settings.tsx',
+  'parent/fragment.ts',
+  'parent/i18n.ts',
 ];
 
 /** Properties whose value a user reads or a screen reader says. */

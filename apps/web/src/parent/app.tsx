@@ -6,12 +6,12 @@ import {
   loadSession,
   type ParentSession,
   parentRequest,
-  SESSION_ENDED,
   saveSession,
   setUnauthorizedHandler,
 } from './api';
 import { MyChildren } from './children';
 import { clearFragment, type Fragment, parseFragment } from './fragment';
+import { englishText, keepLanguage, keptLanguage, languageFor, showLanguage, useParentTranslation } from './i18n';
 import { Inbox, MessageView } from './inbox';
 import { NotificationsBlockedNote } from './inbox-notes';
 import { withMessageRead } from './inbox-state';
@@ -34,9 +34,25 @@ function takeFragment(): Fragment {
   return fragment;
 }
 
-export const APP_FAILED = 'Something went wrong.';
-export const APP_FAILED_ADVICE =
-  'Check the connection and try again. If it happens again, close the app and open it again.';
+/** The failure page's texts in English (the spec's words; tests compare them). */
+export const APP_FAILED = englishText('app.failed');
+export const APP_FAILED_ADVICE = englishText('app.failedAdvice');
+
+/** What a failure shows: a plain message in the language shown, and Retry. */
+function Failed({ retry }: { retry: () => void }) {
+  const { t } = useParentTranslation();
+  return (
+    <main className="signin">
+      <div className="card" role="alert">
+        <h1>{t('app.failed')}</h1>
+        <p>{t('app.failedAdvice')}</p>
+        <button type="button" className="primary" onClick={retry}>
+          {t('app.retry')}
+        </button>
+      </div>
+    </main>
+  );
+}
 
 /**
  * Around the whole parent app: whatever fails while showing it, a parent sees a plain message with
@@ -46,17 +62,7 @@ export function ParentBoundary({ children }: { children: ReactNode }) {
   return (
     <ErrorBoundary
       onError={(error) => console.error('The parent app failed while showing', error)}
-      fallback={({ retry }) => (
-        <main className="signin">
-          <div className="card" role="alert">
-            <h1>{APP_FAILED}</h1>
-            <p>{APP_FAILED_ADVICE}</p>
-            <button type="button" className="primary" onClick={retry}>
-              Retry
-            </button>
-          </div>
-        </main>
-      )}
+      fallback={({ retry }) => <Failed retry={retry} />}
     >
       {children}
     </ErrorBoundary>
@@ -67,7 +73,9 @@ export function ParentApp() {
   // Read at start (a pure read: StrictMode may run this twice), wiped from the address bar just after.
   const [initial] = useState(() => parseFragment(window.location.hash));
   const [session, setSession] = useState<ParentSession | null>(() => (initial.phone ? null : loadSession()));
-  const [notice, setNotice] = useState<string>();
+  const { t } = useParentTranslation();
+  // Why the parent is at sign-in again, said in the language shown.
+  const [notice, setNotice] = useState<'sessionEnded' | 'signedOut'>();
   const [link, setLink] = useState(
     initial.phone && initial.code ? { phone: initial.phone, code: initial.code } : undefined,
   );
@@ -79,7 +87,7 @@ export function ParentApp() {
       clearSession();
       void clearApiCache();
       setSession(null);
-      setNotice(SESSION_ENDED);
+      setNotice('sessionEnded');
     });
     return () => setUnauthorizedHandler(undefined);
   }, []);
@@ -105,12 +113,36 @@ export function ParentApp() {
     };
   }, []);
 
+  // Signed in: the family's language (kept from the server's last answer, then asked again); signed
+  // out: the browser's. Of the two quick calls, the later wins.
+  const token = session?.token;
+  useEffect(() => {
+    if (!token) {
+      keepLanguage(undefined);
+      void showLanguage(languageFor(null));
+      return;
+    }
+    let live = true;
+    void showLanguage(languageFor(keptLanguage()));
+    parentRequest<{ language: string }>('/parent/language')
+      .then(({ language }) => {
+        if (!live) return;
+        const family = languageFor(language);
+        keepLanguage(family);
+        void showLanguage(family);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [token]);
+
   if (!session) {
     return (
       <SignIn
         key={link ? `${link.phone}|${link.code}` : 'form'}
         link={link}
-        notice={notice}
+        notice={notice && t(`app.${notice}`)}
         onSignedIn={(signedIn) => {
           setLink(undefined);
           setNotice(undefined);
@@ -133,7 +165,7 @@ export function ParentApp() {
       onSignedOut={() => {
         clearSession();
         void clearApiCache();
-        setNotice('You have signed out.');
+        setNotice('signedOut');
         setSession(null);
       }}
     />
@@ -156,6 +188,7 @@ function SignedIn({ session, openId, onOpened, onProfile, onSignedOut }: SignedI
   const push = usePushState();
   const [promptDismissed, setPromptDismissed] = useState(() => localStorage.getItem(PROMPT_DISMISSED_KEY) === '1');
   const main = useRef<HTMLElement>(null);
+  const { t } = useParentTranslation();
 
   // The profile (children) as the server has it now, once per sign-in.
   const profileHandler = useRef(onProfile);
@@ -218,12 +251,17 @@ function SignedIn({ session, openId, onOpened, onProfile, onSignedOut }: SignedI
   return (
     <div className="shell">
       <header className="topbar">
-        <span className="brand">TuitionDesk</span>
+        <span className="brand">{t('app.brand')}</span>
         <span className="who">{session.profile.parent_name}</span>
       </header>
-      <nav className="tabs" aria-label="Sections">
-        <TabButton current={view} view="inbox" onSelect={go} label={unread > 0 ? `Inbox, ${unread} unread` : undefined}>
-          Inbox
+      <nav className="tabs" aria-label={t('app.sections')}>
+        <TabButton
+          current={view}
+          view="inbox"
+          onSelect={go}
+          label={unread > 0 ? t('app.inboxUnread', { count: unread }) : undefined}
+        >
+          {t('app.inbox')}
           {unread > 0 && (
             <span className="badge" aria-hidden="true">
               {unread}
@@ -231,13 +269,13 @@ function SignedIn({ session, openId, onOpened, onProfile, onSignedOut }: SignedI
           )}
         </TabButton>
         <TabButton current={view} view="children" onSelect={go}>
-          My children
+          {t('app.children')}
         </TabButton>
         <TabButton current={view} view="leave" onSelect={go}>
-          Leave
+          {t('app.leave')}
         </TabButton>
         <TabButton current={view} view="settings" onSelect={go}>
-          Settings
+          {t('app.settings')}
         </TabButton>
       </nav>
       <main ref={main} tabIndex={-1}>
@@ -272,7 +310,7 @@ function SignedIn({ session, openId, onOpened, onProfile, onSignedOut }: SignedI
                     setPromptDismissed(true);
                   }}
                 >
-                  Not now
+                  {t('app.notNow')}
                 </button>
               </div>
             )}

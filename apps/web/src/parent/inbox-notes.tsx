@@ -1,25 +1,33 @@
 import { useState } from 'react';
+import { englishText, useParentTranslation } from './i18n';
 import { keptWhen } from './inbox-state';
 import { type BrowserFamily, currentBrowserFamily } from './push';
 
 const BLOCKED_NOTE_HIDDEN_KEY = 'parent_blocked_note_hidden';
 
-/** How to allow notifications again, in the words of each browser's own menus. */
-export const ALLOW_STEPS: Record<BrowserFamily, string> = {
-  ios: 'Open the Settings app, tap Notifications, then TuitionDesk, and turn on Allow Notifications.',
-  samsung: 'Tap the menu (☰) at the bottom, then Settings → Sites and downloads → Notifications, and allow this site.',
-  firefox: 'Tap or click the icon left of the address, remove Blocked next to Notifications, then reload this page.',
-  'android-app':
-    'Touch and hold the TuitionDesk icon on your home screen, tap App info → Notifications, and turn them on.',
-  'android-chrome': 'Tap the icon left of the address, then Permissions → Notifications, and turn them on.',
-  chrome: 'Click the icon left of the address, set Notifications to Allow, then reload this page.',
-  safari: 'In Safari, open Settings → Websites → Notifications, and set this site to Allow.',
-  other: "Open this browser's settings for this site and set Notifications to Allow.",
-};
+const FAMILIES: readonly BrowserFamily[] = [
+  'ios',
+  'samsung',
+  'firefox',
+  'android-app',
+  'android-chrome',
+  'chrome',
+  'safari',
+  'other',
+];
+
+/**
+ * How to allow notifications again, in the words of each browser's own menus (catalogue `allow.*`);
+ * here in English, as tests compare them.
+ */
+export const ALLOW_STEPS = Object.fromEntries(
+  FAMILIES.map((family) => [family, englishText(`allow.${family}`)]),
+) as Record<BrowserFamily, string>;
 
 /** The steps for the browser the parent is in (the user agent's, unless a test names one). */
 export function NotificationsAllowSteps({ family = currentBrowserFamily() }: { family?: BrowserFamily }) {
-  return <p className="muted">To turn them on: {ALLOW_STEPS[family]} Then come back and tap Turn on notifications.</p>;
+  const { t } = useParentTranslation();
+  return <p className="muted">{t('blocked.steps', { steps: t(`allow.${family}`) })}</p>;
 }
 
 /**
@@ -27,12 +35,13 @@ export function NotificationsAllowSteps({ family = currentBrowserFamily() }: { f
  * when the app is opened. Hidden for good by the parent's own choice; Settings still says it.
  */
 export function NotificationsBlockedNote({ family }: { family?: BrowserFamily }) {
+  const { t } = useParentTranslation();
   const [hidden, setHidden] = useState(() => readHidden());
   if (hidden) return null;
   return (
     <section className="notice blocked-note" aria-labelledby="blocked-note-title">
-      <h2 id="blocked-note-title">Notifications are turned off for this browser</h2>
-      <p>You will see new messages from the centre only when you open this app.</p>
+      <h2 id="blocked-note-title">{t('blocked.title')}</h2>
+      <p>{t('blocked.body')}</p>
       <NotificationsAllowSteps family={family} />
       <button
         type="button"
@@ -42,7 +51,7 @@ export function NotificationsBlockedNote({ family }: { family?: BrowserFamily })
           setHidden(true);
         }}
       >
-        Hide this
+        {t('blocked.hide')}
       </button>
     </section>
   );
@@ -53,12 +62,11 @@ export function NotificationsBlockedNote({ family }: { family?: BrowserFamily })
  * out of reach while the phone is online.
  */
 export function OfflineNote({ keptAt, online }: { keptAt: string; online: boolean }) {
+  const { t } = useParentTranslation();
   const when = keptWhen(keptAt);
   return (
     <p className="notice offline-note" role="status">
-      {online
-        ? `The centre cannot be reached just now. These are the messages you had at ${when}. New ones will show once it answers again.`
-        : `You are offline. These are the messages you had at ${when}. New ones will show when you are back online.`}
+      {online ? t('inbox.unreachable', { when }) : t('inbox.offline', { when })}
     </p>
   );
 }

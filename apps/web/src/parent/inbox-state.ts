@@ -1,4 +1,5 @@
 import type { ParentInbox, ParentMessage } from '@tuitiondesk/contract';
+import { i18n, shownLanguage } from './i18n';
 
 /** The inbox after one message came back from `POST /parent/messages/{id}/read`. */
 export function withMessageRead(inbox: ParentInbox, read: ParentMessage): ParentInbox {
@@ -12,54 +13,78 @@ export function withMessageRead(inbox: ParentInbox, read: ParentMessage): Parent
 
 /** "3 unread", or nothing when all are read. */
 export function unreadLabel(count: number): string {
-  return count > 0 ? `${count} unread` : '';
+  return count > 0 ? i18n.t('inbox.unread', { count }) : '';
 }
 
-const TIME = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
-const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
-const DAY_YEAR = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
-const FULL = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+type Kind = 'time' | 'day' | 'dayYear' | 'full' | 'schoolDay';
+
+/**
+ * English keeps the app's own forms (`en-GB`: `23 Nov`, `14:05`); another language has its own words
+ * and order from Intl with the month's full name (the glossary's rule: parents read it more easily
+ * than an abbreviation), the 24-hour clock, and always Western digits (`-u-nu-latn`).
+ */
+function options(kind: Kind, english: boolean): Intl.DateTimeFormatOptions {
+  const month = english ? 'short' : 'long';
+  const clock: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+  switch (kind) {
+    case 'time':
+      return clock;
+    case 'day':
+      return { day: 'numeric', month };
+    case 'dayYear':
+      return { day: 'numeric', month, year: 'numeric' };
+    case 'full':
+      return { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', ...clock };
+    case 'schoolDay':
+      return { weekday: 'short', day: 'numeric', month, timeZone: 'UTC' };
+  }
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function format(kind: Kind, date: Date): string {
+  const language = shownLanguage();
+  const key = `${language}|${kind}`;
+  let formatter = formats.get(key);
+  if (!formatter) {
+    const english = language === 'en';
+    formatter = new Intl.DateTimeFormat(english ? 'en-GB' : `${language}-u-nu-latn`, options(kind, english));
+    formats.set(key, formatter);
+  }
+  return formatter.format(date);
+}
 
 /** In the list: the time today, the day this year, else the day and year. */
 export function shortWhen(iso: string, now = new Date()): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  if (date.toDateString() === now.toDateString()) return TIME.format(date);
-  return date.getFullYear() === now.getFullYear() ? DAY.format(date) : DAY_YEAR.format(date);
+  if (date.toDateString() === now.toDateString()) return format('time', date);
+  return format(date.getFullYear() === now.getFullYear() ? 'day' : 'dayYear', date);
 }
 
 /** When the inbox shown was the centre's: `14:05` today, `14:05 on 23 Nov` another day. */
 export function keptWhen(iso: string, now = new Date()): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  if (date.toDateString() === now.toDateString()) return TIME.format(date);
-  const day = date.getFullYear() === now.getFullYear() ? DAY.format(date) : DAY_YEAR.format(date);
-  return `${TIME.format(date)} on ${day}`;
+  if (date.toDateString() === now.toDateString()) return format('time', date);
+  const day = format(date.getFullYear() === now.getFullYear() ? 'day' : 'dayYear', date);
+  return i18n.t('inbox.keptAt', { time: format('time', date), day });
 }
 
 /** In the full message: `Monday 23 November 2026 at 14:05`. */
 export function fullWhen(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : FULL.format(date);
+  return Number.isNaN(date.getTime()) ? '' : format('full', date);
 }
-
-const SCHOOL_DAY = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  timeZone: 'UTC',
-});
 
 /** A calendar date `2026-11-23` as `Mon 23 Nov` (no time zone shift). */
 export function schoolDay(date: string): string {
   const [year, month, day] = date.split('-').map(Number);
   if (!year || !month || !day) return date;
-  return SCHOOL_DAY.format(new Date(Date.UTC(year, month - 1, day)));
+  return format('schoolDay', new Date(Date.UTC(year, month - 1, day)));
+}
+
+/** A day without its year, for a decision's date: `24 Nov`. */
+export function shortDay(iso: string): string {
+  return format('day', new Date(iso));
 }

@@ -1,6 +1,7 @@
 import type { ParentInbox, ParentMessage } from '@tuitiondesk/contract';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { errorText, parentRequest } from './api';
+import { englishText, useParentTranslation } from './i18n';
 import { OfflineNote } from './inbox-notes';
 import { fullWhen, shortWhen, unreadLabel } from './inbox-state';
 
@@ -16,15 +17,16 @@ interface InboxProps {
 }
 
 export function Inbox({ inbox, error, keptAt, online = true, onOpen, onRefresh, children }: InboxProps) {
+  const { t } = useParentTranslation();
   return (
     <section aria-labelledby="inbox-title">
       <div className="section-head">
         <h1 id="inbox-title">
-          Inbox
+          {t('inbox.title')}
           {inbox && inbox.unread_count > 0 && <span className="count">{unreadLabel(inbox.unread_count)}</span>}
         </h1>
         <button type="button" className="link" onClick={onRefresh}>
-          Refresh
+          {t('inbox.refresh')}
         </button>
       </div>
       {inbox && keptAt && <OfflineNote keptAt={keptAt} online={online} />}
@@ -34,11 +36,11 @@ export function Inbox({ inbox, error, keptAt, online = true, onOpen, onRefresh, 
           {error}
         </p>
       )}
-      {!inbox && !error && <p className="muted">Loading messages…</p>}
+      {!inbox && !error && <p className="muted">{t('inbox.loading')}</p>}
       {inbox && inbox.messages.length === 0 && (
         <div className="empty">
-          <p>No messages yet.</p>
-          <p className="muted">Messages from the centre will appear here.</p>
+          <p>{t('inbox.empty')}</p>
+          <p className="muted">{t('inbox.emptyHelp')}</p>
         </div>
       )}
       {inbox && inbox.messages.length > 0 && (
@@ -52,7 +54,7 @@ export function Inbox({ inbox, error, keptAt, online = true, onOpen, onRefresh, 
                   <span className="message-text">
                     <span className="message-top">
                       <span className="subject">
-                        {unread && <span className="visually-hidden">Unread: </span>}
+                        {unread && <span className="visually-hidden">{t('inbox.unreadMark')}</span>}
                         {message.subject}
                       </span>
                       <time dateTime={message.sent_at}>{shortWhen(message.sent_at)}</time>
@@ -70,25 +72,25 @@ export function Inbox({ inbox, error, keptAt, online = true, onOpen, onRefresh, 
 }
 
 /**
- * The one-tap replies to an alert, as the contract names them (PARENT_REPLY_LABELS); kept here so the
- * parent app's bundle does not carry the contract's runtime (a test checks they agree).
+ * The one-tap replies to an alert, in English as the contract names them (PARENT_REPLY_LABELS); kept
+ * in the parent catalogue so the parent app's bundle does not carry the contract's runtime (a test
+ * checks they agree). Shown in the language in use.
  */
-export const REPLY_LABELS = {
-  sick: 'Sick',
-  family: 'Family reason',
-  late: 'Coming late',
-  call: 'Please call me',
-} as const;
-type Reply = keyof typeof REPLY_LABELS;
+const REPLIES = ['sick', 'family', 'late', 'call'] as const;
+type Reply = (typeof REPLIES)[number];
+export const REPLY_LABELS = Object.fromEntries(
+  REPLIES.map((reply) => [reply, englishText(`replies.${reply}`)]),
+) as Record<Reply, string>;
 
 /** The four replies under an absence or late alert; after one, what was answered. */
 function Replies({ message, onReplied }: { message: ParentMessage; onReplied: (message: ParentMessage) => void }) {
+  const { t } = useParentTranslation();
   const [sending, setSending] = useState<Reply>();
   const [error, setError] = useState<string>();
   if (message.reply) {
     return (
       <p className="notice" role="status">
-        You replied: {REPLY_LABELS[message.reply]}
+        {t('replies.replied', { reply: t(`replies.${message.reply}`) })}
       </p>
     );
   }
@@ -99,16 +101,16 @@ function Replies({ message, onReplied }: { message: ParentMessage; onReplied: (m
     try {
       onReplied(await parentRequest<ParentMessage>(`/parent/messages/${message.id}/reply`, { json: { reply } }));
     } catch (caught) {
-      setError(errorText(caught, 'Could not send your reply. Please try again.'));
+      setError(errorText(caught, t('replies.failed')));
     } finally {
       setSending(undefined);
     }
   };
   return (
     <section className="replies" aria-labelledby="replies-title">
-      <h2 id="replies-title">Tell the centre why</h2>
+      <h2 id="replies-title">{t('replies.title')}</h2>
       <div className="reply-buttons">
-        {(Object.keys(REPLY_LABELS) as Reply[]).map((reply) => (
+        {REPLIES.map((reply) => (
           <button
             key={reply}
             type="button"
@@ -116,7 +118,7 @@ function Replies({ message, onReplied }: { message: ParentMessage; onReplied: (m
             disabled={sending !== undefined}
             onClick={() => void send(reply)}
           >
-            {sending === reply ? 'Sending…' : REPLY_LABELS[reply]}
+            {sending === reply ? t('replies.sending') : t(`replies.${reply}`)}
           </button>
         ))}
       </div>
@@ -138,19 +140,23 @@ export function MessageView({
   onBack: () => void;
   onReplied: (message: ParentMessage) => void;
 }) {
+  const { t } = useParentTranslation();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
     <article className="message-full" aria-labelledby="message-subject">
       <button type="button" className="back" onClick={onBack}>
-        <span aria-hidden="true">←</span> Back to inbox
+        <span className="arrow" aria-hidden="true">
+          ←
+        </span>{' '}
+        {t('inbox.back')}
       </button>
       <h1 id="message-subject" ref={heading} tabIndex={-1}>
         {message.subject}
       </h1>
       <p className="meta">
         <time dateTime={message.sent_at}>{fullWhen(message.sent_at)}</time>
-        {message.sent_by && <> · from {message.sent_by}</>}
+        {message.sent_by && <> · {t('inbox.from', { name: message.sent_by })}</>}
       </p>
       <div className="body">{message.message}</div>
       <Replies message={message} onReplied={onReplied} />

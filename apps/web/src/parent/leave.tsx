@@ -1,15 +1,17 @@
 import type { LeaveRequest, LeaveStatus, ParentChild, ParentLeaveRequests } from '@tuitiondesk/contract';
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { errorText, parentRequest } from './api';
-import { schoolDay } from './inbox-state';
+import { englishText, i18n, useParentTranslation } from './i18n';
+import { schoolDay, shortDay } from './inbox-state';
 
-/** What a family reads for each state: `pending` is waiting for the centre. */
-export const LEAVE_STATE_NAMES: Record<LeaveStatus, string> = {
-  pending: 'Waiting',
-  approved: 'Approved',
-  declined: 'Declined',
-  withdrawn: 'Withdrawn',
-};
+/**
+ * What a family reads for each state (catalogue `leave.<state>`): `pending` is waiting for the centre.
+ * Here in English, as tests compare them.
+ */
+const LEAVE_STATES: readonly LeaveStatus[] = ['pending', 'approved', 'declined', 'withdrawn'];
+export const LEAVE_STATE_NAMES = Object.fromEntries(
+  LEAVE_STATES.map((state) => [state, englishText(`leave.${state}`)]),
+) as Record<LeaveStatus, string>;
 const STATE_INK: Record<LeaveStatus, string> = {
   pending: '#8a5a00',
   approved: '#1b5e20',
@@ -28,22 +30,25 @@ function localToday(now = new Date()): string {
 function dates(request: Pick<LeaveRequest, 'from_date' | 'to_date'>): string {
   return request.from_date === request.to_date
     ? schoolDay(request.from_date)
-    : `${schoolDay(request.from_date)} to ${schoolDay(request.to_date)}`;
+    : i18n.t('leave.range', { from: schoolDay(request.from_date), to: schoolDay(request.to_date) });
 }
-
-const SHORT_DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
 
 /** "Approved by Mrs Rao on 24 Nov", "Withdrawn by you on 24 Nov", or nothing while it waits. */
 export function decisionLine(request: LeaveRequest): string | undefined {
   if (request.status === 'pending' || !request.decided_at) return undefined;
-  const when = SHORT_DAY.format(new Date(request.decided_at));
-  if (request.status === 'withdrawn') return `Withdrawn by you on ${when}`;
-  return `${LEAVE_STATE_NAMES[request.status]} by ${request.decided_by ?? 'the centre'} on ${when}`;
+  const when = shortDay(request.decided_at);
+  if (request.status === 'withdrawn') return i18n.t('leave.withdrawnBy', { when });
+  const name = request.decided_by ?? i18n.t('leave.theCentre');
+  return request.status === 'approved'
+    ? i18n.t('leave.approvedBy', { name, when })
+    : i18n.t('leave.declinedBy', { name, when });
 }
 
 export function Leave({ list }: { list: ParentChild[] }) {
+  const { t } = useParentTranslation();
   const [requests, setRequests] = useState<LeaveRequest[]>();
-  const [loadError, setLoadError] = useState<string>();
+  // The failure itself: its text follows the language shown.
+  const [loadError, setLoadError] = useState<unknown>();
 
   const refresh = useCallback(async () => {
     try {
@@ -51,7 +56,7 @@ export function Leave({ list }: { list: ParentChild[] }) {
       setRequests(fresh.requests);
       setLoadError(undefined);
     } catch (caught) {
-      setLoadError(errorText(caught, 'Failed to load your leave requests.'));
+      setLoadError(caught);
     }
   }, []);
 
@@ -62,25 +67,25 @@ export function Leave({ list }: { list: ParentChild[] }) {
   return (
     <section aria-labelledby="leave-title">
       <div className="section-head">
-        <h1 id="leave-title">Leave</h1>
+        <h1 id="leave-title">{t('leave.title')}</h1>
       </div>
-      <p className="muted">Tell the centre before a day your child will be away. The centre approves or declines it.</p>
+      <p className="muted">{t('leave.intro')}</p>
       {list.length === 0 ? (
         <div className="empty">
-          <p>No children are linked to your phone number.</p>
-          <p className="muted">Ask the centre to check the phone number they have for you.</p>
+          <p>{t('children.none')}</p>
+          <p className="muted">{t('children.noneHelp')}</p>
         </div>
       ) : (
         <LeaveForm list={list} onSent={(created) => setRequests((current) => [created, ...(current ?? [])])} />
       )}
-      <h2 id="requests-title">Your requests</h2>
-      {loadError && (
+      <h2 id="requests-title">{t('leave.requests')}</h2>
+      {loadError !== undefined && (
         <p className="error" role="alert">
-          {loadError}
+          {errorText(loadError, t('leave.loadFailed'))}
         </p>
       )}
-      {!requests && !loadError && <p className="muted">Loading…</p>}
-      {requests?.length === 0 && <p className="muted">You have not asked for leave yet.</p>}
+      {!requests && loadError === undefined && <p className="muted">{t('leave.loading')}</p>}
+      {requests?.length === 0 && <p className="muted">{t('leave.noRequests')}</p>}
       {requests && requests.length > 0 && (
         <ul className="leave-list" aria-labelledby="requests-title">
           {requests.map((request) => (
@@ -99,6 +104,7 @@ export function Leave({ list }: { list: ParentChild[] }) {
 }
 
 function LeaveForm({ list, onSent }: { list: ParentChild[]; onSent: (created: LeaveRequest) => void }) {
+  const { t } = useParentTranslation();
   const id = useId();
   const today = localToday();
   const [childId, setChildId] = useState(String(list[0]?.id ?? ''));
@@ -114,11 +120,11 @@ function LeaveForm({ list, onSent }: { list: ParentChild[]; onSent: (created: Le
     event.preventDefault();
     setSent(undefined);
     if (!from || !to || !reason.trim()) {
-      setError('Choose the dates and write a short reason.');
+      setError(t('leave.datesAndReason'));
       return;
     }
     if (to < from) {
-      setError('The last day cannot be before the first day.');
+      setError(t('leave.lastBeforeFirst'));
       return;
     }
     setError(undefined);
@@ -129,9 +135,9 @@ function LeaveForm({ list, onSent }: { list: ParentChild[]; onSent: (created: Le
       });
       onSent(created);
       setReason('');
-      setSent(`Sent. The centre will approve or decline leave for ${created.student_name} (${dates(created)}).`);
+      setSent(t('leave.sent', { name: created.student_name, dates: dates(created) }));
     } catch (caught) {
-      setError(errorText(caught, 'Could not send the request. Please try again.'));
+      setError(errorText(caught, t('leave.sendFailed')));
     } finally {
       setBusy(false);
     }
@@ -139,7 +145,7 @@ function LeaveForm({ list, onSent }: { list: ParentChild[]; onSent: (created: Le
 
   return (
     <form className="card leave-form" onSubmit={onSubmit} noValidate aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Ask for leave</h2>
+      <h2 id={`${id}-title`}>{t('leave.ask')}</h2>
       {error && (
         <p className="error" role="alert">
           {error}
@@ -152,23 +158,24 @@ function LeaveForm({ list, onSent }: { list: ParentChild[]; onSent: (created: Le
       )}
       {list.length > 1 ? (
         <>
-          <label htmlFor={`${id}-child`}>Child</label>
+          <label htmlFor={`${id}-child`}>{t('leave.child')}</label>
           <select id={`${id}-child`} value={childId} onChange={(event) => setChildId(event.target.value)}>
             {list.map((candidate) => (
               <option key={candidate.id} value={candidate.id}>
-                {candidate.full_name} (Class {candidate.class_name})
+                {t('leave.childOption', { name: candidate.full_name, className: candidate.class_name })}
               </option>
             ))}
           </select>
         </>
       ) : (
         <p>
-          For <strong>{child?.full_name}</strong> <span className="class">Class {child?.class_name}</span>
+          {t('leave.for')} <strong>{child?.full_name}</strong>{' '}
+          <span className="class">{t('children.class', { name: child?.class_name })}</span>
         </p>
       )}
       <div className="leave-dates">
         <div>
-          <label htmlFor={`${id}-from`}>First day away</label>
+          <label htmlFor={`${id}-from`}>{t('leave.from')}</label>
           <input
             id={`${id}-from`}
             type="date"
@@ -182,7 +189,7 @@ function LeaveForm({ list, onSent }: { list: ParentChild[]; onSent: (created: Le
           />
         </div>
         <div>
-          <label htmlFor={`${id}-to`}>Last day away</label>
+          <label htmlFor={`${id}-to`}>{t('leave.to')}</label>
           <input
             id={`${id}-to`}
             type="date"
@@ -193,8 +200,8 @@ function LeaveForm({ list, onSent }: { list: ParentChild[]; onSent: (created: Le
           />
         </div>
       </div>
-      <p className="help">One day away: the same date twice.</p>
-      <label htmlFor={`${id}-reason`}>Reason</label>
+      <p className="help">{t('leave.oneDay')}</p>
+      <label htmlFor={`${id}-reason`}>{t('leave.reason')}</label>
       <input
         id={`${id}-reason`}
         type="text"
@@ -202,20 +209,21 @@ function LeaveForm({ list, onSent }: { list: ParentChild[]; onSent: (created: Le
         value={reason}
         required
         aria-describedby={`${id}-reason-help`}
-        placeholder="e.g. Family wedding"
+        placeholder={t('leave.reasonExample')}
         onChange={(event) => setReason(event.target.value)}
       />
       <p id={`${id}-reason-help`} className="help">
-        A few words; the teacher sees them on the register.
+        {t('leave.reasonHelp')}
       </p>
       <button type="submit" className="primary" disabled={busy}>
-        {busy ? 'Sending…' : 'Send to the centre'}
+        {busy ? t('leave.sending') : t('leave.send')}
       </button>
     </form>
   );
 }
 
 function LeaveItem({ request, onChanged }: { request: LeaveRequest; onChanged: (changed: LeaveRequest) => void }) {
+  const { t } = useParentTranslation();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -227,7 +235,7 @@ function LeaveItem({ request, onChanged }: { request: LeaveRequest; onChanged: (
     try {
       onChanged(await parentRequest<LeaveRequest>(`/parent/leave-requests/${request.id}/withdraw`, { method: 'POST' }));
     } catch (caught) {
-      setError(errorText(caught, 'Could not withdraw the request. Please try again.'));
+      setError(errorText(caught, t('leave.withdrawFailed')));
     } finally {
       setBusy(false);
       setConfirming(false);
@@ -239,7 +247,7 @@ function LeaveItem({ request, onChanged }: { request: LeaveRequest; onChanged: (
       <div className="leave-top">
         <strong>{request.student_name}</strong>
         <span className="status" style={{ background: STATE_INK[request.status] }}>
-          {LEAVE_STATE_NAMES[request.status]}
+          {t(`leave.${request.status}`)}
         </span>
       </div>
       <p className="leave-when">{dates(request)}</p>
@@ -253,17 +261,17 @@ function LeaveItem({ request, onChanged }: { request: LeaveRequest; onChanged: (
       {request.status === 'pending' &&
         (confirming ? (
           <div className="leave-confirm">
-            <p>Withdraw this request? The centre will no longer expect {request.student_name} to be away.</p>
+            <p>{t('leave.confirmWithdraw', { name: request.student_name })}</p>
             <button type="button" className="secondary" disabled={busy} onClick={() => void withdraw()}>
-              {busy ? 'Withdrawing…' : 'Yes, withdraw it'}
+              {busy ? t('leave.withdrawing') : t('leave.yesWithdraw')}
             </button>
             <button type="button" className="link" disabled={busy} onClick={() => setConfirming(false)}>
-              Keep it
+              {t('leave.keep')}
             </button>
           </div>
         ) : (
           <button type="button" className="link" onClick={() => setConfirming(true)}>
-            Withdraw
+            {t('leave.withdraw')}
           </button>
         ))}
     </li>

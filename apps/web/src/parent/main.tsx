@@ -1,12 +1,18 @@
 import { mount } from '../lib/mount';
+import { loadSession } from './api';
 import { ParentApp, ParentBoundary } from './app';
+import { keptLanguage, languageFor, showLanguage } from './i18n';
 import { SW_SCOPE, SW_URL } from './push';
 import './parent.css';
 
-mount(
-  <ParentBoundary>
-    <ParentApp />
-  </ParentBoundary>,
+// The first paint is already in the family's language (as this device last heard it) when signed in,
+// else the browser's: no English flashes first. A language that cannot be fetched leaves English.
+void showLanguage(languageFor(loadSession() ? keptLanguage() : null)).finally(() =>
+  mount(
+    <ParentBoundary>
+      <ParentApp />
+    </ParentBoundary>,
+  ),
 );
 
 // Offline start and push: the worker lives at /parent/sw.js and controls /parent/ only.

@@ -2,19 +2,21 @@ import type { ParentLanguage } from '@tuitiondesk/contract';
 import { useEffect, useState } from 'react';
 import { LANGUAGE_INFO, LANGUAGES } from '../i18n/languages';
 import { errorText, parentRequest } from './api';
+import { keepLanguage, showLanguage, useParentTranslation } from './i18n';
 import { NotificationsAllowSteps } from './inbox-notes';
 import { needsHomeScreen, type PushState, pushState, turnOffNotifications, turnOnNotifications } from './push';
 
-const STATE_TEXT: Record<PushState, string> = {
-  on: 'Notifications are on for this device.',
-  off: 'Notifications are off. Turn them on to hear about new messages even when the app is closed.',
-  blocked:
-    'Notifications are blocked by the browser. To get them, allow notifications for this site in your browser settings.',
-  unsupported: 'Notifications are not supported on this device or browser. New messages still appear in the inbox.',
-};
+/** Each state's text in the catalogue. */
+const STATE_TEXT = {
+  on: 'settings.stateOn',
+  off: 'settings.stateOff',
+  blocked: 'settings.stateBlocked',
+  unsupported: 'settings.stateUnsupported',
+} as const satisfies Record<PushState, string>;
 
 /** The Notifications switch as a hook, for the settings screen and the inbox's prompt. */
 export function usePushState() {
+  const { t } = useParentTranslation();
   const [state, setState] = useState<PushState>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -45,10 +47,7 @@ export function usePushState() {
       setState(await turnOnNotifications());
     } catch (caught) {
       // A DOMException is the browser's own push service failing to register this device.
-      const fallback =
-        caught instanceof DOMException
-          ? 'The browser could not set up notifications. Check your connection and try again.'
-          : 'Could not turn on notifications. Please try again.';
+      const fallback = caught instanceof DOMException ? t('settings.browserFailed') : t('settings.turnOnFailed');
       setError(errorText(caught, fallback));
     } finally {
       setBusy(false);
@@ -62,7 +61,7 @@ export function usePushState() {
       await turnOffNotifications();
       setState(await pushState());
     } catch (caught) {
-      setError(errorText(caught, 'Could not turn off notifications. Please try again.'));
+      setError(errorText(caught, t('settings.turnOffFailed')));
     } finally {
       setBusy(false);
     }
@@ -73,19 +72,15 @@ export function usePushState() {
 
 export function NotificationsPanel({ push }: { push: ReturnType<typeof usePushState> }) {
   const { state, busy, error, turnOn, turnOff } = push;
+  const { t } = useParentTranslation();
   return (
     <section className="card" aria-labelledby="notifications-title">
-      <h2 id="notifications-title">Notifications</h2>
+      <h2 id="notifications-title">{t('settings.notifications')}</h2>
       <p role="status" className={state === 'on' ? 'state on' : 'state'}>
-        {state ? STATE_TEXT[state] : 'Checking…'}
+        {state ? t(STATE_TEXT[state]) : t('settings.checking')}
       </p>
       {state === 'blocked' && <NotificationsAllowSteps />}
-      {state === 'unsupported' && needsHomeScreen() && (
-        <p className="muted">
-          On an iPhone or iPad: tap Share, then Add to Home Screen, and open TuitionDesk from the Home Screen to turn
-          notifications on.
-        </p>
-      )}
+      {state === 'unsupported' && needsHomeScreen() && <p className="muted">{t('settings.homeScreen')}</p>}
       {error && (
         <p className="error" role="alert">
           {error}
@@ -93,12 +88,12 @@ export function NotificationsPanel({ push }: { push: ReturnType<typeof usePushSt
       )}
       {state === 'off' && (
         <button type="button" className="primary" onClick={turnOn} disabled={busy}>
-          {busy ? 'Turning on…' : 'Turn on notifications'}
+          {busy ? t('settings.turningOn') : t('settings.turnOn')}
         </button>
       )}
       {state === 'on' && (
         <button type="button" className="secondary" onClick={turnOff} disabled={busy}>
-          {busy ? 'Turning off…' : 'Turn off notifications'}
+          {busy ? t('settings.turningOff') : t('settings.turnOff')}
         </button>
       )}
     </section>
@@ -115,6 +110,7 @@ interface WhatsappChoice {
  * not use WhatsApp.
  */
 export function WhatsappPanel() {
+  const { t } = useParentTranslation();
   const [choice, setChoice] = useState<WhatsappChoice>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -137,18 +133,16 @@ export function WhatsappPanel() {
         await parentRequest<WhatsappChoice>('/parent/whatsapp', { method: 'PUT', json: { opted_in: optedIn } }),
       );
     } catch (caught) {
-      setError(errorText(caught, 'Could not change this. Please try again.'));
+      setError(errorText(caught, t('settings.whatsappFailed')));
     } finally {
       setBusy(false);
     }
   };
   return (
     <section className="card" aria-labelledby="whatsapp-title">
-      <h2 id="whatsapp-title">WhatsApp messages from the centre</h2>
+      <h2 id="whatsapp-title">{t('settings.whatsappTitle')}</h2>
       <p role="status" className={choice.opted_in ? 'state on' : 'state'}>
-        {choice.opted_in
-          ? 'On: when this app cannot reach you, the centre sends its messages on WhatsApp too.'
-          : 'Off: the centre writes to you only in this app.'}
+        {choice.opted_in ? t('settings.whatsappOn') : t('settings.whatsappOff')}
       </p>
       {error && (
         <p className="error" role="alert">
@@ -161,27 +155,29 @@ export function WhatsappPanel() {
         onClick={() => void change(!choice.opted_in)}
         disabled={busy}
       >
-        {choice.opted_in ? 'Turn off WhatsApp messages' : 'Turn on WhatsApp messages'}
+        {choice.opted_in ? t('settings.whatsappTurnOff') : t('settings.whatsappTurnOn')}
       </button>
     </section>
   );
 }
 
 /**
- * The family's language: the centre's messages (absence alerts, notices from templates) come in it.
- * Kept on the server for the family (every child's record), so staff see it and every phone of the
- * family gets the same. Each language is named in itself, so a parent finds their own.
+ * The family's language: the centre's messages (absence alerts, notices from templates) come in it, and
+ * so does this app. Kept on the server for the family (every child's record), so staff see it and every
+ * phone of the family gets the same. Each language is named in itself, so a parent finds their own.
  */
 export function LanguagePanel() {
+  const { t } = useParentTranslation();
   const [language, setLanguage] = useState<ParentLanguage>();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  // Which failure, or the failure itself: its text follows the language shown.
+  const [error, setError] = useState<{ kind: 'load' } | { kind: 'change'; caught: unknown }>();
   const [saved, setSaved] = useState(false);
   useEffect(() => {
     let live = true;
     parentRequest<{ language: ParentLanguage }>('/parent/language')
       .then((value) => live && setLanguage(value.language))
-      .catch(() => live && setError('Could not load your language. Please try again later.'));
+      .catch(() => live && setError({ kind: 'load' }));
     return () => {
       live = false;
     };
@@ -194,33 +190,35 @@ export function LanguagePanel() {
     setError(undefined);
     setSaved(false);
     try {
-      setLanguage(
-        (
-          await parentRequest<{ language: ParentLanguage }>('/parent/language', {
-            method: 'PUT',
-            json: { language: next },
-          })
-        ).language,
-      );
+      const chosen = (
+        await parentRequest<{ language: ParentLanguage }>('/parent/language', {
+          method: 'PUT',
+          json: { language: next },
+        })
+      ).language;
+      setLanguage(chosen);
       setSaved(true);
+      // The app itself now speaks the family's language too.
+      keepLanguage(chosen);
+      await showLanguage(chosen);
     } catch (caught) {
       setLanguage(before);
-      setError(errorText(caught, 'Could not change the language. Please try again.'));
+      setError({ kind: 'change', caught });
     } finally {
       setBusy(false);
     }
   };
   return (
     <section className="card language-card" aria-labelledby="language-title">
-      <h2 id="language-title">Language of messages</h2>
-      <label htmlFor="family-language">The centre writes to your family in</label>
+      <h2 id="language-title">{t('settings.languageTitle')}</h2>
+      <label htmlFor="family-language">{t('settings.languageLabel')}</label>
       <select
         id="family-language"
         value={language ?? ''}
         disabled={busy || language === undefined}
         onChange={(event) => void change(event.target.value as ParentLanguage)}
       >
-        {language === undefined && <option value="">Loading…</option>}
+        {language === undefined && <option value="">{t('settings.languageLoading')}</option>}
         {LANGUAGES.map((code) => (
           <option key={code} value={code} lang={code}>
             {LANGUAGE_INFO[code].name}
@@ -228,11 +226,13 @@ export function LanguagePanel() {
         ))}
       </select>
       <p role="status" className="muted">
-        {saved ? 'Saved. New messages from the centre come in this language.' : ''}
+        {saved ? t('settings.languageSaved') : ''}
       </p>
       {error && (
         <p className="error" role="alert">
-          {error}
+          {error.kind === 'load'
+            ? t('settings.languageLoadFailed')
+            : errorText(error.caught, t('settings.languageFailed'))}
         </p>
       )}
     </section>
@@ -248,24 +248,25 @@ interface SettingsProps {
 }
 
 export function Settings({ parentName, phone, push, onSignOut, signingOut }: SettingsProps) {
+  const { t } = useParentTranslation();
   return (
     <section aria-labelledby="settings-title">
       <div className="section-head">
-        <h1 id="settings-title">Settings</h1>
+        <h1 id="settings-title">{t('settings.title')}</h1>
       </div>
       <NotificationsPanel push={push} />
       <WhatsappPanel />
       <LanguagePanel />
       <div className="card">
-        <h2>Signed in</h2>
+        <h2>{t('settings.signedIn')}</h2>
         <p>
           {parentName}
           <br />
           <span className="muted">{phone}</span>
         </p>
-        <p className="muted">Signing out also stops notifications on this device.</p>
+        <p className="muted">{t('settings.signOutNote')}</p>
         <button type="button" className="secondary" onClick={onSignOut} disabled={signingOut}>
-          {signingOut ? 'Signing out…' : 'Sign out'}
+          {signingOut ? t('settings.signingOut') : t('settings.signOut')}
         </button>
       </div>
     </section>

@@ -1,6 +1,7 @@
 import type { ParentLoginResponse } from '@tuitiondesk/contract';
 import { type FormEvent, type InputHTMLAttributes, useEffect, useRef, useState } from 'react';
 import { errorText, ParentApiError, type ParentSession, parentRequest, saveSession } from './api';
+import { useParentTranslation } from './i18n';
 
 interface SignInProps {
   /** Phone and code from a sign-in link: filled in and submitted at once. */
@@ -45,14 +46,20 @@ function Field({ id, label, help, problem, ...input }: FieldProps) {
 
 const PHONE_FIELD = 'phone: ';
 
-/** The server's words about the phone typed (it reads the number as the centre does), for its field. */
+/**
+ * The server's words about the phone typed (it reads the number as the centre does), for its field:
+ * in the language shown where its code has a text there, else its English words without the field name.
+ */
 function phoneProblem(error: unknown): string | undefined {
   if (!(error instanceof ParentApiError) || error.status !== 422 || !error.detail?.startsWith(PHONE_FIELD))
     return undefined;
-  return error.detail.slice(PHONE_FIELD.length);
+  const english = error.detail.slice(PHONE_FIELD.length);
+  const translated = errorText(error, english);
+  return translated.startsWith(PHONE_FIELD) ? translated.slice(PHONE_FIELD.length) : translated;
 }
 
 export function SignIn({ link, notice, onSignedIn }: SignInProps) {
+  const { t } = useParentTranslation();
   const [phone, setPhone] = useState(link?.phone ?? '');
   const [code, setCode] = useState(link?.code ?? '');
   const [error, setError] = useState<string>();
@@ -64,7 +71,7 @@ export function SignIn({ link, notice, onSignedIn }: SignInProps) {
     setError(undefined);
     setPhoneError(undefined);
     if (!phoneValue.trim() || !codeValue.trim()) {
-      setError('Enter your phone number and the access code from the centre.');
+      setError(t('signIn.bothFields'));
       return;
     }
     setBusy(true);
@@ -79,7 +86,7 @@ export function SignIn({ link, notice, onSignedIn }: SignInProps) {
     } catch (caught) {
       const problem = phoneProblem(caught);
       if (problem) setPhoneError(problem);
-      else setError(errorText(caught, 'Sign-in failed. Please try again.'));
+      else setError(errorText(caught, t('signIn.failed')));
       setBusy(false);
     }
   }
@@ -101,11 +108,11 @@ export function SignIn({ link, notice, onSignedIn }: SignInProps) {
     <main className="signin">
       <div className="signin-brand">
         <img src="/parent/icons/icon-192.png" alt="" width="64" height="64" />
-        <h1>TuitionDesk for parents</h1>
-        <p>Messages from the centre and your children's attendance, on your phone.</p>
+        <h1>{t('signIn.title')}</h1>
+        <p>{t('signIn.tagline')}</p>
       </div>
       <form className="card" onSubmit={onSubmit} noValidate>
-        <h2>Sign in</h2>
+        <h2>{t('signIn.heading')}</h2>
         {notice && !error && (
           <p className="notice" role="status">
             {notice}
@@ -118,8 +125,8 @@ export function SignIn({ link, notice, onSignedIn }: SignInProps) {
         )}
         <Field
           id="parent-phone"
-          label="Phone number"
-          help="The number the centre has for you, e.g. 98123 45670."
+          label={t('signIn.phone')}
+          help={t('signIn.phoneHelp')}
           problem={phoneError}
           name="phone"
           type="tel"
@@ -134,8 +141,8 @@ export function SignIn({ link, notice, onSignedIn }: SignInProps) {
         />
         <Field
           id="parent-code"
-          label="Access code"
-          help="8 letters and digits from the centre. Ask at the front desk if you do not have one."
+          label={t('signIn.code')}
+          help={t('signIn.codeHelp')}
           name="code"
           type="text"
           inputMode="text"
@@ -143,12 +150,12 @@ export function SignIn({ link, notice, onSignedIn }: SignInProps) {
           autoCapitalize="characters"
           autoCorrect="off"
           spellCheck={false}
-          placeholder="XXXX-XXXX"
+          placeholder={t('signIn.codeExample')}
           value={code}
           onChange={(event) => setCode(event.target.value)}
         />
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
+          {busy ? t('signIn.submitting') : t('signIn.submit')}
         </button>
       </form>
     </main>

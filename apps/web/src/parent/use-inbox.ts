@@ -1,6 +1,7 @@
 import type { ParentInbox } from '@tuitiondesk/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText, ParentApiError, parentRead } from './api';
+import { i18n } from './i18n';
 
 export const POLL_MS = 30_000;
 
@@ -35,7 +36,7 @@ export function useInbox() {
         setKeptAt((kept) => kept ?? answeredAt.current);
         setError(undefined);
       } else {
-        setError(errorText(caught, 'Failed to load messages.'));
+        setError(errorText(caught, i18n.t('inbox.loadFailed')));
       }
       return undefined;
     }
