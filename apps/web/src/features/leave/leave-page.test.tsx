@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { LeaveRequest } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { showLanguage } from '../../i18n';
+import { PSEUDO_LOCALE_KEY } from '../../i18n/pseudo-switch';
 import { fakeApi, renderPage } from '../../testing';
 import LeavePage from './leave-page';
 
@@ -149,7 +150,7 @@ describe('Leave screen', { timeout: 30_000 }, () => {
   });
 });
 
-describe('Leave screen in Hindi', { timeout: 30_000 }, () => {
+describe('Leave screen in other languages', { timeout: 30_000 }, () => {
   afterEach(async () => {
     await showLanguage('en');
   });
@@ -177,5 +178,30 @@ describe('Leave screen in Hindi', { timeout: 30_000 }, () => {
     const dialog = screen.getByRole('dialog', { name: 'Asha Verma की छुट्टी स्वीकृत करें?' });
     expect(dialog).toHaveTextContent('कारण "Family wedding" के साथ छुट्टी पर दिखेंगे');
     expect(within(dialog).getByRole('button', { name: 'रद्द करें' })).toBeInTheDocument();
+  });
+
+  it('leaves no text of its own untranslated (the pseudo-locale): only names, ids, reasons and dates', async () => {
+    fakeApi({ 'GET /api/v1/leave-requests': () => [200, { requests: waiting, total: 2 }] });
+    localStorage.setItem(PSEUDO_LOCALE_KEY, 'on');
+    try {
+      await showLanguage('en');
+    } finally {
+      localStorage.removeItem(PSEUDO_LOCALE_KEY);
+    }
+    renderPage(<LeavePage />, { signedInAs: 'admin' });
+    await screen.findByText('Asha Verma');
+    const data = new Set(waiting.flatMap((leave) => [leave.student_name, leave.student_unique_id, leave.reason]));
+    const texts = [...document.body.querySelectorAll('*')].flatMap((element) => [
+      ...[...element.childNodes]
+        .filter((node) => node.nodeType === Node.TEXT_NODE)
+        .map((node) => node.textContent ?? ''),
+      element.getAttribute('aria-label') ?? '',
+    ]);
+    const untranslated = texts
+      .map((text) => text.trim())
+      .filter((text) => /\p{L}{2}/u.test(text) && !text.includes('⟦') && !data.has(text))
+      // The dates, in the console's English form.
+      .filter((text) => !/^\d{2} \w{3} \d{4}(, \d{2}:\d{2})?$/.test(text));
+    expect(untranslated).toEqual([]);
   });
 });
