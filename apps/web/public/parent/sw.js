@@ -9,11 +9,16 @@
 //   - a notification tap focuses the app (or opens it) on that message;
 //   - a language's typeface (its font files and @font-face CSS, fetched when the language is first
 //     shown, ADR 035) is kept apart, cache-first, and not dropped with an earlier build's assets, so a
-//     language chosen online reads the same offline.
+//     language chosen online reads the same offline;
+//   - its own two texts (a malformed push's notice, the page when offline with nothing kept) in the
+//     language the app last showed (it posts it here; kept in a cache, as a worker is stopped when
+//     idle), else the browser's, else English.
 
 const SHELL_CACHE = 'parent-shell-v1';
 const API_CACHE = 'parent-api-v1';
 const FONT_CACHE = 'parent-fonts-v1';
+const SETTINGS_CACHE = 'parent-settings-v1';
+const LANGUAGE_URL = '/parent/__language';
 const SHELL_URL = '/parent/';
 const STATIC_FILES = [
   '/parent/manifest.webmanifest',
@@ -23,6 +28,47 @@ const STATIC_FILES = [
 ];
 const NOTIFICATION_ICON = '/parent/icons/icon-192.png';
 const NOTIFICATION_BADGE = '/parent/icons/badge-96.png';
+
+/** The worker's own texts, in each language the app speaks (src/parent/locales has the app's). */
+const TEXTS = {
+  en: { offline: 'You are offline.', newMessage: 'You have a new message from the centre.' },
+  hi: { offline: 'आप ऑफ़लाइन हैं।', newMessage: 'केंद्र से आपके लिए एक नया संदेश है।' },
+  mr: { offline: 'आपण ऑफलाइन आहात.', newMessage: 'केंद्राकडून आपल्यासाठी एक नवीन संदेश आहे.' },
+  ta: { offline: 'நீங்கள் இணைப்பில் இல்லை.', newMessage: 'மையத்திடமிருந்து உங்களுக்கு ஒரு புதிய செய்தி வந்துள்ளது.' },
+  bn: { offline: 'আপনি অফলাইনে আছেন।', newMessage: 'কেন্দ্র থেকে আপনার জন্য একটি নতুন বার্তা এসেছে।' },
+  ur: { offline: 'آپ آف لائن ہیں۔', newMessage: 'مرکز کی طرف سے آپ کے لیے ایک نیا پیغام ہے۔' },
+};
+
+/** The language the app last showed, else the browser's first that the app speaks, else English. */
+async function language() {
+  try {
+    const kept = await (await caches.match(LANGUAGE_URL))?.text();
+    if (kept && Object.hasOwn(TEXTS, kept)) return kept;
+  } catch {
+    // no cache storage
+  }
+  for (const tag of self.navigator.languages ?? []) {
+    const main = tag.toLowerCase().split('-')[0];
+    if (Object.hasOwn(TEXTS, main)) return main;
+  }
+  return 'en';
+}
+
+async function text(key) {
+  return TEXTS[await language()][key];
+}
+
+self.addEventListener('message', (event) => {
+  const shown = event.data?.type === 'language' ? event.data.language : undefined;
+  if (typeof shown === 'string' && Object.hasOwn(TEXTS, shown)) {
+    event.waitUntil(
+      caches
+        .open(SETTINGS_CACHE)
+        .then((cache) => cache.put(LANGUAGE_URL, new Response(shown)))
+        .catch(() => undefined),
+    );
+  }
+});
 
 /** A script's font file, or the @font-face CSS of one (`devanagari-400-<hash>.css`), as the build names them. */
 function isFont(url) {
@@ -70,7 +116,7 @@ self.addEventListener('install', (event) => {
 self.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
-      const keep = [SHELL_CACHE, API_CACHE, FONT_CACHE];
+      const keep = [SHELL_CACHE, API_CACHE, FONT_CACHE, SETTINGS_CACHE];
       for (const name of await caches.keys()) if (!keep.includes(name)) await caches.delete(name);
       await self.clients.claim();
     })(),
@@ -105,7 +151,10 @@ async function page(request) {
     return response;
   } catch {
     const cached = await caches.match(SHELL_URL);
-    return cached ?? new Response('You are offline.', { status: 503, headers: { 'content-type': 'text/plain' } });
+    return (
+      cached ??
+      new Response(await text('offline'), { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+    );
   }
 }
 
@@ -171,7 +220,7 @@ self.addEventListener('push', (event) => {
       if (!payload) {
         // A push must show something; a malformed one shows a generic notice.
         await self.registration.showNotification('TuitionDesk', {
-          body: 'You have a new message from the centre.',
+          body: await text('newMessage'),
           icon: NOTIFICATION_ICON,
           badge: NOTIFICATION_BADGE,
         });

@@ -113,5 +113,15 @@ export async function showLanguage(language: Language): Promise<void> {
   root.lang = language;
   root.dir = LANGUAGE_INFO[language].rtl ? 'rtl' : 'ltr';
   root.style.setProperty('--font', fontFamilyFor(language));
+  tellWorker(language);
   await i18n.changeLanguage(language);
+}
+
+/** The service worker says its own few texts (a notification's fallback) in the language shown. */
+function tellWorker(language: Language): void {
+  try {
+    navigator.serviceWorker?.controller?.postMessage({ type: 'language', language });
+  } catch {
+    // No worker yet: it uses the browser's language until the next time the app shows one.
+  }
 }
