@@ -13,7 +13,11 @@ import {
   type Theme,
 } from '@mui/material';
 import { type Key, memo, type ReactNode } from 'react';
+import { addEnglish, useTranslation } from '../i18n';
+import enLists from '../i18n/locales/en/lists.json';
 import { type CardSelection, type DataColumn, RowCards, useCardLayout } from './row-cards';
+
+addEnglish('lists', enLists);
 
 interface TableHeadingsProps {
   labels: readonly string[];
@@ -115,6 +119,7 @@ export const ColumnRow = memo(function ColumnRow<T>({
   actions,
   rowSx,
 }: ColumnRowProps<T>) {
+  const { t } = useTranslation('lists');
   return (
     <TableRow hover selected={selected} sx={rowSx}>
       {onToggle && (
@@ -122,7 +127,7 @@ export const ColumnRow = memo(function ColumnRow<T>({
           <Checkbox
             checked={selected}
             onChange={() => onToggle(row)}
-            slotProps={{ input: { 'aria-label': `Select ${nameOf(row)}` } }}
+            slotProps={{ input: { 'aria-label': t('selectRow', { name: nameOf(row) }) } }}
           />
         </TableCell>
       )}

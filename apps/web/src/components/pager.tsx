@@ -1,5 +1,10 @@
-import { TablePagination } from '@mui/material';
-import { useCallback, useState } from 'react';
+import { TablePagination, type TablePaginationProps } from '@mui/material';
+import { useCallback, useMemo, useState } from 'react';
+import { addEnglish, useTranslation } from '../i18n';
+import { currentLanguage } from '../i18n/current';
+import enLists from '../i18n/locales/en/lists.json';
+
+addEnglish('lists', enLists);
 
 /** Which page of a table is shown, and how many rows a page holds. */
 export interface PageState {
@@ -35,10 +40,35 @@ interface PagerProps {
   page?: number;
 }
 
+/**
+ * The pager's own words in the language in use: rows per page, the range shown (`1–25 of 60`, figures
+ * grouped as the language groups them, in Western digits) and the buttons' names.
+ */
+export function usePagerTexts(): Pick<
+  TablePaginationProps,
+  'labelRowsPerPage' | 'labelDisplayedRows' | 'getItemAriaLabel'
+> {
+  const { t, i18n } = useTranslation('lists');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the figures' grouping follows the language
+  return useMemo(() => {
+    const figure = new Intl.NumberFormat(`${currentLanguage()}-u-nu-latn`);
+    return {
+      labelRowsPerPage: t('pager.rowsPerPage'),
+      labelDisplayedRows: ({ from, to, count }) =>
+        count === -1
+          ? t('pager.displayedMore', { from: figure.format(from), to: figure.format(to) })
+          : t('pager.displayed', { from: figure.format(from), to: figure.format(to), total: figure.format(count) }),
+      getItemAriaLabel: (type) => t(`pager.${type}`),
+    };
+  }, [t, i18n.language]);
+}
+
 /** The pager under a table: rows per page, the range shown, previous and next. */
 export function Pager({ paging, count, sizes, page = paging.page }: PagerProps) {
+  const texts = usePagerTexts();
   return (
     <TablePagination
+      {...texts}
       component="div"
       count={count}
       page={page}

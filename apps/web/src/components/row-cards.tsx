@@ -1,5 +1,9 @@
 import { Box, Checkbox, type SxProps, type Theme, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { Fragment, type Key, memo, type ReactNode } from 'react';
+import { addEnglish, useTranslation } from '../i18n';
+import enLists from '../i18n/locales/en/lists.json';
+
+addEnglish('lists', enLists);
 
 /** A column given as data: its header, and what a row shows in it (a table cell, or a line of a card). */
 export interface DataColumn<T> {
@@ -68,6 +72,7 @@ const RowCard = memo(function RowCard<T>({
   onToggle,
   actions,
 }: CardProps<T>) {
+  const { t } = useTranslation('lists');
   const name = nameOf(row);
   const lines = columns.filter((column) => column !== titleColumn);
   const buttons = actions?.(row);
@@ -89,7 +94,7 @@ const RowCard = memo(function RowCard<T>({
           <Checkbox
             checked={selected}
             onChange={() => onToggle(row)}
-            slotProps={{ input: { 'aria-label': `Select ${name}` } }}
+            slotProps={{ input: { 'aria-label': t('selectRow', { name }) } }}
             sx={{ ml: -1.25, my: -0.5 }}
           />
         )}

@@ -1,6 +1,10 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PhoneSettings, UpdatePhoneSettingsRequest } from '@tuitiondesk/contract';
+import { addEnglish, useTranslation } from '../i18n';
+import enLists from '../i18n/locales/en/lists.json';
 import { apiRequest } from './api-client';
+
+addEnglish('lists', enLists);
 
 /**
  * The centre's default country code, which the server gives phones written without one. Shared: the
@@ -33,9 +37,9 @@ export function useUpdatePhoneSettings() {
   });
 }
 
-/** What a phone field says under it: how a number without a country code is read. */
-export function phoneFieldHint(countryCode: string | undefined): string {
-  return countryCode
-    ? `Without a country code, ${countryCode} is added, e.g. 98123 45670`
-    : 'A number from another country needs its country code, e.g. +44 7400 123456';
+/** What a phone field says under it, in the language in use: how a number without a country code is read. */
+export function usePhoneFieldHint(): string {
+  const { t } = useTranslation('lists');
+  const countryCode = useDefaultCountryCode();
+  return countryCode ? t('phoneHint.withCode', { code: countryCode }) : t('phoneHint.withoutCode');
 }

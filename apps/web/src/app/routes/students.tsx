@@ -9,7 +9,11 @@ import { WhatsappMessageDialog } from '../../features/messages/whatsapp-message-
 import { ParentAccessDialog } from '../../features/parents/parent-access-dialog';
 import { PhoneCountryCodeSetting } from '../../features/settings/phone-country-code-setting';
 import StudentsPage from '../../features/students/students-page';
+import { addEnglish, useTranslation } from '../../i18n';
+import enStudents from '../../i18n/locales/en/students.json';
 import { useAuth } from '../../lib/auth/auth-provider';
+
+addEnglish('students', enStudents);
 
 const attends = (student: Student) => student.left_on === null;
 
@@ -20,6 +24,7 @@ const attends = (student: Student) => student.left_on === null;
  * and the parents' sign-in), where they type parents' phones.
  */
 export default function StudentsRoute() {
+  const { t } = useTranslation('students');
   const { user } = useAuth();
   const isAdmin = user?.role === 'admin';
   const navigate = useNavigate();
@@ -29,8 +34,8 @@ export default function StudentsRoute() {
     () => [
       {
         id: 'parent-access',
-        tooltip: 'Parent Access',
-        label: (student) => `Parent access for ${student.full_name}`,
+        tooltip: t('actions.parentAccess'),
+        label: (student) => t('actions.parentAccessFor', { name: student.full_name }),
         icon: <KeyIcon fontSize="small" />,
         onClick: setParentAccessFor,
         // A family is given the app, or written to, through a child who attends.
@@ -40,16 +45,16 @@ export default function StudentsRoute() {
         ? [
             {
               id: 'history',
-              tooltip: 'History',
-              label: (student: Student) => `History of ${student.full_name}`,
+              tooltip: t('actions.history'),
+              label: (student: Student) => t('actions.historyOf', { name: student.full_name }),
               icon: <ManageSearchIcon fontSize="small" />,
               // Every change to the record, in the audit log (ADR 025).
               onClick: (student: Student) => navigate(`/audit?entity=students&record_id=${student.id}`),
             },
             {
               id: 'whatsapp',
-              tooltip: 'Message on WhatsApp',
-              label: (student: Student) => `Message the parent of ${student.full_name} on WhatsApp`,
+              tooltip: t('actions.whatsapp'),
+              label: (student: Student) => t('actions.whatsappFor', { name: student.full_name }),
               icon: <WhatsAppIcon fontSize="small" />,
               onClick: setWhatsappFor,
               appliesTo: attends,
@@ -57,7 +62,7 @@ export default function StudentsRoute() {
           ]
         : []),
     ],
-    [isAdmin, navigate],
+    [t, isAdmin, navigate],
   );
   return (
     <>

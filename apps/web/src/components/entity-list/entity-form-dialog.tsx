@@ -1,5 +1,9 @@
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, type DialogProps, DialogTitle } from '@mui/material';
 import { type FormEvent, type ReactNode, useId } from 'react';
+import { addEnglish, useTranslation } from '../../i18n';
+import enLists from '../../i18n/locales/en/lists.json';
+
+addEnglish('lists', enLists);
 
 // The form sits between the dialog and its parts: it must pass on the column layout, so that the
 // fields scroll while the title and the buttons stay in view.
@@ -35,6 +39,7 @@ export function EntityFormDialog({
   /** The fields. */
   children: ReactNode;
 }) {
+  const { t } = useTranslation('lists');
   const titleId = useId();
   const submittable = canSave && !saving;
   const submit = (event: FormEvent) => {
@@ -65,10 +70,10 @@ export function EntityFormDialog({
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>
           <Button onClick={onCancel} disabled={saving}>
-            Cancel
+            {t('cancel')}
           </Button>
           <Button type="submit" variant="contained" disabled={!submittable}>
-            {saving ? 'Saving...' : submitLabel}
+            {saving ? t('saving') : submitLabel}
           </Button>
         </DialogActions>
       </Box>

@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { DeletedCount } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { addEnglish } from '../../i18n';
 import { apiRequest } from '../../lib/api-client';
 import { deferred, type FakeReply, type FakeRoute, fakeApi, listOf, renderAtWidth, renderPage } from '../../testing';
 import { EntityList, type EntityListProps, type EntityListSpec } from './entity-list';
@@ -16,9 +17,32 @@ interface Thing {
   colour: string;
 }
 
+/** The made-up list's own words, as a screen's namespace gives them (see entity-texts.ts). */
+addEnglish('things', {
+  entity: {
+    table: 'Things',
+    add: 'Add Thing',
+    search: 'Search things',
+    selectAll: 'Select all things',
+    selectAllMatching: 'Select all matching things',
+    fetchFailed: 'Failed to fetch things',
+    deleted: 'Thing deleted successfully.',
+    deleteFailed: 'Failed to delete thing',
+    deleteSelectedFailed: 'Failed to delete things',
+    confirmDeleteSelected: 'Are you sure you want to delete {{n}} thing(s)?',
+    deletedSelected: 'Successfully deleted {{n}} thing(s).',
+    count_one: '{{number}} thing',
+    count_other: '{{number}} things',
+    selected_one: '{{number}} thing selected',
+    selected_other: '{{number}} things selected',
+    allSelected: 'All {{number}} things selected',
+    allMatchingSelected: 'All {{number}} matching things selected',
+  },
+});
+
 const thing = (id: number): Thing => ({ id, name: `Thing ${id}`, colour: id % 3 === 0 ? 'blue' : 'red' });
 const THINGS: EntityListSpec<Thing> = {
-  noun: { one: 'thing', many: 'things' },
+  namespace: 'things',
   columns: [
     { id: 'name', header: 'Name', cell: (row) => row.name },
     { id: 'colour', header: 'Colour', nowrap: true, cell: (row) => `Colour ${row.colour}` },

@@ -2,21 +2,29 @@ import AddIcon from '@mui/icons-material/Add';
 import { Button, Paper, Stack, Typography } from '@mui/material';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { addEnglish, useTranslation } from '../../i18n';
+import enLists from '../../i18n/locales/en/lists.json';
 import { useRowSelection } from '../../lib/row-selection';
 import { useCardLayout } from '../row-cards';
 import { EntityCards, type EntityColumn, type EntityRowsProps, EntityTable, type RowsSelection } from './entity-table';
-import { type EntityNoun, entityTexts, listCountText, selectionSummary } from './entity-texts';
+import { entityTexts, listCountText, selectionSummary } from './entity-texts';
 import { type EmptyText, ListStateView, listState } from './list-states';
 import { ListPagination, usePaging } from './paging';
 import { type DeleteOne, type RowAction, useDeleteAction, useEditAction } from './row-actions';
 import { SearchBox } from './search-box';
 import { type DeleteMany, DeleteSelectedButton, SelectionBar } from './selection-toolbar';
 
+addEnglish('lists', enLists);
+
 const NO_ROWS: never[] = [];
 
-/** What a list is, given as data: its noun, columns, search and empty states. */
+/** What a list is, given as data: the namespace of its words, its columns, search and empty states. */
 export interface EntityListSpec<T extends { id: number }> {
-  noun: EntityNoun;
+  /**
+   * The namespace whose `entity.` texts name the rows (`Add Student`, `1 student`): see entity-texts.ts.
+   * Its English is added by the module that gives the spec.
+   */
+  namespace: string;
   columns: readonly EntityColumn<T>[];
   /** The row's name, in the checkbox's and the actions' names and in the delete confirmation. */
   nameOf: (row: T) => string;
@@ -55,8 +63,9 @@ export function EntityList<T extends { id: number }>({
   rowActions,
   deleting,
 }: EntityListProps<T>) {
-  const { noun, columns, nameOf, tableMinWidth, search, empty, noMatch } = list;
-  const texts = useMemo(() => entityTexts(noun), [noun]);
+  const { namespace, columns, nameOf, tableMinWidth, search, empty, noMatch } = list;
+  const { t } = useTranslation([namespace, 'lists']);
+  const texts = useMemo(() => entityTexts(t), [t]);
   const [searchText, setSearchText] = useState('');
   const deferredSearch = useDeferredValue(searchText);
   const searching = search !== undefined && deferredSearch.trim() !== '';
@@ -105,7 +114,7 @@ export function EntityList<T extends { id: number }>({
         sx={{ alignItems: { xs: 'stretch', sm: 'center' }, justifyContent: 'space-between' }}
       >
         <Typography color="text.secondary">
-          {query.isSuccess && listCountText(noun, matches.length, all.length, searching)}
+          {query.isSuccess && listCountText(t, matches.length, all.length, searching)}
         </Typography>
         <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={1} sx={{ justifyContent: 'flex-end' }}>
           {showSelection && (
@@ -136,7 +145,7 @@ export function EntityList<T extends { id: number }>({
         )}
         {showSelection && (
           <SelectionBar
-            summary={selectionSummary(noun, selectedCount, {
+            summary={selectionSummary(t, selectedCount, {
               total: matches.length,
               selected: header.selectedCount,
               searching,

@@ -10,9 +10,13 @@ import {
   TableRow,
 } from '@mui/material';
 import { useCallback, useMemo } from 'react';
+import { addEnglish, useTranslation } from '../../i18n';
+import enLists from '../../i18n/locales/en/lists.json';
 import { ColumnRow } from '../data-table';
 import { type CardSelection, type DataColumn, RowCards } from '../row-cards';
 import { type RowAction, RowActionButtons } from './row-actions';
+
+addEnglish('lists', enLists);
 
 /** A column given as data: its header, and what a row shows in it (a table cell, or a line of a card). */
 export type EntityColumn<T> = DataColumn<T>;
@@ -50,6 +54,7 @@ export function EntityTable<T extends { id: number }>({
   minWidth,
   selection,
 }: EntityRowsProps<T>) {
+  const { t } = useTranslation('lists');
   const rowActions = useCallback((row: T) => <RowActionButtons row={row} actions={actions} />, [actions]);
   const toggle = selection?.toggle;
   const toggleRow = useMemo(() => (toggle ? (row: T) => toggle(row.id) : undefined), [toggle]);
@@ -79,7 +84,7 @@ export function EntityTable<T extends { id: number }>({
             ))}
             <TableCell align="right">
               <Box component="span" sx={{ pr: 1 }}>
-                Actions
+                {t('actions')}
               </Box>
             </TableCell>
           </TableRow>

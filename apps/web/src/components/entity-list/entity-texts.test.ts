@@ -1,7 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { addEnglish, i18n, showLanguage } from '../../i18n';
+import enStudents from '../../i18n/locales/en/students.json';
+import enTeachers from '../../i18n/locales/en/teachers.json';
 import { countOf, entityTexts, listCountText, selectionSummary } from './entity-texts';
 
-const STUDENT = { one: 'student', many: 'students' };
+addEnglish('students', enStudents);
+addEnglish('teachers', enTeachers);
+const STUDENT = i18n.getFixedT('en', ['students', 'lists']);
+
+afterEach(async () => {
+  await showLanguage('en');
+});
 
 describe('the counts a list shows', () => {
   it('names one and many, with thousands separated', () => {
@@ -13,6 +22,12 @@ describe('the counts a list shows', () => {
   it('says how many match while searching', () => {
     expect(listCountText(STUDENT, 3, 1200, false)).toBe('1,200 students');
     expect(listCountText(STUDENT, 1, 1200, true)).toBe('1 student of 1,200');
+  });
+
+  it('counts in the language in use, in Western digits', async () => {
+    await showLanguage('hi');
+    const hindi = i18n.getFixedT('hi', ['students', 'lists']);
+    expect(listCountText(hindi, 1, 1200, true)).toBe('1,200 में से 1 विद्यार्थी');
   });
 });
 
@@ -36,8 +51,8 @@ describe('the selection summary', () => {
 });
 
 describe('the words of a list', () => {
-  it('builds every control, confirmation and toast from the noun', () => {
-    const texts = entityTexts({ one: 'teacher', many: 'teachers' });
+  it("gives every control, confirmation and toast from the list's namespace", () => {
+    const texts = entityTexts(i18n.getFixedT('en', ['teachers', 'lists']));
     expect(texts).toMatchObject({
       table: 'Teachers',
       add: 'Add Teacher',

@@ -1,26 +1,33 @@
+import type { TFunction } from '../../i18n';
+import { addEnglish } from '../../i18n';
+import { currentLanguage } from '../../i18n/current';
+import enLists from '../../i18n/locales/en/lists.json';
+
+addEnglish('lists', enLists);
+
 /**
- * What a list screen calls one of its rows and many: `{ one: 'student', many: 'students' }`. The
- * scaffold says the same things the same way on every list (counts, confirmations, toasts), in these words.
+ * What a list screen calls its rows, as texts of its own namespace under `entity.` (each language says
+ * "1 student", "Add Student" in its own grammar, which a noun put into a sentence cannot):
+ * `table`, `add`, `search`, `selectAll`, `selectAllMatching`, `fetchFailed`, `deleted`, `deleteFailed`,
+ * `deleteSelectedFailed`, `confirmDeleteSelected` and `deletedSelected` (`{{n}}`), `count_one`/`_other`,
+ * `selected_one`/`_other`, `allSelected`, `allMatchingSelected` (`{{number}}`, the figure grouped).
+ * The scaffold's own words (`Delete Selected (3)`, `… of 1,200`) are in the `lists` namespace.
  */
-export interface EntityNoun {
-  one: string;
-  many: string;
-}
+export type EntityT = TFunction;
 
-const count = new Intl.NumberFormat();
-
-export function capitalise(word: string): string {
-  return word.charAt(0).toUpperCase() + word.slice(1);
+/** A count as the language groups it, in Western digits: `1,234`. */
+export function figure(n: number): string {
+  return new Intl.NumberFormat(`${currentLanguage()}-u-nu-latn`).format(n);
 }
 
 /** `1 student`, `1,234 students`. */
-export function countOf(noun: EntityNoun, n: number): string {
-  return `${count.format(n)} ${n === 1 ? noun.one : noun.many}`;
+export function countOf(t: EntityT, n: number): string {
+  return t('entity.count', { count: n, number: figure(n) });
 }
 
 /** The line above the list: how many there are, and while searching how many of them match. */
-export function listCountText(noun: EntityNoun, shown: number, total: number, searching: boolean): string {
-  return searching ? `${countOf(noun, shown)} of ${count.format(total)}` : countOf(noun, total);
+export function listCountText(t: EntityT, shown: number, total: number, searching: boolean): string {
+  return searching ? t('lists:shownOf', { shown: countOf(t, shown), total: figure(total) }) : countOf(t, total);
 }
 
 /**
@@ -28,7 +35,7 @@ export function listCountText(noun: EntityNoun, shown: number, total: number, se
  * selected before a search narrowed the list are counted as hidden.
  */
 export function selectionSummary(
-  noun: EntityNoun,
+  t: EntityT,
   selectedCount: number,
   matching: { total: number; selected: number; searching: boolean },
 ): string {
@@ -36,32 +43,30 @@ export function selectionSummary(
   const allMatching = matching.total > 0 && matching.selected === matching.total;
   let text: string;
   if (allMatching && matching.total > 1) {
-    text = matching.searching
-      ? `All ${count.format(matching.total)} matching ${noun.many} selected`
-      : `All ${countOf(noun, matching.total)} selected`;
+    text = t(matching.searching ? 'entity.allMatchingSelected' : 'entity.allSelected', {
+      number: figure(matching.total),
+    });
   } else {
-    text = `${countOf(noun, selectedCount)} selected`;
+    text = t('entity.selected', { count: selectedCount, number: figure(selectedCount) });
   }
-  if (hidden > 0) text += ` (${count.format(hidden)} not shown by the search)`;
-  return text;
+  return hidden > 0 ? t('lists:withHidden', { selected: text, hidden: figure(hidden) }) : text;
 }
 
 /** The words of the list's own controls and of its deletes, single and in bulk. */
-export function entityTexts(noun: EntityNoun) {
-  const One = capitalise(noun.one);
+export function entityTexts(t: EntityT) {
   return {
-    table: capitalise(noun.many),
-    add: `Add ${One}`,
-    search: `Search ${noun.many}`,
-    selectAll: (searchable: boolean) => (searchable ? `Select all matching ${noun.many}` : `Select all ${noun.many}`),
-    fetchFailed: `Failed to fetch ${noun.many}`,
-    confirmDelete: (name: string) => `Are you sure you want to delete ${name}?`,
-    deleted: `${One} deleted successfully.`,
-    deleteFailed: `Failed to delete ${noun.one}`,
-    deleteSelected: (n: number) => `Delete Selected (${n})`,
-    confirmDeleteSelected: (n: number) => `Are you sure you want to delete ${n} ${noun.one}(s)?`,
-    deletedSelected: (n: number) => `Successfully deleted ${n} ${noun.one}(s).`,
-    deleteSelectedFailed: `Failed to delete ${noun.many}`,
+    table: t('entity.table'),
+    add: t('entity.add'),
+    search: t('entity.search'),
+    selectAll: (searchable: boolean) => t(searchable ? 'entity.selectAllMatching' : 'entity.selectAll'),
+    fetchFailed: t('entity.fetchFailed'),
+    confirmDelete: (name: string) => t('lists:confirmDelete', { name }),
+    deleted: t('entity.deleted'),
+    deleteFailed: t('entity.deleteFailed'),
+    deleteSelected: (n: number) => t('lists:deleteSelected', { n }),
+    confirmDeleteSelected: (n: number) => t('entity.confirmDeleteSelected', { n }),
+    deletedSelected: (n: number) => t('entity.deletedSelected', { n }),
+    deleteSelectedFailed: t('entity.deleteSelectedFailed'),
   };
 }
 

@@ -2,7 +2,6 @@
 export { EntityFormDialog } from './entity-form-dialog';
 export { EntityList, type EntityListProps, type EntityListSpec } from './entity-list';
 export type { EntityColumn, EntityRowsProps } from './entity-table';
-export type { EntityNoun } from './entity-texts';
 export { useListMutation } from './list-mutation';
 export type { EmptyText } from './list-states';
 export { NameCell } from './name-cell';

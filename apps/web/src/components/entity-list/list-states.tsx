@@ -1,8 +1,12 @@
 import { Alert, Box, Button } from '@mui/material';
 import type { ReactNode } from 'react';
+import { addEnglish, useTranslation } from '../../i18n';
+import enLists from '../../i18n/locales/en/lists.json';
 import { errorText } from '../../lib/api-client';
 import { EmptyState } from '../empty-state';
 import { PageSpinner } from '../page-spinner';
+
+addEnglish('lists', enLists);
 
 /** An empty state's icon, title and line of advice. */
 export interface EmptyText {
@@ -13,13 +17,14 @@ export interface EmptyText {
 
 /** The list's failed fetch: the server's reason (or the fallback) and a Retry that fetches again. */
 export function FetchError({ error, fallback, onRetry }: { error: unknown; fallback: string; onRetry: () => void }) {
+  const { t } = useTranslation('lists');
   return (
     <Box sx={{ p: 2 }}>
       <Alert
         severity="error"
         action={
           <Button color="inherit" size="small" onClick={onRetry}>
-            Retry
+            {t('retry')}
           </Button>
         }
       >

@@ -1,6 +1,10 @@
 import { TablePagination } from '@mui/material';
 import { useMemo } from 'react';
-import { type PageState, rowsOfPage, usePageState } from '../pager';
+import { addEnglish, useTranslation } from '../../i18n';
+import enLists from '../../i18n/locales/en/lists.json';
+import { type PageState, rowsOfPage, usePagerTexts, usePageState } from '../pager';
+
+addEnglish('lists', enLists);
 
 export const ROWS_PER_PAGE_OPTIONS = [25, 50, 100];
 
@@ -27,8 +31,11 @@ export function usePaging<T>(rows: readonly T[]): Paging<T> {
 /** The pager under a list: Rows: 25/50/100, the range shown, and first/previous/next/last. */
 export function ListPagination<T>({ paging, count }: { paging: Paging<T>; count: number }) {
   const { state } = paging;
+  const { t } = useTranslation('lists');
+  const texts = usePagerTexts();
   return (
     <TablePagination
+      {...texts}
       component="div"
       count={count}
       page={paging.page}
@@ -36,7 +43,7 @@ export function ListPagination<T>({ paging, count }: { paging: Paging<T>; count:
       rowsPerPageOptions={ROWS_PER_PAGE_OPTIONS}
       onPageChange={(_event, next) => state.setPage(next)}
       onRowsPerPageChange={(event) => state.setPageSize(Number(event.target.value))}
-      labelRowsPerPage="Rows:"
+      labelRowsPerPage={t('pager.rows')}
       showFirstButton
       showLastButton
     />

@@ -3,9 +3,13 @@ import EditIcon from '@mui/icons-material/Edit';
 import { IconButton, Tooltip } from '@mui/material';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
+import { addEnglish, useTranslation } from '../../i18n';
+import enLists from '../../i18n/locales/en/lists.json';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import type { EntityTexts } from './entity-texts';
+
+addEnglish('lists', enLists);
 
 /** A button in a row's Actions cell: an icon with a tooltip, named for the row it acts on. */
 export interface RowAction<T> {
@@ -40,15 +44,16 @@ export function RowActionButtons<T>({ row, actions }: { row: T; actions: readonl
 
 /** Edit opens the row in the page's dialog. */
 export function useEditAction<T>(nameOf: (row: T) => string, onEdit: (row: T) => void): RowAction<T> {
+  const { t } = useTranslation('lists');
   return useMemo<RowAction<T>>(
     () => ({
       id: 'edit',
-      tooltip: 'Edit',
-      label: (row) => `Edit ${nameOf(row)}`,
+      tooltip: t('edit'),
+      label: (row) => t('editRow', { name: nameOf(row) }),
       icon: <EditIcon fontSize="small" />,
       onClick: onEdit,
     }),
-    [nameOf, onEdit],
+    [t, nameOf, onEdit],
   );
 }
 
@@ -61,14 +66,15 @@ export function useDeleteAction<T extends { id: number }>(
   nameOf: (row: T) => string,
   remove: DeleteOne | undefined,
 ): RowAction<T> | undefined {
+  const { t } = useTranslation('lists');
   const { showToast } = useToast();
   const mutate = remove?.mutate;
   return useMemo<RowAction<T> | undefined>(
     () =>
       mutate && {
         id: 'delete',
-        tooltip: 'Delete',
-        label: (row) => `Delete ${nameOf(row)}`,
+        tooltip: t('delete'),
+        label: (row) => t('deleteRow', { name: nameOf(row) }),
         icon: <DeleteIcon fontSize="small" />,
         color: 'error',
         onClick: (row) => {
@@ -79,6 +85,6 @@ export function useDeleteAction<T extends { id: number }>(
           });
         },
       },
-    [texts, nameOf, mutate, showToast],
+    [t, texts, nameOf, mutate, showToast],
   );
 }

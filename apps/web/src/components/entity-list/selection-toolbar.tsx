@@ -2,9 +2,13 @@ import DeleteSweepIcon from '@mui/icons-material/DeleteSweep';
 import { Button, Stack, Typography } from '@mui/material';
 import type { UseMutationResult } from '@tanstack/react-query';
 import type { DeletedCount } from '@tuitiondesk/contract';
+import { addEnglish, useTranslation } from '../../i18n';
+import enLists from '../../i18n/locales/en/lists.json';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import type { EntityTexts } from './entity-texts';
+
+addEnglish('lists', enLists);
 
 /** The server's all-or-nothing delete of many rows, answering how many it deleted. */
 export type DeleteMany = Pick<UseMutationResult<DeletedCount, Error, number[]>, 'mutate' | 'isPending'>;
@@ -52,6 +56,7 @@ export function DeleteSelectedButton({
 
 /** The bar over the rows while some are selected: what is selected, and a way to clear it. */
 export function SelectionBar({ summary, onClear }: { summary: string; onClear: () => void }) {
+  const { t } = useTranslation('lists');
   return (
     <Stack
       direction="row"
@@ -63,7 +68,7 @@ export function SelectionBar({ summary, onClear }: { summary: string; onClear: (
         {summary}
       </Typography>
       <Button size="small" onClick={onClear}>
-        Clear selection
+        {t('clearSelection')}
       </Button>
     </Stack>
   );

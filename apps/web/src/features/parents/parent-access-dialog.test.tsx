@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ParentAccessIssued, ParentAccessStatus } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../i18n';
 import { fakeApi, renderPage } from '../../testing';
 import {
   ADMIN_REPLACES_TEXT,
@@ -140,7 +141,7 @@ describe('the Parent Access dialog', () => {
     renderDialog();
     const dialog = await screen.findByRole('dialog');
     await user.click(await within(dialog).findByRole('button', { name: 'Regenerate code' }));
-    expect(confirm).toHaveBeenCalledWith(regenerateConfirmText(issuedStatus));
+    expect(confirm).toHaveBeenCalledWith(regenerateConfirmText(i18n.getFixedT('en', 'parents'), issuedStatus));
     expect(confirm.mock.calls[0]?.[0]).toMatch(/devices will be signed out/);
     expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
     expect(within(dialog).queryByTestId('access-code')).not.toBeInTheDocument();

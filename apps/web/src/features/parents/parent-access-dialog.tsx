@@ -28,13 +28,17 @@ import {
 import { type ReactNode, useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { DialogSpinner } from '../../components/dialog-spinner';
+import { addEnglish, englishText, type TFunction, useTranslation } from '../../i18n';
+import enParents from '../../i18n/locales/en/parents.json';
 import { errorText } from '../../lib/api-client';
 import { formatDayTime } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
 import { useIssueParentAccess, useParentAccess } from './api';
 
-export const PRINT_INSTRUCTIONS = 'Open the link or scan the code on your phone, then add it to your home screen.';
-const MONOSPACE = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+addEnglish('parents', enParents);
+
+/** The printed card's advice in English (the words tests compare). */
+export const PRINT_INSTRUCTIONS = englishText('parents:card.instructions');
 const PRINT_CLASS = 'parent-access-print-card';
 
 /** The parent app's link for this phone and code (the server sends the code as XXXX-XXXX). */
@@ -42,18 +46,15 @@ export function signInLinkFor(origin: string, phone: string, code: string): stri
   return parentSignInLink(origin, phone, normaliseAccessCode(code) ?? code);
 }
 
-export function regenerateConfirmText(status: ParentAccessStatus): string {
-  const parent = status.parent_name || status.phone;
-  return `Regenerate the access code for ${parent}? The parent's devices will be signed out and told, and the current code will stop working.`;
+export function regenerateConfirmText(t: TFunction<'parents'>, status: ParentAccessStatus): string {
+  return t('regenerateConfirm', { parent: status.parent_name || status.phone });
 }
 
-/** Shown to a teacher where the family already has a code (the server would answer 403). */
-export const ADMIN_REPLACES_TEXT =
-  "This family already has an access code. Only an admin can replace it (for example if the parent has lost it), because a new code signs the family's devices out.";
+/** Shown to a teacher where the family already has a code (the server would answer 403); in English for tests. */
+export const ADMIN_REPLACES_TEXT = englishText('parents:adminReplaces');
 
-function notificationsText(count: number): string {
-  if (count === 0) return 'No device';
-  return `${count} device${count === 1 ? '' : 's'}`;
+function notificationsText(t: TFunction<'parents'>, count: number): string {
+  return count === 0 ? t('noDevice') : t('devices', { count });
 }
 
 /** The QR code of the link as an SVG data URL; the encoder is loaded only when a code is shown. */
@@ -91,30 +92,40 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function StatusDetails({ status }: { status: ParentAccessStatus }) {
+  const { t } = useTranslation('parents');
   return (
     <Stack component="dl" spacing={1} sx={{ m: 0 }}>
-      <Field label="Parent">{status.parent_name || '-'}</Field>
-      <Field label="Phone">{status.phone}</Field>
-      <Field label="Children">
+      <Field label={t('parent')}>{status.parent_name || '-'}</Field>
+      <Field label={t('phone')}>{status.phone}</Field>
+      <Field label={t('children')}>
         <Box component="span" sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
           {status.children.map((child) => (
-            <Chip key={child.id} size="small" label={`${child.full_name} · Class ${child.class_name}`} />
+            <Chip
+              key={child.id}
+              size="small"
+              label={t('child', { name: child.full_name, className: child.class_name })}
+            />
           ))}
         </Box>
       </Field>
-      <Field label="Access code">
+      <Field label={t('accessCode')}>
         {status.has_code
-          ? `Issued ${formatDayTime(status.issued_at)}${status.issued_by ? ` by ${status.issued_by}` : ''}`
-          : 'Not issued yet'}
+          ? status.issued_by
+            ? t('issuedBy', { date: formatDayTime(status.issued_at), by: status.issued_by })
+            : t('issued', { date: formatDayTime(status.issued_at) })
+          : t('notIssued')}
       </Field>
-      <Field label="Last sign-in">{status.last_sign_in_at ? formatDayTime(status.last_sign_in_at) : 'Never'}</Field>
-      <Field label="Notifications on">{notificationsText(status.devices_with_notifications)}</Field>
+      <Field label={t('lastSignIn')}>
+        {status.last_sign_in_at ? formatDayTime(status.last_sign_in_at) : t('never')}
+      </Field>
+      <Field label={t('notificationsOn')}>{notificationsText(t, status.devices_with_notifications)}</Field>
     </Stack>
   );
 }
 
 /** What a parent takes home: printed alone (the rest of the page is hidden while printing). */
 function PrintCard({ issued, link, qr }: { issued: ParentAccessIssued; link: string; qr: string | undefined }) {
+  const { t } = useTranslation('parents');
   return createPortal(
     <div className={PRINT_CLASS}>
       <GlobalStyles
@@ -138,16 +149,27 @@ function PrintCard({ issued, link, qr }: { issued: ParentAccessIssued; link: str
           textAlign: 'center',
         }}
       >
-        <div style={{ fontSize: 24, fontWeight: 700 }}>TuitionDesk</div>
-        <div style={{ fontSize: 14, marginBottom: 12 }}>Parent access</div>
+        <div style={{ fontSize: 24, fontWeight: 700 }}>{t('card.brand')}</div>
+        <div style={{ fontSize: 14, marginBottom: 12 }}>{t('card.title')}</div>
         <div style={{ fontSize: 16, fontWeight: 600 }}>
-          {issued.children.map((child) => `${child.full_name} (Class ${child.class_name})`).join(', ')}
+          {issued.children
+            .map((child) => t('card.child', { name: child.full_name, className: child.class_name }))
+            .join(', ')}
         </div>
-        <div style={{ fontSize: 14, margin: '8px 0' }}>Phone: {issued.phone}</div>
-        <div style={{ fontSize: 12 }}>Access code</div>
-        <div style={{ fontFamily: MONOSPACE, fontSize: 32, fontWeight: 700, letterSpacing: 4 }}>{issued.code}</div>
+        <div style={{ fontSize: 14, margin: '8px 0' }}>{t('card.phone', { phone: issued.phone })}</div>
+        <div style={{ fontSize: 12 }}>{t('card.accessCode')}</div>
+        <div
+          style={{
+            fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+            fontSize: 32,
+            fontWeight: 700,
+            letterSpacing: 4,
+          }}
+        >
+          {issued.code}
+        </div>
         {qr && <img src={qr} alt="" style={{ width: '50mm', height: '50mm', margin: '8px auto', display: 'block' }} />}
-        <div style={{ fontSize: 14, marginTop: 8 }}>{PRINT_INSTRUCTIONS}</div>
+        <div style={{ fontSize: 14, marginTop: 8 }}>{t('card.instructions')}</div>
         <div style={{ fontSize: 10, marginTop: 8, wordBreak: 'break-all' }}>{link}</div>
       </div>
     </div>,
@@ -156,14 +178,15 @@ function PrintCard({ issued, link, qr }: { issued: ParentAccessIssued; link: str
 }
 
 function IssuedCode({ issued, link, qr }: { issued: ParentAccessIssued; link: string; qr: string | undefined }) {
+  const { t } = useTranslation('parents');
   const { showToast } = useToast();
   const copy = async (text: string) => {
     try {
       await navigator.clipboard.writeText(text);
-      showToast('Copied', 'success');
+      showToast(t('copied'), 'success');
     } catch {
       // Refused outside secure origins and without permission; the text stays selectable.
-      showToast('Could not copy: select the text and copy it', 'error');
+      showToast(t('copyFailed'), 'error');
     }
   };
   const [block, setBlock] = useState<HTMLDivElement | null>(null);
@@ -189,20 +212,20 @@ function IssuedCode({ issued, link, qr }: { issued: ParentAccessIssued; link: st
           }}
         >
           {qr ? (
-            <img src={qr} alt="QR code of the parent sign-in link" width={160} height={160} />
+            <img src={qr} alt={t('qrAlt')} width={160} height={160} />
           ) : (
             <Skeleton variant="rectangular" width={160} height={160} />
           )}
         </Box>
         <Stack spacing={1} sx={{ minWidth: 0, width: '100%' }}>
           <Typography variant="caption" color="text.secondary" component="div">
-            Access code
+            {t('accessCode')}
           </Typography>
           <Typography
             component="div"
             data-testid="access-code"
             sx={{
-              fontFamily: MONOSPACE,
+              fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
               fontSize: { xs: 30, sm: 36 },
               fontWeight: 700,
               letterSpacing: 3,
@@ -213,12 +236,16 @@ function IssuedCode({ issued, link, qr }: { issued: ParentAccessIssued; link: st
             {issued.code}
           </Typography>
           <Typography variant="caption" color="text.secondary" component="div">
-            Sign-in link
+            {t('signInLink')}
           </Typography>
           <Typography
             component="div"
             variant="body2"
-            sx={{ fontFamily: MONOSPACE, overflowWrap: 'anywhere', userSelect: 'all' }}
+            sx={{
+              fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+              overflowWrap: 'anywhere',
+              userSelect: 'all',
+            }}
           >
             {link}
           </Typography>
@@ -226,13 +253,13 @@ function IssuedCode({ issued, link, qr }: { issued: ParentAccessIssued; link: st
       </Stack>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
         <Button variant="outlined" size="small" startIcon={<LinkIcon />} onClick={() => void copy(link)}>
-          Copy link
+          {t('copyLink')}
         </Button>
         <Button variant="outlined" size="small" startIcon={<ContentCopyIcon />} onClick={() => void copy(issued.code)}>
-          Copy code
+          {t('copyCode')}
         </Button>
         <Button variant="outlined" size="small" startIcon={<PrintIcon />} onClick={() => window.print()}>
-          Print
+          {t('print')}
         </Button>
       </Box>
       <PrintCard issued={issued} link={link} qr={qr} />
@@ -251,6 +278,7 @@ export function ParentAccessDialog({
   student: { id: number; full_name: string };
   onClose: () => void;
 }) {
+  const { t } = useTranslation('parents');
   const theme = useTheme();
   const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
   const access = useParentAccess(student.id);
@@ -265,24 +293,24 @@ export function ParentAccessDialog({
 
   const issueCode = () => {
     if (!status) return;
-    if (status.has_code && !window.confirm(regenerateConfirmText(status))) return;
+    if (status.has_code && !window.confirm(regenerateConfirmText(t, status))) return;
     setIssueError(undefined);
     issue.mutate(undefined, {
       onSuccess: (answer) => setIssued(answer),
-      onError: (error) => setIssueError(errorText(error, 'Failed to issue access code')),
+      onError: (error) => setIssueError(errorText(error, t('issueFailed'))),
     });
   };
 
   let body: ReactNode;
   if (access.isPending) {
-    body = <DialogSpinner label="Loading parent access" />;
+    body = <DialogSpinner label={t('loading')} />;
   } else if (access.isError) {
-    body = <Alert severity="error">{errorText(access.error, 'Failed to load parent access')}</Alert>;
+    body = <Alert severity="error">{errorText(access.error, t('loadFailed'))}</Alert>;
   } else {
     body = (
       <Stack spacing={2.5}>
         <StatusDetails status={access.data} />
-        {!mayIssue && !issued && <Alert severity="info">{ADMIN_REPLACES_TEXT}</Alert>}
+        {!mayIssue && !issued && <Alert severity="info">{t('adminReplaces')}</Alert>}
         {issued && link && <IssuedCode issued={issued} link={link} qr={qr} />}
       </Stack>
     );
@@ -300,7 +328,7 @@ export function ParentAccessDialog({
       aria-labelledby="parent-access-title"
     >
       <DialogTitle id="parent-access-title">
-        Parent Access
+        {t('title')}
         <Typography variant="body2" color="text.secondary" component="span" sx={{ display: 'block' }}>
           {student.full_name}
         </Typography>
@@ -313,7 +341,7 @@ export function ParentAccessDialog({
       </DialogContent>
       <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
         <Button onClick={onClose} disabled={issue.isPending}>
-          Close
+          {t('close')}
         </Button>
         {(status === undefined || mayIssue) && (
           <Button
@@ -322,7 +350,7 @@ export function ParentAccessDialog({
             onClick={issueCode}
             disabled={!status || issue.isPending}
           >
-            {status?.has_code ? 'Regenerate code' : 'Issue access code'}
+            {status?.has_code ? t('regenerate') : t('issue')}
           </Button>
         )}
       </DialogActions>

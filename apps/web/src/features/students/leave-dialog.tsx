@@ -11,7 +11,11 @@ import {
 import type { Student } from '@tuitiondesk/contract';
 import { useState } from 'react';
 import { DateField } from '../../components/date-field';
+import { addEnglish, useTranslation } from '../../i18n';
+import enStudents from '../../i18n/locales/en/students.json';
 import { todayIso } from '../../lib/dates';
+
+addEnglish('students', enStudents);
 
 interface Props {
   student: Student;
@@ -26,27 +30,25 @@ interface Props {
  * confirmation, and says what leaving does and that it can be undone, unlike Delete.
  */
 export function LeaveDialog({ student, busy, error, onCancel, onConfirm }: Props) {
+  const { t } = useTranslation('students');
   const [leftOn, setLeftOn] = useState(todayIso);
   const name = student.full_name;
   return (
     <Dialog open onClose={busy ? undefined : onCancel} aria-labelledby="student-leave-title" fullWidth maxWidth="xs">
-      <DialogTitle id="student-leave-title">Mark {name} as left?</DialogTitle>
+      <DialogTitle id="student-leave-title">{t('leave.title', { name })}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <DialogContentText>
-            {name} leaves the student list, the registers after that day and the messages to parents. Their attendance
-            and messages stay in history and reports, and you can restore them from Students who left.
-          </DialogContentText>
-          <DateField label="Left on" value={leftOn} onChange={setLeftOn} disableFuture />
+          <DialogContentText>{t('leave.text', { name })}</DialogContentText>
+          <DateField label={t('leave.leftOn')} value={leftOn} onChange={setLeftOn} disableFuture />
           {error && <Alert severity="error">{error}</Alert>}
         </Stack>
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel} disabled={busy}>
-          Cancel
+          {t('leave.cancel')}
         </Button>
         <Button variant="contained" onClick={() => onConfirm(leftOn)} disabled={busy}>
-          Mark as left
+          {t('leave.confirm')}
         </Button>
       </DialogActions>
     </Dialog>

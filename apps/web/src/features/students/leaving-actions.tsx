@@ -4,16 +4,21 @@ import { ToggleButton, ToggleButtonGroup } from '@mui/material';
 import type { Student } from '@tuitiondesk/contract';
 import { type ReactNode, useMemo, useState } from 'react';
 import type { RowAction } from '../../components/entity-list';
+import { addEnglish, englishText, useTranslation } from '../../i18n';
+import enStudents from '../../i18n/locales/en/students.json';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useMarkStudentLeft, useRestoreStudent } from './api';
 import { LeaveDialog } from './leave-dialog';
+
+addEnglish('students', enStudents);
 
 /** Which students the screen lists: those attending, or those who left. */
 export type StudentsView = 'current' | 'left';
 
 /** Switches the list between the students attending and those who left. */
 export function LeftStudentsToggle({ view, onChange }: { view: StudentsView; onChange: (view: StudentsView) => void }) {
+  const { t } = useTranslation('students');
   return (
     <ToggleButtonGroup
       exclusive
@@ -21,16 +26,16 @@ export function LeftStudentsToggle({ view, onChange }: { view: StudentsView; onC
       color="primary"
       value={view}
       onChange={(_event, next: StudentsView | null) => next && onChange(next)}
-      aria-label="Which students"
+      aria-label={t('leaving.which')}
     >
-      <ToggleButton value="current">Current students</ToggleButton>
-      <ToggleButton value="left">Students who left</ToggleButton>
+      <ToggleButton value="current">{t('leaving.current')}</ToggleButton>
+      <ToggleButton value="left">{t('leaving.left')}</ToggleButton>
     </ToggleButtonGroup>
   );
 }
 
-export const restoreQuestion = (name: string) =>
-  `Restore ${name}? They return to the student list, the registers and the messages to parents.`;
+/** The confirmation before Restore, in English (the words tests compare). */
+export const restoreQuestion = (name: string) => englishText('students:leaving.restoreQuestion', { name });
 
 /**
  * The admin's row actions for leaving: Mark as left on a current student (a dialog with the day), and
@@ -41,6 +46,7 @@ export function useLeavingActions(
   isAdmin: boolean,
   view: StudentsView,
 ): { actions: readonly RowAction<Student>[]; dialog: ReactNode } {
+  const { t } = useTranslation('students');
   const { showToast } = useToast();
   const markLeft = useMarkStudentLeft();
   const restore = useRestoreStudent();
@@ -54,8 +60,8 @@ export function useLeavingActions(
       return [
         {
           id: 'leave',
-          tooltip: 'Mark as left',
-          label: (student) => `Mark ${student.full_name} as left`,
+          tooltip: t('leaving.markLeft'),
+          label: (student) => t('leaving.markLeftFor', { name: student.full_name }),
           icon: <PersonOffIcon fontSize="small" />,
           onClick: (student) => {
             setError(null);
@@ -67,20 +73,20 @@ export function useLeavingActions(
     return [
       {
         id: 'restore',
-        tooltip: 'Restore',
-        label: (student) => `Restore ${student.full_name}`,
+        tooltip: t('leaving.restore'),
+        label: (student) => t('leaving.restoreFor', { name: student.full_name }),
         icon: <RestoreIcon fontSize="small" />,
         appliesTo: (student) => student.scrubbed_at === null,
         onClick: (student) => {
-          if (!window.confirm(restoreQuestion(student.full_name))) return;
+          if (!window.confirm(t('leaving.restoreQuestion', { name: student.full_name }))) return;
           restoreStudent(student.id, {
-            onSuccess: () => showToast(`${student.full_name} restored.`, 'success'),
-            onError: (failure) => showToast(errorText(failure, 'Failed to restore student'), 'error'),
+            onSuccess: () => showToast(t('leaving.restored', { name: student.full_name }), 'success'),
+            onError: (failure) => showToast(errorText(failure, t('leaving.restoreFailed')), 'error'),
           });
         },
       },
     ];
-  }, [isAdmin, view, restoreStudent, showToast]);
+  }, [t, isAdmin, view, restoreStudent, showToast]);
 
   const dialog = leaving && (
     <LeaveDialog
@@ -96,9 +102,9 @@ export function useLeavingActions(
           {
             onSuccess: () => {
               setLeaving(null);
-              showToast(`${leaving.full_name} marked as left.`, 'success');
+              showToast(t('leaving.markedLeft', { name: leaving.full_name }), 'success');
             },
-            onError: (failure) => setError(errorText(failure, 'Failed to mark student as left')),
+            onError: (failure) => setError(errorText(failure, t('leaving.markLeftFailed'))),
           },
         );
       }}

@@ -1,16 +1,22 @@
 import { Button, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
+import { addEnglish, englishText, useTranslation } from '../../i18n';
+import enStudents from '../../i18n/locales/en/students.json';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useStudentSettings, useUpdateStudentSettings } from './api';
 
-export const SCRUB_MONTHS_LABEL = 'Remove personal data after (months)';
+addEnglish('students', enStudents);
+
+/** The months field's name in English (the words tests look for). */
+export const SCRUB_MONTHS_LABEL = englishText('students:scrub.months');
 
 /**
  * The centre's scrub_left_after_months, beside the students it applies to. Admins only; the server
  * checks the number (422 names what to fix) and the page shows its words.
  */
 export function ScrubSetting() {
+  const { t } = useTranslation('students');
   const { showToast } = useToast();
   const settings = useStudentSettings(true);
   const update = useUpdateStudentSettings();
@@ -26,9 +32,8 @@ export function ScrubSetting() {
     update.mutate(
       { scrub_left_after_months: Number(months) },
       {
-        onSuccess: (answer) =>
-          showToast(`Personal data will be removed ${answer.scrub_left_after_months} months after leaving`, 'success'),
-        onError: (failure) => setError(errorText(failure, 'Failed to update settings')),
+        onSuccess: (answer) => showToast(t('scrub.saved', { months: answer.scrub_left_after_months }), 'success'),
+        onError: (failure) => setError(errorText(failure, t('scrub.failed'))),
       },
     );
   };
@@ -37,19 +42,18 @@ export function ScrubSetting() {
     <Paper variant="outlined" sx={{ p: 2 }}>
       <Stack spacing={1.5}>
         <Typography variant="body2" color="text.secondary">
-          The names of students who left, and their families' phone numbers and app access, are removed this many months
-          after the day they left. Their attendance stays in reports, without names.
+          {t('scrub.text')}
         </Typography>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'flex-start' } }}>
           <TextField
-            label={SCRUB_MONTHS_LABEL}
+            label={t('scrub.months')}
             type="number"
             size="small"
             value={months}
             onChange={(event) => setMonths(event.target.value)}
             disabled={!settings.isSuccess}
             error={error !== null}
-            helperText={error ?? (settings.isError ? 'Setting unavailable' : undefined)}
+            helperText={error ?? (settings.isError ? t('scrub.unavailable') : undefined)}
             slotProps={{ htmlInput: { min: 1, max: 120, step: 1 } }}
             sx={{ minWidth: 260 }}
           />
@@ -58,7 +62,7 @@ export function ScrubSetting() {
             onClick={save}
             disabled={!settings.isSuccess || update.isPending || months === String(saved)}
           >
-            Save
+            {t('scrub.save')}
           </Button>
         </Stack>
       </Stack>

@@ -9,9 +9,11 @@ import {
 } from '@tuitiondesk/contract';
 import { useEffect, useState } from 'react';
 import { EntityFormDialog } from '../../components/entity-list';
+import { addEnglish, englishText, type TFunction, useTranslation } from '../../i18n';
+import enStudents from '../../i18n/locales/en/students.json';
 import { formatDay } from '../../lib/dates';
 import { splitFieldError } from '../../lib/field-errors';
-import { phoneFieldHint, useDefaultCountryCode } from '../../lib/phone-settings';
+import { useDefaultCountryCode, usePhoneFieldHint } from '../../lib/phone-settings';
 import { studentsQuery } from './api';
 import {
   emptyStudentForm,
@@ -23,17 +25,20 @@ import {
   type StudentTextField,
 } from './student-form';
 
-export const WHATSAPP_CONSENT_LABEL = 'Parent agreed to WhatsApp messages';
-export const FAMILY_HINT = 'Applies to every child with this parent phone.';
+addEnglish('students', enStudents);
+
+/** The consent switch's name in English (the words tests look for). */
+export const WHATSAPP_CONSENT_LABEL = englishText('students:dialog.consent');
 
 /** "Given by Asha Rao on 22 Nov 2026.", or withdrawn, from the family's last change of consent. */
-export function consentHistory(family: FamilyChoices): string | null {
+export function consentHistory(t: TFunction<'students'>, family: FamilyChoices): string | null {
   const { parent_whatsapp_opt_in_changed_at: at, parent_whatsapp_opt_in_changed_by: by } = family;
   if (!at) return null;
-  return `${family.parent_whatsapp_opt_in ? 'Given' : 'Withdrawn'} by ${by ?? 'someone'} on ${formatDay(at)}.`;
+  return t(family.parent_whatsapp_opt_in ? 'dialog.consentGiven' : 'dialog.consentWithdrawn', {
+    by: by ?? t('dialog.someone'),
+    date: formatDay(at),
+  });
 }
-
-export const CLASS_HINT = '7, 8, 9 or 10';
 
 const TEXT_FIELDS = ['full_name', 'class_name', 'parent_name', 'parent_phone'] as const satisfies StudentTextField[];
 
@@ -52,20 +57,23 @@ export function StudentDialog({
   onCancel: () => void;
   onSave: (form: StudentForm) => void;
 }) {
+  const { t } = useTranslation('students');
   const isEdit = student !== undefined;
   const [form, setForm] = useState<StudentForm>(() => (student ? formFromStudent(student) : emptyStudentForm));
   // The families the Students list already loaded (no request of its own): typing a phone that is already a
   // family's shows that family's consent and language, which the record will take unless changed here.
   const { data: known } = useQuery({ ...studentsQuery(), enabled: false });
   const countryCode = useDefaultCountryCode();
+  const phoneHint = usePhoneFieldHint();
   const family = familyFor(form.parent_phone, student, known, countryCode);
   // A refusal shows on its field until that field is edited; each new failed save shows again.
   const [errors, setErrors] = useState(() => splitFieldError(error, TEXT_FIELDS));
   useEffect(() => setErrors(splitFieldError(error, TEXT_FIELDS)), [error]);
   const optedIn = form.parent_whatsapp_opt_in ?? family.choices.parent_whatsapp_opt_in;
   const language = form.parent_language ?? family.choices.parent_language;
-  const history = consentHistory(family.choices);
-  const sharedWith = family.children.length > 0 ? ` Also the parent of ${family.children.join(', ')}.` : '';
+  const history = consentHistory(t, family.choices);
+  const sharedWith =
+    family.children.length > 0 ? t('dialog.sharedWith', { children: family.children.join(', ') }) : null;
 
   const field = (name: StudentTextField, hint?: string) => ({
     name,
@@ -80,39 +88,45 @@ export function StudentDialog({
 
   return (
     <EntityFormDialog
-      title={isEdit ? 'Edit Student' : 'Add Student'}
+      title={isEdit ? t('dialog.editTitle') : t('dialog.addTitle')}
       saving={saving}
       error={errors.form}
       canSave={isEdit || isStudentFormComplete(form)}
-      submitLabel={isEdit ? 'Save' : 'Add'}
+      submitLabel={isEdit ? t('dialog.save') : t('dialog.add')}
       onCancel={onCancel}
       onSave={() => onSave(form)}
       maxWidth="sm"
     >
       <Stack spacing={2} sx={{ pt: 1 }}>
-        {isEdit && <TextField label="Student ID" value={student.unique_id} disabled />}
-        <TextField label="Full Name" required={!isEdit} autoFocus autoComplete="off" {...field('full_name')} />
-        <TextField select label="Class" required={!isEdit} {...field('class_name', CLASS_HINT)}>
+        {isEdit && <TextField label={t('dialog.studentId')} value={student.unique_id} disabled />}
+        <TextField
+          label={t('dialog.fullName')}
+          required={!isEdit}
+          autoFocus
+          autoComplete="off"
+          {...field('full_name')}
+        />
+        <TextField select label={t('dialog.class')} required={!isEdit} {...field('class_name', t('dialog.classHint'))}>
           {CLASS_NAMES.map((name) => (
             <MenuItem key={name} value={name}>
               {name}
             </MenuItem>
           ))}
         </TextField>
-        <TextField label="Parent Name" required={!isEdit} autoComplete="off" {...field('parent_name')} />
+        <TextField label={t('dialog.parentName')} required={!isEdit} autoComplete="off" {...field('parent_name')} />
         <TextField
-          label="Parent Phone"
+          label={t('dialog.parentPhone')}
           type="tel"
           required={!isEdit}
           autoComplete="off"
-          {...field('parent_phone', phoneFieldHint(countryCode))}
+          {...field('parent_phone', phoneHint)}
         />
         <TextField
           select
-          label="Parent's Language"
+          label={t('dialog.parentLanguage')}
           name="parent_language"
           value={language}
-          helperText={`Messages to the family are sent in this language where the centre has the text. ${FAMILY_HINT}`}
+          helperText={t('dialog.languageHint')}
           onChange={(event) =>
             setForm((current) => ({ ...current, parent_language: event.target.value as ParentLanguage }))
           }
@@ -135,12 +149,10 @@ export function StudentDialog({
                 slotProps={{ input: { 'aria-describedby': 'whatsapp-consent-hint' } }}
               />
             }
-            label={WHATSAPP_CONSENT_LABEL}
+            label={t('dialog.consent')}
           />
           <FormHelperText id="whatsapp-consent-hint" sx={{ mx: 0 }}>
-            {`Only with the parent's agreement: families without the parent app then get messages on WhatsApp. ${FAMILY_HINT}`}
-            {sharedWith}
-            {history ? ` ${history}` : ''}
+            {[t('dialog.consentHint'), sharedWith, history].filter(Boolean).join(' ')}
           </FormHelperText>
         </div>
       </Stack>

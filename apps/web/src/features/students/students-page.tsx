@@ -2,6 +2,8 @@ import { Stack } from '@mui/material';
 import type { Student } from '@tuitiondesk/contract';
 import { type ReactNode, useMemo, useState } from 'react';
 import { EntityList, type RowAction, useEditor } from '../../components/entity-list';
+import { addEnglish, useTranslation } from '../../i18n';
+import enStudents from '../../i18n/locales/en/students.json';
 import { errorText } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { useToast } from '../../lib/toast';
@@ -17,7 +19,9 @@ import { LeftStudentsToggle, type StudentsView, useLeavingActions } from './leav
 import { ScrubSetting } from './scrub-setting';
 import { StudentDialog } from './student-dialog';
 import { editedStudent, type StudentForm } from './student-form';
-import { LEFT_STUDENTS_LIST, STUDENTS_LIST } from './students-list';
+import { leftStudentsList, studentsList } from './students-list';
+
+addEnglish('students', enStudents);
 
 /**
  * The Students screen: everyone adds, searches and edits; only admins delete (the server refuses
@@ -33,6 +37,7 @@ export default function StudentsPage({
   rowActions?: readonly RowAction<Student>[];
   settings?: ReactNode;
 }) {
+  const { t } = useTranslation('students');
   const { user } = useAuth();
   const canDelete = user?.role === 'admin';
   const { showToast } = useToast();
@@ -47,6 +52,7 @@ export default function StudentsPage({
   const deleteStudent = useDeleteStudent();
   const deleteStudents = useDeleteStudents();
   const editor = useEditor<Student>();
+  const list = useMemo(() => (view === 'left' ? leftStudentsList(t) : studentsList(t)), [view, t]);
 
   const save = (form: StudentForm) => {
     editor.setError(null);
@@ -56,13 +62,13 @@ export default function StudentsPage({
     };
     if (editor.editing) {
       updateStudent.mutate(editedStudent(editor.editing, form), {
-        onSuccess: saved('Student updated successfully.'),
-        onError: (error) => editor.setError(errorText(error, 'Failed to update student')),
+        onSuccess: saved(t('page.updated')),
+        onError: (error) => editor.setError(errorText(error, t('page.updateFailed'))),
       });
     } else {
       createStudent.mutate(form, {
-        onSuccess: saved('Student added successfully.'),
-        onError: (error) => editor.setError(errorText(error, 'Failed to create student')),
+        onSuccess: saved(t('page.added')),
+        onError: (error) => editor.setError(errorText(error, t('page.createFailed'))),
       });
     }
   };
@@ -82,7 +88,7 @@ export default function StudentsPage({
       {canDelete && view === 'left' && <ScrubSetting />}
       <EntityList
         key={view}
-        list={view === 'left' ? LEFT_STUDENTS_LIST : STUDENTS_LIST}
+        list={list}
         query={query}
         onAdd={editor.openAdd}
         onEdit={editor.openEdit}

@@ -13,6 +13,10 @@ import {
 } from '@mui/material';
 import type { CreatedTeacher } from '@tuitiondesk/contract';
 import { useState } from 'react';
+import { addEnglish, useTranslation } from '../../i18n';
+import enTeachers from '../../i18n/locales/en/teachers.json';
+
+addEnglish('teachers', enTeachers);
 
 type CopyState = 'idle' | 'copied' | 'failed';
 
@@ -47,12 +51,13 @@ function Credential({ label, value }: { label: string; value: string }) {
  * only a hash, so this is the only time the password can be read.
  */
 export function InitialPasswordDialog({ teacher, onClose }: { teacher: CreatedTeacher; onClose: () => void }) {
+  const { t } = useTranslation('teachers');
   const [copy, setCopy] = useState<CopyState>('idle');
   const username = teacher.username ?? teacher.unique_id.toLowerCase();
 
   const copyCredentials = async () => {
     try {
-      await navigator.clipboard.writeText(`Username: ${username}\nInitial password: ${teacher.initial_password}`);
+      await navigator.clipboard.writeText(t('password.clipboard', { username, password: teacher.initial_password }));
       setCopy('copied');
     } catch {
       // The clipboard is refused outside secure origins and without permission; the text stays selectable.
@@ -69,21 +74,14 @@ export function InitialPasswordDialog({ teacher, onClose }: { teacher: CreatedTe
       maxWidth="xs"
       aria-labelledby="initial-password-title"
     >
-      <DialogTitle id="initial-password-title">Teacher sign-in created</DialogTitle>
+      <DialogTitle id="initial-password-title">{t('password.title')}</DialogTitle>
       <DialogContent>
         <Stack spacing={2}>
-          <Typography>
-            {teacher.full_name} ({teacher.unique_id}) can now sign in with:
-          </Typography>
-          <Credential label="Username" value={username} />
-          <Credential label="Initial password" value={teacher.initial_password} />
-          <Alert severity="warning">
-            This password will not be shown again. Copy it now and hand it to the teacher, who must change it at first
-            sign-in.
-          </Alert>
-          {copy === 'failed' && (
-            <Alert severity="info">Copying is not available here. Select the password and copy it by hand.</Alert>
-          )}
+          <Typography>{t('password.canSignIn', { name: teacher.full_name, id: teacher.unique_id })}</Typography>
+          <Credential label={t('password.username')} value={username} />
+          <Credential label={t('password.initialPassword')} value={teacher.initial_password} />
+          <Alert severity="warning">{t('password.warning')}</Alert>
+          {copy === 'failed' && <Alert severity="info">{t('password.copyUnavailable')}</Alert>}
         </Stack>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
@@ -92,10 +90,10 @@ export function InitialPasswordDialog({ teacher, onClose }: { teacher: CreatedTe
           startIcon={copy === 'copied' ? <CheckIcon /> : <ContentCopyIcon />}
           color={copy === 'copied' ? 'success' : 'primary'}
         >
-          {copy === 'copied' ? 'Copied' : 'Copy'}
+          {copy === 'copied' ? t('password.copied') : t('password.copy')}
         </Button>
         <Button variant="contained" onClick={onClose}>
-          Done
+          {t('password.done')}
         </Button>
       </DialogActions>
     </Dialog>

@@ -1,16 +1,19 @@
 import { Grid, TextField, useMediaQuery, useTheme } from '@mui/material';
 import { CLASS_NAMES, type ClassOption, SUBJECTS, type Subject, type Teacher } from '@tuitiondesk/contract';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { EntityFormDialog } from '../../components/entity-list';
+import { addEnglish, useTranslation } from '../../i18n';
+import enTeachers from '../../i18n/locales/en/teachers.json';
 import { errorText } from '../../lib/api-client';
 import { splitFieldError } from '../../lib/field-errors';
-import { phoneFieldHint, useDefaultCountryCode } from '../../lib/phone-settings';
+import { usePhoneFieldHint } from '../../lib/phone-settings';
 import { useToast } from '../../lib/toast';
 import { useClassOptions } from './api';
 import { MultiSelectField } from './multi-select-field';
 import { canSaveTeacher, emptyTeacherForm, formFromTeacher, type TeacherForm } from './teacher-form';
 
-const FALLBACK_CLASSES: ClassOption[] = CLASS_NAMES.map((name) => ({ value: name, label: `Class ${name}` }));
+addEnglish('teachers', enTeachers);
+
 const SUBJECT_OPTIONS = SUBJECTS.map((subject) => ({ value: subject, label: subject }));
 const asIs = (value: string) => value;
 
@@ -36,16 +39,23 @@ function Half({ children }: { children: ReactNode }) {
  * failure is toasted) the four classes of the centre are still offered, so the form stays usable.
  */
 function useClassChoices() {
+  const { t } = useTranslation('teachers');
   const classes = useClassOptions();
   const { showToast } = useToast();
+  const failedText = t('dialog.classesFailed');
   useEffect(() => {
-    if (classes.isError) showToast(errorText(classes.error, 'Failed to load classes'), 'error');
-  }, [classes.isError, classes.error, showToast]);
-  const options = classes.data ?? (classes.isError ? FALLBACK_CLASSES : []);
-  const labelOf = useMemo(() => {
-    const labels = new Map(options.map((option) => [option.value, option.label]));
-    return (value: string) => labels.get(value) ?? `Class ${value}`;
-  }, [options]);
+    if (classes.isError) showToast(errorText(classes.error, failedText), 'error');
+  }, [classes.isError, classes.error, showToast, failedText]);
+  // The server's classes, named in the language in use (the server names them in English, `Class 9`).
+  const labelOf = useCallback((value: string) => t('dialog.className', { name: value }), [t]);
+  const options = useMemo<ClassOption[]>(
+    () =>
+      (classes.data?.map((option) => option.value) ?? (classes.isError ? CLASS_NAMES : [])).map((value) => ({
+        value,
+        label: labelOf(value),
+      })),
+    [classes.data, classes.isError, labelOf],
+  );
   return { options, labelOf, isLoading: classes.isPending };
 }
 
@@ -67,13 +77,14 @@ export function TeacherDialog({
   onCancel: () => void;
   onSave: (form: TeacherForm) => void;
 }) {
+  const { t } = useTranslation('teachers');
   const isEdit = teacher !== undefined;
   // A long form: on a phone it takes the whole screen rather than a scrolling box inside margins.
   const theme = useTheme();
   const isPhone = useMediaQuery(theme.breakpoints.down('sm'));
   const [form, setForm] = useState<TeacherForm>(() => (teacher ? formFromTeacher(teacher) : emptyTeacherForm));
   const classes = useClassChoices();
-  const countryCode = useDefaultCountryCode();
+  const phoneHint = usePhoneFieldHint();
   // A refusal shows on its field until that field is edited; each new failed save shows again.
   const [errors, setErrors] = useState(() => splitFieldError(error, TEXT_FIELDS));
   useEffect(() => setErrors(splitFieldError(error, TEXT_FIELDS)), [error]);
@@ -93,11 +104,11 @@ export function TeacherDialog({
 
   return (
     <EntityFormDialog
-      title={isEdit ? 'Edit Teacher' : 'Add Teacher'}
+      title={isEdit ? t('dialog.editTitle') : t('dialog.addTitle')}
       saving={saving}
       error={errors.form}
       canSave={canSaveTeacher(form)}
-      submitLabel="Save"
+      submitLabel={t('dialog.save')}
       onCancel={onCancel}
       onSave={() => onSave(form)}
       maxWidth="md"
@@ -106,13 +117,13 @@ export function TeacherDialog({
       <Grid container spacing={2} sx={{ pt: 1 }}>
         {isEdit && (
           <Half>
-            <TextField label="Teacher ID" value={teacher.unique_id} disabled fullWidth />
+            <TextField label={t('dialog.teacherId')} value={teacher.unique_id} disabled fullWidth />
           </Half>
         )}
         {isEdit && (
           <Half>
             <TextField
-              label="Username"
+              label={t('dialog.username')}
               value={teacher.username ?? teacher.unique_id.toLowerCase()}
               disabled
               fullWidth
@@ -120,57 +131,64 @@ export function TeacherDialog({
           </Half>
         )}
         <Half>
-          <TextField label="First Name" required autoFocus autoComplete="off" fullWidth {...text('first_name')} />
+          <TextField
+            label={t('dialog.firstName')}
+            required
+            autoFocus
+            autoComplete="off"
+            fullWidth
+            {...text('first_name')}
+          />
         </Half>
         <Half>
-          <TextField label="Last Name" required autoComplete="off" fullWidth {...text('last_name')} />
+          <TextField label={t('dialog.lastName')} required autoComplete="off" fullWidth {...text('last_name')} />
         </Half>
         <Half>
           <TextField
-            label="Email"
+            label={t('dialog.email')}
             type="email"
             autoComplete="off"
             fullWidth
-            {...text('email', 'Optional. Must be unique; the teacher may sign in with it.')}
+            {...text('email', t('dialog.emailHint'))}
           />
         </Half>
         <Half>
           <TextField
-            label="Phone Number"
+            label={t('dialog.phone')}
             type="tel"
             required
             autoComplete="off"
             fullWidth
-            {...text('phone_number', phoneFieldHint(countryCode))}
+            {...text('phone_number', phoneHint)}
           />
         </Half>
         <Half>
           <MultiSelectField
-            label="Subjects"
+            label={t('dialog.subjects')}
             options={SUBJECT_OPTIONS}
             value={form.subjects}
             onChange={(subjects) => set('subjects', subjects as Subject[])}
             chipLabel={asIs}
-            helperText="Choose at least one"
+            helperText={t('dialog.chooseOne')}
           />
         </Half>
         <Half>
           <MultiSelectField
-            label="Classes Assigned"
+            label={t('dialog.classesAssigned')}
             options={classes.options}
             value={form.classes_assigned}
             onChange={(assigned) => set('classes_assigned', assigned)}
             chipLabel={classes.labelOf}
-            helperText={classes.isLoading ? 'Loading classes...' : 'Choose at least one'}
+            helperText={classes.isLoading ? t('dialog.classesLoading') : t('dialog.chooseOne')}
             disabled={classes.isLoading}
           />
         </Half>
         <Half>
-          <TextField label="Qualification" autoComplete="off" fullWidth {...text('qualification')} />
+          <TextField label={t('dialog.qualification')} autoComplete="off" fullWidth {...text('qualification')} />
         </Half>
         <Half>
           <TextField
-            label="Experience (years)"
+            label={t('dialog.experience')}
             type="number"
             fullWidth
             slotProps={{ htmlInput: { min: 0, max: 80, step: 1, inputMode: 'numeric' } }}
@@ -178,10 +196,10 @@ export function TeacherDialog({
           />
         </Half>
         <Grid size={12}>
-          <TextField label="Address" multiline minRows={2} fullWidth {...text('address')} />
+          <TextField label={t('dialog.address')} multiline minRows={2} fullWidth {...text('address')} />
         </Grid>
         <Half>
-          <TextField label="Emergency Contact" autoComplete="off" fullWidth {...text('emergency_contact')} />
+          <TextField label={t('dialog.emergencyContact')} autoComplete="off" fullWidth {...text('emergency_contact')} />
         </Half>
       </Grid>
     </EntityFormDialog>

@@ -2,12 +2,18 @@ import PeopleIcon from '@mui/icons-material/People';
 import { Box, Chip, Typography } from '@mui/material';
 import type { Teacher } from '@tuitiondesk/contract';
 import { type EntityColumn, type EntityListSpec, NameCell } from '../../components/entity-list';
+import { addEnglish, type TFunction } from '../../i18n';
+import enLists from '../../i18n/locales/en/lists.json';
+import enTeachers from '../../i18n/locales/en/teachers.json';
 import { EmailAddress } from './email-address';
 
+addEnglish('teachers', enTeachers);
+addEnglish('lists', enLists);
+
 /** `B.Ed. · 3 years`: what the teacher brings, under their name. */
-function experienceText(teacher: Teacher): string {
+function experienceText(t: TFunction<'teachers'>, teacher: Teacher): string {
   const years = teacher.experience_years;
-  const experience = years > 0 ? `${years} year${years === 1 ? '' : 's'}` : '';
+  const experience = years > 0 ? t('list.years', { count: years }) : '';
   return [teacher.qualification, experience].filter(Boolean).join(' · ');
 }
 
@@ -23,17 +29,19 @@ function Chips({ labels, variant }: { labels: readonly string[]; variant?: 'outl
 }
 
 /** The teachers table: Teacher, Teacher ID, Contact, Subjects, Classes Assigned (the Actions column follows). */
-const COLUMNS: readonly EntityColumn<Teacher>[] = [
+const columns = (t: TFunction<'teachers'>): EntityColumn<Teacher>[] => [
   {
     id: 'teacher',
-    header: 'Teacher',
+    header: t('list.teacher'),
     minWidth: 200,
-    cell: (teacher) => <NameCell name={teacher.full_name} detail={experienceText(teacher)} colour="secondary.main" />,
+    cell: (teacher) => (
+      <NameCell name={teacher.full_name} detail={experienceText(t, teacher)} colour="secondary.main" />
+    ),
   },
-  { id: 'teacher-id', header: 'Teacher ID', nowrap: true, cell: (teacher) => teacher.unique_id },
+  { id: 'teacher-id', header: t('list.teacherId'), nowrap: true, cell: (teacher) => teacher.unique_id },
   {
     id: 'contact',
-    header: 'Contact',
+    header: t('list.contact'),
     minWidth: 180,
     cell: (teacher) => (
       <>
@@ -46,27 +54,25 @@ const COLUMNS: readonly EntityColumn<Teacher>[] = [
   },
   {
     id: 'subjects',
-    header: 'Subjects',
+    header: t('list.subjects'),
     minWidth: 200,
     cell: (teacher) => <Chips labels={teacher.subjects} variant="outlined" />,
   },
   {
     id: 'classes-assigned',
-    header: 'Classes Assigned',
+    header: t('list.classesAssigned'),
     minWidth: 140,
-    cell: (teacher) => <Chips labels={teacher.classes_assigned.map((name) => `Class ${name}`)} />,
+    cell: (teacher) => <Chips labels={teacher.classes_assigned.map((name) => t('list.className', { name }))} />,
   },
 ];
 
-/** The teachers list: its columns and what it says when empty (it has no search). */
-export const TEACHERS_LIST: EntityListSpec<Teacher> = {
-  noun: { one: 'teacher', many: 'teachers' },
-  columns: COLUMNS,
-  nameOf: (teacher) => teacher.full_name,
-  tableMinWidth: 960,
-  empty: {
-    icon: <PeopleIcon />,
-    title: 'No teachers yet',
-    text: 'Click Add Teacher to add the first one, or import them on the Import Data screen.',
-  },
-};
+/** The teachers list in the language in use: its columns and what it says when empty (it has no search). */
+export function teachersList(t: TFunction<'teachers'>): EntityListSpec<Teacher> {
+  return {
+    namespace: 'teachers',
+    columns: columns(t),
+    nameOf: (teacher) => teacher.full_name,
+    tableMinWidth: 960,
+    empty: { icon: <PeopleIcon />, title: t('list.emptyTitle'), text: t('list.emptyText') },
+  };
+}

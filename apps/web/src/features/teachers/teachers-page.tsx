@@ -1,19 +1,25 @@
 import type { CreatedTeacher, Teacher } from '@tuitiondesk/contract';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { EntityList, useEditor } from '../../components/entity-list';
+import { addEnglish, useTranslation } from '../../i18n';
+import enTeachers from '../../i18n/locales/en/teachers.json';
 import { errorText } from '../../lib/api-client';
 import { useCreateTeacher, useDeleteTeacher, useDeleteTeachers, useTeachers, useUpdateTeacher } from './api';
 import { InitialPasswordDialog } from './initial-password-dialog';
 import { useResetTwoFactorAction } from './reset-two-factor-action';
 import { TeacherDialog } from './teacher-dialog';
 import { type TeacherForm, teacherRequest } from './teacher-form';
-import { TEACHERS_LIST } from './teachers-list';
+import { teachersList } from './teachers-list';
+
+addEnglish('teachers', enTeachers);
 
 /**
  * The Teachers screen (admins only): add, edit and delete teachers. A new teacher's sign-in is shown
  * once, right after the add.
  */
 export default function TeachersPage() {
+  const { t } = useTranslation('teachers');
+  const list = useMemo(() => teachersList(t), [t]);
   const query = useTeachers();
   const createTeacher = useCreateTeacher();
   const updateTeacher = useUpdateTeacher();
@@ -26,7 +32,7 @@ export default function TeachersPage() {
   const save = (form: TeacherForm) => {
     editor.setError(null);
     const request = teacherRequest(form);
-    const failed = (error: unknown) => editor.setError(errorText(error, 'Failed to save teacher'));
+    const failed = (error: unknown) => editor.setError(errorText(error, t('page.saveFailed')));
     if (editor.editing) {
       updateTeacher.mutate(
         { id: editor.editing.id, request: { ...editor.editing, ...request } },
@@ -46,7 +52,7 @@ export default function TeachersPage() {
   return (
     <>
       <EntityList
-        list={TEACHERS_LIST}
+        list={list}
         query={query}
         onAdd={editor.openAdd}
         onEdit={editor.openEdit}
