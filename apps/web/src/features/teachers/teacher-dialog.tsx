@@ -14,9 +14,6 @@ import { canSaveTeacher, emptyTeacherForm, formFromTeacher, type TeacherForm } f
 
 addEnglish('teachers', enTeachers);
 
-const SUBJECT_OPTIONS = SUBJECTS.map((subject) => ({ value: subject, label: subject }));
-const asIs = (value: string) => value;
-
 type TextFieldName = Exclude<keyof TeacherForm, 'subjects' | 'classes_assigned'>;
 const TEXT_FIELDS = [
   'first_name',
@@ -85,6 +82,12 @@ export function TeacherDialog({
   const [form, setForm] = useState<TeacherForm>(() => (teacher ? formFromTeacher(teacher) : emptyTeacherForm));
   const classes = useClassChoices();
   const phoneHint = usePhoneFieldHint();
+  // The subjects are stored in English (the contract's list) and named in the language in use.
+  const subjectOf = useCallback((subject: string) => t(`subject.${subject}`, { defaultValue: subject }), [t]);
+  const subjectOptions = useMemo(
+    () => SUBJECTS.map((subject) => ({ value: subject, label: subjectOf(subject) })),
+    [subjectOf],
+  );
   // A refusal shows on its field until that field is edited; each new failed save shows again.
   const [errors, setErrors] = useState(() => splitFieldError(error, TEXT_FIELDS));
   useEffect(() => setErrors(splitFieldError(error, TEXT_FIELDS)), [error]);
@@ -165,10 +168,10 @@ export function TeacherDialog({
         <Half>
           <MultiSelectField
             label={t('dialog.subjects')}
-            options={SUBJECT_OPTIONS}
+            options={subjectOptions}
             value={form.subjects}
             onChange={(subjects) => set('subjects', subjects as Subject[])}
-            chipLabel={asIs}
+            chipLabel={subjectOf}
             helperText={t('dialog.chooseOne')}
           />
         </Half>

@@ -56,7 +56,13 @@ const columns = (t: TFunction<'teachers'>): EntityColumn<Teacher>[] => [
     id: 'subjects',
     header: t('list.subjects'),
     minWidth: 200,
-    cell: (teacher) => <Chips labels={teacher.subjects} variant="outlined" />,
+    cell: (teacher) => (
+      <Chips
+        // Stored in English (the contract's list), named in the language in use.
+        labels={teacher.subjects.map((subject) => t(`subject.${subject}`, { defaultValue: subject }))}
+        variant="outlined"
+      />
+    ),
   },
   {
     id: 'classes-assigned',
