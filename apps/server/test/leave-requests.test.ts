@@ -393,6 +393,53 @@ describe('staff see, admins decide', () => {
     expect((await admin.get('/api/v1/leave-requests/count')).json()).toEqual({ pending: 1 });
   });
 
+  it("tells the family in the parent app, in the family's language, with a push to its devices", async () => {
+    const hindi = await family('Ira Rao', '8');
+    expect((await hindi.parent.put('/api/v1/parent/language', { language: 'hi' })).statusCode).toBe(200);
+    // A device of the family's, as the parent app's subscription leaves it.
+    await api.db.query(
+      `INSERT INTO push_subscriptions (phone, endpoint, p256dh, auth, user_agent)
+       VALUES ($1, 'https://push.example.test/ira', 'key', 'auth', 'test')`,
+      [hindi.phone],
+    );
+    const request = await asked(hindi.parent, {
+      student_id: hindi.studentId,
+      from_date: day(5),
+      to_date: day(6),
+      reason: 'Trip',
+    });
+    expect((await admin.post(`/api/v1/leave-requests/${request.id}/approve`)).statusCode).toBe(200);
+
+    const inbox = (await hindi.parent.get('/api/v1/parent/messages')).json();
+    const notice = inbox.messages.find((message: { kind: string }) => message.kind === 'leave_notice');
+    expect(notice).toMatchObject({
+      subject: 'छुट्टी स्वीकृत',
+      message: expect.stringMatching(/^केंद्र ने Ira Rao की .+ से .+ तक की छुट्टी स्वीकृत कर दी है।$/),
+      student_id: hindi.studentId,
+    });
+    const pushes = await api.db.query<{ id: number }>(
+      'SELECT o.id FROM push_outbox o JOIN messages m ON m.id = o.message_id WHERE m.id = $1',
+      [notice.id],
+    );
+    expect(pushes).toHaveLength(1);
+
+    // English, one day, declined: the words say so and where to ask.
+    const english = await family('Omar Khan', '8');
+    const one = await asked(english.parent, { student_id: english.studentId, from_date: day(7), reason: 'Doctor' });
+    expect((await admin.post(`/api/v1/leave-requests/${one.id}/decline`)).statusCode).toBe(200);
+    const told = (await english.parent.get('/api/v1/parent/messages')).json().messages;
+    expect(told).toEqual([
+      expect.objectContaining({
+        kind: 'leave_notice',
+        subject: 'Leave not approved',
+        message: `The centre did not approve Omar Khan's leave on ${spoken(day(7))}. If you have any questions, please call the centre.`,
+      }),
+    ]);
+    // A notice in the server's own words: not a message staff sent, so not on the call list or in the counts.
+    const calls = (await admin.get('/api/v1/communications/call-list')).json();
+    expect(JSON.stringify(calls)).not.toContain('Omar Khan');
+  });
+
   it('lets exactly one of an approve and a decline sent at once win', async () => {
     for (let round = 0; round < 4; round += 1) {
       const { studentId, parent } = await family(`Race ${round}`);
@@ -408,6 +455,12 @@ describe('staff see, admins decide', () => {
       expect((await rowOf(request.id))?.status).toBe(winner);
       expect((await activities('leave.approved')).length - approvedBefore).toBe(winner === 'approved' ? 1 : 0);
       expect((await activities('leave.declined')).length - declinedBefore).toBe(winner === 'declined' ? 1 : 0);
+      // The family hears once, of the decision that won.
+      const notices = await api.db.query<{ subject: string }>(
+        "SELECT subject FROM messages WHERE kind = 'leave_notice' AND student_id = $1",
+        [studentId],
+      );
+      expect(notices).toEqual([{ subject: winner === 'approved' ? 'Leave approved' : 'Leave not approved' }]);
     }
   });
 

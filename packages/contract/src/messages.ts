@@ -25,7 +25,14 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
  * What a message is: a notice staff sent to parents, an absence or late alert sent on approval, the
  * notice of a changed app access, or a one-off WhatsApp message to one parent.
  */
-export const MESSAGE_KINDS = ['notice', 'absence_alert', 'late_alert', 'access_notice', 'whatsapp'] as const;
+export const MESSAGE_KINDS = [
+  'notice',
+  'absence_alert',
+  'late_alert',
+  'access_notice',
+  'leave_notice',
+  'whatsapp',
+] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 /** The channels a message is tried on: the parent app (Web Push to the family's devices) and WhatsApp. */
 export const ATTEMPT_CHANNELS = ['push', 'whatsapp'] as const;

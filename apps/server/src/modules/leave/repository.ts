@@ -73,6 +73,15 @@ export async function findLeaveRequest(db: Queryable, id: number): Promise<Leave
   return rows[0];
 }
 
+/** The phone of the family a request is from (its child's parent phone now). */
+export async function findRequestFamilyPhone(db: Queryable, id: number): Promise<string | undefined> {
+  const rows = await db.query<{ phone: string }>(
+    'SELECT s.parent_phone AS phone FROM leave_requests lr JOIN students s ON s.id = lr.student_id WHERE lr.id = $1',
+    [id],
+  );
+  return rows[0]?.phone;
+}
+
 /** The requests for the children on this phone now (not those who left), newest first. */
 export async function listFamilyLeave(db: Queryable, phone: string, limit: number): Promise<LeaveRequest[]> {
   return db.query<LeaveRequest>(

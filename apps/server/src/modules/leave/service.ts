@@ -13,7 +13,10 @@ import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, readableDate, today } from '../../lib/time';
 import { loadScope, type Marker } from '../attendance/marking-scope';
-import { findParentName } from '../parents/repository';
+import { familyDate, familyTexts, type LeaveDecision } from '../messages/family-texts';
+import { findFamilyLanguage } from '../messages/outgoing-repository';
+import { findParentName, insertFamilyNotice } from '../parents/repository';
+import { enqueuePushes } from '../push/repository';
 import {
   countLeave,
   decidePending,
@@ -21,6 +24,7 @@ import {
   findFamilyLeave,
   findLeaveRequest,
   findOverlappingLeave,
+  findRequestFamilyPhone,
   insertLeaveRequest,
   type LeaveFilter,
   listFamilyLeave,
@@ -188,9 +192,9 @@ export async function decideLeave(
   ctx: AppContext,
   actor: Actor,
   id: number,
-  decision: 'approved' | 'declined',
+  decision: LeaveDecision,
 ): Promise<LeaveRequest> {
-  return ctx.db.transaction(async (tx) => {
+  const { request, pushed } = await ctx.db.transaction(async (tx) => {
     if (!(await decidePending(tx, id, decision, actor))) {
       const current = await findLeaveRequest(tx, id);
       if (!current) throw new NotFoundError(REQUEST_NOT_FOUND);
@@ -199,13 +203,39 @@ export async function decideLeave(
         ? new ConflictError('leave.already_decided_by', { status: current.status, name: current.decided_by })
         : new ConflictError('leave.already_decided', { status: current.status });
     }
-    const request = (await findLeaveRequest(tx, id)) as LeaveRequest;
+    const decided = (await findLeaveRequest(tx, id)) as LeaveRequest;
     await recordActivity(
       tx,
       actor,
       decision === 'approved' ? 'leave.approved' : 'leave.declined',
-      `${actor.full_name} ${decision === 'approved' ? 'approved' : 'declined'} leave for ${request.student_name} (Class ${request.class_name}) ${span(request.from_date, request.to_date)} (${plural(request.days, 'day')})`,
+      `${actor.full_name} ${decision === 'approved' ? 'approved' : 'declined'} leave for ${decided.student_name} (Class ${decided.class_name}) ${span(decided.from_date, decided.to_date)} (${plural(decided.days, 'day')})`,
     );
-    return request;
+    return { request: decided, pushed: await tellFamily(tx, actor, decided, decision) };
   });
+  if (pushed) ctx.push.wake();
+  return request;
+}
+
+/**
+ * The family hears of the decision in the parent app, in its language, with a push to its devices: it
+ * asked there, and learns there whether to send the child. True when a push was queued.
+ */
+async function tellFamily(tx: Queryable, actor: Actor, request: LeaveRequest, decision: LeaveDecision) {
+  const phone = await findRequestFamilyPhone(tx, request.id);
+  if (!phone) return false;
+  const language = await findFamilyLanguage(tx, phone);
+  const texts = familyTexts(language).leaveDecided;
+  const from = familyDate(request.from_date, language);
+  const to = request.to_date === request.from_date ? null : familyDate(request.to_date, language);
+  const noticeId = await insertFamilyNotice(tx, {
+    kind: 'leave_notice',
+    phone,
+    recipientName: await findParentName(tx, phone),
+    subject: texts.subject[decision],
+    message: texts.notice(decision, request.student_name, from, to),
+    language,
+    sender: actor,
+    studentId: request.student_id,
+  });
+  return (await enqueuePushes(tx, [noticeId])).length > 0;
 }

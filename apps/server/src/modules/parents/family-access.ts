@@ -20,7 +20,7 @@ import {
   findParentAccess,
   findParentName,
   findStudentForAccess,
-  insertAccessNotice,
+  insertFamilyNotice,
   insertFirstParentAccess,
   upsertParentAccess,
 } from './repository';
@@ -128,7 +128,8 @@ export async function issueParentAccess(
       // Told in the family's language (the server's own words, from its catalogue).
       const language = await findFamilyLanguage(tx, phone);
       const texts = familyTexts(language);
-      const noticeId = await insertAccessNotice(tx, {
+      const noticeId = await insertFamilyNotice(tx, {
+        kind: 'access_notice',
         phone,
         recipientName: parentName,
         subject: texts.accessNoticeSubject,
@@ -176,7 +177,8 @@ export async function changeFamilyPhone(
   if (actor.role !== 'admin') throw new ForbiddenError('parents.phone_change_needs_admin');
   const language = await findFamilyLanguage(tx, oldPhone);
   const texts = familyTexts(language);
-  const noticeId = await insertAccessNotice(tx, {
+  const noticeId = await insertFamilyNotice(tx, {
+    kind: 'access_notice',
     phone: oldPhone,
     recipientName: await findParentName(tx, oldPhone),
     subject: texts.accessNoticeSubject,

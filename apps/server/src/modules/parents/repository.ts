@@ -142,23 +142,32 @@ export async function insertFirstParentAccess(
 }
 
 /** The access notice, as a message to the phone: the staff history and the family's inbox show it. */
-export async function insertAccessNotice(
+/**
+ * A notice in the server's own words to one family, in the parent app only (in-app, with its push):
+ * `access_notice` when its app access changed, `leave_notice` when the centre decided its leave request
+ * (about one child, `studentId`).
+ */
+export async function insertFamilyNotice(
   tx: Queryable,
   notice: {
+    kind: 'access_notice' | 'leave_notice';
     phone: string;
     recipientName: string;
     subject: string;
     message: string;
     language: ParentLanguage;
     sender: Actor;
+    studentId?: number;
   },
 ): Promise<number> {
   const rows = await tx.query<{ id: number }>(
     `INSERT INTO messages
-       (message_type, kind, subject, message, recipient, recipient_name, sent_by, sent_by_user_id, delivery_status, language)
-     VALUES ('IN_APP', 'access_notice', $1, $2, $3, $4, $5, $6, 'sent', $7)
+       (message_type, kind, subject, message, recipient, recipient_name, sent_by, sent_by_user_id, delivery_status,
+        language, student_id)
+     VALUES ('IN_APP', $1, $2, $3, $4, $5, $6, $7, 'sent', $8, $9)
      RETURNING id`,
     [
+      notice.kind,
       notice.subject,
       notice.message,
       notice.phone,
@@ -166,6 +175,7 @@ export async function insertAccessNotice(
       notice.sender.full_name,
       notice.sender.id,
       notice.language,
+      notice.studentId ?? null,
     ],
   );
   return (rows[0] as { id: number }).id;

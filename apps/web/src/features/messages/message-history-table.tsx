@@ -64,7 +64,13 @@ export function MessageTypeIcon({ type }: { type: string }) {
 }
 
 /** The kinds of message that are not a notice staff wrote to parents: each is named above its subject. */
-const NAMED_KINDS = new Set<Communication['kind']>(['absence_alert', 'late_alert', 'access_notice', 'whatsapp']);
+const NAMED_KINDS = new Set<Communication['kind']>([
+  'absence_alert',
+  'late_alert',
+  'access_notice',
+  'leave_notice',
+  'whatsapp',
+]);
 
 /** One line per channel tried: "WhatsApp: Delivered 22 Nov 2026, 09:07", with the reason it failed or waits. */
 export function attemptLine(t: TFunction<'messages'>, attempt: MessageAttempt): string {
