@@ -1,7 +1,8 @@
 /**
  * The parent bundle stays light: from its entry, no module reaches the console's i18n entry
  * (`i18n/index.ts`, with the console's bundled catalogues and its right-to-left style cache), MUI or
- * emotion, or the contract's runtime (its schemas); only the small i18n modules it needs.
+ * emotion, react-i18next (its own hook does), or the contract's runtime (its schemas); only the small
+ * i18n modules it needs.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -37,10 +38,12 @@ function reach(entry: string): { files: Set<string>; packages: Set<string> } {
 }
 
 describe('the parent bundle', () => {
-  it('does not load the console’s i18n entry, MUI, emotion or the contract’s schemas', () => {
+  it('does not load the console’s i18n entry, MUI, emotion, react-i18next or the contract’s schemas', () => {
     const { files, packages } = reach(resolve(SRC, 'parent/main.tsx'));
     expect(files.has(resolve(SRC, 'i18n/index.ts'))).toBe(false);
     expect(files.has(resolve(SRC, 'parent/i18n.ts'))).toBe(true);
-    expect([...packages].filter((name) => /^@mui\/|^@emotion\/|^@tuitiondesk\/contract$/.test(name))).toEqual([]);
+    expect(
+      [...packages].filter((name) => /^@mui\/|^@emotion\/|^@tuitiondesk\/contract$|^react-i18next$/.test(name)),
+    ).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import i18next from 'i18next';
-import { useTranslation } from 'react-i18next';
+import { useMemo, useSyncExternalStore } from 'react';
 import { setCurrentLanguage } from '../i18n/current';
 import { loadErrorTexts } from '../i18n/error-texts';
 import { fontFamilyFor, loadFont } from '../i18n/fonts';
@@ -40,12 +40,21 @@ void i18n.init({
   interpolation: { escapeValue: false },
   returnNull: false,
   initAsync: false,
-  react: { useSuspense: false },
 });
 
-/** The parent app's `t`, bound to its own instance: components re-render when the language changes. */
+function onLanguageChange(notify: () => void): () => void {
+  i18n.on('languageChanged', notify);
+  return () => i18n.off('languageChanged', notify);
+}
+
+/**
+ * The parent app's `t`, bound to its own instance: components re-render when the language changes.
+ * A hook of its own rather than react-i18next's, which would add about 3 KB to the parent bundle.
+ */
 export function useParentTranslation() {
-  return useTranslation(NAMESPACE, { i18n });
+  const language = useSyncExternalStore(onLanguageChange, () => i18n.language);
+  const t = useMemo(() => i18n.getFixedT(language, NAMESPACE), [language]);
+  return { t };
 }
 
 /** A text in English whatever the language shown, for values compared with the spec's words. */
