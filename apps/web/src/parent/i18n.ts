@@ -124,6 +124,8 @@ export async function showLanguage(language: Language): Promise<void> {
   root.style.setProperty('--font', fontFamilyFor(language));
   tellWorker(language);
   await i18n.changeLanguage(language);
+  // The page's title (the tab, the app switcher) too; the installed app's name is the manifest's.
+  document.title = i18n.t('signIn.title');
 }
 
 /** The service worker says its own few texts (a notification's fallback) in the language shown. */

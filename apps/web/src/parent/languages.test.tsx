@@ -66,6 +66,7 @@ describe('the parent app in the family’s language', () => {
     expect(document.documentElement).toHaveAttribute('lang', 'hi');
     expect(document.documentElement).toHaveAttribute('dir', 'ltr');
     expect(document.documentElement.style.getPropertyValue('--font')).toContain('Noto Sans Devanagari');
+    expect(document.title).toBe('अभिभावकों के लिए TuitionDesk');
   });
 
   it('shows the inbox in the family’s language (Hindi) whatever the browser’s, dates in Hindi with Western digits', async () => {

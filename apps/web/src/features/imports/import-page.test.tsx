@@ -336,7 +336,7 @@ describe('in Hindi', { timeout: 20_000 }, () => {
     await showLanguage('en');
   });
 
-  it('shows the page and an import in Hindi, the rows and the server message as they came', async () => {
+  it('shows the page in Hindi', async () => {
     await showLanguage('hi');
     fakeApi({});
     renderPage(<ImportPage />);
@@ -351,5 +351,31 @@ describe('in Hindi', { timeout: 20_000 }, () => {
     expect(screen.getByText('2 विद्यार्थी आयात किए गए')).toBeInTheDocument();
     expect(screen.getByText('+919812345670 · कक्षा 7')).toBeInTheDocument();
     expect(screen.getByText('पंक्ति 3: class_name: must be one of 7, 8, 9 or 10')).toBeInTheDocument();
+  });
+
+  it("words the import's notice in Hindi from its counts, not the server's English", async () => {
+    await showLanguage('hi');
+    renderPage(<ImportResult kind="students" result={studentResult} />);
+    expect(screen.getByText('2 विद्यार्थी आयात किए गए। 2 पंक्तियों में गलतियाँ थीं और वे छोड़ दी गईं।')).toBeInTheDocument();
+    expect(screen.queryByText(studentResult.message)).not.toBeInTheDocument();
+  });
+
+  it("words a check's notice in Hindi: nothing to import, a row already imported, nothing saved", async () => {
+    await showLanguage('hi');
+    const check: TeacherImportResult = {
+      message: 'Check complete: no teachers can be imported: 1 row(s) are already imported. Nothing was saved.',
+      dry_run: true,
+      total_rows: 1,
+      imported_count: 0,
+      imported_teachers: [],
+      already_imported: [{ row: 2, name: 'Asha Rao', unique_id: 'TCH0001' }],
+      errors: [],
+    };
+    renderPage(<ImportResult kind="teachers" result={check} />);
+    expect(
+      screen.getByText(
+        'जाँच पूरी: कोई शिक्षक आयात नहीं किया जा सकता। 1 पंक्ति पहले से आयात है और जैसी है वैसी रहेगी। कुछ भी सहेजा नहीं गया।',
+      ),
+    ).toBeInTheDocument();
   });
 });

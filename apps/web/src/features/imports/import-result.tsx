@@ -18,6 +18,7 @@ import enImports from '../../i18n/locales/en/imports.json';
 import { saveFile } from '../../lib/api-client';
 import { csvBlob } from '../../lib/csv';
 import { todayIso } from '../../lib/dates';
+import { serverMessage } from '../../lib/server-words';
 import type { AnyImportResult, ImportKind } from './api';
 import { buildAccountsCsv, type ImportedTeacher } from './import-files';
 
@@ -183,6 +184,36 @@ function TeacherAccounts({ teachers }: { teachers: ImportedTeacher[] }) {
   );
 }
 
+/**
+ * The import's message in the language in use: in English the server's own words; otherwise worded
+ * here from the counts as the server words it (what was or would be imported, rows already imported,
+ * rows with errors, and that a check saved nothing).
+ */
+export function resultNotice(t: TFunction<'imports'>, kind: ImportKind, result: AnyImportResult): string {
+  return serverMessage(result.message, () => {
+    const students = kind === 'students';
+    const imported = result.imported_count;
+    const already = result.already_imported.length;
+    const errors = result.errors.length;
+    const headline =
+      imported === 0
+        ? result.dry_run
+          ? t(students ? 'result.notice.checkNoStudents' : 'result.notice.checkNoTeachers')
+          : t(students ? 'result.notice.noStudents' : 'result.notice.noTeachers')
+        : result.dry_run
+          ? t(students ? 'result.notice.checkStudents' : 'result.notice.checkTeachers', { count: imported })
+          : t(students ? 'result.notice.importedStudents' : 'result.notice.importedTeachers', { count: imported });
+    return [
+      headline,
+      already > 0 && t(result.dry_run ? 'result.notice.alreadyWould' : 'result.notice.alreadyWere', { count: already }),
+      errors > 0 && t(result.dry_run ? 'result.notice.errorsWould' : 'result.notice.errorsWere', { count: errors }),
+      result.dry_run && t('result.notice.nothingSaved'),
+    ]
+      .filter(Boolean)
+      .join(' ');
+  });
+}
+
 /** What an import (or a check) answered: the message, the records, every row error, new accounts. */
 export function ImportResult({ kind, result }: { kind: ImportKind; result: AnyImportResult }) {
   const { t } = useTranslation('imports');
@@ -208,7 +239,7 @@ export function ImportResult({ kind, result }: { kind: ImportKind; result: AnyIm
         : 'success';
   return (
     <Box aria-live="polite">
-      <Alert severity={severity}>{result.message}</Alert>
+      <Alert severity={severity}>{resultNotice(t, kind, result)}</Alert>
       <RowList
         heading={heading}
         region={kind === 'students' ? t('result.recordsRegionStudents') : t('result.recordsRegionTeachers')}
