@@ -74,7 +74,7 @@ export const DateField = memo(function DateField({
   error,
   marks,
 }: Props) {
-  const { t } = useTranslation('dates');
+  const { t, i18n } = useTranslation('dates');
   // `t` is a new function in each language: the picker's words follow it.
   const localeText = useMemo(() => pickerTexts(t), [t]);
   const [draft, setDraft] = useState(() => dayjs(value));
@@ -129,7 +129,8 @@ export const DateField = memo(function DateField({
         },
         textField: {
           size: 'small',
-          sx: { width: { xs: '100%', sm: 190 } },
+          // A month's name is longer in most other languages (`24 நவம்பர் 2026`) than English's `Nov`.
+          sx: { width: { xs: '100%', sm: i18n.language === 'en' ? 190 : 240 } },
           onBlur: () => {
             if (!draft.isValid() || problemOf(draft)) setDraft(dayjs(value));
           },

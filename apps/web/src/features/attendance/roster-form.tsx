@@ -40,8 +40,11 @@ const PAGE_SIZES = [50, 100, 200];
 const REMARKS_MAX = 500;
 /** From this many students a register offers a search: a class of 30 on a phone is long to scroll. */
 const SEARCH_FROM = 12;
-/** Header and rows are separate grids: a fixed status column keeps them aligned. */
-const ROW_COLUMNS = { md: 'minmax(180px, 1fr) 360px minmax(200px, 1fr)' };
+/**
+ * The register's columns on a wide screen. The header and the rows share them (CSS subgrid), so the
+ * status column is as wide as its buttons in every language (Tamil's words are longer than English's).
+ */
+const COLUMNS = 'minmax(120px, 1fr) max-content minmax(120px, 1fr)';
 
 interface RowProps {
   student: RosterEntry;
@@ -208,7 +211,8 @@ const StudentRow = memo(function StudentRow({ student, mark, readOnly, compact, 
       component="li"
       sx={{
         display: 'grid',
-        gridTemplateColumns: { xs: '1fr', ...ROW_COLUMNS },
+        gridColumn: '1 / -1',
+        gridTemplateColumns: { xs: '1fr', md: 'subgrid' },
         gap: { xs: 1, md: 2 },
         alignItems: 'center',
         px: 2,
@@ -418,41 +422,53 @@ export function RosterForm({ roster, userId }: { roster: Roster; userId: number 
           />
         </Box>
       )}
-      <Box
-        aria-hidden
-        sx={{
-          display: { xs: 'none', md: 'grid' },
-          gridTemplateColumns: ROW_COLUMNS,
-          gap: 2,
-          px: 2,
-          py: 1,
-          borderTop: 1,
-          borderBottom: 1,
-          borderColor: 'divider',
-          typography: 'body2',
-          fontWeight: 600,
-          color: 'text.secondary',
-        }}
-      >
-        <span>{t('roster.student')}</span>
-        <span>{t('roster.status')}</span>
-        <span>{t('roster.remarks')}</span>
-      </Box>
-      <Box
-        component="ul"
-        aria-label={t('roster.studentsOf', { class: classLabel(roster.class_name) })}
-        sx={{ listStyle: 'none', m: 0, p: 0, borderTop: { xs: 1, md: 0 }, borderColor: 'divider' }}
-      >
-        {shown.map((student) => (
-          <StudentRow
-            key={student.student_id}
-            student={student}
-            mark={marks.get(student.student_id) ?? { status: 'present', remarks: '' }}
-            readOnly={readOnly}
-            compact={compact}
-            onChange={change}
-          />
-        ))}
+      <Box sx={{ display: { md: 'grid' }, gridTemplateColumns: { md: COLUMNS }, columnGap: 2 }}>
+        <Box
+          aria-hidden
+          sx={{
+            display: { xs: 'none', md: 'grid' },
+            gridColumn: '1 / -1',
+            gridTemplateColumns: 'subgrid',
+            gap: 2,
+            px: 2,
+            py: 1,
+            borderTop: 1,
+            borderBottom: 1,
+            borderColor: 'divider',
+            typography: 'body2',
+            fontWeight: 600,
+            color: 'text.secondary',
+          }}
+        >
+          <span>{t('roster.student')}</span>
+          <span>{t('roster.status')}</span>
+          <span>{t('roster.remarks')}</span>
+        </Box>
+        <Box
+          component="ul"
+          aria-label={t('roster.studentsOf', { class: classLabel(roster.class_name) })}
+          sx={{
+            listStyle: 'none',
+            m: 0,
+            p: 0,
+            borderTop: { xs: 1, md: 0 },
+            borderColor: 'divider',
+            display: { md: 'grid' },
+            gridColumn: '1 / -1',
+            gridTemplateColumns: { md: 'subgrid' },
+          }}
+        >
+          {shown.map((student) => (
+            <StudentRow
+              key={student.student_id}
+              student={student}
+              mark={marks.get(student.student_id) ?? { status: 'present', remarks: '' }}
+              readOnly={readOnly}
+              compact={compact}
+              onChange={change}
+            />
+          ))}
+        </Box>
       </Box>
       {needle && found.length === 0 && (
         <Typography color="text.secondary" sx={{ p: 2 }}>
