@@ -1,10 +1,11 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
-import { ALL_PARENTS, fillPlaceholders } from '@tuitiondesk/contract';
+import { ALL_PARENTS, fillPlaceholders, type SendToParentsResult } from '@tuitiondesk/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { addEnglish, englishText, type TFunction, useTranslation } from '../../i18n';
 import enMessages from '../../i18n/locales/en/messages.json';
 import { errorText } from '../../lib/api-client';
 import { formatDay, todayIso } from '../../lib/dates';
+import { serverMessage } from '../../lib/server-words';
 import { useToast } from '../../lib/toast';
 import { useFamilyCount, useMessagingSettings, useRecipientClasses, useSendToParents, useTemplates } from './api';
 
@@ -13,6 +14,25 @@ addEnglish('messages', enMessages);
 /** A message is sent only when both texts hold something once trimmed. */
 export function isMessageComplete(subject: string, message: string): boolean {
   return subject.trim() !== '' && message.trim() !== '';
+}
+
+/**
+ * What a send answered, in the language in use: in English the server's message and notice as
+ * written; otherwise worded from the counts (families reached, WhatsApp messages waiting for the
+ * daily limit, families no channel reaches, who are on the call list).
+ */
+export function sentText(t: TFunction<'messages'>, result: SendToParentsResult | undefined): string {
+  if (!result) return t('send.sent');
+  const english = [result.message || t('send.sent'), result.notice].filter(Boolean).join(' ');
+  return serverMessage(english, () =>
+    [
+      t('send.sentTo', { count: result.recipients_count }),
+      result.whatsapp_waiting > 0 && t('send.waiting', { count: result.whatsapp_waiting }),
+      result.unreachable_count > 0 && t('send.unreachable', { count: result.unreachable_count }),
+    ]
+      .filter(Boolean)
+      .join(' '),
+  );
 }
 
 /** Who a message goes to, said before it is sent: `Goes to 42 families`. */
@@ -86,10 +106,7 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
       },
       {
         onSuccess: (result) => {
-          showToast(
-            [result?.message || t('send.sent'), result?.notice].filter(Boolean).join(' '),
-            result?.notice ? 'warning' : 'success',
-          );
+          showToast(sentText(t, result), result?.notice ? 'warning' : 'success');
           setSubject('');
           setMessage('');
           setTemplateId('');

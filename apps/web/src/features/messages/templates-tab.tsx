@@ -11,6 +11,7 @@ import type { DataColumn } from '../../components/row-cards';
 import { addEnglish, type TFunction, useTranslation } from '../../i18n';
 import enMessages from '../../i18n/locales/en/messages.json';
 import { errorText } from '../../lib/api-client';
+import { serverMessage } from '../../lib/server-words';
 import { useToast } from '../../lib/toast';
 import { useDeleteTemplate, useTemplates } from './api';
 import { TemplateDialog } from './template-dialog';
@@ -67,7 +68,11 @@ export function TemplatesTab({ canEdit }: { canEdit: boolean }) {
   const confirmDelete = (template: MessageTemplate) => {
     if (!window.confirm(t('templates.confirmDelete', { name: template.name }))) return;
     remove.mutate(template.id, {
-      onSuccess: (result) => showToast(result.message, 'success'),
+      onSuccess: (result) =>
+        showToast(
+          serverMessage(result.message, () => t('templates.deleted', { name: template.name })),
+          'success',
+        ),
       onError: (failure) => showToast(errorText(failure, t('templates.deleteFailed')), 'error'),
     });
   };

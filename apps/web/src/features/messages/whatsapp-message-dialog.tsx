@@ -14,6 +14,7 @@ import { useState } from 'react';
 import { addEnglish, useTranslation } from '../../i18n';
 import enMessages from '../../i18n/locales/en/messages.json';
 import { ApiError, errorText } from '../../lib/api-client';
+import { serverMessage } from '../../lib/server-words';
 import { useToast } from '../../lib/toast';
 import { useSendWhatsapp } from './api';
 
@@ -39,7 +40,14 @@ export function WhatsappMessageDialog({ student, onClose }: { student: Student; 
       { student_id: student.id, message },
       {
         onSuccess: (result) => {
-          showToast(result.message, 'success');
+          // Queued: the server's reason (the daily limit's next window) is English only; another
+          // language says that it waits and will go when it can.
+          showToast(
+            serverMessage(result.message, () =>
+              t(result.delivery_status === 'queued' ? 'whatsapp.queued' : 'whatsapp.sent'),
+            ),
+            'success',
+          );
           onClose();
         },
         onError: (failure) => {
