@@ -32,6 +32,7 @@ import { addEnglish, englishText, type TFunction, useTranslation } from '../../i
 import enParents from '../../i18n/locales/en/parents.json';
 import { errorText } from '../../lib/api-client';
 import { formatDayTime } from '../../lib/dates';
+import { serverMessage } from '../../lib/server-words';
 import { useToast } from '../../lib/toast';
 import { useIssueParentAccess, useParentAccess } from './api';
 
@@ -177,7 +178,21 @@ function PrintCard({ issued, link, qr }: { issued: ParentAccessIssued; link: str
   );
 }
 
-function IssuedCode({ issued, link, qr }: { issued: ParentAccessIssued; link: string; qr: string | undefined }) {
+/**
+ * The code just issued. `replaced`: the family had a code before (its devices were signed out and
+ * told), which the notice says in a language other than English; in English it is the server's.
+ */
+function IssuedCode({
+  issued,
+  replaced,
+  link,
+  qr,
+}: {
+  issued: ParentAccessIssued;
+  replaced: boolean;
+  link: string;
+  qr: string | undefined;
+}) {
   const { t } = useTranslation('parents');
   const { showToast } = useToast();
   const copy = async (text: string) => {
@@ -196,7 +211,7 @@ function IssuedCode({ issued, link, qr }: { issued: ParentAccessIssued; link: st
   }, [block]);
   return (
     <Stack spacing={2} ref={setBlock}>
-      <Alert severity="warning">{issued.message}</Alert>
+      <Alert severity="warning">{serverMessage(issued.message, () => t(replaced ? 'issuedNew' : 'issuedFirst'))}</Alert>
       <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={2} sx={{ alignItems: 'center' }}>
         <Box
           sx={{
@@ -284,6 +299,8 @@ export function ParentAccessDialog({
   const access = useParentAccess(student.id);
   const issue = useIssueParentAccess(student.id);
   const [issued, setIssued] = useState<ParentAccessIssued>();
+  // Whether the code issued replaced one: the family had a code when it was asked for.
+  const [replaced, setReplaced] = useState(false);
   const [issueError, setIssueError] = useState<string>();
   const link = issued ? signInLinkFor(window.location.origin, issued.phone, issued.code) : undefined;
   const qr = useQrCode(link);
@@ -295,8 +312,12 @@ export function ParentAccessDialog({
     if (!status) return;
     if (status.has_code && !window.confirm(regenerateConfirmText(t, status))) return;
     setIssueError(undefined);
+    const replacing = status.has_code;
     issue.mutate(undefined, {
-      onSuccess: (answer) => setIssued(answer),
+      onSuccess: (answer) => {
+        setReplaced(replacing);
+        setIssued(answer);
+      },
       onError: (error) => setIssueError(errorText(error, t('issueFailed'))),
     });
   };
@@ -311,7 +332,7 @@ export function ParentAccessDialog({
       <Stack spacing={2.5}>
         <StatusDetails status={access.data} />
         {!mayIssue && !issued && <Alert severity="info">{t('adminReplaces')}</Alert>}
-        {issued && link && <IssuedCode issued={issued} link={link} qr={qr} />}
+        {issued && link && <IssuedCode issued={issued} replaced={replaced} link={link} qr={qr} />}
       </Stack>
     );
   }
