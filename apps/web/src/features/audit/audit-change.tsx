@@ -18,7 +18,8 @@ export function AuditChange({ entry }: { entry: Pick<AuditEntry, 'before' | 'aft
     <Box component="ul" sx={{ m: 0, p: 0, listStyle: 'none' }}>
       {lines.map((line) => (
         <Typography component="li" variant="body2" key={line.field} sx={{ overflowWrap: 'anywhere' }}>
-          <Box component="span" sx={{ color: 'text.secondary' }}>
+          {/* The stored field's own name (its column), in English in every language: said as English. */}
+          <Box component="span" lang="en" sx={{ color: 'text.secondary' }}>
             {fieldLabel(line.field)}:
           </Box>{' '}
           {line.before !== undefined && line.after !== undefined ? (
