@@ -83,9 +83,10 @@ describe('leave told in advance', () => {
 
     expect(await roster()).toMatchObject({ status: 'approved', reason: 'Grandmother’s surgery' });
 
-    // The parent sees who approved it.
+    // The parent is told in the inbox, and sees who approved it.
     await parent.page.getByRole('button', { name: 'Inbox' }).click();
-    await parent.page.getByRole('button', { name: 'Leave' }).click();
+    await parent.page.getByText('Leave approved').first().waitFor();
+    await parent.page.getByRole('button', { name: 'Leave', exact: true }).click();
     await requests.getByText('Approved', { exact: true }).waitFor();
     await requests.getByText(/Approved by Administrator on/).waitFor();
     await expectAccessible(parent.page);

@@ -2,6 +2,7 @@ import { Alert, Box, Button } from '@mui/material';
 import { type ReactNode, Suspense, useEffect } from 'react';
 import { Link, Navigate, Route, Routes } from 'react-router';
 import { PageSpinner } from '../components/page-spinner';
+import { useTranslation } from '../i18n';
 import { useAuth } from '../lib/auth/auth-provider';
 import { ConsoleBoundary } from './page-boundary';
 import { retryableLazy } from './retryable-lazy';
@@ -25,6 +26,7 @@ function RequireAuth({ children }: { children: ReactNode }) {
 /** The menu hides pages a role cannot use; a typed-in address says so instead of failing call by call. */
 function RoleGate({ route }: { route: ConsoleRoute }) {
   const { user } = useAuth();
+  const { t } = useTranslation('shell');
   if (user && !route.roles.includes(user.role)) {
     return (
       <Box sx={{ maxWidth: 560 }}>
@@ -32,11 +34,11 @@ function RoleGate({ route }: { route: ConsoleRoute }) {
           severity="info"
           action={
             <Button component={Link} to="/dashboard" color="inherit" size="small">
-              Dashboard
+              {t('menu.dashboard')}
             </Button>
           }
         >
-          {route.title} is available to administrators only.
+          {t('adminsOnly', { page: t(`menu.${route.path.slice(1)}`) })}
         </Alert>
       </Box>
     );

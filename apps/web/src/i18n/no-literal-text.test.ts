@@ -8,6 +8,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 export const CONVERTED = [
+  'app/router.tsx',
   'features/auth/login-page.tsx',
   'features/auth/one-time-code-field.tsx',
   'app/shell/shell.tsx',
