@@ -7,15 +7,17 @@
 //   - push: shows the message as a notification (tag = message id, so a repeat replaces it), confirms
 //     delivery with the payload's receipt, and tells open windows to refresh their inbox;
 //   - a notification tap focuses the app (or opens it) on that message;
-//   - a language's typeface (its font files and @font-face CSS, fetched when the language is first
-//     shown, ADR 035) is kept apart, cache-first, and not dropped with an earlier build's assets, so a
-//     language chosen online reads the same offline;
+//   - a language's files (its typeface: font files and @font-face CSS; its texts: the app's catalogue
+//     and the error texts, `hi-<hash>.js`; all fetched when the language is first shown, ADR 035) are
+//     kept apart, cache-first, and not dropped with an earlier build's assets (the shell names none of
+//     them), so a language chosen online reads the same offline;
 //   - its own two texts (a malformed push's notice, the page when offline with nothing kept) in the
 //     language the app last showed (it posts it here; kept in a cache, as a worker is stopped when
 //     idle), else the browser's, else English.
 
 const SHELL_CACHE = 'parent-shell-v1';
 const API_CACHE = 'parent-api-v1';
+// A language's files (typeface and texts); named for its first use, kept so installed workers keep theirs.
 const FONT_CACHE = 'parent-fonts-v1';
 const SETTINGS_CACHE = 'parent-settings-v1';
 const LANGUAGE_URL = '/parent/__language';
@@ -70,11 +72,16 @@ self.addEventListener('message', (event) => {
   }
 });
 
-/** A script's font file, or the @font-face CSS of one (`devanagari-400-<hash>.css`), as the build names them. */
-function isFont(url) {
+/**
+ * A language's file, as the build names them: a script's font file, the @font-face CSS of one
+ * (`devanagari-400-<hash>.css`), or a language's texts (`hi-<hash>.js`: the app's catalogue, the error
+ * texts).
+ */
+function isLanguageFile(url) {
   return (
     /^\/assets\/[^/]+\.woff2?$/.test(url.pathname) ||
-    /^\/assets\/(?:devanagari|tamil|bengali|arabic)-\d{3}-[\w-]+\.css$/.test(url.pathname)
+    /^\/assets\/(?:devanagari|tamil|bengali|arabic)-\d{3}-[\w-]+\.css$/.test(url.pathname) ||
+    /^\/assets\/(?:hi|mr|ta|bn|ur)-[\w-]+\.js$/.test(url.pathname)
   );
 }
 
@@ -133,7 +140,7 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(page(request));
   } else if (url.pathname.startsWith('/api/v1/parent/')) {
     event.respondWith(api(request));
-  } else if (isFont(url)) {
+  } else if (isLanguageFile(url)) {
     event.respondWith(cacheFirst(request, FONT_CACHE));
   } else if (url.pathname.startsWith('/assets/') || STATIC_FILES.includes(url.pathname)) {
     event.respondWith(cacheFirst(request));
