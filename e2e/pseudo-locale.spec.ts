@@ -8,7 +8,8 @@
 //     the window's edge outside any scrolling box, a button whose text is cut off or spills out.
 // Screens still being converted are listed below and reported, not failed; a listed screen that shows
 // no such text any more fails the test until it is taken off the list, so the list only shrinks.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminToken, api, baseUrl, createTeacherAccount, uniquePhone, useBrowser } from './support/browser';
@@ -345,6 +346,13 @@ describe('the console in the pseudo-locale (en-XA)', () => {
     }
     expect(problems).toEqual([]);
   }, 600_000);
+
+  it("visits every route of the console's menu (apps/web/src/app/routes.tsx)", () => {
+    const routes = readFileSync(path.resolve(import.meta.dirname, '../apps/web/src/app/routes.tsx'), 'utf8');
+    const paths = [...routes.matchAll(/path: '(\/[^']*)'/g)].map((match) => match[1]);
+    expect(paths.length).toBeGreaterThan(5);
+    expect(paths.filter((route) => !(SCREENS as readonly string[]).includes(route ?? ''))).toEqual([]);
+  });
 
   it('is a check that can fail: plain English on the page is found', async () => {
     const context = await browser().newContext({ baseURL: baseUrl() });
