@@ -3,6 +3,7 @@
  * classes assigned to them, from today back the centre's number of days (default 2); admins mark any
  * class on any past day; a centre setting lets every teacher mark every class.
  */
+import { ERROR_CODES, formatErrorText } from '@tuitiondesk/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, today } from '../src/lib/time';
 import { type Caller, type TestClient, testClient } from './helpers/client';
@@ -237,15 +238,36 @@ describe('the any-class setting', () => {
   });
 });
 
+/** A roster's or a scope's English reason is its code's catalogue text filled with its params. */
+function expectReasonFromCode(answer: {
+  cannot_mark_reason: string;
+  cannot_mark: { code: keyof typeof ERROR_CODES; params: Record<string, string | number> };
+}): void {
+  expect(formatErrorText(ERROR_CODES[answer.cannot_mark.code], answer.cannot_mark.params)).toBe(
+    answer.cannot_mark_reason,
+  );
+}
+
 describe('the roster says whether the caller may mark it', () => {
   it('a teacher reads their own class as markable, another class and an old day as read-only with the reason', async () => {
     const own = (await get(tess, '/attendance/roster?class_name=7')).json();
-    expect(own).toMatchObject({ class_name: '7', date: today(), can_mark: true, cannot_mark_reason: null });
+    expect(own).toMatchObject({
+      class_name: '7',
+      date: today(),
+      can_mark: true,
+      cannot_mark_reason: null,
+      cannot_mark: null,
+    });
     expect(own.students.map((s: { student_id: number }) => s.student_id)).toContain(students.seven.id);
 
     const other = await get(tess, '/attendance/roster?class_name=9');
     expect(other.statusCode).toBe(200);
-    expect(other.json()).toMatchObject({ can_mark: false, cannot_mark_reason: NOT_NINE });
+    expect(other.json()).toMatchObject({
+      can_mark: false,
+      cannot_mark_reason: NOT_NINE,
+      cannot_mark: { code: 'attendance.class_not_yours', params: { count: 2, classes: '7, 8', other: '9' } },
+    });
+    expectReasonFromCode(other.json());
     expect(other.json().students.map((s: { student_id: number }) => s.student_id)).toContain(students.nine.id);
 
     const old = (await get(tess, `/attendance/roster?class_name=7&date=${addDays(today(), -3)}`)).json();
@@ -253,16 +275,34 @@ describe('the roster says whether the caller may mark it', () => {
     expect(old.cannot_mark_reason).toBe(
       `Teachers can mark attendance only from ${addDays(today(), -2)} to ${today()} (today and the 2 days before); an admin can mark earlier days.`,
     );
+    expect(old.cannot_mark).toEqual({
+      code: 'attendance.teacher_window',
+      params: { earliest: addDays(today(), -2), today: today(), days: 2 },
+    });
+    expectReasonFromCode(old);
+  });
+
+  it('a teacher who may mark only today reads yesterday with that reason, as a code', async () => {
+    expect((await putRules(admin, { teacher_mark_days_back: 0, teachers_mark_any_class: false })).statusCode).toBe(200);
+    const yesterday = (await get(tess, `/attendance/roster?class_name=7&date=${addDays(today(), -1)}`)).json();
+    expect(yesterday).toMatchObject({
+      can_mark: false,
+      cannot_mark_reason: `Teachers can mark attendance only for today (${today()}); an admin can mark earlier days.`,
+      cannot_mark: { code: 'attendance.teacher_today_only', params: { today: today() } },
+    });
+    expectReasonFromCode(yesterday);
   });
 
   it('an admin may mark every class on a past day, not a future one', async () => {
     const past = (await get(admin, `/attendance/roster?class_name=9&date=${addDays(today(), -90)}`)).json();
-    expect(past).toMatchObject({ can_mark: true, cannot_mark_reason: null });
+    expect(past).toMatchObject({ can_mark: true, cannot_mark_reason: null, cannot_mark: null });
     const future = (await get(admin, `/attendance/roster?class_name=9&date=${addDays(today(), 1)}`)).json();
     expect(future).toMatchObject({
       can_mark: false,
       cannot_mark_reason: 'Attendance cannot be marked for a future date.',
+      cannot_mark: { code: 'attendance.future_date', params: {} },
     });
+    expectReasonFromCode(future);
   });
 });
 
@@ -278,6 +318,7 @@ describe('GET /attendance/marking-scope', () => {
       earliest_date: addDays(today(), -2),
       today: today(),
       cannot_mark_reason: null,
+      cannot_mark: null,
     });
     expect((await get(admin, '/attendance/marking-scope')).json()).toEqual({
       restricted: false,
@@ -287,6 +328,7 @@ describe('GET /attendance/marking-scope', () => {
       earliest_date: null,
       today: today(),
       cannot_mark_reason: null,
+      cannot_mark: null,
     });
   });
 
@@ -296,7 +338,9 @@ describe('GET /attendance/marking-scope', () => {
       restricted: true,
       classes: [],
       cannot_mark_reason: expect.stringMatching(/^No class is assigned to you/),
+      cannot_mark: { code: 'attendance.no_class_assigned', params: {} },
     });
+    expectReasonFromCode((await get(idle.caller, '/attendance/marking-scope')).json());
     expect((await putRules(admin, { teacher_mark_days_back: 5, teachers_mark_any_class: true })).statusCode).toBe(200);
     expect((await get(idle.caller, '/attendance/marking-scope')).json()).toEqual({
       restricted: true,
@@ -306,6 +350,7 @@ describe('GET /attendance/marking-scope', () => {
       earliest_date: addDays(today(), -5),
       today: today(),
       cannot_mark_reason: null,
+      cannot_mark: null,
     });
   });
 

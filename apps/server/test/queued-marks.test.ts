@@ -3,6 +3,7 @@
  * after the rules changed: saved once, answered the same each time, and never dropped silently.
  */
 import { randomUUID } from 'node:crypto';
+import { ERROR_CODES, formatErrorText } from '@tuitiondesk/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, today } from '../src/lib/time';
 import { type Caller, type TestClient, testClient } from './helpers/client';
@@ -66,6 +67,13 @@ async function queueActivities(): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
+type Refused = { reason: string; code: keyof typeof ERROR_CODES; params: Record<string, string | number> };
+
+/** Each refused mark's English reason is its code's catalogue text filled with its params. */
+function expectReasonsFromCodes(refused: Refused[]): void {
+  for (const mark of refused) expect(formatErrorText(ERROR_CODES[mark.code], mark.params)).toBe(mark.reason);
+}
+
 describe('queued marks', () => {
   it('are saved and answered with who was marked, when, and nothing refused', async () => {
     const id = randomUUID();
@@ -78,6 +86,7 @@ describe('queued marks', () => {
     const answer = response.json();
     expect(answer).toMatchObject({ submission_id: id, class_name: '7', date: today(), marked_count: 3, refused: [] });
     expect(answer.message).toBe('Attendance marked for 3 student(s)');
+    expect(answer.message_words).toEqual({ code: 'attendance.queued_marked', params: { count: 3 } });
     expect(Date.parse(answer.saved_at)).not.toBeNaN();
     expect((await recordsOf(today())).map((row) => row.status)).toEqual(['present', 'absent', 'present']);
   });
@@ -149,6 +158,10 @@ describe('queued marks', () => {
     ).json();
     expect(answer.marked_count).toBe(2);
     expect(answer.message).toBe('Attendance marked for 2 student(s); 1 mark could not be saved');
+    expect(answer.message_words).toEqual({
+      code: 'attendance.queued_marked_refused',
+      params: { count: 2, refused: 1 },
+    });
     expect(answer.refused).toEqual([
       {
         student_id: chitra.id,
@@ -156,8 +169,11 @@ describe('queued marks', () => {
         reason: expect.stringMatching(
           /^Already approved by Administrator for \d+ \w+ \d{4}, as Late: it was not changed\.$/,
         ),
+        code: 'attendance.mark_already_approved_by',
+        params: { name: 'Administrator', date: expect.stringMatching(/^\d+ \w{3} \d{4}$/), status: 'late' },
       },
     ]);
+    expectReasonsFromCodes(answer.refused);
     expect((await recordsOf(today())).map((row) => row.status)).toEqual(['absent', 'absent', 'late']);
   });
 
@@ -172,9 +188,31 @@ describe('queued marks', () => {
       student_id: asha.id,
       student_name: 'Asha Seven',
       reason: 'You may no longer mark class 7.',
+      code: 'attendance.mark_class_not_yours',
+      params: { class_name: '7' },
     });
     expect(answer.refused[3].reason).toBe('You may no longer mark class 9.');
+    expect(answer.refused[3].params).toEqual({ class_name: '9' });
+    expectReasonsFromCodes(answer.refused);
     expect(await recordsOf(today())).toEqual([]);
+  });
+
+  it('refuses every student, with the reason as a code, when the teacher has no class left', async () => {
+    await admin.put(`/api/v1/teachers/${tessTeacherId}`, { classes_assigned: [] });
+    const answer = (await send(tess, { submission_id: randomUUID(), date: today(), records: classSeven() })).json();
+    expect(answer.marked_count).toBe(0);
+    expect(answer.refused).toHaveLength(3);
+    expect(answer.refused[0]).toMatchObject({
+      reason: expect.stringMatching(/^No class is assigned to you, so you cannot mark attendance\./),
+      code: 'attendance.no_class_assigned',
+      params: {},
+    });
+    expectReasonsFromCodes(answer.refused);
+    expect(answer.message).toBe('Attendance marked for 0 student(s); 3 marks could not be saved');
+    expect(answer.message_words).toEqual({
+      code: 'attendance.queued_marked_refused',
+      params: { count: 0, refused: 3 },
+    });
   });
 
   it('refuses per student a day that left the window while the device waited', async () => {
@@ -186,6 +224,11 @@ describe('queued marks', () => {
         `Teachers can mark attendance only from ${addDays(today(), -2)} to ${today()} (today and the 2 days before); an admin can mark earlier days.`,
       ),
     );
+    expect(answer.refused[0]).toMatchObject({
+      code: 'attendance.teacher_window',
+      params: { earliest: addDays(today(), -2), today: today(), days: 2 },
+    });
+    expectReasonsFromCodes(answer.refused);
   });
 
   it('names a student deleted meanwhile, and saves the others', async () => {
@@ -199,8 +242,11 @@ describe('queued marks', () => {
         student_id: gone.id,
         student_name: null,
         reason: 'This student is no longer on the register (the record was deleted).',
+        code: 'attendance.mark_student_deleted',
+        params: {},
       },
     ]);
+    expectReasonsFromCodes(answer.refused);
   });
 
   it('refuses what is malformed outright, naming the field', async () => {

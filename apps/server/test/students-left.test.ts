@@ -243,6 +243,12 @@ describe('who sees a student who left', () => {
           student_id: student.id,
           student_name: 'Marked Leaver',
           reason: expect.stringMatching(/^Marked Leaver left the centre on .+ cannot be marked\.$/),
+          code: 'attendance.mark_student_left',
+          params: {
+            name: 'Marked Leaver',
+            left_on: expect.stringMatching(/^\d+ \w{3} \d{4}$/),
+            date: expect.stringMatching(/^\d+ \w{3} \d{4}$/),
+          },
         },
       ],
     });

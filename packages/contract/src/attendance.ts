@@ -64,12 +64,33 @@ export const rosterEntrySchema = z.object({
 });
 export type RosterEntry = z.infer<typeof rosterEntrySchema>;
 
+/**
+ * An answer's sentence as words a client can translate (ADR 036): a code of the error catalogue
+ * (ERROR_CODES) and the params that fill its text. The English sentence beside it is that text filled
+ * with these params; a client that knows the code shows it in its own language, else the English.
+ */
+export const textWordsSchema = z
+  .object({
+    code: z.string().describe('a code of the error catalogue (ERROR_CODES), e.g. attendance.future_date'),
+    params: z
+      .record(z.string(), z.union([z.string(), z.number()]))
+      .describe("what fills the code's text: names and dates as the English shows them, counts as numbers"),
+  })
+  .meta({ id: 'TextWords' });
+export type TextWords = z.infer<typeof textWordsSchema>;
+
 export const rosterSchema = z.object({
   date: z.string(),
   class_name: z.string(),
   /** Whether the caller may mark this class on this date (ADR 019); when not, the page shows it read-only. */
   can_mark: z.boolean(),
   cannot_mark_reason: z.string().nullable().describe('why the caller cannot mark this roster, or null'),
+  cannot_mark: textWordsSchema
+    .nullable()
+    .optional()
+    .describe(
+      'cannot_mark_reason as a code and params a client can translate, or null when the caller can mark (absent from older answers)',
+    ),
   students: z.array(rosterEntrySchema),
 });
 export type Roster = z.infer<typeof rosterSchema>;
@@ -102,7 +123,17 @@ export const refusedMarkSchema = z.object({
   student_id: z.number().int(),
   /** Null when the student no longer exists. */
   student_name: z.string().nullable(),
-  reason: z.string(),
+  reason: z.string().describe('why this mark was not saved, in English'),
+  code: z
+    .string()
+    .optional()
+    .describe(
+      'the reason as a code of the error catalogue (ERROR_CODES), to show it translated (absent from older answers)',
+    ),
+  params: z
+    .record(z.string(), z.union([z.string(), z.number()]))
+    .optional()
+    .describe("what fills the code's text; the reason is that text filled with these params"),
 });
 export type RefusedMark = z.infer<typeof refusedMarkSchema>;
 
@@ -116,6 +147,9 @@ export const queuedMarksResultSchema = markedCountSchema.extend({
   /** When the server first saved this submission (a replay answers the same time). */
   saved_at: z.string(),
   refused: z.array(refusedMarkSchema),
+  message_words: textWordsSchema
+    .optional()
+    .describe('message as a code and params a client can translate (absent from older answers)'),
 });
 export type QueuedMarksResult = z.infer<typeof queuedMarksResultSchema>;
 

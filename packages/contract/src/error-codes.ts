@@ -135,6 +135,26 @@ export const ERROR_CODES = {
   'validation.teacher_window':
     '{field}: teachers can mark attendance only from {earliest} to {today} (today and the {days, plural, one {# day} other {# days}} before); an admin can mark earlier days',
 
+  // Attendance answers that succeed but say what could not be done (ADR 036): a roster shown read-only
+  // (`cannot_mark`), a queued mark that was not saved (`refused[].code`), a queued marking's summary.
+  // Dates are yyyy-MM-dd where the English shows them so, else as the English writes them (23 Nov 2026).
+  'attendance.future_date': 'Attendance cannot be marked for a future date.',
+  'attendance.teacher_today_only':
+    'Teachers can mark attendance only for today ({today}); an admin can mark earlier days.',
+  'attendance.teacher_window':
+    'Teachers can mark attendance only from {earliest} to {today} (today and the {days, plural, one {# day} other {# days}} before); an admin can mark earlier days.',
+  'attendance.mark_in_future': 'Cannot be in the future.',
+  'attendance.mark_student_deleted': 'This student is no longer on the register (the record was deleted).',
+  'attendance.mark_class_not_yours': 'You may no longer mark class {class_name}.',
+  'attendance.mark_student_left': '{name} left the centre on {left_on}: attendance for {date} cannot be marked.',
+  'attendance.mark_already_approved':
+    'Already approved for {date}, as {status, select, present {Present} absent {Absent} late {Late} leave {Leave} other {unknown}}: it was not changed.',
+  'attendance.mark_already_approved_by':
+    'Already approved by {name} for {date}, as {status, select, present {Present} absent {Absent} late {Late} leave {Leave} other {unknown}}: it was not changed.',
+  'attendance.queued_marked': 'Attendance marked for {count} student(s)',
+  'attendance.queued_marked_refused':
+    'Attendance marked for {count} student(s); {refused, plural, one {# mark} other {# marks}} could not be saved',
+
   // Teacher attendance
   'teacher_attendance.locked': 'Attendance for this date is locked and cannot be modified',
   'teacher_attendance.already_locked': 'Attendance for this date is already locked',

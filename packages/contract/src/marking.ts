@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textWordsSchema } from './attendance';
 import { CLASS_NAMES } from './common';
 
 /**
@@ -51,6 +52,10 @@ export const markingScopeSchema = z
       .string()
       .nullable()
       .describe('why the caller can mark nothing at all (no class assigned), or null'),
+    cannot_mark: textWordsSchema
+      .nullable()
+      .optional()
+      .describe('cannot_mark_reason as a code and params a client can translate, or null (absent from older answers)'),
   })
   .meta({ id: 'MarkingScope' });
 export type MarkingScope = z.infer<typeof markingScopeSchema>;

@@ -9,7 +9,7 @@ import {
   type Role,
 } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
-import { type FieldWords, fieldProblemText, fieldWords } from '../../lib/errors';
+import { type FieldWords, fieldWords } from '../../lib/errors';
 import { addDays, today } from '../../lib/time';
 import { readMarkingRules } from '../settings/repository';
 import { findAssignedClasses } from './repository';
@@ -107,15 +107,36 @@ export function dateRefusal(scope: Scope, date: string): FieldWords | undefined 
     : fieldWords('validation.teacher_window', { earliest: scope.earliest, today: scope.today, days });
 }
 
-/** Why the caller cannot mark this class on this date, as a sentence for the roster; undefined when they can. */
-export function rosterRefusal(scope: Scope, className: ClassName, date: string): string | undefined {
-  const byClass = classRefusal(scope, [className]);
-  if (byClass) return errorDetail(byClass);
-  if (date > scope.today) return 'Attendance cannot be marked for a future date.';
+/**
+ * `dateRefusal` as a sentence of its own rather than a field's failure (a queued mark's reason, a
+ * roster's notice): the same rules, with the catalogue's `attendance.*` texts.
+ */
+export function dateRefusalSentence(scope: Scope, date: string): ErrorWords | undefined {
   const byDate = dateRefusal(scope, date);
   if (!byDate) return undefined;
-  const text = fieldProblemText(byDate);
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+  switch (byDate.code) {
+    case 'validation.teacher_today_only':
+      return errorWords('attendance.teacher_today_only', { today: scope.today });
+    case 'validation.teacher_window':
+      return errorWords('attendance.teacher_window', {
+        earliest: scope.earliest ?? '',
+        today: scope.today,
+        days: scope.rules.teacher_mark_days_back,
+      });
+    default:
+      return errorWords('attendance.mark_in_future');
+  }
+}
+
+/**
+ * Why the caller cannot mark this class on this date, for the roster: words a client translates,
+ * whose English (errorDetail) is the roster's `cannot_mark_reason`; undefined when they can.
+ */
+export function rosterRefusal(scope: Scope, className: ClassName, date: string): ErrorWords | undefined {
+  const byClass = classRefusal(scope, [className]);
+  if (byClass) return byClass;
+  if (date > scope.today) return errorWords('attendance.future_date');
+  return dateRefusalSentence(scope, date);
 }
 
 export function toMarkingScope(scope: Scope): MarkingScope {
@@ -127,5 +148,6 @@ export function toMarkingScope(scope: Scope): MarkingScope {
     earliest_date: scope.earliest ?? null,
     today: scope.today,
     cannot_mark_reason: scope.refusal ? errorDetail(scope.refusal) : null,
+    cannot_mark: scope.refusal ?? null,
   };
 }

@@ -1,19 +1,30 @@
 import { createHash } from 'node:crypto';
-import { errorDetail, type QueuedMarksRequest, type QueuedMarksResult, type RefusedMark } from '@tuitiondesk/contract';
+import {
+  type ErrorWords,
+  errorDetail,
+  errorWords,
+  type QueuedMarksRequest,
+  type QueuedMarksResult,
+  type RefusedMark,
+} from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { classesText, plural, recordActivity } from '../../lib/activity-log';
 import { distinctIds } from '../../lib/distinct-ids';
-import { fieldProblemText, ValidationError } from '../../lib/errors';
+import { ValidationError } from '../../lib/errors';
 import { formatTimestamp, readableDate, today } from '../../lib/time';
-import { classRefusal, dateRefusal, loadScope, type Marker } from './marking-scope';
+import { classRefusal, dateRefusalSentence, loadScope, type Marker } from './marking-scope';
 import { findLeftBefore, findStudentsForMarking, type MarkInput, upsertAttendance } from './repository';
-import { leftRefusal } from './service';
 import { claimSubmission, findRecordsOn, keepSubmissionAnswer } from './submission-repository';
 
-const STATUS_WORDS: Record<string, string> = { present: 'Present', absent: 'Absent', late: 'Late', leave: 'Leave' };
-
-function sentence(text: string): string {
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${text.endsWith('.') ? '' : '.'}`;
+/**
+ * A refused mark with its reason as words (a code a client translates, ADR 036) and in English. The
+ * English is the catalogue's text filled in, as a sentence: a reason that begins with a student's name
+ * begins with a capital even when the name was typed without one.
+ */
+function refusal(student_id: number, student_name: string | null, words: ErrorWords): RefusedMark {
+  const text = errorDetail(words);
+  const reason = `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+  return { student_id, student_name, reason, code: words.code, params: words.params };
 }
 
 /**
@@ -50,31 +61,32 @@ export async function saveQueuedMarks(
     const students = await findStudentsForMarking(tx, ids);
     const byId = new Map(students.map((student) => [student.id, student]));
     const refused: RefusedMark[] = [];
-    const byDate = dateRefusal(scope, date);
+    const byDate = dateRefusalSentence(scope, date);
     const gone = new Map((await findLeftBefore(tx, ids, date)).map((student) => [student.id, student]));
     const allowed: MarkInput[] = [];
     for (const record of records) {
       const student = byId.get(record.student_id);
       if (!student) {
-        refused.push({
-          student_id: record.student_id,
-          student_name: null,
-          reason: 'This student is no longer on the register (the record was deleted).',
-        });
+        refused.push(refusal(record.student_id, null, errorWords('attendance.mark_student_deleted')));
         continue;
       }
-      const byClass = scope.refusal
-        ? errorDetail(scope.refusal)
-        : classRefusal(scope, [student.class_name]) && `You may no longer mark class ${student.class_name}.`;
+      const byClass =
+        scope.refusal ??
+        (classRefusal(scope, [student.class_name])
+          ? errorWords('attendance.mark_class_not_yours', { class_name: student.class_name })
+          : undefined);
       const left = gone.get(student.id);
-      const reason =
+      const words =
         byClass ??
-        (byDate
-          ? sentence(fieldProblemText(byDate))
-          : left
-            ? sentence(errorDetail(leftRefusal(left, date)))
-            : undefined);
-      if (reason) refused.push({ student_id: student.id, student_name: student.full_name, reason });
+        byDate ??
+        (left
+          ? errorWords('attendance.mark_student_left', {
+              name: left.full_name,
+              left_on: readableDate(left.left_on),
+              date: readableDate(date),
+            })
+          : undefined);
+      if (words) refused.push(refusal(student.id, student.full_name, words));
       else allowed.push(record);
     }
 
@@ -84,12 +96,13 @@ export async function saveQueuedMarks(
       const kept = new Map((await findRecordsOn(tx, date, locked)).map((row) => [row.student_id, row]));
       for (const studentId of locked) {
         const row = kept.get(studentId);
-        const by = row?.approved_by ? ` by ${row.approved_by}` : '';
-        refused.push({
-          student_id: studentId,
-          student_name: byId.get(studentId)?.full_name ?? null,
-          reason: `Already approved${by} for ${readableDate(date)}, as ${STATUS_WORDS[row?.status ?? ''] ?? row?.status}: it was not changed.`,
-        });
+        // The status's word is the catalogue's (Present, Absent, Late, Leave), chosen by its value.
+        const status = row?.status ?? 'unknown';
+        const day = readableDate(date);
+        const words = row?.approved_by
+          ? errorWords('attendance.mark_already_approved_by', { name: row.approved_by, date: day, status })
+          : errorWords('attendance.mark_already_approved', { date: day, status });
+        refused.push(refusal(studentId, byId.get(studentId)?.full_name ?? null, words));
       }
     }
 
@@ -103,17 +116,19 @@ export async function saveQueuedMarks(
         `${actor.full_name} marked attendance for ${plural(marked, 'student')} of ${classesText(classes)} on ${readableDate(date)} (sent from a device's queue)`,
       );
     }
+    const messageWords =
+      refused.length === 0
+        ? errorWords('attendance.queued_marked', { count: marked })
+        : errorWords('attendance.queued_marked_refused', { count: marked, refused: refused.length });
     const answer: QueuedMarksResult = {
       submission_id: submissionId,
       class_name: classes.length === 1 ? (classes[0] as string) : null,
       date,
       saved_at: formatTimestamp(new Date()),
       marked_count: marked,
-      message:
-        refused.length === 0
-          ? `Attendance marked for ${marked} student(s)`
-          : `Attendance marked for ${marked} student(s); ${plural(refused.length, 'mark')} could not be saved`,
+      message: errorDetail(messageWords),
       refused,
+      message_words: messageWords,
     };
     await keepSubmissionAnswer(tx, actor.id, submissionId, answer);
     return answer;

@@ -5,6 +5,7 @@ import {
   type AttendanceSummary,
   type ClassName,
   type ErrorWords,
+  errorDetail,
   errorWords,
   type MarkingScope,
   type PendingDay,
@@ -57,7 +58,8 @@ export async function getRoster(
     date: day,
     class_name: className,
     can_mark: refusal === undefined,
-    cannot_mark_reason: refusal ?? null,
+    cannot_mark_reason: refusal ? errorDetail(refusal) : null,
+    cannot_mark: refusal ?? null,
     students: await findRoster(ctx.db, className, day),
   };
 }
