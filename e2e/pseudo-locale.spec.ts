@@ -62,19 +62,22 @@ const STAMP = `${process.pid % 1000}${Date.now() % 100_000}`;
 /** Every name-like value the server holds (names, usernames, phones, subjects, texts staff wrote). */
 async function dataWords(): Promise<string[]> {
   const words = new Set<string>();
+  const names = new Set<string>();
   const NAME_LIKE = /name|username|subject|title|message|body|remarks|reason|phone|email|text|content|class|code/i;
   const collect = (value: unknown, key = ''): void => {
     if (typeof value === 'string') {
+      const text = value.trim();
       // An enum's value (one lowercase word) is not data: shown raw, it is text that skipped the catalogue.
-      if (NAME_LIKE.test(key) && value.trim().length > 1 && !/^[a-z_-]+$/.test(value)) words.add(value.trim());
-      if (/^(?:username|full_name)$/.test(key)) words.add(value.trim());
+      if (NAME_LIKE.test(key) && text.length > 1 && !/^[a-z_-]+$/.test(text)) words.add(text);
+      if (/^(?:username|full_name)$/.test(key)) words.add(text);
+      if (/name$/.test(key)) names.add(text);
     } else if (Array.isArray(value)) for (const item of value) collect(item, key);
     else if (value && typeof value === 'object')
       for (const [name, item] of Object.entries(value as Record<string, unknown>)) collect(item, name);
   };
   for (const path of [
     '/auth/me',
-    '/students/?per_page=500',
+    '/students/',
     '/students/?status=left',
     '/teachers/',
     '/communications/history',
@@ -88,10 +91,10 @@ async function dataWords(): Promise<string[]> {
       // A read this server does not have: nothing of it is shown either.
     }
   }
-  // Each whole value, each of its words (a name may be shown split, e.g. first and last), and a name's
-  // initials (its avatar).
-  for (const word of [...words]) {
-    const parts = word.split(/\s+/).filter((part) => /^[A-Za-z]/.test(part));
+  // A person's name is also shown in parts (first, last) and as initials (an avatar); a message or
+  // remark only whole, so its words do not hide the same words in the console's own text.
+  for (const name of names) {
+    const parts = name.split(/\s+/).filter((part) => /^[A-Za-z]/.test(part));
     for (const part of parts) if (/[A-Za-z]{2,}/.test(part)) words.add(part);
     const initials = parts.map((part) => part[0]?.toUpperCase() ?? '');
     if (parts.length > 1) words.add(initials.join('')).add(`${initials[0]}${initials.at(-1)}`);
