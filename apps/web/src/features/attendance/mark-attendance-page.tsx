@@ -15,6 +15,7 @@ import { errorText } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { formatDay, todayIso } from '../../lib/dates';
 import { useMarkQueue } from '../../lib/offline/mark-sync';
+import { answerText } from './answer-text';
 import { useMarkingScope, useRoster } from './api';
 import { CLASS_NAMES, classLabel } from './attendance-status';
 import { MarkingRulesDialog } from './marking-rules-dialog';
@@ -81,7 +82,11 @@ export default function MarkAttendancePage() {
         <EmptyState
           icon={<GroupOffIcon />}
           title={t('mark.noClassTitle')}
-          text={scope.data.cannot_mark_reason ?? t('mark.noClassText')}
+          text={
+            scope.data.cannot_mark_reason
+              ? answerText(scope.data.cannot_mark_reason, scope.data.cannot_mark)
+              : t('mark.noClassText')
+          }
         />
       </Paper>
     );

@@ -5,6 +5,7 @@ import enAttendance from '../../i18n/locales/en/attendance.json';
 import { formatClock, formatDay } from '../../lib/dates';
 import { type QueuedMarks, waitingMarks } from '../../lib/offline/mark-queue';
 import { markSync, shownWaiting, useMarkQueue } from '../../lib/offline/mark-sync';
+import { answerText } from './answer-text';
 import { classLabel } from './attendance-status';
 
 addEnglish('attendance', enAttendance);
@@ -81,7 +82,7 @@ export function QueuedMarksPanel() {
                     entry.names[refusal.student_id] ??
                     t('queue.student', { id: refusal.student_id })}
                 </strong>
-                : {refusal.reason}
+                : {answerText(refusal.reason, refusal)}
               </li>
             ))}
           </Box>

@@ -30,6 +30,7 @@ import { errorText } from '../../lib/api-client';
 import { formatClock, formatDay } from '../../lib/dates';
 import { markSync, useMarkQueue } from '../../lib/offline/mark-sync';
 import { useToast } from '../../lib/toast';
+import { answerText } from './answer-text';
 import { ATTENDANCE_STATUSES, classLabel, statusIcon, statusInk } from './attendance-status';
 import { clearDraft, type RegisterKey, readDraft, saveDraft, startingMarks } from './register-draft';
 import { countStatuses, isLocked, type Mark, recordsToSubmit } from './roster-marks';
@@ -400,7 +401,9 @@ export function RosterForm({ roster, userId }: { roster: Roster; userId: number 
       </Box>
       {readOnly && (
         <Alert severity="info" sx={{ mx: 2, mb: 1 }}>
-          {roster.cannot_mark_reason ?? t('roster.cannotMark')}
+          {roster.cannot_mark_reason
+            ? answerText(roster.cannot_mark_reason, roster.cannot_mark)
+            : t('roster.cannotMark')}
         </Alert>
       )}
       {approved > 0 && (
