@@ -1,7 +1,7 @@
 /**
  * The parent bundle stays light: from its entry, no module reaches the console's i18n entry
  * (`i18n/index.ts`, with the console's bundled catalogues and its right-to-left style cache), MUI or
- * emotion, react-i18next (its own hook does), or the contract's runtime (its schemas); only the small
+ * emotion, i18next or react-i18next (its own small translator does), or the contract's runtime (its schemas); only the small
  * i18n modules it needs.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -38,12 +38,14 @@ function reach(entry: string): { files: Set<string>; packages: Set<string> } {
 }
 
 describe('the parent bundle', () => {
-  it('does not load the console’s i18n entry, MUI, emotion, react-i18next or the contract’s schemas', () => {
+  it('does not load the console’s i18n entry, MUI, emotion, i18next or the contract’s schemas', () => {
     const { files, packages } = reach(resolve(SRC, 'parent/main.tsx'));
     expect(files.has(resolve(SRC, 'i18n/index.ts'))).toBe(false);
     expect(files.has(resolve(SRC, 'parent/i18n.ts'))).toBe(true);
     expect(
-      [...packages].filter((name) => /^@mui\/|^@emotion\/|^@tuitiondesk\/contract$|^react-i18next$/.test(name)),
+      [...packages].filter((name) =>
+        /^@mui\/|^@emotion\/|^@tuitiondesk\/contract$|^react-i18next$|^i18next$/.test(name),
+      ),
     ).toEqual([]);
   });
 });

@@ -1,4 +1,3 @@
-import i18next from 'i18next';
 import { useMemo, useSyncExternalStore } from 'react';
 import { setCurrentLanguage } from '../i18n/current';
 import { loadErrorTexts } from '../i18n/error-texts';
@@ -8,70 +7,93 @@ import {
   DEFAULT_LANGUAGE,
   isLanguage,
   LANGUAGE_INFO,
-  LANGUAGES,
   type Language,
   resolveLanguage,
 } from '../i18n/languages';
 import en from './locales/en.json';
 
 /**
- * The parent app's own texts: a small i18next instance of its own, not the console's (`i18n/index.ts`
- * carries the console's bundled catalogues and its right-to-left style cache, which the parent bundle
- * must not load). One namespace, `parent`: English is bundled; every other language is its own chunk
- * (`locales/<lang>.json`), fetched when that language is first shown, and falls back to English key
- * by key.
+ * The parent app's own texts, with its own small translator rather than the console's i18next
+ * (`i18n/index.ts` carries the console's bundled catalogues and its right-to-left style cache, and
+ * i18next itself is about 16 KB gzipped, a fifth of the parent page's budget). The catalogues keep
+ * i18next's v4 form, so the console's checks and tools read them alike: nested keys, `{{name}}`
+ * values, plurals as `key_one` / `key_other` (and whatever forms `Intl.PluralRules` names) chosen by
+ * `count`. English is bundled; every other language is its own chunk (`locales/<lang>.json`), fetched
+ * when that language is first shown, and falls back to English key by key.
  */
-export const NAMESPACE = 'parent';
-
 type Catalogue = { [key: string]: string | Catalogue };
+type Values = Readonly<Record<string, unknown>>;
+export type TFunction = (key: string, values?: Values) => string;
+
+/** The bundled English catalogue. */
+export const ENGLISH: Catalogue = en;
 
 const CATALOGUES = import.meta.glob<{ default: Catalogue }>(['./locales/*.json', '!./locales/en.json']);
+const loaded: Partial<Record<Language, Catalogue>> = { en: ENGLISH };
+let shown: Language = DEFAULT_LANGUAGE;
+const listeners = new Set<() => void>();
 
-export const i18n = i18next.createInstance();
-void i18n.init({
-  lng: DEFAULT_LANGUAGE,
-  fallbackLng: DEFAULT_LANGUAGE,
-  supportedLngs: [...LANGUAGES],
-  ns: [NAMESPACE],
-  defaultNS: NAMESPACE,
-  resources: { en: { [NAMESPACE]: en } },
-  partialBundledLanguages: true,
-  // React escapes what it renders; escaping here too would show '&amp;' for a name with '&'.
-  interpolation: { escapeValue: false },
-  returnNull: false,
-  initAsync: false,
-});
-
-function onLanguageChange(notify: () => void): () => void {
-  i18n.on('languageChanged', notify);
-  return () => i18n.off('languageChanged', notify);
+function lookup(catalogue: Catalogue | undefined, key: string): string | undefined {
+  let node: string | Catalogue | undefined = catalogue;
+  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+  return typeof node === 'string' ? node : undefined;
 }
 
-/**
- * The parent app's `t`, bound to its own instance: components re-render when the language changes.
- * A hook of its own rather than react-i18next's, which would add about 3 KB to the parent bundle.
- */
-export function useParentTranslation() {
-  const language = useSyncExternalStore(onLanguageChange, () => i18n.language);
-  const t = useMemo(() => i18n.getFixedT(language, NAMESPACE), [language]);
+const pluralRules = new Map<Language, Intl.PluralRules>();
+
+/** `key_one`, `key_other` … as the language's plural rules choose for `count`; the key itself otherwise. */
+function formOf(language: Language, key: string, values: Values): string {
+  if (typeof values.count !== 'number') return key;
+  let rules = pluralRules.get(language);
+  if (!rules) {
+    rules = new Intl.PluralRules(language);
+    pluralRules.set(language, rules);
+  }
+  return `${key}_${rules.select(values.count)}`;
+}
+
+function translate(language: Language, key: string, values: Values = {}): string {
+  const text =
+    lookup(loaded[language], formOf(language, key, values)) ??
+    lookup(loaded[language], key) ??
+    lookup(ENGLISH, formOf(DEFAULT_LANGUAGE, key, values)) ??
+    lookup(ENGLISH, key) ??
+    key;
+  // React escapes what it renders: the values go in as they are.
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name] ?? ''));
+}
+
+/** The texts in the language shown, for code outside React (`i18n.t('inbox.unread', { count })`). */
+const tShown: TFunction = (key, values) => translate(shown, key, values);
+export const i18n = { t: tShown };
+
+function onLanguageChange(notify: () => void): () => void {
+  listeners.add(notify);
+  return () => listeners.delete(notify);
+}
+
+/** The parent app's `t` in the language shown: components re-render when the language changes. */
+export function useParentTranslation(): { t: TFunction } {
+  const language = useSyncExternalStore(onLanguageChange, () => shown);
+  const t = useMemo<TFunction>(() => (key, values) => translate(language, key, values), [language]);
   return { t };
 }
 
 /** A text in English whatever the language shown, for values compared with the spec's words. */
-export function englishText(key: string, options?: Record<string, unknown>): string {
-  return i18n.t(key, { ...options, lng: DEFAULT_LANGUAGE });
+export function englishText(key: string, values?: Values): string {
+  return translate(DEFAULT_LANGUAGE, key, values);
 }
 
 /** The language shown now (for formatting outside React). */
 export function shownLanguage(): Language {
-  return isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
+  return shown;
 }
 
 async function loadCatalogue(language: Language): Promise<void> {
   const load = CATALOGUES[`./locales/${language}.json`];
-  if (!load || i18n.hasResourceBundle(language, NAMESPACE)) return;
+  if (!load || loaded[language]) return;
   try {
-    i18n.addResourceBundle(language, NAMESPACE, (await load()).default, true, true);
+    loaded[language] = (await load()).default;
   } catch {
     // Offline before the language was ever fetched: English stands in, key by key.
   }
@@ -123,9 +145,10 @@ export async function showLanguage(language: Language): Promise<void> {
   root.dir = LANGUAGE_INFO[language].rtl ? 'rtl' : 'ltr';
   root.style.setProperty('--font', fontFamilyFor(language));
   tellWorker(language);
-  await i18n.changeLanguage(language);
+  shown = language;
   // The page's title (the tab, the app switcher) too; the installed app's name is the manifest's.
   document.title = i18n.t('signIn.title');
+  for (const notify of listeners) notify();
 }
 
 /** The service worker says its own few texts (a notification's fallback) in the language shown. */
