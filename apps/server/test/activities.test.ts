@@ -19,6 +19,8 @@ interface ActivityItem {
   description: string;
   time_ago: string;
   action: string;
+  text_code: string | null;
+  params: Record<string, string | number> | null;
   actor: string | null;
   created_at: string;
 }
@@ -94,6 +96,9 @@ describe('GET /activities/recent', () => {
       description: 'five minutes ago',
       time_ago: '5 minutes ago',
       action: 'test.seeded',
+      // A row written without a code from the activity catalogue (as before ADR 038): English only.
+      text_code: null,
+      params: null,
       actor: 'Someone',
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/),
     });

@@ -6,6 +6,13 @@ export const activitySchema = z.object({
   description: z.string(),
   time_ago: z.string(),
   action: z.string(),
+  /**
+   * The code of the text in the activity catalogue (`activity-texts.ts`) and the params that fill it,
+   * for a client that shows the activity in another language; null on rows written before (ADR 038).
+   * `params.actor` is who did it.
+   */
+  text_code: z.string().nullable(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).nullable(),
   actor: z.string().nullable(),
   created_at: z.string(),
 });

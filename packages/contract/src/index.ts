@@ -1,4 +1,5 @@
 export * from './activities';
+export * from './activity-texts';
 export * from './attendance';
 export * from './audit';
 export * from './auth';

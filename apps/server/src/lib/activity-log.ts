@@ -1,4 +1,14 @@
+import {
+  ACTIVITY_TEXTS,
+  type ActivityParams,
+  type ActivityParamValue,
+  type ActivityTextCode,
+  type ActivityWords,
+  formatActivityText,
+  isActivityTextCode,
+} from '@tuitiondesk/contract';
 import type { Queryable } from '../db/database';
+import { readableDate } from './time';
 
 /** A staff account that did something. */
 export interface Actor {
@@ -15,25 +25,64 @@ export interface ActivityActor {
 /**
  * Every change staff make leaves one row in the activity feed. Call it with the same transaction as
  * the change, so the feed never shows a change that was rolled back, nor misses one that was not.
+ *
+ * The text is a code of the contract's activity catalogue with its params (ADR 038): the row stores the
+ * English description written from them (`{actor}` is the actor's name), and the code and params, so a
+ * client can show it in its own language. A plain string is stored as the description alone.
  */
+export async function recordActivity<C extends ActivityTextCode>(
+  tx: Queryable,
+  actor: ActivityActor,
+  action: string,
+  code: C,
+  params: ActivityParams<C>,
+): Promise<void>;
 export async function recordActivity(
   tx: Queryable,
   actor: ActivityActor,
   action: string,
-  description: string,
+  text: ActivityWords | string,
+): Promise<void>;
+export async function recordActivity(
+  tx: Queryable,
+  actor: ActivityActor,
+  action: string,
+  text: ActivityWords | string,
+  params?: Readonly<Record<string, ActivityParamValue>>,
 ): Promise<void> {
-  await tx.query('INSERT INTO activities (user_id, actor, action, description) VALUES ($1, $2, $3, $4)', [
-    actor.id,
-    actor.full_name,
-    action,
-    description,
-  ]);
+  const words =
+    typeof text !== 'string'
+      ? text
+      : params && isActivityTextCode(text)
+        ? ({ code: text, params } as ActivityWords)
+        : undefined;
+  const codeOrDescription = typeof text === 'string' ? text : text.code;
+  await tx.query(
+    'INSERT INTO activities (user_id, actor, action, description, text_code, params) VALUES ($1, $2, $3, $4, $5, $6)',
+    [
+      actor.id,
+      actor.full_name,
+      action,
+      words ? activityDescription(words, actor) : codeOrDescription,
+      words?.code ?? null,
+      words ? JSON.stringify({ actor: actor.full_name, ...words.params }) : null,
+    ],
+  );
 }
 
-/** `Class 9`, `Classes 8, 9`: class names as the console writes them (capital C), in number order. */
-export function classesText(classNames: readonly string[]): string {
+/** The English text of an activity: the catalogue's text filled with its params, days as "23 Nov 2026". */
+export function activityDescription(words: ActivityWords, actor: ActivityActor): string {
+  return formatActivityText(
+    ACTIVITY_TEXTS[words.code],
+    { actor: actor.full_name, ...words.params },
+    { day: readableDate },
+  );
+}
+
+/** The names and the count a text about classes needs: `{ classes: '8, 9', class_count: 2 }`. */
+export function classesParams(classNames: readonly string[]): { classes: string; class_count: number } {
   const sorted = [...new Set(classNames)].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
-  return `${sorted.length === 1 ? 'Class' : 'Classes'} ${sorted.join(', ')}`;
+  return { classes: sorted.join(', '), class_count: sorted.length };
 }
 
 /** `1 student`, `3 students`. */

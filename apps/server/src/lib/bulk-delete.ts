@@ -1,6 +1,6 @@
 import type { DeletedCount } from '@tuitiondesk/contract';
 import type { Database, Queryable } from '../db/database';
-import { type Actor, plural, recordActivity } from './activity-log';
+import { type Actor, recordActivity } from './activity-log';
 import { NotFoundError } from './errors';
 
 /** A record that staff delete from its list, as the activity feed and the answers name it. */
@@ -44,7 +44,8 @@ export async function deleteRecord(
       tx,
       actor,
       records.action,
-      `${actor.full_name} deleted ${records.noun} ${deleted.full_name} (${deleted.unique_id})`,
+      records.noun === 'student' ? 'student.deleted' : 'teacher.deleted',
+      { name: deleted.full_name, unique_id: deleted.unique_id },
     );
     return { message: `${capitalised(records.noun)} deleted successfully` };
   });
@@ -74,7 +75,8 @@ export async function deleteAllOrNothing(
       tx,
       actor,
       records.action,
-      `${actor.full_name} deleted ${plural(deleted.length, records.noun)}`,
+      records.noun === 'student' ? 'student.deleted_many' : 'teacher.deleted_many',
+      { count: deleted.length },
     );
     return { deleted_count: deleted.length, message: `Successfully deleted ${deleted.length} ${records.noun}(s)` };
   });

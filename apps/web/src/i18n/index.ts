@@ -3,6 +3,7 @@ import i18next, { type Resource } from 'i18next';
 export type { TFunction } from 'i18next';
 
 import { initReactI18next, useTranslation } from 'react-i18next';
+import { loadActivityTexts } from './activity-texts';
 import { setCurrentLanguage } from './current';
 import { loadDayjsLocale } from './date-locales';
 import { loadRtlCache } from './direction';
@@ -119,6 +120,7 @@ export async function showLanguage(language: Language): Promise<void> {
   await Promise.all([
     loadCatalogues(texts),
     loadErrorTexts(language),
+    loadActivityTexts(language),
     loadFont(language),
     loadDayjsLocale(language),
     rtl ? loadRtlCache() : undefined,

@@ -4,6 +4,8 @@ export interface ActivityRow {
   id: number;
   description: string;
   action: string;
+  text_code: string | null;
+  params: Record<string, string | number> | null;
   actor: string | null;
   created_at: string;
 }
@@ -17,7 +19,7 @@ export async function listRecentActivities(
   options: { userId: number; limit: number; unreadOnly: boolean },
 ): Promise<readonly ActivityRow[]> {
   return db.queryCached<ActivityRow>(
-    `SELECT a.id, a.description, a.action, a.actor, a.created_at
+    `SELECT a.id, a.description, a.action, a.text_code, a.params, a.actor, a.created_at
        FROM activities a
       WHERE NOT $2::boolean
          OR a.created_at > COALESCE(

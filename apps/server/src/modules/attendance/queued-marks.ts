@@ -8,7 +8,7 @@ import {
   type RefusedMark,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
-import { classesText, plural, recordActivity } from '../../lib/activity-log';
+import { classesParams, recordActivity } from '../../lib/activity-log';
 import { distinctIds } from '../../lib/distinct-ids';
 import { ValidationError } from '../../lib/errors';
 import { formatTimestamp, readableDate, today } from '../../lib/time';
@@ -109,12 +109,11 @@ export async function saveQueuedMarks(
     const classes = [...new Set(students.map((s) => s.class_name))].sort((a, b) => Number(a) - Number(b));
     const marked = written.size;
     if (marked > 0) {
-      await recordActivity(
-        tx,
-        actor,
-        'attendance.marked',
-        `${actor.full_name} marked attendance for ${plural(marked, 'student')} of ${classesText(classes)} on ${readableDate(date)} (sent from a device's queue)`,
-      );
+      await recordActivity(tx, actor, 'attendance.marked', 'attendance.marked_from_queue', {
+        count: marked,
+        ...classesParams(classes),
+        date,
+      });
     }
     const messageWords =
       refused.length === 0

@@ -12,7 +12,7 @@ import {
   type Roster,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
-import { type Actor, classesText, plural, recordActivity } from '../../lib/activity-log';
+import { type Actor, classesParams, recordActivity } from '../../lib/activity-log';
 import { distinctIds } from '../../lib/distinct-ids';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, firstDayOfMonth, lastDayOfMonth, readableDate, today } from '../../lib/time';
@@ -110,12 +110,11 @@ export async function markAttendance(
       const name = students.find((s) => s.id === approved)?.full_name ?? `student ${approved}`;
       throw new ConflictError('attendance.already_approved', { name, date });
     }
-    await recordActivity(
-      tx,
-      actor,
-      'attendance.marked',
-      `${actor.full_name} marked attendance for ${plural(ids.length, 'student')} of ${classesText(students.map((s) => s.class_name))} on ${readableDate(date)}`,
-    );
+    await recordActivity(tx, actor, 'attendance.marked', 'attendance.marked', {
+      count: ids.length,
+      ...classesParams(students.map((s) => s.class_name)),
+      date,
+    });
   });
   return { marked_count: ids.length, message: `Attendance marked for ${ids.length} student(s)` };
 }
@@ -151,14 +150,10 @@ export async function approveAttendance(
     const alerts = (await readAbsenceAlerts(tx))
       ? await queueAbsenceAlerts(ctx, tx, approvedIds, actor)
       : { messages: 0, families: 0 };
-    await recordActivity(
-      tx,
-      actor,
-      'attendance.approved',
-      `${actor.full_name} approved ${plural(approvedIds.length, 'attendance record')}${
-        alerts.messages > 0 ? ` and sent ${plural(alerts.messages, 'absence alert')} to parents` : ''
-      }`,
-    );
+    await recordActivity(tx, actor, 'attendance.approved', 'attendance.approved', {
+      count: approvedIds.length,
+      alerts: alerts.messages,
+    });
     return { count: approvedIds.length, alerts };
   });
   if (approved.alerts.messages > 0) wakeSenders(ctx);

@@ -85,12 +85,9 @@ export async function updateAuditRetention(
     const before = await readRetentionMonths(tx, AUDIT_RETENTION_MONTHS_DEFAULT, BOUNDS, 'update');
     await writeRetentionMonths(tx, update.audit_retention_months);
     if (before !== update.audit_retention_months) {
-      await recordActivity(
-        tx,
-        actor,
-        'settings.updated',
-        `${actor.full_name} set the audit log to keep ${update.audit_retention_months} months`,
-      );
+      await recordActivity(tx, actor, 'settings.updated', 'settings.audit_retention', {
+        months: update.audit_retention_months,
+      });
     }
     return { audit_retention_months: update.audit_retention_months };
   });

@@ -4,7 +4,7 @@ import { recordActivity } from '../../lib/activity-log';
 import { BadRequestError, UnauthorizedError, ValidationError } from '../../lib/errors';
 import { newPasswordProblem } from '../../lib/password-policy';
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../lib/passwords';
-import { checkSecondFactor, recoveryCodesLeftText, WRONG_CODE } from '../two-factor/service';
+import { checkSecondFactor, WRONG_CODE } from '../two-factor/service';
 import { findUserById, findUserByLogin, replacePasswordHash, updateLanguage, updatePassword } from './repository';
 import { POLICIES, releaseAttempt, rememberAddress, reserveAttempt, staffAccount, unknownName } from './throttle';
 import { publicUser } from './user';
@@ -35,12 +35,7 @@ export async function login(ctx: AppContext, form: LoginForm, clientIp: string):
     const secondFactor = await ctx.db.transaction(async (tx) => {
       const result = await checkSecondFactor(tx, key, user.id, otp);
       if (result?.kind === 'recovery') {
-        await recordActivity(
-          tx,
-          user,
-          'auth.recovery_code_used',
-          `${user.full_name} signed in with a recovery code (${recoveryCodesLeftText(result.left)} left)`,
-        );
+        await recordActivity(tx, user, 'auth.recovery_code_used', 'auth.recovery_code_used', { left: result.left });
       }
       return result;
     });
@@ -90,7 +85,7 @@ export async function changePassword(
   const passwordHash = await hashPassword(newPassword);
   const tokenVersion = await ctx.db.transaction(async (tx) => {
     const version = await updatePassword(tx, userId, passwordHash);
-    await recordActivity(tx, user, 'auth.password_changed', `${user.full_name} changed their password`);
+    await recordActivity(tx, user, 'auth.password_changed', 'auth.password_changed', {});
     return version;
   });
   return {

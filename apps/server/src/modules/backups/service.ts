@@ -25,7 +25,7 @@ export async function createBackup(ctx: AppContext, actor: Actor): Promise<Backu
     throw new ServiceUnavailableError('backups.write_failed', { reason: reason(error) });
   }
   await ctx.db.transaction(async (tx) => {
-    await recordActivity(tx, actor, 'backup.created', `${actor.full_name} took a backup of all data (${backup.file})`);
+    await recordActivity(tx, actor, 'backup.created', 'backup.created', { file: backup.file });
     await recordAudit(tx, {
       entity: 'backup',
       action: 'backup_created',

@@ -1,4 +1,5 @@
 import type { CallList } from '@tuitiondesk/contract';
+import { activityWords } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { type Actor, recordActivity } from '../../lib/activity-log';
 import { NotFoundError } from '../../lib/errors';
@@ -31,8 +32,8 @@ export async function setCalled(ctx: AppContext, actor: Actor, messageId: number
       actor,
       called ? 'messages.family_called' : 'messages.family_call_undone',
       called
-        ? `${actor.full_name} called ${family} (${message.recipient}) about "${message.subject}"`
-        : `${actor.full_name} put ${family} (${message.recipient}) back on the call list`,
+        ? activityWords('messages.family_called', { family, phone: message.recipient, subject: message.subject })
+        : activityWords('messages.family_call_undone', { family, phone: message.recipient }),
     );
   });
   return getCallList(ctx);

@@ -114,12 +114,10 @@ function sameName(a: string, b: string): boolean {
 
 async function recordImport(tx: Queryable, actor: Actor, noun: Noun, count: number, upload: Upload): Promise<void> {
   if (count === 0) return;
-  await recordActivity(
-    tx,
-    actor,
-    `${noun}.imported`,
-    `${actor.full_name} imported ${plural(count, noun)} from ${displayName(upload.filename)}`,
-  );
+  await recordActivity(tx, actor, `${noun}.imported`, `${noun}.imported`, {
+    count,
+    file: displayName(upload.filename),
+  });
 }
 
 async function readUpload(ctx: AppContext, upload: Upload): Promise<Sheet> {

@@ -1,4 +1,5 @@
 import {
+  activityWords,
   type CreateLeaveRequest,
   LEAVE_MAX_DAYS,
   type LeaveCount,
@@ -9,7 +10,7 @@ import {
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
-import { type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { type Actor, recordActivity } from '../../lib/activity-log';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, readableDate, today } from '../../lib/time';
 import { loadScope, type Marker } from '../attendance/marking-scope';
@@ -41,10 +42,6 @@ const REQUEST_NOT_FOUND = 'leave.not_found';
 
 function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
-}
-
-function span(from: string, to: string): string {
-  return from === to ? `on ${readableDate(from)}` : `from ${readableDate(from)} to ${readableDate(to)}`;
 }
 
 /** The parent as the activity feed names them: they have no staff account. */
@@ -100,7 +97,20 @@ export async function askForLeave(ctx: AppContext, phone: string, input: CreateL
       tx,
       parent,
       'leave.requested',
-      `${parent.full_name} asked for leave for ${child.full_name} (Class ${child.class_name}) ${span(from, to)}: ${input.reason}`,
+      from === to
+        ? activityWords('leave.requested', {
+            name: child.full_name,
+            class_name: child.class_name,
+            date: from,
+            reason: input.reason,
+          })
+        : activityWords('leave.requested_days', {
+            name: child.full_name,
+            class_name: child.class_name,
+            from,
+            to,
+            reason: input.reason,
+          }),
     );
     return created;
   });
@@ -121,7 +131,13 @@ export async function withdrawLeave(ctx: AppContext, phone: string, id: number):
       tx,
       parent,
       'leave.withdrawn',
-      `${parent.full_name} withdrew the leave request for ${request.student_name} ${span(request.from_date, request.to_date)}`,
+      request.from_date === request.to_date
+        ? activityWords('leave.withdrawn', { name: request.student_name, date: request.from_date })
+        : activityWords('leave.withdrawn_days', {
+            name: request.student_name,
+            from: request.from_date,
+            to: request.to_date,
+          }),
     );
   });
   return (await findFamilyLeave(ctx.db, phone, id)) as LeaveRequest;
@@ -208,7 +224,20 @@ export async function decideLeave(
       tx,
       actor,
       decision === 'approved' ? 'leave.approved' : 'leave.declined',
-      `${actor.full_name} ${decision === 'approved' ? 'approved' : 'declined'} leave for ${decided.student_name} (Class ${decided.class_name}) ${span(decided.from_date, decided.to_date)} (${plural(decided.days, 'day')})`,
+      decided.from_date === decided.to_date
+        ? activityWords(decision === 'approved' ? 'leave.approved' : 'leave.declined', {
+            name: decided.student_name,
+            class_name: decided.class_name,
+            date: decided.from_date,
+            days: decided.days,
+          })
+        : activityWords(decision === 'approved' ? 'leave.approved_days' : 'leave.declined_days', {
+            name: decided.student_name,
+            class_name: decided.class_name,
+            from: decided.from_date,
+            to: decided.to_date,
+            days: decided.days,
+          }),
     );
     return { request: decided, pushed: await tellFamily(tx, actor, decided, decision) };
   });

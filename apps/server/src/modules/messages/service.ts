@@ -1,5 +1,6 @@
 import {
   ALL_PARENTS,
+  activityWords,
   type Communication,
   type FamilyCount,
   type SendToParentsBody,
@@ -111,9 +112,13 @@ export async function sendToParents(
       tx,
       sender,
       'messages.sent_to_parents',
-      `${sender.full_name} sent "${request.subject}" to ${plural(messages.length, 'parent')} of ${
-        className ? `Class ${className}` : 'all classes'
-      }`,
+      className
+        ? activityWords('messages.sent_to_class', {
+            subject: request.subject,
+            count: messages.length,
+            class_name: className,
+          })
+        : activityWords('messages.sent_to_all_classes', { subject: request.subject, count: messages.length }),
     );
     return result;
   });
@@ -269,12 +274,7 @@ export async function sendWhatsapp(
         : { kind: 'waiting', until: admitted.until, reason: admitted.reason },
     });
     if (!admitted.ok) {
-      await recordActivity(
-        tx,
-        sender,
-        'messages.whatsapp_queued',
-        `${sender.full_name} queued a WhatsApp message to ${target.phone}: over the daily limit`,
-      );
+      await recordActivity(tx, sender, 'messages.whatsapp_queued', 'messages.whatsapp_queued', { phone: target.phone });
     }
     return { ...ids, waiting: admitted.ok ? undefined : admitted.reason };
   });
@@ -310,8 +310,8 @@ export async function sendWhatsapp(
       sender,
       failure ? 'messages.whatsapp_failed' : 'messages.whatsapp_sent',
       failure
-        ? `${sender.full_name} could not send a WhatsApp message to ${target.phone}: ${failure.message}`
-        : `${sender.full_name} sent a WhatsApp message to ${target.phone}`,
+        ? activityWords('messages.whatsapp_failed', { phone: target.phone, reason: failure.message })
+        : activityWords('messages.whatsapp_sent', { phone: target.phone }),
     );
   });
   const id = stored.messageId;

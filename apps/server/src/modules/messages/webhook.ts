@@ -257,9 +257,8 @@ async function changeConsent(ctx: AppContext, phone: string, optedIn: boolean): 
       tx,
       actor,
       optedIn ? 'messages.whatsapp_opt_in' : 'messages.whatsapp_opt_out',
-      optedIn
-        ? `${name} (${phone}) turned WhatsApp messages back on by replying START`
-        : `${name} (${phone}) turned WhatsApp messages off by replying STOP`,
+      optedIn ? 'messages.whatsapp_on_by_reply' : 'messages.whatsapp_off_by_reply',
+      { phone },
     );
     await insertOneOffWhatsapp(tx, {
       body: confirmation,

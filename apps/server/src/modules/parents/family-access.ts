@@ -143,9 +143,8 @@ export async function issueParentAccess(
       tx,
       actor,
       first ? 'parents.access_issued' : 'parents.access_reissued',
-      first
-        ? `${actor.full_name} issued parent access code for ${parentName} (${phone})`
-        : `${actor.full_name} issued a new parent access code for ${parentName} (${phone}); the old code stopped working and the family's devices were signed out and told`,
+      first ? 'parents.access_issued' : 'parents.access_reissued',
+      { parent: parentName, phone },
     );
     return { status: await accessStatus(tx, phone, actor.role), isFirst: first, devicesTold: told };
   });
@@ -154,8 +153,9 @@ export async function issueParentAccess(
 }
 
 export interface PhoneChange {
-  /** For the student's activity row: what else happened. */
-  activityNote: string;
+  /** For the student's activity row: the phone it changed from and to. */
+  oldPhone: string;
+  newPhone: string;
   /** A notice was queued: wake the push worker after the commit. */
   queued: boolean;
 }
@@ -188,7 +188,8 @@ export async function changeFamilyPhone(
   });
   const queued = (await enqueuePushes(tx, [noticeId])).length > 0;
   return {
-    activityNote: `; the parent phone changed from ${oldPhone} to ${newPhone} and the family's app on ${oldPhone} was told`,
+    oldPhone,
+    newPhone,
     queued,
   };
 }

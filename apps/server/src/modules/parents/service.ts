@@ -160,7 +160,8 @@ export async function setWhatsappChoice(ctx: AppContext, phone: string, optedIn:
       tx,
       { id: null, full_name: who },
       optedIn ? 'messages.whatsapp_opt_in' : 'messages.whatsapp_opt_out',
-      `${who} (${phone}) turned WhatsApp messages ${optedIn ? 'on' : 'off'} in the parent app`,
+      optedIn ? 'messages.whatsapp_on_in_app' : 'messages.whatsapp_off_in_app',
+      { phone },
     );
   });
   return getWhatsappChoice(ctx, phone);

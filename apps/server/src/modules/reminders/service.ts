@@ -1,4 +1,5 @@
 import type { MarkingReminderSettings, UpdateMarkingReminderSettings } from '@tuitiondesk/contract';
+import { activityWords } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/database';
 import { type Actor, recordActivity } from '../../lib/activity-log';
@@ -33,8 +34,8 @@ export async function updateReminderSettings(
       actor,
       'settings.updated',
       next.marking_reminders
-        ? `${actor.full_name} set reminders to teachers of classes not marked at ${next.reminder_time}`
-        : `${actor.full_name} turned reminders to teachers of classes not marked off`,
+        ? activityWords('settings.reminders_on', { time: next.reminder_time })
+        : activityWords('settings.reminders_off', {}),
     );
     return readReminderSettings(tx);
   });

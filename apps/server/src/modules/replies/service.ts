@@ -31,15 +31,26 @@ export async function recordParentReply(
     // Answered is seen: pushes still queued for it are pointless.
     await dropPushesOfMessage(tx, alert.id);
     const who = alert.recipient_name ?? `Parent (${input.phone})`;
-    const about = `the ${alert.kind === 'late_alert' ? 'late' : 'absence'} alert${
-      alert.student_name ? ` for ${alert.student_name}` : ''
-    }${alert.date ? ` on ${readableDate(alert.date)}` : ''}`;
-    await recordActivity(
-      tx,
-      { id: null, full_name: who },
-      'messages.parent_replied',
-      `${who} replied "${label}" to ${about} (${input.via === 'whatsapp' ? 'WhatsApp' : 'parent app'})`,
-    );
+    if (alert.student_name && alert.date) {
+      await recordActivity(tx, { id: null, full_name: who }, 'messages.parent_replied', 'messages.parent_replied', {
+        reply: input.reply,
+        kind: alert.kind,
+        name: alert.student_name,
+        date: alert.date,
+        via: input.via,
+      });
+    } else {
+      // An alert without its student or day (not written today) keeps its English sentence only.
+      const about = `the ${alert.kind === 'late_alert' ? 'late' : 'absence'} alert${
+        alert.student_name ? ` for ${alert.student_name}` : ''
+      }${alert.date ? ` on ${readableDate(alert.date)}` : ''}`;
+      await recordActivity(
+        tx,
+        { id: null, full_name: who },
+        'messages.parent_replied',
+        `${who} replied "${label}" to ${about} (${input.via === 'whatsapp' ? 'WhatsApp' : 'parent app'})`,
+      );
+    }
     return 'recorded';
   });
 }

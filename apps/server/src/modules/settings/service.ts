@@ -33,12 +33,9 @@ export async function getSettings(ctx: AppContext): Promise<CentreSettings> {
 export async function updateSettings(ctx: AppContext, actor: Actor, update: CentreSettings): Promise<CentreSettings> {
   return ctx.db.transaction(async (tx) => {
     await writeAbsenceAlerts(tx, update.absence_alerts);
-    await recordActivity(
-      tx,
-      actor,
-      'settings.updated',
-      `${actor.full_name} turned absence alerts to parents ${update.absence_alerts ? 'on' : 'off'}`,
-    );
+    await recordActivity(tx, actor, 'settings.updated', 'settings.absence_alerts', {
+      state: update.absence_alerts ? 'on' : 'off',
+    });
     return { absence_alerts: await readAbsenceAlerts(tx) };
   });
 }
@@ -62,25 +59,13 @@ export async function updateTwoFactorPolicy(
       throw new ConflictError('two_factor.own_first');
     }
     await writeRequireAdminTwoFactor(tx, isOn);
-    await recordActivity(
-      tx,
-      actor,
-      'settings.updated',
-      `${actor.full_name} turned ${isOn ? 'on' : 'off'} two-factor sign-in for every admin`,
-    );
+    await recordActivity(tx, actor, 'settings.updated', 'settings.admin_two_factor', { state: isOn ? 'on' : 'off' });
     return { require_admin_two_factor: await readRequireAdminTwoFactor(tx) };
   });
 }
 
 export async function getMarkingRules(ctx: AppContext): Promise<MarkingRules> {
   return readMarkingRules(ctx.db);
-}
-
-/** "teachers mark only their own classes, today and 2 days back", for the activity feed. */
-export function describeMarkingRules(rules: MarkingRules): string {
-  const days = rules.teacher_mark_days_back;
-  const window = days === 0 ? 'today only' : `today and ${plural(days, 'day')} back`;
-  return `${rules.teachers_mark_any_class ? 'any teacher marks any class' : 'teachers mark only their own classes'}, ${window}`;
 }
 
 /** Writes the rules; a change (not a save of the same values) leaves an activity row saying what they are now. */
@@ -92,12 +77,10 @@ export async function updateMarkingRules(ctx: AppContext, actor: Actor, update: 
       before.teachers_mark_any_class !== update.teachers_mark_any_class;
     if (isChange) {
       await writeMarkingRules(tx, update);
-      await recordActivity(
-        tx,
-        actor,
-        'settings.updated',
-        `${actor.full_name} changed the attendance marking rules: ${describeMarkingRules(update)}`,
-      );
+      await recordActivity(tx, actor, 'settings.updated', 'settings.marking_rules', {
+        any_class: update.teachers_mark_any_class ? 'yes' : 'no',
+        days: update.teacher_mark_days_back,
+      });
     }
     return readMarkingRules(tx);
   });
@@ -156,12 +139,7 @@ export async function updateMessagingSettings(
     await writeMessagingSettings(tx, after);
     const changed = describeMessagingChange(before, after);
     if (changed !== '') {
-      await recordActivity(
-        tx,
-        actor,
-        'settings.updated',
-        `${actor.full_name} changed the message settings: ${changed}`,
-      );
+      await recordActivity(tx, actor, 'settings.updated', 'settings.messaging', { changes: changed });
     }
   });
   return getMessagingSettings(ctx);
@@ -181,12 +159,9 @@ export async function updatePhoneSettings(
     const before = await readDefaultCountryCode(tx, 'update');
     await writeDefaultCountryCode(tx, update.default_country_code);
     if (before !== update.default_country_code) {
-      await recordActivity(
-        tx,
-        actor,
-        'settings.updated',
-        `${actor.full_name} set the country code for phone numbers written without one to ${update.default_country_code}`,
-      );
+      await recordActivity(tx, actor, 'settings.updated', 'settings.country_code', {
+        code: update.default_country_code,
+      });
     }
     return { default_country_code: await readDefaultCountryCode(tx) };
   });

@@ -7,7 +7,7 @@ import {
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Database, Queryable } from '../../db/database';
-import { type ActivityActor, type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { type ActivityActor, type Actor, recordActivity } from '../../lib/activity-log';
 import { eraseFromAudit } from '../../lib/audit-log';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { readableDate, today } from '../../lib/time';
@@ -68,12 +68,11 @@ export async function markStudentLeft(
       });
     }
     const updated = await setLeftOn(tx, id, day);
-    await recordActivity(
-      tx,
-      actor,
-      'student.left',
-      `${actor.full_name} marked student ${student.full_name} (${student.unique_id}) as having left on ${readableDate(day)}`,
-    );
+    await recordActivity(tx, actor, 'student.left', 'student.left', {
+      name: student.full_name,
+      unique_id: student.unique_id,
+      date: day,
+    });
     return updated;
   });
 }
@@ -87,12 +86,11 @@ export async function restoreStudent(ctx: AppContext, actor: Actor, id: number):
       throw new ConflictError('student.scrubbed_no_restore', { name: student.full_name });
     }
     const restored = await setLeftOn(tx, id, null);
-    await recordActivity(
-      tx,
-      actor,
-      'student.restored',
-      `${actor.full_name} restored student ${student.full_name} (${student.unique_id}), who had left on ${readableDate(student.left_on)}`,
-    );
+    await recordActivity(tx, actor, 'student.restored', 'student.restored', {
+      name: student.full_name,
+      unique_id: student.unique_id,
+      date: student.left_on,
+    });
     return restored;
   });
 }
@@ -109,12 +107,10 @@ export async function updateStudentSettings(
   return ctx.db.transaction(async (tx) => {
     const before = await readScrubMonths(tx, SCRUB_LEFT_AFTER_MONTHS_DEFAULT, BOUNDS, 'update');
     await writeScrubMonths(tx, update.scrub_left_after_months);
-    await recordActivity(
-      tx,
-      actor,
-      'settings.updated',
-      `${actor.full_name} set the personal data of students who left to be removed ${plural(update.scrub_left_after_months, 'month')} after they left (was ${before})`,
-    );
+    await recordActivity(tx, actor, 'settings.updated', 'settings.scrub_months', {
+      months: update.scrub_left_after_months,
+      before,
+    });
     return { scrub_left_after_months: update.scrub_left_after_months };
   });
 }
@@ -159,12 +155,11 @@ export async function scrubStudentsWhoLeft(db: Database, now: Date = new Date())
         scrubbed.map((student) => student.id),
         families,
       );
-      await recordActivity(
-        tx,
-        SYSTEM_ACTOR,
-        'student.scrubbed',
-        `The personal data of ${plural(scrubbed.length, 'student')} who left more than ${plural(months, 'month')} ago was removed (${plural(families.length, 'family', 'families')} no longer on record); their attendance is kept without names`,
-      );
+      await recordActivity(tx, SYSTEM_ACTOR, 'student.scrubbed', 'student.scrubbed', {
+        count: scrubbed.length,
+        months,
+        families: families.length,
+      });
       return { count: scrubbed.length, more: true };
     });
     total += batch.count;

@@ -1,4 +1,5 @@
 import {
+  activityWords,
   CLASS_NAMES,
   type ClassOption,
   type createStudentSchema,
@@ -54,12 +55,11 @@ export async function createStudent(ctx: AppContext, actor: Actor, written: NewS
   return ctx.db.transaction(async (tx) => {
     await lockFamily(tx, input.parent_phone);
     const [created] = (await insertStudents(tx, [input])) as [Student];
-    await recordActivity(
-      tx,
-      actor,
-      'student.created',
-      `${actor.full_name} added student ${created.full_name} (${created.unique_id}) to Class ${created.class_name}`,
-    );
+    await recordActivity(tx, actor, 'student.created', 'student.created', {
+      name: created.full_name,
+      unique_id: created.unique_id,
+      class_name: created.class_name,
+    });
     await applyFamilyChoices(tx, actor, created, input);
     return (await findStudent(tx, created.id)) as Student;
   });
@@ -84,12 +84,11 @@ async function applyFamilyChoices(
     userId: actor.id,
   });
   if (!changed) return;
-  await recordActivity(
-    tx,
-    actor,
-    'student.whatsapp_consent',
-    `${actor.full_name} ${choices.parent_whatsapp_opt_in ? 'gave' : 'withdrew'} WhatsApp consent for the parent of ${student.full_name} (${student.parent_phone})`,
-  );
+  await recordActivity(tx, actor, 'student.whatsapp_consent', 'student.whatsapp_consent', {
+    consent: choices.parent_whatsapp_opt_in ? 'given' : 'withdrawn',
+    name: student.full_name,
+    phone: student.parent_phone,
+  });
 }
 
 /**
@@ -139,7 +138,14 @@ export async function editStudent(
       tx,
       actor,
       'student.updated',
-      `${actor.full_name} updated student ${updated.full_name} (${updated.unique_id})${phoneChange?.activityNote ?? ''}`,
+      phoneChange
+        ? activityWords('student.updated_phone', {
+            name: updated.full_name,
+            unique_id: updated.unique_id,
+            old_phone: phoneChange.oldPhone,
+            new_phone: phoneChange.newPhone,
+          })
+        : activityWords('student.updated', { name: updated.full_name, unique_id: updated.unique_id }),
     );
     await applyFamilyChoices(tx, actor, updated, changes);
     return { student: (await findStudent(tx, id)) as Student, phoneChange };
@@ -176,12 +182,7 @@ export async function clearAllStudents(
 ): Promise<{ deleted_count: number; message: string; backup_file: string }> {
   return clearAfterBackup(ctx, 'before-clear-students', ['students'], async (tx, backup) => {
     const count = await deleteAllStudents(tx);
-    await recordActivity(
-      tx,
-      actor,
-      'student.cleared',
-      `${actor.full_name} cleared all students (${plural(count, 'student')} deleted; backup ${backup.file} taken first)`,
-    );
+    await recordActivity(tx, actor, 'student.cleared', 'student.cleared', { count, file: backup.file });
     return { deleted_count: count, message: `Deleted ${plural(count, 'student')}` };
   });
 }

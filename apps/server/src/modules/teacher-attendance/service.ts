@@ -1,10 +1,9 @@
 import type { TeacherAttendanceDay } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
-import { type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { type Actor, recordActivity } from '../../lib/activity-log';
 import { distinctIds } from '../../lib/distinct-ids';
 import { ConflictError, NotFoundError } from '../../lib/errors';
-import { readableDate } from '../../lib/time';
 import {
   countMarked,
   findDayLock,
@@ -64,12 +63,10 @@ export async function markTeacherAttendance(
     }
     await assertDayOpen(tx, date);
     await upsertTeacherAttendance(tx, date, records, actor.id);
-    await recordActivity(
-      tx,
-      actor,
-      'teacher_attendance.marked',
-      `${actor.full_name} saved teacher attendance for ${plural(ids.length, 'teacher')} on ${readableDate(date)}`,
-    );
+    await recordActivity(tx, actor, 'teacher_attendance.marked', 'teacher_attendance.marked', {
+      count: ids.length,
+      date,
+    });
   });
   return { marked_count: ids.length, message: `Attendance saved successfully for ${ids.length} teachers!` };
 }
@@ -85,12 +82,7 @@ export async function lockTeacherAttendance(
     const marked = await countMarked(tx, date);
     if (marked === 0) throw new ConflictError('teacher_attendance.nothing_marked');
     await insertDayLock(tx, date, actor);
-    await recordActivity(
-      tx,
-      actor,
-      'teacher_attendance.locked',
-      `${actor.full_name} locked teacher attendance for ${readableDate(date)} (${plural(marked, 'teacher')} marked)`,
-    );
+    await recordActivity(tx, actor, 'teacher_attendance.locked', 'teacher_attendance.locked', { date, count: marked });
     return marked;
   });
   return {
@@ -112,12 +104,10 @@ export async function updateTeacherRemarks(
     if (!teacher) throw new NotFoundError('teacher.not_found_by_id', { id: input.teacher_id });
     await assertDayOpen(tx, input.date);
     await upsertTeacherRemarks(tx, input.teacher_id, input.date, input.remarks);
-    await recordActivity(
-      tx,
-      actor,
-      'teacher_attendance.remarks_updated',
-      `${actor.full_name} updated the remarks of ${teacher.full_name} for ${readableDate(input.date)}`,
-    );
+    await recordActivity(tx, actor, 'teacher_attendance.remarks_updated', 'teacher_attendance.remarks_updated', {
+      teacher: teacher.full_name,
+      date: input.date,
+    });
   });
   return { message: 'Remarks saved successfully.' };
 }

@@ -114,12 +114,10 @@ export async function createTeacher(ctx: AppContext, actor: Actor, written: NewT
       const [teacher] = (await insertTeachersWithAccounts(tx, [input], accounts)) as [
         Teacher & { initial_password: string },
       ];
-      await recordActivity(
-        tx,
-        actor,
-        'teacher.created',
-        `${actor.full_name} added teacher ${teacher.full_name} (${teacher.unique_id})`,
-      );
+      await recordActivity(tx, actor, 'teacher.created', 'teacher.created', {
+        name: teacher.full_name,
+        unique_id: teacher.unique_id,
+      });
       return {
         ...teacher,
         message: `Teacher added. They sign in as ${teacher.username} with the initial password shown here; it cannot be shown again.`,
@@ -158,12 +156,10 @@ export async function editTeacher(
         emergency_contact: changes.emergency_contact ?? current.emergency_contact,
       });
       const teacher = (await findTeacher(tx, id)) as Teacher;
-      await recordActivity(
-        tx,
-        actor,
-        'teacher.updated',
-        `${actor.full_name} updated teacher ${teacher.full_name} (${teacher.unique_id})`,
-      );
+      await recordActivity(tx, actor, 'teacher.updated', 'teacher.updated', {
+        name: teacher.full_name,
+        unique_id: teacher.unique_id,
+      });
       return teacher;
     }),
   );
@@ -212,12 +208,11 @@ export async function clearAllTeachers(
 }> {
   return clearAfterBackup(ctx, 'before-clear-teachers', ['teachers', 'users'], async (tx, backup) => {
     const { teachers, users } = await deleteTeachers(tx);
-    await recordActivity(
-      tx,
-      actor,
-      'teacher.cleared',
-      `${actor.full_name} cleared all teachers (${plural(teachers.length, 'teacher')} and ${plural(users, 'sign-in account')} deleted; backup ${backup.file} taken first)`,
-    );
+    await recordActivity(tx, actor, 'teacher.cleared', 'teacher.cleared', {
+      count: teachers.length,
+      accounts: users,
+      file: backup.file,
+    });
     return {
       deleted_count: teachers.length,
       deleted_teachers: teachers.length,

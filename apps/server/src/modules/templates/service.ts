@@ -36,12 +36,7 @@ export async function createTemplate(
     // Another admin took the name between the check and the insert.
     if (created === 0) throw nameTaken(body.name);
     await replaceTexts(tx, created, body.texts);
-    await recordActivity(
-      tx,
-      actor,
-      'templates.created',
-      `${actor.full_name} added the message template "${body.name}"`,
-    );
+    await recordActivity(tx, actor, 'templates.created', 'templates.created', { name: body.name });
     return (await findTemplate(tx, created)) as MessageTemplate;
   });
 }
@@ -64,12 +59,10 @@ export async function saveTemplate(
       if (clash) throw nameTaken(clash);
       if (!(await updateTemplate(tx, id, { ...body, updatedBy: actor.full_name }))) throw nameTaken(body.name);
       await replaceTexts(tx, id, body.texts);
-      await recordActivity(
-        tx,
-        actor,
-        'templates.updated',
-        `${actor.full_name} changed the message template "${body.name}" (${body.texts.map((t) => t.language).join(', ')})`,
-      );
+      await recordActivity(tx, actor, 'templates.updated', 'templates.updated', {
+        name: body.name,
+        languages: body.texts.map((t) => t.language).join(', '),
+      });
       return (await findTemplate(tx, id)) as MessageTemplate;
     })
     .catch((error: unknown) => {
@@ -87,12 +80,7 @@ export async function removeTemplate(ctx: AppContext, actor: Actor, id: number):
       throw new ConflictError('template.in_use', { purpose: current.purpose });
     }
     await deleteTemplate(tx, id);
-    await recordActivity(
-      tx,
-      actor,
-      'templates.deleted',
-      `${actor.full_name} deleted the message template "${current.name}"`,
-    );
+    await recordActivity(tx, actor, 'templates.deleted', 'templates.deleted', { name: current.name });
     return { message: `Template "${current.name}" deleted` };
   });
 }

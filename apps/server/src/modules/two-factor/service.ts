@@ -12,7 +12,7 @@ import {
 import QRCode from 'qrcode';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
-import { type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { type Actor, recordActivity } from '../../lib/activity-log';
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
 import { endSessions, findUserById } from '../auth/repository';
@@ -100,12 +100,7 @@ export async function startSetup(ctx: AppContext, user: AuthenticatedUser): Prom
   const svg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
   await ctx.db.transaction(async (tx) => {
     if (!(await saveUnconfirmedSecret(tx, user.id, encrypted))) throw new ConflictError(ALREADY_ON);
-    await recordActivity(
-      tx,
-      user,
-      'two_factor.setup_started',
-      `${user.full_name} started setting up two-factor sign-in`,
-    );
+    await recordActivity(tx, user, 'two_factor.setup_started', 'two_factor.setup_started', {});
   });
   return {
     secret: secretText,
@@ -131,7 +126,7 @@ export async function confirmSetup(ctx: AppContext, user: AuthenticatedUser, otp
   const tokenVersion = await ctx.db.transaction(async (tx) => {
     if (!(await confirmSecret(tx, user.id, step))) throw new ConflictError(ALREADY_ON);
     await replaceRecoveryCodes(tx, user.id, hashes);
-    await recordActivity(tx, user, 'two_factor.enabled', `${user.full_name} turned on two-factor sign-in`);
+    await recordActivity(tx, user, 'two_factor.enabled', 'two_factor.enabled', {});
     // Sessions signed in with the password alone end: from now on every session passed the second factor.
     return requireEndedSessions(tx, user.id);
   });
@@ -168,7 +163,7 @@ export async function disableTwoFactor(
   const tokenVersion = await ctx.db.transaction(async (tx) => {
     if (!(await checkSecondFactor(tx, key, user.id, otp))) return undefined;
     await deleteTwoFactor(tx, user.id);
-    await recordActivity(tx, user, 'two_factor.disabled', `${user.full_name} turned off two-factor sign-in`);
+    await recordActivity(tx, user, 'two_factor.disabled', 'two_factor.disabled', {});
     // Whoever else is signed in to the account is signed out: only this session knew the code.
     return requireEndedSessions(tx, user.id);
   });
@@ -197,17 +192,7 @@ export async function resetTwoFactor(ctx: AppContext, actor: Actor, userId: numb
       throw new ConflictError('two_factor.nothing_to_reset', { name: target.full_name });
     // Whoever holds a session of theirs (perhaps the one who has the lost phone) is signed out.
     await endSessions(tx, userId);
-    await recordActivity(
-      tx,
-      actor,
-      'two_factor.reset',
-      `${actor.full_name} reset two-factor sign-in for ${target.full_name}`,
-    );
+    await recordActivity(tx, actor, 'two_factor.reset', 'two_factor.reset', { name: target.full_name });
     return { message: `Two-factor sign-in reset for ${target.full_name}. They can sign in with their password.` };
   });
-}
-
-/** How many recovery codes are left after a sign-in that spent one, for the activity feed. */
-export function recoveryCodesLeftText(left: number): string {
-  return plural(left, 'recovery code');
 }

@@ -13,7 +13,28 @@ const marked: Activity = {
   description: 'Mrs Rao marked attendance of Class 9 on 23 Nov 2026',
   time_ago: '5 minutes ago',
   action: 'attendance.marked',
+  // Written before activities carried their text as a code: only the English is stored.
+  text_code: null,
+  params: null,
   actor: 'Mrs Rao',
+  created_at: FIVE_MINUTES_AGO,
+};
+
+const approved: Activity = {
+  id: 2,
+  description: 'Mr Iyer approved leave for Asha Verma (Class 9) from 23 Nov 2026 to 24 Nov 2026 (2 days)',
+  time_ago: '5 minutes ago',
+  action: 'leave.approved',
+  text_code: 'leave.approved_days',
+  params: {
+    actor: 'Mr Iyer',
+    name: 'Asha Verma',
+    class_name: '9',
+    from: '2026-11-23',
+    to: '2026-11-24',
+    days: 2,
+  },
+  actor: 'Mr Iyer',
   created_at: FIVE_MINUTES_AGO,
 };
 
@@ -58,5 +79,26 @@ describe('the activity bell', { timeout: 30_000 }, () => {
     renderPage(<ActivityBell />, { signedInAs: 'admin' });
     await userEvent.click(await screen.findByRole('button', { name: 'हाल की गतिविधि' }));
     expect(await screen.findByText('कोई हाल की गतिविधि नहीं')).toBeInTheDocument();
+  });
+
+  it("shows the server's own sentence for an activity with a code in English", async () => {
+    answerWith([approved, marked]);
+    renderPage(<ActivityBell />, { signedInAs: 'admin' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Recent activity, 2 unread' }));
+    expect(await screen.findByText(approved.description)).toBeInTheDocument();
+  });
+
+  it('speaks Hindi for an activity with a code, with days in Hindi, and keeps an older row in English', async () => {
+    answerWith([approved, marked]);
+    await showLanguage('hi');
+    renderPage(<ActivityBell />, { signedInAs: 'admin' });
+    await userEvent.click(await screen.findByRole('button', { name: 'हाल की गतिविधि, 2 अपठित' }));
+    const panel = await screen.findByRole('heading', { name: 'हाल की गतिविधि' });
+    const list = within(panel.closest('.MuiPopover-paper') as HTMLElement);
+    expect(
+      await list.findByText('Mr Iyer ने Asha Verma (कक्षा 9) की 23 नवंबर 2026 से 24 नवंबर 2026 तक की छुट्टी स्वीकृत की (2 दिन)'),
+    ).toBeInTheDocument();
+    expect(list.queryByText(approved.description)).not.toBeInTheDocument();
+    expect(list.getByText(marked.description)).toBeInTheDocument();
   });
 });

@@ -15,6 +15,7 @@ import {
 import type { Activity } from '@tuitiondesk/contract';
 import { useState } from 'react';
 import { addEnglish, currentLanguage, type TFunction, useTranslation } from '../../i18n';
+import { translatedActivity } from '../../i18n/activity-texts';
 import enActivity from '../../i18n/locales/en/activity.json';
 import { useMarkActivitiesViewed, useRecentActivities, useUnreadCount } from './api';
 
@@ -34,7 +35,6 @@ const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
 /**
  * When an activity happened. In English the server's own words ("5 minutes ago"); in another language
  * the same count in the same unit from its time, in the language's words (Intl) with Western digits.
- * The activity's text itself is stored as written when it happened (a record), so it stays English.
  */
 function whenText(t: TFunction, activity: Activity, now = Date.now()): string {
   const language = currentLanguage();
@@ -46,6 +46,15 @@ function whenText(t: TFunction, activity: Activity, now = Date.now()): string {
     if (count >= 1) return format.format(-count, unit);
   }
   return t('justNow');
+}
+
+/**
+ * What happened, in the language in use: the activity's code filled with its params (names, subjects
+ * and reasons as written). A row from before codes, or a code this console does not know yet, shows the
+ * English the server stored.
+ */
+function activityText(activity: Activity): string {
+  return translatedActivity(activity.text_code, activity.params) ?? activity.description;
 }
 
 /** The bell of the top bar: the unread badge, and the Recent Activity panel it opens. */
@@ -104,7 +113,7 @@ export function ActivityBell() {
           <List dense sx={{ maxHeight: 420, overflowY: 'auto' }}>
             {activities.map((activity) => (
               <ListItem key={activity.id} divider>
-                <ListItemText primary={activity.description} secondary={whenText(t, activity)} />
+                <ListItemText primary={activityText(activity)} secondary={whenText(t, activity)} />
               </ListItem>
             ))}
           </List>

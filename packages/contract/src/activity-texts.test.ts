@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  ACTIVITY_TEXTS,
+  type ActivityTextCode,
+  activityTextBranches,
+  activityTextParams,
+  formatActivityText,
+} from './activity-texts';
+
+const entries = Object.entries(ACTIVITY_TEXTS) as [ActivityTextCode, string][];
+const day = (iso: string) => `<${iso}>`;
+
+/** The names the params' type reads from a text (activity-texts.ts `Placeholders`), done the same way. */
+function typedNames(text: string): string[] {
+  const names: string[] = [];
+  let rest = text;
+  for (;;) {
+    const open = rest.indexOf('{');
+    if (open === -1) return [...new Set(names)];
+    const close = rest.indexOf('}', open);
+    const inner = rest.slice(open + 1, close);
+    rest = rest.slice(close + 1);
+    const comma = inner.indexOf(',');
+    if (comma === -1) names.push(inner);
+    else if (inner.endsWith(', date')) names.push(inner.slice(0, comma));
+    else {
+      names.push(inner.slice(0, comma));
+      const end = rest.indexOf('}}');
+      if (end === -1) return [...new Set(names)];
+      rest = rest.slice(end + 2);
+    }
+  }
+}
+
+describe('the activity catalogue', () => {
+  it('names each code once, dotted and lower case', () => {
+    // An object literal keeps the last of two equal keys silently: the source itself is read.
+    const source = readFileSync(new URL('./activity-texts.ts', import.meta.url), 'utf8');
+    const block = source.slice(source.indexOf('export const ACTIVITY_TEXTS'), source.indexOf('} as const satisfies'));
+    const keys = [...block.matchAll(/^ {2}'([^']+)':/gm)].map((match) => match[1]);
+    expect(keys.length).toBe(entries.length);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const [code] of entries) expect(code).toMatch(/^[a-z][a-z_]*(\.[a-z][a-z_]*)+$/);
+  });
+
+  it('starts every text with who did it, but the one the system does itself', () => {
+    for (const [code, text] of entries) {
+      expect({ code, actor: text.startsWith('{actor} ') }).toEqual({ code, actor: code !== 'student.scrubbed' });
+    }
+  });
+
+  it('reads the same params from each text as its type does, and no branch holds a placeholder', () => {
+    for (const [code, text] of entries) {
+      expect({ code, names: typedNames(text).sort() }).toEqual({ code, names: activityTextParams(text).sort() });
+      for (const branch of activityTextBranches(text))
+        expect({ code, branch }).toEqual({ code, branch: branch.replace(/[{}]/g, '') });
+    }
+  });
+
+  it('fills every text from its params, and refuses a text whose param is missing', () => {
+    for (const [code, text] of entries) {
+      const params = Object.fromEntries(activityTextParams(text).map((name) => [name, 2]));
+      const filled = formatActivityText(text, params, { day });
+      expect({ code, filled }).toEqual({ code, filled: expect.not.stringMatching(/[{}]/) });
+      expect(() => formatActivityText(text, {}, { day })).toThrow(/needs the param/);
+    }
+  });
+
+  it("writes today's English sentences: days by the caller's form, plurals, selects and an empty branch", () => {
+    const readable = (iso: string) => (iso === '2026-11-23' ? '23 Nov 2026' : iso);
+    expect(
+      formatActivityText(
+        ACTIVITY_TEXTS['attendance.marked'],
+        { actor: 'Asha Rao', count: 1, classes: '9', class_count: 1, date: '2026-11-23' },
+        { day: readable },
+      ),
+    ).toBe('Asha Rao marked attendance for 1 student of Class 9 on 23 Nov 2026');
+    expect(
+      formatActivityText(ACTIVITY_TEXTS['attendance.approved'], { actor: 'A', count: 3, alerts: 0 }, { day }),
+    ).toBe('A approved 3 attendance records');
+    expect(
+      formatActivityText(ACTIVITY_TEXTS['attendance.approved'], { actor: 'A', count: 1, alerts: 1 }, { day }),
+    ).toBe('A approved 1 attendance record and sent 1 absence alert to parents');
+    expect(
+      formatActivityText(ACTIVITY_TEXTS['settings.marking_rules'], { actor: 'A', any_class: 'no', days: 0 }, { day }),
+    ).toBe('A changed the attendance marking rules: teachers mark only their own classes, today only');
+    expect(formatActivityText(ACTIVITY_TEXTS['student.scrubbed'], { count: 2, months: 1, families: 1 }, { day })).toBe(
+      'The personal data of 2 students who left more than 1 month ago was removed (1 family no longer on record); their attendance is kept without names',
+    );
+  });
+
+  it('shows a name or reason with braces as written, not as a placeholder', () => {
+    expect(
+      formatActivityText(
+        ACTIVITY_TEXTS['leave.requested'],
+        { actor: 'Parent {x}', name: 'Ravi {date, date}', class_name: '9', date: '2026-11-23', reason: '{fever}' },
+        { day },
+      ),
+    ).toBe('Parent {x} asked for leave for Ravi {date, date} (Class 9) on <2026-11-23>: {fever}');
+  });
+});
