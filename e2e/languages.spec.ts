@@ -252,7 +252,7 @@ describe('the product in Hindi and Urdu', { timeout: 240_000 }, () => {
     }
   });
 
-  it("the parent app keeps the family's font too: Hindi reads the same offline, after a reload online", async () => {
+  it("the parent app keeps the family's font and texts too: Hindi reads the same offline, after a reload online", async () => {
     const p = parentWords('hi');
     const child = await api<{ id: number }>('/students/', {
       json: {
@@ -292,9 +292,9 @@ describe('the product in Hindi and Urdu', { timeout: 240_000 }, () => {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.clearBrowserCache');
       await page.reload();
+      // Offline, from the worker's shell, kept answers and kept texts: still in Hindi.
+      await inbox.waitFor();
       await page.locator('html[lang="hi"]').waitFor({ state: 'attached' });
-      // The app is shown (offline, from the worker's shell and kept answers).
-      await page.locator('.brand').waitFor();
       expect(await fontFaces(page, 'Noto Sans Devanagari')).toContain('400 loaded');
     } finally {
       await context.setOffline(false);
