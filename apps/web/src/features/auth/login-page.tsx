@@ -1,11 +1,18 @@
 import { Alert, Box, Button, Card, CardContent, Link, Stack, TextField, Typography } from '@mui/material';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from '../../i18n';
 import { useAuth } from '../../lib/auth/auth-provider';
-import { ChangePasswordDialog } from './change-password-dialog';
 import { OneTimeCodeField } from './one-time-code-field';
 import { PasswordField } from './password-field';
+
+/**
+ * The change-password dialog (and its texts) is fetched when first asked for, not with the sign-in
+ * page: most sign-ins never open it, and the sign-in route has a JavaScript budget.
+ */
+const ChangePasswordDialog = lazy(() =>
+  import('./change-password-dialog').then((module) => ({ default: module.ChangePasswordDialog })),
+);
 
 export default function LoginPage() {
   const auth = useAuth();
@@ -16,6 +23,8 @@ export default function LoginPage() {
   const [password, setPassword] = useState('');
   const [otp, setOtp] = useState('');
   const [changing, setChanging] = useState(false);
+  /** Opened once: the dialog stays mounted after, so it closes with its transition. */
+  const [asked, setAsked] = useState(false);
   // Set by the server's answer: the password was right and the account uses two-factor sign-in.
   const needsCode = Boolean(auth.otpPrompt);
 
@@ -85,19 +94,31 @@ export default function LoginPage() {
               >
                 {auth.isLoading ? t('login.signingIn') : t('login.signIn')}
               </Button>
-              <Link component="button" type="button" onClick={() => setChanging(true)} sx={{ alignSelf: 'center' }}>
+              <Link
+                component="button"
+                type="button"
+                onClick={() => {
+                  setAsked(true);
+                  setChanging(true);
+                }}
+                sx={{ alignSelf: 'center' }}
+              >
                 {t('login.changePassword')}
               </Link>
             </Stack>
           </form>
         </CardContent>
       </Card>
-      <ChangePasswordDialog
-        open={changing}
-        mode="sign-in"
-        initialUsername={username}
-        onClose={() => setChanging(false)}
-      />
+      {asked && (
+        <Suspense fallback={null}>
+          <ChangePasswordDialog
+            open={changing}
+            mode="sign-in"
+            initialUsername={username}
+            onClose={() => setChanging(false)}
+          />
+        </Suspense>
+      )}
     </Box>
   );
 }
