@@ -116,6 +116,10 @@ export const ACTIVITY_TEXTS = {
   'two_factor.enabled': '{actor} turned on two-factor sign-in',
   'two_factor.disabled': '{actor} turned off two-factor sign-in',
   'two_factor.reset': '{actor} reset two-factor sign-in for {name}',
+  'two_factor.reset_other_installation':
+    'Two-factor sign-in for {name} was turned off: the data was restored from a backup of an installation with another key file. They sign in with their password and can set it up again.',
+  'two_factor.reset_unreadable_secret':
+    'Two-factor sign-in for {name} was turned off: its secret could not be opened when the backup was restored. They sign in with their password and can set it up again.',
   'backup.created': '{actor} took a backup of all data ({file})',
 } as const satisfies Record<string, string>;
 

@@ -10,7 +10,6 @@ import { resetTwoFactorOf } from '../two-factor/repository';
 
 export const RESET_TWO_FACTOR_OPTION = '--reset-two-factor';
 const ACTOR = 'npm run restore';
-const AGAIN = 'They sign in with their password and can set it up again.';
 
 export interface RestoreKeysOptions {
   /** KEY_FILE of the installation restored onto. */
@@ -48,12 +47,7 @@ export function restoreKeys(options: RestoreKeysOptions): RestoreKeyPolicy {
       const keys = options.keys ?? loadOrCreateKeyFile(options.keyFile);
       const keyId = keyIdOf(keys.sealingKey);
       if (isOtherInstallation(header)) {
-        await resetTwoFactorOf(
-          tx,
-          undefined,
-          ACTOR,
-          `the data was restored from a backup of an installation with another key file. ${AGAIN}`,
-        );
+        await resetTwoFactorOf(tx, undefined, ACTOR, 'two_factor.reset_other_installation');
         // No push service takes a push to a device subscribed to the other installation's VAPID key;
         // the parent app and the console subscribe again when notifications are turned on.
         await tx.query('DELETE FROM push_subscriptions');
@@ -68,7 +62,7 @@ export function restoreKeys(options: RestoreKeysOptions): RestoreKeyPolicy {
               'and set it up again). Nothing was changed.',
           );
         }
-        await resetTwoFactorOf(tx, ids, ACTOR, `its secret could not be opened when the backup was restored. ${AGAIN}`);
+        await resetTwoFactorOf(tx, ids, ACTOR, 'two_factor.reset_unreadable_secret');
       });
       await tx.query(
         `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database';
+import { recordActivity } from '../../lib/activity-log';
 
 export interface TwoFactorRow {
   user_id: number;
@@ -128,13 +129,13 @@ export async function replaceRecoveryHashes(tx: Queryable, ids: number[], codeHa
 
 /**
  * Turns two-factor sign-in off for these accounts (all that have it, when `userIds` is undefined),
- * recording why in one activity row per account; answers whose it was.
+ * recording why (the activity text's code) in one activity row per account; answers whose it was.
  */
 export async function resetTwoFactorOf(
   tx: Queryable,
   userIds: number[] | undefined,
   actor: string,
-  reason: string,
+  why: 'two_factor.reset_other_installation' | 'two_factor.reset_unreadable_secret',
 ): Promise<{ id: number; full_name: string }[]> {
   const reset = await tx.query<{ id: number; full_name: string }>(
     `WITH gone AS (
@@ -147,10 +148,7 @@ export async function resetTwoFactorOf(
     userIds ?? null,
   ]);
   for (const user of reset) {
-    await tx.query(
-      `INSERT INTO activities (user_id, actor, action, description) VALUES (NULL, $1, 'two_factor.reset', $2)`,
-      [actor, `Two-factor sign-in for ${user.full_name} was turned off: ${reason}`],
-    );
+    await recordActivity(tx, { id: null, full_name: actor }, 'two_factor.reset', why, { name: user.full_name });
   }
   return reset;
 }
