@@ -18,8 +18,8 @@ export interface LanguageWeight {
   language: string;
   /** Its catalogues, locales/<lang>/*.json, one chunk per namespace. */
   catalogues: WeightPart;
-  /** The server's error texts, i18n/errors/<lang>.json. */
-  errors: WeightPart;
+  /** The server's texts by code: its errors (i18n/errors/<lang>.json) and the activity feed's (i18n/activity-texts/<lang>.json). */
+  server_texts: WeightPart;
   /** Its script's @font-face CSS (400 and 700). */
   font_css: WeightPart;
   /** The woff2 files that CSS names (400 and 700), whether or not the page drew both. */

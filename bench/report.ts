@@ -246,12 +246,12 @@ if (bundle) {
       '',
       'Fetched only when the language is shown (a browser in that language at the sign-in page); JS and CSS gzipped, woff2 as it is; the font is both weights its CSS names.',
       '',
-      '| Language | Catalogues | Error texts | Font CSS | Font woff2 | RTL plugin | Date pickers | Other | Total |',
+      '| Language | Catalogues | Server texts by code (errors, activity) | Font CSS | Font woff2 | RTL plugin | Date pickers | Other | Total |',
       '|---|---|---|---|---|---|---|---|---|',
     );
     for (const weight of bundle.languages)
       lines.push(
-        `| ${weight.language} | ${part(weight.catalogues)} | ${part(weight.errors)} | ${part(weight.font_css)} | ${part(weight.font_files)} | ${part(weight.rtl)} | ${part(weight.date_locale)} | ${part(weight.other)} | ${weight.total_kb.toFixed(1)} |`,
+        `| ${weight.language} | ${part(weight.catalogues)} | ${part(weight.server_texts)} | ${part(weight.font_css)} | ${part(weight.font_files)} | ${part(weight.rtl)} | ${part(weight.date_locale)} | ${part(weight.other)} | ${weight.total_kb.toFixed(1)} |`,
       );
     lines.push('');
   }

@@ -1,7 +1,8 @@
 // The JavaScript a browser downloads, gzipped, for a cold load of each route: the sign-in screen
 // (budget 250 KB), every console screen for a signed-in admin, and the parent app. Then what each
-// language other than English adds when it is shown: its catalogues, its error texts, its script's
-// font (CSS and woff2), dayjs's locale and, for Urdu, the right-to-left plugin.
+// language other than English adds when it is shown: its catalogues, the server's texts by code
+// (errors, activity feed), its script's font (CSS and woff2), dayjs's locale and, for Urdu, the
+// right-to-left plugin.
 //   npm run build && npx tsx bench/web-bundle.ts      writes bench/results/web-bundle.json
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -94,7 +95,7 @@ async function weightOf(
   const weight: LanguageWeight = {
     language,
     catalogues: part(),
-    errors: part(),
+    server_texts: part(),
     font_css: part(),
     font_files: part(),
     rtl: part(),
@@ -121,7 +122,8 @@ async function weightOf(
     // dayjs itself comes with the date pickers' locale on the sign-in page (screens with a date field
     // fetch it anyway).
     else if ((name === language && text.includes('dayjs')) || name === 'dayjs.min') add(weight.date_locale, url, body);
-    else if (name === language) add(weight.errors, url, body);
+    // Chunks named after the language alone: the server's texts by code (errors, activity feed).
+    else if (name === language) add(weight.server_texts, url, body);
     else {
       add(weight.other, url, body);
       weight.other.names.push(name);
@@ -130,7 +132,7 @@ async function weightOf(
   for (const url of fontUrls) add(weight.font_files, url, Buffer.from(await (await fetch(url)).arrayBuffer()));
   weight.total_kb = [
     weight.catalogues,
-    weight.errors,
+    weight.server_texts,
     weight.font_css,
     weight.font_files,
     weight.rtl,
@@ -174,7 +176,7 @@ try {
   await signedIn.close();
 
   // Each language beyond English: a browser in that language at the sign-in page, which shows it
-  // (catalogues, errors, font, date locale, RTL are fetched before the texts change).
+  // (catalogues, the server's texts, font, date locale, RTL are fetched before the texts change).
   const english = await signInFiles(browser, 'en-US', 'en');
   results.languages = [];
   for (const [language, locale] of LANGUAGES) {
@@ -186,11 +188,11 @@ try {
   }
   const kb = (part: WeightPart) => `${part.kb.toFixed(1)} (${part.files})`.padStart(11);
   console.log(
-    '\nbeyond English, KB as sent (files):  catalogues     errors   font CSS      woff2        RTL  date loc.  total',
+    '\nbeyond English, KB as sent (files):  catalogues  srv texts   font CSS      woff2        RTL  date loc.  total',
   );
   for (const weight of results.languages) {
     console.log(
-      `${weight.language.padEnd(36)}${kb(weight.catalogues)}${kb(weight.errors)}${kb(weight.font_css)}${kb(weight.font_files)}${kb(weight.rtl)}${kb(weight.date_locale)}${weight.total_kb.toFixed(1).padStart(7)}${weight.other.files ? `  (+ ${weight.other.names.join(', ')})` : ''}`,
+      `${weight.language.padEnd(36)}${kb(weight.catalogues)}${kb(weight.server_texts)}${kb(weight.font_css)}${kb(weight.font_files)}${kb(weight.rtl)}${kb(weight.date_locale)}${weight.total_kb.toFixed(1).padStart(7)}${weight.other.files ? `  (+ ${weight.other.names.join(', ')})` : ''}`,
     );
   }
   const login = results.routes[0]?.kb ?? Number.NaN;
