@@ -98,6 +98,6 @@ describe('the activity catalogue', () => {
         { actor: 'Parent {x}', name: 'Ravi {date, date}', class_name: '9', date: '2026-11-23', reason: '{fever}' },
         { day },
       ),
-    ).toBe('Parent {x} asked for leave for Ravi {date, date} (Class 9) on <2026-11-23>: {fever}');
+    ).toBe('Parent {x} (parent) asked for leave for Ravi {date, date} (Class 9) on <2026-11-23>: {fever}');
   });
 });

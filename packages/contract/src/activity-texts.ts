@@ -9,7 +9,8 @@ import { errorTextBranches, errorTextParams, formatErrorText } from './error-cod
  * The syntax is the error catalogue's (ADR 036): `{name}`, `{n, plural, one {…} other {…}}` with `#`
  * the number, `{v, select, a {…} other {…}}`; a branch holds no placeholder but `#`. One kind more:
  * `{name, date}` is a yyyy-MM-dd day, which each side writes in its own form (the server's English
- * "23 Nov 2026", a client's for its language). `{actor}` is the one who did it, filled by the server.
+ * "23 Nov 2026", a client's for its language). `{actor}` is the one who did it, filled by the server (a parent's
+ * name alone: the text says `(parent)` after it).
  * Names, subjects, reasons, phones and file names in params are shown as written.
  *
  * A code names one sentence shape, so one action (the row's `action`, e.g. `settings.updated`) may have
@@ -56,11 +57,11 @@ export const ACTIVITY_TEXTS = {
   'teacher.imported': '{actor} imported {count, plural, one {# teacher} other {# teachers}} from {file}',
 
   // Leave
-  'leave.requested': '{actor} asked for leave for {name} (Class {class_name}) on {date, date}: {reason}',
+  'leave.requested': '{actor} (parent) asked for leave for {name} (Class {class_name}) on {date, date}: {reason}',
   'leave.requested_days':
-    '{actor} asked for leave for {name} (Class {class_name}) from {from, date} to {to, date}: {reason}',
-  'leave.withdrawn': '{actor} withdrew the leave request for {name} on {date, date}',
-  'leave.withdrawn_days': '{actor} withdrew the leave request for {name} from {from, date} to {to, date}',
+    '{actor} (parent) asked for leave for {name} (Class {class_name}) from {from, date} to {to, date}: {reason}',
+  'leave.withdrawn': '{actor} (parent) withdrew the leave request for {name} on {date, date}',
+  'leave.withdrawn_days': '{actor} (parent) withdrew the leave request for {name} from {from, date} to {to, date}',
   'leave.approved':
     '{actor} approved leave for {name} (Class {class_name}) on {date, date} ({days, plural, one {# day} other {# days}})',
   'leave.approved_days':

@@ -20,6 +20,8 @@ export interface Actor {
 export interface ActivityActor {
   id: number | null;
   full_name: string;
+  /** How an activity text names them, where not as `full_name` (a parent: `Asha`, not `Asha (parent)`). */
+  text_name?: string;
 }
 
 /**
@@ -65,7 +67,7 @@ export async function recordActivity(
       action,
       words ? activityDescription(words, actor) : codeOrDescription,
       words?.code ?? null,
-      words ? JSON.stringify({ actor: actor.full_name, ...words.params }) : null,
+      words ? JSON.stringify({ actor: actor.text_name ?? actor.full_name, ...words.params }) : null,
     ],
   );
 }
@@ -74,7 +76,7 @@ export async function recordActivity(
 export function activityDescription(words: ActivityWords, actor: ActivityActor): string {
   return formatActivityText(
     ACTIVITY_TEXTS[words.code],
-    { actor: actor.full_name, ...words.params },
+    { actor: actor.text_name ?? actor.full_name, ...words.params },
     { day: readableDate },
   );
 }

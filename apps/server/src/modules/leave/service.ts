@@ -44,9 +44,10 @@ function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 }
 
-/** The parent as the activity feed names them: they have no staff account. */
+/** The parent as the activity feed names them: they have no staff account. Texts say "(parent)" themselves. */
 async function parentActor(db: Queryable, phone: string) {
-  return { id: null, full_name: `${await findParentName(db, phone)} (parent)` };
+  const name = await findParentName(db, phone);
+  return { id: null, full_name: `${name} (parent)`, text_name: name };
 }
 
 // ---- Parents ----
