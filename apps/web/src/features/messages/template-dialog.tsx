@@ -4,7 +4,6 @@ import {
   fillPlaceholders,
   type MessageTemplate,
   NOTICE_PLACEHOLDERS,
-  PARENT_LANGUAGE_LABELS,
   PARENT_LANGUAGES,
   type ParentLanguage,
   TEMPLATE_PLACEHOLDERS,
@@ -13,6 +12,7 @@ import {
 import { useState } from 'react';
 import { EntityFormDialog } from '../../components/entity-list';
 import { addEnglish, type TFunction, useTranslation } from '../../i18n';
+import { useLanguageLabel } from '../../i18n/language-label';
 import enMessages from '../../i18n/locales/en/messages.json';
 import { errorText } from '../../lib/api-client';
 import { formatDay } from '../../lib/dates';
@@ -41,6 +41,7 @@ interface TextDraft {
 /** Add a notice template (no `template`), or edit any template's name, subject and texts. */
 export function TemplateDialog({ template, onClose }: { template?: MessageTemplate; onClose: () => void }) {
   const { t } = useTranslation('messages');
+  const languageLabel = useLanguageLabel();
   const save = useSaveTemplate();
   const { showToast } = useToast();
   const [name, setName] = useState(template?.name ?? '');
@@ -116,7 +117,7 @@ export function TemplateDialog({ template, onClose }: { template?: MessageTempla
         />
         <Box>
           <Typography variant="body2" color="text.secondary" id="placeholders-label" sx={{ mb: 0.5 }}>
-            {t('templateDialog.placeholders', { language: PARENT_LANGUAGE_LABELS[focused] })}
+            {t('templateDialog.placeholders', { language: languageLabel(focused) })}
           </Typography>
           <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }} aria-labelledby="placeholders-label">
             {placeholders.map((placeholder) => (
@@ -128,12 +129,12 @@ export function TemplateDialog({ template, onClose }: { template?: MessageTempla
           <Box key={text.language} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 2 }}>
             <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
               <Typography variant="subtitle2" component="h3">
-                {PARENT_LANGUAGE_LABELS[text.language]}
+                {languageLabel(text.language)}
               </Typography>
               {text.language !== 'en' && (
                 <Tooltip title={t('templateDialog.removeLanguage')}>
                   <IconButton
-                    aria-label={t('templateDialog.removeText', { language: PARENT_LANGUAGE_LABELS[text.language] })}
+                    aria-label={t('templateDialog.removeText', { language: languageLabel(text.language) })}
                     onClick={() => setTexts((current) => current.filter((other) => other.language !== text.language))}
                   >
                     <DeleteIcon fontSize="small" />
@@ -143,7 +144,7 @@ export function TemplateDialog({ template, onClose }: { template?: MessageTempla
             </Stack>
             <Stack spacing={1.5}>
               <TextField
-                label={t('templateDialog.text', { language: PARENT_LANGUAGE_LABELS[text.language] })}
+                label={t('templateDialog.text', { language: languageLabel(text.language) })}
                 value={text.body}
                 onChange={(event) => change(text.language, 'body', event.target.value)}
                 onFocus={() => setFocused(text.language)}
@@ -178,7 +179,7 @@ export function TemplateDialog({ template, onClose }: { template?: MessageTempla
           >
             {missing.map((language) => (
               <MenuItem key={language} value={language}>
-                {PARENT_LANGUAGE_LABELS[language]}
+                {languageLabel(language)}
               </MenuItem>
             ))}
           </TextField>

@@ -3,12 +3,13 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import NotesIcon from '@mui/icons-material/NotesOutlined';
 import { Box, Button, IconButton, Paper, Skeleton, Tooltip, Typography } from '@mui/material';
-import { type MessageTemplate, PARENT_LANGUAGE_LABELS } from '@tuitiondesk/contract';
+import type { MessageTemplate, ParentLanguage } from '@tuitiondesk/contract';
 import { useState } from 'react';
 import { ColumnTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import type { DataColumn } from '../../components/row-cards';
 import { addEnglish, type TFunction, useTranslation } from '../../i18n';
+import { useLanguageLabel } from '../../i18n/language-label';
 import enMessages from '../../i18n/locales/en/messages.json';
 import { errorText } from '../../lib/api-client';
 import { serverMessage } from '../../lib/server-words';
@@ -19,7 +20,10 @@ import { TemplateDialog } from './template-dialog';
 addEnglish('messages', enMessages);
 
 /** Name, Used for, Languages, WhatsApp templates, then the buttons: on a phone, a card a template. */
-const columns = (t: TFunction<'messages'>): readonly DataColumn<MessageTemplate>[] => [
+const columns = (
+  t: TFunction<'messages'>,
+  languageLabel: (language: ParentLanguage) => string,
+): readonly DataColumn<MessageTemplate>[] => [
   {
     id: 'name',
     header: t('templates.columns.name'),
@@ -38,7 +42,7 @@ const columns = (t: TFunction<'messages'>): readonly DataColumn<MessageTemplate>
   {
     id: 'languages',
     header: t('templates.columns.languages'),
-    cell: (template) => template.texts.map((text) => PARENT_LANGUAGE_LABELS[text.language]).join(', '),
+    cell: (template) => template.texts.map((text) => languageLabel(text.language)).join(', '),
   },
   {
     id: 'whatsapp',
@@ -60,6 +64,7 @@ const templateName = (template: MessageTemplate) => template.name;
  */
 export function TemplatesTab({ canEdit }: { canEdit: boolean }) {
   const { t } = useTranslation('messages');
+  const languageLabel = useLanguageLabel();
   const templates = useTemplates();
   const remove = useDeleteTemplate();
   const { showToast } = useToast();
@@ -92,7 +97,7 @@ export function TemplatesTab({ canEdit }: { canEdit: boolean }) {
       <Box
         sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', p: 2, gap: 2, flexWrap: 'wrap' }}
       >
-        <Typography color="text.secondary" sx={{ maxWidth: 640 }}>
+        <Typography color="text.secondary" sx={{ maxWidth: 640, minWidth: 0, overflowWrap: 'anywhere' }}>
           {t('templates.intro', { first: '{class}', second: '{date}' })}
         </Typography>
         {canEdit && (
@@ -107,7 +112,7 @@ export function TemplatesTab({ canEdit }: { canEdit: boolean }) {
         <ColumnTable
           label={t('templates.label')}
           region={t('templates.label')}
-          columns={columns(t)}
+          columns={columns(t, languageLabel)}
           rows={items}
           rowKey={templateId}
           nameOf={templateName}

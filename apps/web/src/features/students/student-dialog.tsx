@@ -1,15 +1,10 @@
 import { FormControlLabel, FormHelperText, MenuItem, Stack, Switch, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import {
-  CLASS_NAMES,
-  PARENT_LANGUAGE_LABELS,
-  PARENT_LANGUAGES,
-  type ParentLanguage,
-  type Student,
-} from '@tuitiondesk/contract';
+import { CLASS_NAMES, PARENT_LANGUAGES, type ParentLanguage, type Student } from '@tuitiondesk/contract';
 import { useEffect, useState } from 'react';
 import { EntityFormDialog } from '../../components/entity-list';
 import { addEnglish, englishText, type TFunction, useTranslation } from '../../i18n';
+import { useLanguageLabel } from '../../i18n/language-label';
 import enStudents from '../../i18n/locales/en/students.json';
 import { formatDay } from '../../lib/dates';
 import { splitFieldError } from '../../lib/field-errors';
@@ -58,6 +53,7 @@ export function StudentDialog({
   onSave: (form: StudentForm) => void;
 }) {
   const { t } = useTranslation('students');
+  const languageLabel = useLanguageLabel();
   const isEdit = student !== undefined;
   const [form, setForm] = useState<StudentForm>(() => (student ? formFromStudent(student) : emptyStudentForm));
   // The families the Students list already loaded (no request of its own): typing a phone that is already a
@@ -133,7 +129,7 @@ export function StudentDialog({
         >
           {PARENT_LANGUAGES.map((code) => (
             <MenuItem key={code} value={code}>
-              {PARENT_LANGUAGE_LABELS[code]}
+              {languageLabel(code)}
             </MenuItem>
           ))}
         </TextField>
