@@ -7,7 +7,7 @@ import { changeLines, fieldLabel } from './audit-labels';
 addEnglish('audit', enAudit);
 
 /** A row's before → after, one field a line; a creation shows what was set, a deletion what was there. */
-export function AuditChange({ entry }: { entry: Pick<AuditEntry, 'before' | 'after'> }) {
+export function AuditChange({ entry }: { entry: Pick<AuditEntry, 'entity' | 'before' | 'after'> }) {
   const { t } = useTranslation('audit');
   const lines = changeLines(t, entry);
   // Before, then after, in the reading direction: the arrow points from the one to the other. Each value
@@ -16,27 +16,31 @@ export function AuditChange({ entry }: { entry: Pick<AuditEntry, 'before' | 'aft
   if (lines.length === 0) return null;
   return (
     <Box component="ul" sx={{ m: 0, p: 0, listStyle: 'none' }}>
-      {lines.map((line) => (
-        <Typography component="li" variant="body2" key={line.field} sx={{ overflowWrap: 'anywhere' }}>
-          {/* The stored field's own name (its column), in English in every language: said as English. */}
-          <Box component="span" lang="en" sx={{ color: 'text.secondary' }}>
-            {fieldLabel(line.field)}:
-          </Box>{' '}
-          {line.before !== undefined && line.after !== undefined ? (
-            <>
-              <Box component="span" sx={{ textDecoration: 'line-through', unicodeBidi: 'isolate' }}>
-                {line.before}
-              </Box>
-              {arrow}
-              <Box component="strong" sx={{ unicodeBidi: 'isolate' }}>
-                {line.after}
-              </Box>
-            </>
-          ) : (
-            (line.after ?? line.before)
-          )}
-        </Typography>
-      ))}
+      {lines.map((line) => {
+        const label = fieldLabel(t, line.field);
+        return (
+          <Typography component="li" variant="body2" key={line.field} sx={{ overflowWrap: 'anywhere' }}>
+            {/* A field the screen names in the language in use; one it does not know yet is its stored
+              column's name, in English in every language: said as English. */}
+            <Box component="span" lang={label.known ? undefined : 'en'} sx={{ color: 'text.secondary' }}>
+              {label.text}:
+            </Box>{' '}
+            {line.before !== undefined && line.after !== undefined ? (
+              <>
+                <Box component="span" sx={{ textDecoration: 'line-through', unicodeBidi: 'isolate' }}>
+                  {line.before}
+                </Box>
+                {arrow}
+                <Box component="strong" sx={{ unicodeBidi: 'isolate' }}>
+                  {line.after}
+                </Box>
+              </>
+            ) : (
+              (line.after ?? line.before)
+            )}
+          </Typography>
+        );
+      })}
     </Box>
   );
 }

@@ -1,5 +1,6 @@
 import type { AuditEntry, AuditWay } from '@tuitiondesk/contract';
 import type { TFunction } from '../../i18n';
+import enAudit from '../../i18n/locales/en/audit.json';
 
 /** What an audit row can be about (a table's name, or an event): the What filter's choices, in order. */
 export const AUDIT_ENTITIES = [
@@ -35,8 +36,60 @@ export function shownValue(t: TFunction, value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-/** `full_name` → `full name`: the stored field's own name (the record's column), in every language. */
-export const fieldLabel = (field: string) => field.replaceAll('_', ' ');
+/**
+ * Who did it: a staff account's name as stored; a parent, who has no account, is stored as "Parent"
+ * and the family's phone (or "[removed]" once erased), and is said in the language in use.
+ */
+export function actorName(t: TFunction, entry: Pick<AuditEntry, 'actor_id' | 'actor_name'>): string {
+  const parent = entry.actor_id === null ? /^Parent (\+[0-9]+|\[removed\])$/.exec(entry.actor_name ?? '') : null;
+  if (!parent) return entry.actor_name ?? '';
+  const phone = parent[1] === REMOVED ? t('audit:values.removed') : (parent[1] as string);
+  return t('audit:parentActor', { phone });
+}
+
+/** The product's own words a column holds (a status, a role, a language): said in the language in use. */
+type Words = 'attendance' | 'teacherAttendance' | 'leave' | 'roles' | 'languages' | 'yesNo';
+const WORDS_OF: Readonly<Record<string, Readonly<Record<string, Words>>>> = {
+  attendance: { status: 'attendance' },
+  teacher_attendance: { status: 'teacherAttendance' },
+  leave_requests: { status: 'leave' },
+  users: { role: 'roles', language: 'languages' },
+  students: { parent_language: 'languages' },
+  messages: { language: 'languages' },
+  // A setting's value is text; an on/off setting's is "true" or "false".
+  settings: { value: 'yesNo' },
+};
+/** The columns whose secrets the log writes as "[redacted]" (migration 0014's redacted columns). */
+const HIDDEN: Readonly<Record<string, readonly string[]>> = {
+  users: ['password_hash'],
+  user_two_factor: ['secret_encrypted'],
+  parent_access: ['code_hash'],
+  settings: ['value'],
+};
+/** What the erasure of a family's data writes in place of a value or a record's id (migration 0021). */
+export const REMOVED = '[removed]';
+
+/**
+ * A field's value as the screen shows it: the product's own words (yes/no, a status, a role, a
+ * language, "[redacted]", "[removed]") in the language in use; what people wrote or the centre holds
+ * (names, phones, remarks, reasons) as written. A word a column does not know is shown as stored.
+ */
+export function fieldValue(t: TFunction, entity: string, field: string, value: unknown): string {
+  if (typeof value === 'boolean') return t(`audit:values.${value}`);
+  if (typeof value !== 'string') return shownValue(t, value);
+  if (value === REMOVED) return t('audit:values.removed');
+  if (value === '[redacted]' && HIDDEN[entity]?.includes(field)) return t('audit:values.hidden');
+  const words = WORDS_OF[entity]?.[field];
+  if (words === 'yesNo') return value === 'true' || value === 'false' ? t(`audit:values.${value}`) : value;
+  if (words && /^[a-z_]+$/.test(value)) return t(`audit:values.${words}.${value}`, { defaultValue: value });
+  return shownValue(t, value);
+}
+
+/** A field's name in the language in use; a column the screen does not know yet as stored (`full name`). */
+export function fieldLabel(t: TFunction, field: string): { text: string; known: boolean } {
+  if (Object.hasOwn(enAudit.fields, field)) return { text: t(`audit:fields.${field}`), known: true };
+  return { text: field.replaceAll('_', ' '), known: false };
+}
 
 export interface ChangeLine {
   field: string;
@@ -48,7 +101,7 @@ export interface ChangeLine {
  * The row's change as lines a person reads: a change lists each field before → after; a creation or an
  * event its values; a deletion the values it had. The ids and timestamps every row carries come last.
  */
-export function changeLines(t: TFunction, entry: Pick<AuditEntry, 'before' | 'after'>): ChangeLine[] {
+export function changeLines(t: TFunction, entry: Pick<AuditEntry, 'entity' | 'before' | 'after'>): ChangeLine[] {
   const before = entry.before ?? {};
   const after = entry.after ?? {};
   const fields = [...new Set([...Object.keys(after), ...Object.keys(before)])];
@@ -56,7 +109,7 @@ export function changeLines(t: TFunction, entry: Pick<AuditEntry, 'before' | 'af
   fields.sort((a, b) => late(a) - late(b));
   return fields.map((field) => ({
     field,
-    ...(entry.before && field in before ? { before: shownValue(t, before[field]) } : {}),
-    ...(entry.after && field in after ? { after: shownValue(t, after[field]) } : {}),
+    ...(entry.before && field in before ? { before: fieldValue(t, entry.entity, field, before[field]) } : {}),
+    ...(entry.after && field in after ? { after: fieldValue(t, entry.entity, field, after[field]) } : {}),
   }));
 }

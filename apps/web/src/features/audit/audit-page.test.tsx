@@ -2,11 +2,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AuditEntry } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { showLanguage } from '../../i18n';
 import { type FakeCall, fakeApi, renderPage } from '../../testing';
 import AuditPage from './audit-page';
 
 vi.setConfig({ testTimeout: 20_000 });
-afterEach(() => vi.restoreAllMocks());
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await showLanguage('en');
+});
 
 function entry(fields: Partial<AuditEntry> & Pick<AuditEntry, 'id'>): AuditEntry {
   return {
@@ -36,6 +40,44 @@ const ENTRIES = [
     after: { id: 12, full_name: 'Ravi Kumar', class_name: '7' },
   }),
   entry({ id: 1, entity: 'sign_in', action: 'sign_in_failed', record_id: null, after: { tried: 'admin' } }),
+];
+
+/** Changes whose values are the product's own words, beside what people wrote. */
+const WORDS = [
+  entry({
+    id: 14,
+    entity: 'attendance',
+    // A remark that happens to be a status word is what the teacher wrote: shown as written.
+    before: { status: 'absent', remarks: 'Came at 5, bus was late' },
+    after: { status: 'late', remarks: 'absent' },
+  }),
+  entry({
+    id: 13,
+    entity: 'users',
+    before: { password_hash: '[redacted]', must_change_password: false },
+    after: { password_hash: '[redacted]', must_change_password: true },
+  }),
+  entry({
+    id: 12,
+    entity: 'users',
+    action: 'create',
+    after: { role: 'teacher', language: 'hi', future_column: true },
+  }),
+  entry({
+    id: 11,
+    entity: 'students',
+    before: { parent_phone: '[removed]', parent_language: 'en' },
+    after: { parent_language: 'ur', parent_whatsapp_opt_in: true },
+  }),
+  entry({
+    id: 10,
+    actor_id: null,
+    actor_name: 'Parent +919876543210',
+    way: 'parent app',
+    entity: 'leave_requests',
+    before: { status: 'pending' },
+    after: { status: 'approved', reason: 'Family wedding', decided_at: '2026-11-20T10:15:00+05:30' },
+  }),
 ];
 
 /** The audit API answering `entries` (of `total`), recording each page asked for. */
@@ -139,5 +181,61 @@ describe('the Audit screen', () => {
     fakeApi({ 'GET /audit': () => [403, { detail: 'You do not have permission to do this' }] });
     renderPage(<AuditPage />, '/audit');
     expect(await screen.findByText('You do not have permission to do this')).toBeInTheDocument();
+  });
+
+  it("names the fields and says the product's own values in Hindi, shows what people wrote as written, and an unknown column as stored", async () => {
+    serving(WORDS);
+    await showLanguage('hi');
+    renderPage(<AuditPage />, '/audit');
+    const table = await screen.findByRole('table', { name: 'ऑडिट लॉग' });
+    await waitFor(() => expect(within(table).getAllByRole('row').slice(1)).toHaveLength(5));
+    const lines = within(table)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(lines).toEqual([
+      'स्थिति: अनुपस्थित → देरी से उपस्थित',
+      'टिप्पणी: Came at 5, bus was late → absent',
+      'पासवर्ड: [छिपाया गया] → [छिपाया गया]',
+      'पासवर्ड बदलना ज़रूरी: नहीं → हाँ',
+      'भूमिका: शिक्षक',
+      'भाषा: हिन्दी',
+      'future column: हाँ',
+      'अभिभावक की भाषा: English → اردو',
+      'व्हाट्सऐप के लिए सहमति: हाँ',
+      'अभिभावक का फ़ोन: [हटाया गया]',
+      'स्थिति: लंबित → स्वीकृत',
+      'कारण: Family wedding',
+      'निर्णय का समय: 2026-11-20T10:15:00+05:30',
+    ]);
+    // A column the screen does not know yet is its stored name, said as English; a known one in Hindi.
+    const unknown = within(table).getByText('future column:');
+    expect(unknown).toHaveAttribute('lang', 'en');
+    expect(within(table).getByText('भूमिका:')).not.toHaveAttribute('lang');
+    expect(within(table).getByText('अभिभावक +919876543210')).toBeInTheDocument();
+  });
+
+  it('keeps the same changes in English exactly as stored', async () => {
+    serving(WORDS);
+    renderPage(<AuditPage />, '/audit');
+    await waitFor(() => expect(rowsOfTable()).toHaveLength(5));
+    const lines = within(screen.getByRole('table', { name: 'Audit log' }))
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(lines).toEqual([
+      'status: absent → late',
+      'remarks: Came at 5, bus was late → absent',
+      'password hash: [redacted] → [redacted]',
+      'must change password: false → true',
+      'role: teacher',
+      'language: hi',
+      'future column: true',
+      'parent language: en → ur',
+      'parent whatsapp opt in: true',
+      'parent phone: [removed]',
+      'status: pending → approved',
+      'reason: Family wedding',
+      'decided at: 2026-11-20T10:15:00+05:30',
+    ]);
+    expect(screen.getByText('Parent +919876543210')).toBeInTheDocument();
   });
 });

@@ -14,7 +14,7 @@ import { formatDayTime } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
 import { type AuditFilters, exportAuditCsv, NO_AUDIT_FILTERS, useAuditPage } from './api';
 import { AuditChange } from './audit-change';
-import { AUDIT_ENTITIES, actionLabel, entityLabel, wayLabel } from './audit-labels';
+import { AUDIT_ENTITIES, actionLabel, actorName, entityLabel, REMOVED, wayLabel } from './audit-labels';
 
 addEnglish('audit', enAudit);
 
@@ -25,10 +25,12 @@ const columnsOf = (t: TFunction): readonly DataColumn<AuditEntry>[] => [
     id: 'who',
     header: t('columns.who'),
     cell: (entry) =>
-      entry.actor_name ?? (
+      entry.actor_name === null ? (
         <Typography variant="body2" color="text.secondary">
           {t('system')}
         </Typography>
+      ) : (
+        actorName(t, entry)
       ),
   },
   { id: 'way', header: t('columns.way'), cell: (entry) => wayLabel(t, entry.way) },
@@ -41,7 +43,7 @@ const columnsOf = (t: TFunction): readonly DataColumn<AuditEntry>[] => [
         {entityLabel(t, entry.entity)}
         {entry.record_id !== null && (
           <Typography variant="body2" color="text.secondary">
-            #{entry.record_id}
+            #{entry.record_id === REMOVED ? t('values.removed') : entry.record_id}
           </Typography>
         )}
       </>
