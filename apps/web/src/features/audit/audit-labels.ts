@@ -48,14 +48,29 @@ export function actorName(t: TFunction, entry: Pick<AuditEntry, 'actor_id' | 'ac
 }
 
 /** The product's own words a column holds (a status, a role, a language): said in the language in use. */
-type Words = 'attendance' | 'teacherAttendance' | 'leave' | 'roles' | 'languages' | 'yesNo';
+type Words =
+  | 'attendance'
+  | 'teacherAttendance'
+  | 'leave'
+  | 'roles'
+  | 'languages'
+  | 'messageKinds'
+  | 'channels'
+  | 'replies'
+  | 'signIn'
+  | 'backups'
+  | 'yesNo';
 const WORDS_OF: Readonly<Record<string, Readonly<Record<string, Words>>>> = {
   attendance: { status: 'attendance' },
   teacher_attendance: { status: 'teacherAttendance' },
   leave_requests: { status: 'leave' },
   users: { role: 'roles', language: 'languages' },
   students: { parent_language: 'languages' },
-  messages: { language: 'languages' },
+  messages: { language: 'languages', kind: 'messageKinds', message_type: 'channels', reply: 'replies' },
+  message_templates: { purpose: 'messageKinds' },
+  // The events the server writes itself: how someone signed in, which backup.
+  sign_in: { kind: 'signIn' },
+  backup: { kind: 'backups' },
   // A setting's value is text; an on/off setting's is "true" or "false".
   settings: { value: 'yesNo' },
 };
@@ -81,7 +96,7 @@ export function fieldValue(t: TFunction, entity: string, field: string, value: u
   if (value === '[redacted]' && HIDDEN[entity]?.includes(field)) return t('audit:values.hidden');
   const words = WORDS_OF[entity]?.[field];
   if (words === 'yesNo') return value === 'true' || value === 'false' ? t(`audit:values.${value}`) : value;
-  if (words && /^[a-z_]+$/.test(value)) return t(`audit:values.${words}.${value}`, { defaultValue: value });
+  if (words && /^[A-Za-z_-]+$/.test(value)) return t(`audit:values.${words}.${value}`, { defaultValue: value });
   return shownValue(t, value);
 }
 

@@ -78,6 +78,7 @@ const WORDS = [
     before: { status: 'pending' },
     after: { status: 'approved', reason: 'Family wedding', decided_at: '2026-11-20T10:15:00+05:30' },
   }),
+  entry({ id: 9, entity: 'sign_in', action: 'sign_in', after: { kind: 'staff', username: 'asha' } }),
 ];
 
 /** The audit API answering `entries` (of `total`), recording each page asked for. */
@@ -188,7 +189,7 @@ describe('the Audit screen', () => {
     await showLanguage('hi');
     renderPage(<AuditPage />, '/audit');
     const table = await screen.findByRole('table', { name: 'ऑडिट लॉग' });
-    await waitFor(() => expect(within(table).getAllByRole('row').slice(1)).toHaveLength(5));
+    await waitFor(() => expect(within(table).getAllByRole('row').slice(1)).toHaveLength(6));
     const lines = within(table)
       .getAllByRole('listitem')
       .map((item) => item.textContent);
@@ -206,6 +207,8 @@ describe('the Audit screen', () => {
       'स्थिति: लंबित → स्वीकृत',
       'कारण: Family wedding',
       'निर्णय का समय: 2026-11-20T10:15:00+05:30',
+      'प्रकार: स्टाफ़',
+      'यूज़रनेम: asha',
     ]);
     // A column the screen does not know yet is its stored name, said as English; a known one in Hindi.
     const unknown = within(table).getByText('future column:');
@@ -217,7 +220,7 @@ describe('the Audit screen', () => {
   it('keeps the same changes in English exactly as stored', async () => {
     serving(WORDS);
     renderPage(<AuditPage />, '/audit');
-    await waitFor(() => expect(rowsOfTable()).toHaveLength(5));
+    await waitFor(() => expect(rowsOfTable()).toHaveLength(6));
     const lines = within(screen.getByRole('table', { name: 'Audit log' }))
       .getAllByRole('listitem')
       .map((item) => item.textContent);
@@ -235,6 +238,8 @@ describe('the Audit screen', () => {
       'status: pending → approved',
       'reason: Family wedding',
       'decided at: 2026-11-20T10:15:00+05:30',
+      'kind: staff',
+      'username: asha',
     ]);
     expect(screen.getByText('Parent +919876543210')).toBeInTheDocument();
   });
