@@ -5,7 +5,7 @@ import { api, baseUrl, expectAccessible, newPage, uniquePhone, useBrowser } from
 
 const { browser } = useBrowser();
 const PHONE_VIEWPORT = { width: 390, height: 844 };
-const PARENT_JS_BUDGET_KB = 80;
+const PARENT_JS_BUDGET_KB = 85;
 const SESSION_ENDED = /the access code was changed or your session ended/;
 
 interface Student {

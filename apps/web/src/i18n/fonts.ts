@@ -2,8 +2,8 @@ import type { Language } from './languages';
 
 /**
  * The typeface of each script, shipped with the app (never from a CDN) and fetched only when its
- * language is chosen: Latin uses the system's font. Each face declares its script's unicode-range,
- * so Latin letters and digits in the same text keep the system font.
+ * language is chosen: Latin uses the system's font. Each face is fontsource's file of that script's
+ * subset only, so a Latin letter it does not hold falls through to the system's font in the stack.
  */
 const FONTS: Partial<Record<Language, { family: string; load: () => Promise<unknown> }>> = {
   hi: {

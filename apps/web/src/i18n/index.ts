@@ -3,7 +3,7 @@ import i18next, { type Resource } from 'i18next';
 export type { TFunction } from 'i18next';
 
 import { initReactI18next, useTranslation } from 'react-i18next';
-import { loadActivityTexts } from './activity-texts';
+import { loadActivityTexts } from './activity-text-files';
 import { setCurrentLanguage } from './current';
 import { loadDayjsLocale } from './date-locales';
 import { loadRtlCache } from './direction';
