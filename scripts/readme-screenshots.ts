@@ -81,7 +81,10 @@ async function adminCall<T>(
 ) {
   const response = await fetch(`${base}/api/v1${route}`, {
     method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: init.json === undefined ? undefined : JSON.stringify(init.json),
   });
   if (!response.ok) throw new Error(`${route}: ${response.status} ${await response.text()}`);

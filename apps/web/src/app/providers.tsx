@@ -40,6 +40,8 @@ const themeFor = (language: Language, direction: 'ltr' | 'rtl') =>
       MuiListItemButton: { styleOverrides: { root: focusRing('-3px') } },
       MuiTab: { styleOverrides: { root: focusRing('-3px') } },
       MuiAlert: { styleOverrides: { root: { '&.MuiAlert-filled': { '--focus-ring': '#fff' } } } },
+      // A count is digits and a sign: "99+" reads the same right to left, never "+99".
+      MuiBadge: { styleOverrides: { badge: { unicodeBidi: 'plaintext' } } },
     },
   });
 
