@@ -25,6 +25,7 @@ export const AUDIT_ENTITIES = [
   'message_templates',
   'settings',
   'parent_access',
+  'leave_requests',
   'sign_in',
   'backup',
   'demo_data',

@@ -6,33 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_ROUTES } from '../app/routes';
 import { BUNDLED, ENGLISH, LANGUAGES, NAMESPACES } from '.';
-
-type Catalogue = { [key: string]: string | Catalogue };
+import { type Catalogue, expectEnglishPlurals, flatten, itKeepsTheRules } from './testing/catalogue-rules';
 
 const FILES = import.meta.glob<Catalogue>('./locales/*/*.json', { eager: true, import: 'default' });
 
 function catalogue(language: string, namespace: string): Catalogue | undefined {
   return FILES[`./locales/${language}/${namespace}.json`];
-}
-
-/** `{ a: { b: 'x' } }` → `{ 'a.b': 'x' }` */
-function flatten(tree: Catalogue, prefix = ''): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(tree).flatMap(([key, value]) =>
-      typeof value === 'string' ? [[prefix + key, value]] : Object.entries(flatten(value, `${prefix}${key}.`)),
-    ),
-  );
-}
-
-const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
-
-function placeholders(text: string): string[] {
-  return [...text.matchAll(/\{\{\s*([^}\s]+)\s*\}\}/g)].map((match) => match[1] as string).sort();
-}
-
-/** A text's keys without their plural forms: `marksWaiting_one` and `marksWaiting_other` are `marksWaiting`. */
-function baseKeys(texts: Record<string, string>): Set<string> {
-  return new Set(Object.keys(texts).map((key) => key.replace(PLURAL_SUFFIX, '')));
 }
 
 const OTHERS = LANGUAGES.filter((language) => language !== 'en');
@@ -55,53 +34,18 @@ describe('the catalogues', () => {
   for (const language of OTHERS) {
     describe(language, () => {
       for (const namespace of NAMESPACES) {
-        const english = flatten(catalogue('en', namespace) ?? {});
-        const texts = flatten(catalogue(language, namespace) ?? {});
-
-        it(`${namespace}: has every English text, and nothing English does not have`, () => {
-          const englishBase = baseKeys(english);
-          const own = baseKeys(texts);
-          expect(
-            [...englishBase].filter((key) => !own.has(key)),
-            'missing',
-          ).toEqual([]);
-          expect(
-            [...own].filter((key) => !englishBase.has(key)),
-            'not in English',
-          ).toEqual([]);
-          expect(
-            Object.entries(texts).filter(([, text]) => text.trim() === ''),
-            'empty',
-          ).toEqual([]);
-        });
-
-        it(`${namespace}: keeps every placeholder, and adds none`, () => {
-          for (const [key, text] of Object.entries(texts)) {
-            const base = key.replace(PLURAL_SUFFIX, '');
-            const source = english[key] ?? english[`${base}_other`] ?? english[base] ?? '';
-            expect(placeholders(text), `${language}/${namespace}:${key}`).toEqual(placeholders(source));
-          }
-        });
-
-        it(`${namespace}: has every plural form the language needs`, () => {
-          const forms = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
-          const plural = [...baseKeys(english)].filter((base) => `${base}_other` in english);
-          for (const base of plural) {
-            for (const form of forms)
-              expect(texts, `${language}/${namespace}:${base}`).toHaveProperty([`${base}_${form}`]);
-          }
-        });
+        itKeepsTheRules(
+          `${namespace}: `,
+          language,
+          flatten(catalogue('en', namespace) ?? {}),
+          flatten(catalogue(language, namespace) ?? {}),
+        );
       }
     });
   }
 
   it("has English's own plural forms for every plural English text", () => {
-    for (const namespace of NAMESPACES) {
-      const english = flatten(catalogue('en', namespace) ?? {});
-      for (const key of Object.keys(english).filter((key) => key.endsWith('_other'))) {
-        expect(english, key).toHaveProperty([key.replace(/_other$/, '_one')]);
-      }
-    }
+    for (const namespace of NAMESPACES) expectEnglishPlurals(flatten(catalogue('en', namespace) ?? {}));
   });
 
   it("names every menu page, in English exactly as the route's title", () => {

@@ -10,57 +10,20 @@ import { ApiError, errorText } from '../lib/api-error';
 import { showLanguage } from '.';
 import { CLIENT_ERROR_CODES, REFINED_ERROR_CODES } from './error-texts';
 import { LANGUAGES } from './languages';
+import { itKeepsTheCodes } from './testing/coded-text-rules';
 
 const FILES = import.meta.glob<Record<string, string>>('./errors/*.json', { eager: true, import: 'default' });
 const ENGLISH: Record<string, string> = { ...ERROR_CODES, ...CLIENT_ERROR_CODES, ...REFINED_ERROR_CODES };
-
-/** The plural selectors a text uses (`one`, `other`, `few`, `=0`), per placeholder. */
-function pluralForms(text: string): string[] {
-  return [...text.matchAll(/\{\s*(\w+)\s*,\s*plural\s*,/g)].map((match) => match[1] as string);
-}
 
 afterEach(() => showLanguage('en'));
 
 for (const language of LANGUAGES.filter((language) => language !== 'en')) {
   describe(`${language}: the server's errors`, () => {
-    const texts = FILES[`./errors/${language}.json`] ?? {};
-
-    it('has a text for every code, and none the catalogue does not have', () => {
-      expect(
-        Object.keys(ENGLISH).filter((code) => !(code in texts)),
-        'missing',
-      ).toEqual([]);
-      expect(
-        Object.keys(texts).filter((code) => !(code in ENGLISH)),
-        'not in the catalogue',
-      ).toEqual([]);
-      expect(
-        Object.entries(texts).filter(([, text]) => text.trim() === ''),
-        'empty',
-      ).toEqual([]);
-    });
-
-    it('keeps every placeholder, adds none, and fills without a brace left', () => {
-      for (const [code, text] of Object.entries(texts)) {
-        const english = ENGLISH[code] ?? '';
-        expect(errorTextParams(text).sort(), code).toEqual(errorTextParams(english).sort());
-        expect(
-          errorTextBranches(text).filter((branch) => /[{}]/.test(branch)),
-          code,
-        ).toEqual([]);
-        const params = Object.fromEntries(errorTextParams(english).map((name) => [name, 2]));
-        expect(formatErrorText(text, params), code).not.toMatch(/[{}]/);
-      }
-    });
-
-    it('gives each plural every form the language needs', () => {
-      const forms = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
-      for (const [code, text] of Object.entries(texts)) {
-        for (const name of pluralForms(text)) {
-          const piece = text.slice(text.indexOf(`{${name}`));
-          for (const form of forms) expect(piece, `${code}: ${form}`).toMatch(new RegExp(`\\b${form}\\s*\\{`));
-        }
-      }
+    itKeepsTheCodes(language, FILES[`./errors/${language}.json`] ?? {}, {
+      english: ENGLISH,
+      params: errorTextParams,
+      branches: errorTextBranches,
+      fill: formatErrorText,
     });
   });
 }

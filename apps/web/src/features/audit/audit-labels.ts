@@ -3,24 +3,7 @@ import type { TFunction } from '../../i18n';
 import enAudit from '../../i18n/locales/en/audit.json';
 
 /** What an audit row can be about (a table's name, or an event): the What filter's choices, in order. */
-export const AUDIT_ENTITIES = [
-  'students',
-  'teachers',
-  'users',
-  'user_two_factor',
-  'attendance',
-  'teacher_attendance',
-  'teacher_attendance_locks',
-  'messages',
-  'message_templates',
-  'settings',
-  'parent_access',
-  'leave_requests',
-  'sign_in',
-  'backup',
-  'demo_data',
-  'audit_log',
-] as const;
+export { AUDIT_ENTITIES } from '@tuitiondesk/contract';
 
 /** What a row is about, in the screen's words; one the screen does not know is shown as the server named it. */
 export const entityLabel = (t: TFunction, entity: string) => t(`audit:entities.${entity}`, { defaultValue: entity });
