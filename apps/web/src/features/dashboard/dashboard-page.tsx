@@ -24,6 +24,7 @@ import {
 import type { DashboardSummary } from '@tuitiondesk/contract';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { FLIP_IN_RTL } from '../../components/flip-in-rtl';
 import { NotLoaded } from '../../components/not-loaded';
 import { PageHeader } from '../../components/page-header';
 import { StatCard } from '../../components/stat-card';
@@ -79,7 +80,7 @@ const CARDS: readonly CardSpec[] = [
   {
     label: 'cards.attendanceRate',
     caption: 'cards.attendanceRateCaption',
-    icon: <TrendingUpIcon />,
+    icon: <TrendingUpIcon sx={FLIP_IN_RTL} />,
     value: (summary, t) => t('percent', { value: formatNumber(summary.attendance_rate) }),
   },
   { label: 'cards.activeClasses', icon: <ClassIcon />, value: (summary) => formatNumber(summary.active_classes) },

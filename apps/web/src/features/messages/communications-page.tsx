@@ -3,6 +3,7 @@ import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import { Box, Button, Paper, Stack, Tab, Tabs } from '@mui/material';
 import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { FLIP_IN_RTL } from '../../components/flip-in-rtl';
 import { NotLoaded } from '../../components/not-loaded';
 import { PageHeader } from '../../components/page-header';
 import { usePageState } from '../../components/pager';
@@ -92,7 +93,7 @@ export default function CommunicationsPage() {
               variant="contained"
               startIcon={
                 // The paper plane flies the way the text reads.
-                <SendIcon sx={{ transform: (theme) => (theme.direction === 'rtl' ? 'scaleX(-1)' : undefined) }} />
+                <SendIcon sx={FLIP_IN_RTL} />
               }
               onClick={() => setSending(true)}
             >
