@@ -73,8 +73,20 @@ describe('a stopped server', () => {
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     await menu.getByRole('link', { name: 'Attendance History' }).click();
     await rowsShown(page);
-    // Every page's code is fetched in the background soon after sign-in: let it arrive first.
-    await page.waitForLoadState('networkidle');
+    // Every page's code is fetched in the background soon after sign-in: let it arrive first (the
+    // Students page's among it), and nothing more come for a second.
+    await page.waitForFunction(() =>
+      performance.getEntriesByType('resource').some((entry) => /\/assets\/students-[^/]*\.js$/.test(entry.name)),
+    );
+    await page.waitForFunction(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const before = performance.getEntriesByType('resource').length;
+          setTimeout(() => resolve(performance.getEntriesByType('resource').length === before), 1000);
+        }),
+      undefined,
+      { polling: 100 },
+    );
     expect(await page.getByText(BANNER).count()).toBe(0);
 
     await server.stop();

@@ -66,6 +66,10 @@ async function dataWords(): Promise<string[]> {
       if (NAME_LIKE.test(key) && text.length > 1 && !/^[a-z_-]+$/.test(text)) words.add(text);
       if (/^(?:username|full_name)$/.test(key)) words.add(text);
       if (/name$/.test(key)) names.add(text);
+      // An address is shown with a break before each dot and after the @ (teachers/email-address.tsx):
+      // its pieces stand in text nodes of their own.
+      if (/email/i.test(key) && text.includes('@'))
+        for (const piece of text.split(/[@.]/)) if (piece.length > 1) words.add(piece);
     } else if (Array.isArray(value)) for (const item of value) collect(item, key);
     else if (value && typeof value === 'object')
       for (const [name, item] of Object.entries(value as Record<string, unknown>)) collect(item, name);
