@@ -7,31 +7,10 @@ import {
   activityTextParams,
   formatActivityText,
 } from './activity-texts';
+import { typedNames } from './testing/typed-names';
 
 const entries = Object.entries(ACTIVITY_TEXTS) as [ActivityTextCode, string][];
 const day = (iso: string) => `<${iso}>`;
-
-/** The names the params' type reads from a text (activity-texts.ts `Placeholders`), done the same way. */
-function typedNames(text: string): string[] {
-  const names: string[] = [];
-  let rest = text;
-  for (;;) {
-    const open = rest.indexOf('{');
-    if (open === -1) return [...new Set(names)];
-    const close = rest.indexOf('}', open);
-    const inner = rest.slice(open + 1, close);
-    rest = rest.slice(close + 1);
-    const comma = inner.indexOf(',');
-    if (comma === -1) names.push(inner);
-    else if (inner.endsWith(', date')) names.push(inner.slice(0, comma));
-    else {
-      names.push(inner.slice(0, comma));
-      const end = rest.indexOf('}}');
-      if (end === -1) return [...new Set(names)];
-      rest = rest.slice(end + 2);
-    }
-  }
-}
 
 describe('the activity catalogue', () => {
   it('names each code once, dotted and lower case', () => {

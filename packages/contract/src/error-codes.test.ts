@@ -1,29 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, type ErrorCode, errorTextBranches, errorTextParams, formatErrorText } from './error-codes';
+import { typedNames } from './testing/typed-names';
 
 const entries = Object.entries(ERROR_CODES) as [ErrorCode, string][];
-
-/** The names the params' type reads from a text (error-codes.ts `Placeholders`), done the same way. */
-function typedNames(text: string): string[] {
-  const names: string[] = [];
-  let rest = text;
-  for (;;) {
-    const open = rest.indexOf('{');
-    if (open === -1) return [...new Set(names)];
-    const close = rest.indexOf('}', open);
-    const inner = rest.slice(open + 1, close);
-    rest = rest.slice(close + 1);
-    const comma = inner.indexOf(',');
-    if (comma === -1) names.push(inner);
-    else {
-      names.push(inner.slice(0, comma));
-      const end = rest.indexOf('}}');
-      if (end === -1) return [...new Set(names)];
-      rest = rest.slice(end + 2);
-    }
-  }
-}
 
 describe('the error catalogue', () => {
   it('names each code once, dotted and lower case', () => {
