@@ -617,7 +617,11 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
         },
         options,
       ),
-    rows: [{ entity: 'message_templates', action: 'create', after: { name: 'Audit template' } }],
+    rows: [
+      { entity: 'message_templates', action: 'create', after: { name: 'Audit template' } },
+      // Its texts too (migration 0026), one row per language.
+      { entity: 'message_template_texts', action: 'create', after: { language: 'en', body: 'Closed on {date}.' } },
+    ],
   }),
   'PUT /api/v1/message-templates/{id}': async () => {
     const body = {
@@ -631,9 +635,20 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
       actor: adminActor(),
       way: 'console',
       send: (options) =>
-        admin.put(`/api/v1/message-templates/${created.json().id}`, { ...body, subject: 'After' }, options),
+        admin.put(
+          `/api/v1/message-templates/${created.json().id}`,
+          { ...body, subject: 'After', texts: [{ language: 'en', body: 'Open.', whatsapp_template: 'audit_open' }] },
+          options,
+        ),
       rows: [
         { entity: 'message_templates', action: 'update', before: { subject: 'Before' }, after: { subject: 'After' } },
+        {
+          entity: 'message_template_texts',
+          action: 'update',
+          record_id: `${created.json().id}:en`,
+          before: { body: 'Closed.', whatsapp_template: null },
+          after: { body: 'Open.', whatsapp_template: 'audit_open' },
+        },
       ],
     };
   },
@@ -648,7 +663,10 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
       actor: adminActor(),
       way: 'console',
       send: (options) => admin.delete(`/api/v1/message-templates/${created.json().id}`, options),
-      rows: [{ entity: 'message_templates', action: 'delete', record_id: String(created.json().id) }],
+      rows: [
+        { entity: 'message_templates', action: 'delete', record_id: String(created.json().id) },
+        { entity: 'message_template_texts', action: 'delete', record_id: `${created.json().id}:en` },
+      ],
     };
   },
 

@@ -366,3 +366,222 @@ describe('changing templates', () => {
     );
   });
 });
+
+describe('the audit log of template texts (ADR 025, migration 0026)', () => {
+  interface TextRow {
+    actor_id: number | null;
+    actor_name: string | null;
+    address: string | null;
+    way: string;
+    action: string;
+    record_id: string;
+    before: Record<string, unknown> | null;
+    after: Record<string, unknown> | null;
+  }
+  const CONSOLE = { 'x-tuitiondesk-client': 'console' };
+  const lastAuditId = async () =>
+    (await api.db.query<{ id: number }>('SELECT coalesce(max(id), 0)::int AS id FROM audit_log'))[0]?.id ?? 0;
+  /** The rows about template texts written after `from`, oldest first. */
+  const textRows = (from: number) =>
+    api.db.query<TextRow>(
+      `SELECT actor_id, actor_name, address, way, action, record_id, before, after FROM audit_log
+        WHERE id > $1 AND entity = 'message_template_texts' ORDER BY id`,
+      [from],
+    );
+  const notice = (name: string, texts: { language: string; body: string; whatsapp_template: string | null }[]) => ({
+    ...NOTICE,
+    name,
+    texts,
+  });
+  const EN = { language: 'en', body: 'The centre is closed on {date}.', whatsapp_template: 'holiday_notice' };
+  const HI = { language: 'hi', body: 'केंद्र {date} को बंद रहेगा।', whatsapp_template: 'holiday_notice' };
+  const PHISHING = {
+    language: 'hi',
+    body: 'Pay the fee now at http://pay.example/centre',
+    whatsapp_template: 'fee_due',
+  };
+
+  it('records each text added, changed (text or WhatsApp template name) and removed, with before, after and who', async () => {
+    const [admin] = await api.db.query<{ id: number; full_name: string }>(
+      "SELECT id, full_name FROM users WHERE username = 'admin'",
+    );
+    const who = { actor_id: admin?.id, actor_name: admin?.full_name, way: 'console' };
+    const address = '203.0.113.26';
+    const options = { headers: CONSOLE, remoteAddress: address };
+
+    let from = await lastAuditId();
+    const created = await api
+      .as('admin')
+      .post('/api/v1/message-templates', notice('Audited notice', [EN, HI]), options);
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id as number;
+    expect(await textRows(from)).toEqual([
+      { ...who, address, action: 'create', record_id: `${id}:en`, before: null, after: { template_id: id, ...EN } },
+      { ...who, address, action: 'create', record_id: `${id}:hi`, before: null, after: { template_id: id, ...HI } },
+    ]);
+
+    // The Hindi notice becomes a phishing text, under another approved template; English keeps its
+    // text and only its WhatsApp template name changes; Tamil is added.
+    const TA = { language: 'ta', body: 'மையம் {date} அன்று மூடப்பட்டிருக்கும்.', whatsapp_template: null };
+    from = await lastAuditId();
+    const phished = await api
+      .as('admin')
+      .put(
+        `/api/v1/message-templates/${id}`,
+        notice('Audited notice', [{ ...EN, whatsapp_template: 'fee_due' }, PHISHING, TA]),
+        options,
+      );
+    expect(phished.statusCode).toBe(200);
+    expect(await textRows(from)).toEqual([
+      {
+        ...who,
+        address,
+        action: 'update',
+        record_id: `${id}:en`,
+        before: { whatsapp_template: 'holiday_notice' },
+        after: { whatsapp_template: 'fee_due' },
+      },
+      {
+        ...who,
+        address,
+        action: 'update',
+        record_id: `${id}:hi`,
+        before: { body: HI.body, whatsapp_template: 'holiday_notice' },
+        after: { body: PHISHING.body, whatsapp_template: 'fee_due' },
+      },
+      { ...who, address, action: 'create', record_id: `${id}:ta`, before: null, after: { template_id: id, ...TA } },
+    ]);
+
+    // ...and back, Tamil dropped: the log keeps both changes.
+    from = await lastAuditId();
+    const back = await api
+      .as('admin')
+      .put(`/api/v1/message-templates/${id}`, notice('Audited notice', [EN, HI]), options);
+    expect(back.statusCode).toBe(200);
+    expect(await textRows(from)).toEqual([
+      { ...who, address, action: 'delete', record_id: `${id}:ta`, before: { template_id: id, ...TA }, after: null },
+      {
+        ...who,
+        address,
+        action: 'update',
+        record_id: `${id}:en`,
+        before: { whatsapp_template: 'fee_due' },
+        after: { whatsapp_template: 'holiday_notice' },
+      },
+      {
+        ...who,
+        address,
+        action: 'update',
+        record_id: `${id}:hi`,
+        before: { body: PHISHING.body, whatsapp_template: 'fee_due' },
+        after: { body: HI.body, whatsapp_template: 'holiday_notice' },
+      },
+    ]);
+
+    // Saved as it is: no text changed, no row.
+    from = await lastAuditId();
+    expect(
+      (await api.as('admin').put(`/api/v1/message-templates/${id}`, notice('Audited notice', [EN, HI]), options))
+        .statusCode,
+    ).toBe(200);
+    expect(await textRows(from)).toEqual([]);
+
+    // Deleted: each text's last words are in the log.
+    from = await lastAuditId();
+    expect((await api.as('admin').delete(`/api/v1/message-templates/${id}`, options)).statusCode).toBe(200);
+    expect(await textRows(from)).toEqual([
+      { ...who, address, action: 'delete', record_id: `${id}:en`, before: { template_id: id, ...EN }, after: null },
+      { ...who, address, action: 'delete', record_id: `${id}:hi`, before: { template_id: id, ...HI }, after: null },
+    ]);
+  });
+
+  it("records a change of an alert's text, and the Audit page finds a text's history by its record", async () => {
+    const absence = (
+      (await api.as('admin').get('/api/v1/message-templates')).json() as {
+        id: number;
+        name: string;
+        subject: string;
+        purpose: string;
+        texts: { language: string; body: string; whatsapp_template: string | null }[];
+      }[]
+    ).find((template) => template.purpose === 'absence_alert');
+    if (!absence) throw new Error('no absence alert');
+    const from = await lastAuditId();
+    const texts = absence.texts.map((text) =>
+      text.language === 'ur' ? { ...text, body: '{student_name} غیر حاضر تھا، فیس یہاں بھیجیں' } : text,
+    );
+    const saved = await api.as('admin').put(`/api/v1/message-templates/${absence.id}`, {
+      name: absence.name,
+      purpose: absence.purpose,
+      subject: absence.subject,
+      texts,
+    });
+    expect(saved.statusCode).toBe(200);
+    const rows = await textRows(from);
+    expect(rows.map((row) => [row.action, row.record_id, row.after])).toEqual([
+      ['update', `${absence.id}:ur`, { body: '{student_name} غیر حاضر تھا، فیس یہاں بھیجیں' }],
+    ]);
+    const history = await api.as('admin').get(`/api/v1/audit?entity=message_template_texts&record_id=${absence.id}:ur`);
+    expect(history.statusCode).toBe(200);
+    expect(history.json().entries).toEqual([
+      expect.objectContaining({ action: 'update', record_id: `${absence.id}:ur`, after: rows[0]?.after }),
+    ]);
+  });
+
+  it('pairs each language with its own before when one statement changes several at once', async () => {
+    const created = await api
+      .as('admin')
+      .post(
+        '/api/v1/message-templates',
+        notice('Two at once', [EN, HI, { ...HI, language: 'mr', body: 'मराठी {date}' }]),
+      );
+    const id = created.json().id as number;
+    const from = await lastAuditId();
+    await api.db.query(
+      "UPDATE message_template_texts SET body = language || ' changed by hand' WHERE template_id = $1",
+      [id],
+    );
+    const rows = await textRows(from);
+    expect(rows.map((row) => [row.record_id, row.before, row.after]).sort()).toEqual(
+      [
+        [`${id}:en`, { body: EN.body }, { body: 'en changed by hand' }],
+        [`${id}:hi`, { body: HI.body }, { body: 'hi changed by hand' }],
+        [`${id}:mr`, { body: 'मराठी {date}' }, { body: 'mr changed by hand' }],
+      ].sort(),
+    );
+    expect(rows.every((row) => row.way === 'system' && row.actor_id === null)).toBe(true);
+  });
+
+  it('leaves no row for a change that was refused, and two admins saving at once are both on record in order', async () => {
+    const taken = await api.as('admin').post('/api/v1/message-templates', notice('Taken name', [EN]));
+    expect(taken.statusCode).toBe(201);
+    const created = await api.as('admin').post('/api/v1/message-templates', notice('Raced notice', [EN, HI]));
+    const id = created.json().id as number;
+
+    let from = await lastAuditId();
+    expectRefusal(
+      await api.as('admin').put(`/api/v1/message-templates/${id}`, notice('Taken name', [EN, PHISHING])),
+      409,
+      'A template named "Taken name" already exists',
+    );
+    expect(await textRows(from)).toEqual([]);
+
+    from = await lastAuditId();
+    const answers = await Promise.all(
+      ['First {date}', 'Second {date}'].map((body) =>
+        api.as('admin').put(`/api/v1/message-templates/${id}`, notice('Raced notice', [EN, { ...HI, body }])),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    const rows = await textRows(from);
+    expect(rows).toHaveLength(2);
+    // One after the other: the second change starts from the first one's after, and ends on what is stored.
+    expect(rows[0]?.before).toEqual({ body: HI.body });
+    expect(rows[1]?.before).toEqual(rows[0]?.after);
+    const [stored] = await api.db.query<{ body: string }>(
+      "SELECT body FROM message_template_texts WHERE template_id = $1 AND language = 'hi'",
+      [id],
+    );
+    expect(rows[1]?.after).toEqual({ body: stored?.body });
+  });
+});

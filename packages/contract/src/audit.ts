@@ -23,6 +23,7 @@ export const AUDIT_ENTITIES = [
   'teacher_attendance_locks',
   'messages',
   'message_templates',
+  'message_template_texts',
   'settings',
   'parent_access',
   'leave_requests',

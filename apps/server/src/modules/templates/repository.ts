@@ -111,18 +111,30 @@ export async function updateTemplate(
   return rows.length > 0;
 }
 
-/** The template's texts become exactly these (one per language). */
+/**
+ * The template's texts become exactly these (one per language), changed in place: a language left out
+ * is deleted, a new one added, and one whose text or WhatsApp template name changed is updated, so the
+ * audit log (migration 0026) has one row per language that changed, with its before and after, and
+ * none for a language saved as it was.
+ */
 export async function replaceTexts(
   tx: Queryable,
   id: number,
   texts: readonly { language: string; body: string; whatsapp_template: string | null }[],
 ): Promise<void> {
-  await tx.query('DELETE FROM message_template_texts WHERE template_id = $1', [id]);
+  const languages = texts.map((t) => t.language);
+  await tx.query('DELETE FROM message_template_texts WHERE template_id = $1 AND NOT (language = ANY($2::text[]))', [
+    id,
+    languages,
+  ]);
   await tx.query(
     `INSERT INTO message_template_texts (template_id, language, body, whatsapp_template)
      SELECT $1, language, body, whatsapp_template FROM unnest($2::text[], $3::text[], $4::text[])
-       AS t(language, body, whatsapp_template)`,
-    [id, texts.map((t) => t.language), texts.map((t) => t.body), texts.map((t) => t.whatsapp_template)],
+       AS t(language, body, whatsapp_template)
+     ON CONFLICT (template_id, language) DO UPDATE SET body = EXCLUDED.body, whatsapp_template = EXCLUDED.whatsapp_template
+      WHERE (message_template_texts.body, message_template_texts.whatsapp_template)
+            IS DISTINCT FROM (EXCLUDED.body, EXCLUDED.whatsapp_template)`,
+    [id, languages, texts.map((t) => t.body), texts.map((t) => t.whatsapp_template)],
   );
 }
 

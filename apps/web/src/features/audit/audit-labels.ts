@@ -51,6 +51,7 @@ const WORDS_OF: Readonly<Record<string, Readonly<Record<string, Words>>>> = {
   students: { parent_language: 'languages' },
   messages: { language: 'languages', kind: 'messageKinds', message_type: 'channels', reply: 'replies' },
   message_templates: { purpose: 'messageKinds' },
+  message_template_texts: { language: 'languages' },
   // The events the server writes itself: how someone signed in, which backup.
   sign_in: { kind: 'signIn' },
   backup: { kind: 'backups' },
