@@ -166,15 +166,16 @@ export async function hasStudentsToScrub(db: Queryable, leftBefore: string): Pro
  * phone are emptied, the consent fields cleared. Rows another transaction holds are skipped (SKIP
  * LOCKED), so two instances running it at once each scrub different students and never wait on one
  * another; a student scrubbed already is never picked again. Their attendance rows stay as they are.
- * Answers the students scrubbed, with the phone each had.
+ * Answers the students scrubbed, with the phone, name and parent name each had (what the rest of
+ * the scrub removes wherever else it was written).
  */
 export async function scrubLeftStudents(
   db: Queryable,
   leftBefore: string,
-): Promise<{ id: number; unique_id: string; phone: string }[]> {
+): Promise<{ id: number; unique_id: string; phone: string; name: string; parent_name: string }[]> {
   return db.query(
     `WITH due AS (
-       SELECT id, parent_phone FROM students
+       SELECT id, parent_phone, full_name, parent_name FROM students
         WHERE left_on IS NOT NULL AND scrubbed_at IS NULL AND left_on < $1::date
         ORDER BY id LIMIT ${SCRUB_LIMIT}
         FOR UPDATE SKIP LOCKED
@@ -183,7 +184,7 @@ export async function scrubLeftStudents(
             parent_whatsapp_opt_in = false, parent_whatsapp_opt_in_changed_at = NULL,
             parent_whatsapp_opt_in_changed_by = NULL, scrubbed_at = now(), updated_at = now()
        FROM due WHERE s.id = due.id
-     RETURNING s.id, s.unique_id, due.parent_phone AS phone`,
+     RETURNING s.id, s.unique_id, due.parent_phone AS phone, due.full_name AS name, due.parent_name`,
     [leftBefore],
   );
 }
