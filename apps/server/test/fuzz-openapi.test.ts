@@ -1,12 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WhatsappRequest } from '../src/modules/messages/whatsapp';
+import type { Case } from './helpers/fuzz/cases';
 import { readApiDocument } from './helpers/fuzz/openapi';
+import { copy, MAX_PLAIN_DEPTH, Ref, resolve } from './helpers/fuzz/refs';
 import { responseSchemaProblem, routeResponseSchemas } from './helpers/fuzz/response-schemas';
 import { Figures, fuzzOperation, keyOf } from './helpers/fuzz/run';
-import { schemaValues } from './helpers/fuzz/values';
+import { send } from './helpers/fuzz/send';
+import { addFields, MAX_NESTING, nesting, schemaValues } from './helpers/fuzz/values';
 import { FuzzWorld } from './helpers/fuzz/world';
 import { checkIntegrity } from './helpers/integrity';
 import { auth, createTestApp } from './helpers/test-app';
@@ -32,8 +36,22 @@ import { auth, createTestApp } from './helpers/test-app';
  *
  * Environment: FUZZ_SEED (fixed by default, so CI runs the same cases), FUZZ_RUNS (cases per
  * operation), FUZZ_TIME_LIMIT_MS (the whole walk; each operation gets its share of what is left, and
- * fast-check's interruptAfterTimeLimit stops it there). A longer run:
- * `FUZZ_RUNS=300 FUZZ_TIME_LIMIT_MS=900000 npx vitest run --project server test/fuzz-openapi.test.ts`.
+ * fast-check's interruptAfterTimeLimit stops it there; each operation's test may take that long, so
+ * vitest's own timeout never cuts a long run short). CI runs the defaults: 10 cases per operation
+ * within 35 s. Any seed runs to its end; the last test prints the figures (seed, cases, requests, by
+ * status class and status, per operation its requests, cases, seconds and statuses, and the time),
+ * before its checks, so a failing run reports them too.
+ *
+ * The long run (at least 100,000 requests: each case is 4 requests, so 300 cases for each of the ~110
+ * operations, with time enough for all of them; it takes about an hour on two shared cores), from the
+ * repository's root, in the background with its log kept:
+ *
+ *   FUZZ_SEED=938 FUZZ_RUNS=300 FUZZ_TIME_LIMIT_MS=7200000 npx vitest run --project server \
+ *     apps/server/test/fuzz-openapi.test.ts > /tmp/fuzz-long.log 2>&1 &
+ *
+ * then `grep -A130 'fuzz-openapi: seed=' /tmp/fuzz-long.log` for the figures. Any other seed the same
+ * way; a 5xx fails the operation's test with the request and the answer, and fast-check's seed and path
+ * to replay it (FUZZ_ONLY picks the operation, which keeps its own seed).
  *
  * The engine lives in helpers/fuzz/: the generators (values.ts, bodies.ts, cases.ts), the app's state
  * and identities (world.ts, refs.ts), the request runner (send.ts, run.ts) and the invariants
@@ -96,6 +114,8 @@ describe.sequential('fuzzing every operation of the OpenAPI document', () => {
   it.skip.each(walk.filter(({ name }) => ONLY && !ONLY.test(name)))('$name (not in FUZZ_ONLY)', () => {});
 
   const selected = walk.filter(({ name }) => !ONLY || ONLY.test(name));
+  // An operation may take all the time left (its share, the case still running, the integrity check).
+  const operationTimeoutMs = Math.max(60_000, TIME_LIMIT_MS + 30_000);
   it.each(selected.map((entry, position) => ({ ...entry, position })))(
     '$name',
     async ({ operation, index, name, position }) => {
@@ -111,7 +131,76 @@ describe.sequential('fuzzing every operation of the OpenAPI document', () => {
       expect(cases, `${name}: no case finished within ${share} ms`).toBeGreaterThan(0);
       expect(await checkIntegrity(t.db), `integrity after ${name}`).toEqual([]);
     },
+    operationTimeoutMs,
   );
+
+  it('a case holding the deepest nesting the mutations make is copied, printed by fast-check and sent whole', async () => {
+    await world.ensureData();
+    await world.refreshIdentities();
+    const operation = OPERATIONS.find((op) => keyOf(op) === 'POST /api/v1/students/{id}/leave');
+    if (!operation) throw new Error('no leave operation');
+    for (const arrays of [true, false]) {
+      const nested = nesting(MAX_NESTING, arrays);
+      // As a mutation makes it: the body's one field replaced by the nesting.
+      const c: Case = {
+        resetThrottle: false,
+        path: { id: new Ref('student', 3) },
+        query: [],
+        body: { kind: 'json', value: copy({ left_on: nested }) },
+        order: ['admin'],
+        ip: 1,
+      };
+      // fast-check's printing of a case, as its failure report does (it overflowed at 2,000 levels).
+      const details = fc.check(
+        fc.property(fc.constant(c), () => false),
+        { seed: 1, numRuns: 1 },
+      );
+      expect(fc.defaultReportMessage(details)).toContain(`Nested(${arrays ? '[…]' : '{a:…}'}×${MAX_NESTING})`);
+      const { sent, response } = await send(world, operation, c, 'admin');
+      // The server got the whole nesting and refused it, as the invariants want.
+      let depth = 0;
+      let inner: unknown = (sent.resolvedBody as { left_on: unknown }).left_on;
+      while (inner !== null && typeof inner === 'object') {
+        inner = Array.isArray(inner) ? inner[0] : (inner as { a: unknown }).a;
+        depth += 1;
+      }
+      expect(depth).toBe(MAX_NESTING);
+      expect(inner).toBe(1);
+      expect(sent.body.startsWith(arrays ? '{"left_on":[[[[' : '{"left_on":{"a":{"a":')).toBe(true);
+      expect(response.statusCode).toBe(422);
+      expect(typeof response.json().detail).toBe('string');
+    }
+  });
+
+  it('a generated __proto__ or constructor key reaches the server as a key, in resolved bodies and in added fields', async () => {
+    const probe =
+      '{"__proto__":{"role":"admin"},"constructor":{"prototype":{"role":"admin"}},"a":[{"__proto__":null}]}';
+    const resolved = await resolve(world, JSON.parse(probe), 'admin');
+    expect(JSON.stringify(resolved)).toBe(probe);
+    expect(Object.getPrototypeOf(resolved)).toBe(Object.prototype);
+    // A mutation's extra fields (fc.dictionary and fc.jsonValue make __proto__ keys as own properties).
+    const target: Record<string, unknown> = { left_on: '2026-01-05' };
+    addFields(target, JSON.parse('{"__proto__":{"role":"admin"},"role":"admin"}'));
+    expect(JSON.stringify(target)).toBe('{"left_on":"2026-01-05","__proto__":{"role":"admin"},"role":"admin"}');
+    expect(Object.getPrototypeOf(target)).toBe(Object.prototype);
+  });
+
+  it('a generated value deeper than a Nested should be, or holding itself, is named as a generator mistake, not a stack overflow', async () => {
+    // One array more than MAX_PLAIN_DEPTH within each other.
+    let deep: unknown = 1;
+    for (let i = 0; i <= MAX_PLAIN_DEPTH; i += 1) deep = [deep];
+    await expect(resolve(world, deep, 'admin')).rejects.toThrow(
+      `a generated value nested over ${MAX_PLAIN_DEPTH} levels deep`,
+    );
+    const looped: Record<string, unknown> = { a: 1 };
+    looped.self = { back: looped };
+    await expect(resolve(world, looped, 'admin')).rejects.toThrow('a generated value holds itself');
+    // MAX_PLAIN_DEPTH objects within each other, the innermost one twice side by side (not a loop), resolve.
+    const shared = { b: 2 };
+    let within: unknown = [shared, shared];
+    for (let i = 2; i < MAX_PLAIN_DEPTH; i += 1) within = [within];
+    expect(JSON.stringify(await resolve(world, within, 'admin'))).toBe(JSON.stringify(within));
+  });
 
   it('the response-schema invariant itself catches a list body with a field missing, a wrong type or a field too many', async () => {
     await world.ensureData();
@@ -184,6 +273,23 @@ describe.sequential('fuzzing every operation of the OpenAPI document', () => {
   });
 
   it('left the database whole, and reports its figures', async () => {
+    // The figures first, so a run that failed somewhere still says what it did.
+    const neverSucceeded = OPERATIONS.filter((op) => figures.casesByOperation.has(keyOf(op)))
+      .filter((op) => !figures.successByOperation.get(keyOf(op)))
+      .map(keyOf);
+    const totalCases = [...figures.casesByOperation.values()].reduce((sum, n) => sum + n, 0);
+    const { setup } = world;
+    console.log(
+      `fuzz-openapi: seed=${SEED} runs=${RUNS} time_limit_ms=${TIME_LIMIT_MS} operations=${OPERATIONS.length} cases=${totalCases} requests=${figures.requests} ` +
+        `2xx=${figures.byClass['2xx'] ?? 0} 3xx=${figures.byClass['3xx'] ?? 0} 4xx=${figures.byClass['4xx'] ?? 0} ` +
+        `5xx=${figures.byClass['5xx'] ?? 0} statuses={${figures.statuses()}} setup_requests=${setup.requests} ` +
+        `teachers_replaced=${setup.teachersReplaced} never_2xx=[${neverSucceeded.join(', ')}] ` +
+        `seconds=${((Date.now() - started) / 1000).toFixed(1)}\n` +
+        figures
+          .perOperation()
+          .map((line) => `  ${line}`)
+          .join('\n'),
+    );
     expect(await checkIntegrity(t.db)).toEqual([]);
     // What the API answers agrees with the tables (no stale read cache after thousands of writes).
     await world.refreshIdentities();
@@ -205,18 +311,6 @@ describe.sequential('fuzzing every operation of the OpenAPI document', () => {
       (op) => (!ONLY || ONLY.test(keyOf(op))) && !figures.casesByOperation.get(keyOf(op)),
     );
     expect(missed.map(keyOf)).toEqual([]);
-    const neverSucceeded = OPERATIONS.filter((op) => figures.casesByOperation.has(keyOf(op)))
-      .filter((op) => !figures.successByOperation.get(keyOf(op)))
-      .map(keyOf);
-    const totalCases = [...figures.casesByOperation.values()].reduce((sum, n) => sum + n, 0);
-    const { setup } = world;
-    console.log(
-      `fuzz-openapi: seed=${SEED} runs=${RUNS} operations=${OPERATIONS.length} cases=${totalCases} requests=${figures.requests} ` +
-        `2xx=${figures.byClass['2xx'] ?? 0} 3xx=${figures.byClass['3xx'] ?? 0} 4xx=${figures.byClass['4xx'] ?? 0} ` +
-        `5xx=${figures.byClass['5xx'] ?? 0} statuses={${figures.statuses()}} setup_requests=${setup.requests} ` +
-        `teachers_replaced=${setup.teachersReplaced} never_2xx=[${neverSucceeded.join(', ')}] ` +
-        `seconds=${((Date.now() - started) / 1000).toFixed(1)}`,
-    );
     expect(figures.byClass['5xx'] ?? 0).toBe(0);
   });
 });

@@ -42,6 +42,41 @@ export class Ref {
 
 export const ref = (kind: RefKind) => fc.nat({ max: 10_000 }).map((pick) => new Ref(kind, pick));
 
+/**
+ * A value nested `depth` levels deep (`[[[…1…]]]` or `{"a":{"a":…1…}}`), built only when the case is
+ * sent. Until then it is one leaf: copying a case, the mutations' walk over its places and fast-check's
+ * printing of a case (a counterexample, a report) never recurse once per level. A case held as the
+ * nested value itself overflowed the stack in `resolve` and in fast-check's stringify at 2,000 levels.
+ */
+export class Nested {
+  constructor(
+    readonly depth: number,
+    readonly arrays: boolean,
+  ) {}
+  /** The value itself, built without recursion. */
+  build(): unknown {
+    let value: unknown = 1;
+    for (let i = 0; i < this.depth; i += 1) value = this.arrays ? [value] : { a: value };
+    return value;
+  }
+  toString(): string {
+    return `Nested(${this.arrays ? '[…]' : '{a:…}'}×${this.depth})`;
+  }
+  [fc.toStringMethod](): string {
+    return this.toString();
+  }
+}
+
+/** A value the case holds symbolically (resolved or built at send time): a leaf for every walker of a case. */
+export const isSymbolic = (value: unknown): value is Ref | Nested => value instanceof Ref || value instanceof Nested;
+
+/**
+ * How many objects and arrays a generated value may hold within each other outside a Nested (the
+ * schemas, fc.jsonValue and the mutations stay far below): deeper means a generator builds deep values
+ * itself, and should make a Nested instead.
+ */
+export const MAX_PLAIN_DEPTH = 64;
+
 /** An id no row has. */
 export const MISSING_ID = 2_000_000_000;
 
@@ -119,22 +154,32 @@ async function resolveRef(world: FuzzWorld, value: Ref, who: Who): Promise<unkno
   }
 }
 
-/** `value` with every Ref inside it replaced by what it names now, for `who`. */
-export async function resolve(world: FuzzWorld, value: unknown, who: Who): Promise<unknown> {
+/**
+ * `value` with every Ref inside it replaced by what it names now, for `who`, and every Nested built.
+ * Object keys are kept as own properties whatever they are (`__proto__` too: `out[key] = …` would set
+ * the copy's prototype instead, and the probe would never reach the server). A value nested deeper than
+ * MAX_PLAIN_DEPTH, or holding itself, is a generator's mistake and said so, not a stack overflow.
+ */
+export async function resolve(world: FuzzWorld, value: unknown, who: Who, ancestors: object[] = []): Promise<unknown> {
   if (value instanceof Ref) return resolveRef(world, value, who);
-  if (Array.isArray(value)) return Promise.all(value.map((item) => resolve(world, item, who)));
-  if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array)) {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = await resolve(world, item, who);
-    return out;
+  if (value instanceof Nested) return value.build();
+  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return value;
+  if (ancestors.includes(value))
+    throw new Error('a generated value holds itself: a generator reused an object it had changed');
+  if (ancestors.length >= MAX_PLAIN_DEPTH) {
+    throw new Error(`a generated value nested over ${MAX_PLAIN_DEPTH} levels deep: deep values are a Nested (refs.ts)`);
   }
-  return value;
+  const inside = [...ancestors, value];
+  if (Array.isArray(value)) return Promise.all(value.map((item) => resolve(world, item, who, inside)));
+  const entries: [string, unknown][] = [];
+  for (const [key, item] of Object.entries(value)) entries.push([key, await resolve(world, item, who, inside)]);
+  return Object.fromEntries(entries);
 }
 
-/** A copy that keeps Ref instances (structuredClone would turn them into plain objects). */
+/** A copy that keeps Ref and Nested instances (structuredClone would turn them into plain objects). */
 export function copy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(copy);
-  if (value !== null && typeof value === 'object' && !(value instanceof Ref)) {
+  if (value !== null && typeof value === 'object' && !isSymbolic(value)) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v)]));
   }
   return value;

@@ -15,24 +15,50 @@ export class Figures {
   readonly byStatus = new Map<number, number>();
   readonly casesByOperation = new Map<string, number>();
   readonly successByOperation = new Map<string, number>();
+  /** Per operation (`POST /api/v1/students/`): its requests by status, and the milliseconds it took. */
+  readonly byOperation = new Map<string, { statuses: Map<number, number>; ms: number }>();
 
   record(operation: Operation, response: LightMyRequestResponse): void {
     this.requests += 1;
     const statusClass = `${Math.floor(response.statusCode / 100)}xx`;
     this.byClass[statusClass] = (this.byClass[statusClass] ?? 0) + 1;
     this.byStatus.set(response.statusCode, (this.byStatus.get(response.statusCode) ?? 0) + 1);
-    if (response.statusCode < 300) {
-      const key = keyOf(operation);
-      this.successByOperation.set(key, (this.successByOperation.get(key) ?? 0) + 1);
-    }
+    const key = keyOf(operation);
+    if (response.statusCode < 300) this.successByOperation.set(key, (this.successByOperation.get(key) ?? 0) + 1);
+    const statuses = this.of(key).statuses;
+    statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+  }
+
+  /** The time one operation's walk took (added up if it is walked again). */
+  timed(operation: Operation, ms: number): void {
+    this.of(keyOf(operation)).ms += ms;
   }
 
   /** `200:12 401:30 …`, by status. */
-  statuses(): string {
-    return [...this.byStatus.entries()]
+  statuses(of: Map<number, number> = this.byStatus): string {
+    return [...of.entries()]
       .sort(([a], [b]) => a - b)
       .map(([status, count]) => `${status}:${count}`)
       .join(' ');
+  }
+
+  /** One line per operation walked: requests, cases, seconds and the answers by status. */
+  perOperation(): string[] {
+    const width = Math.max(0, ...[...this.byOperation.keys()].map((key) => key.length));
+    return [...this.byOperation.entries()].map(([key, { statuses, ms }]) => {
+      const requests = [...statuses.values()].reduce((sum, n) => sum + n, 0);
+      const cases = this.casesByOperation.get(key) ?? 0;
+      return `${key.padEnd(width)}  requests=${requests} cases=${cases} seconds=${(ms / 1000).toFixed(1)}  ${this.statuses(statuses)}`;
+    });
+  }
+
+  private of(key: string): { statuses: Map<number, number>; ms: number } {
+    let entry = this.byOperation.get(key);
+    if (!entry) {
+      entry = { statuses: new Map(), ms: 0 };
+      this.byOperation.set(key, entry);
+    }
+    return entry;
   }
 }
 
@@ -61,6 +87,7 @@ export async function fuzzOperation(
   options: FuzzOptions,
 ): Promise<number> {
   let cases = 0;
+  const started = Date.now();
   const signIn = /\/login$/.test(operation.path);
   const runCase = async (c: Case) => {
     await world.ensureData();
@@ -88,13 +115,18 @@ export async function fuzzOperation(
     }),
     { seed: options.seed, numRuns: options.numRuns, plugins: [fc.interruptAfterTimeLimit(options.timeLimitMs)] },
   );
-  // A property interrupted before its first case ended is "failed" without a counterexample: the
-  // case is still running, and is judged below like the others.
-  if (details.failed && details.counterexample !== null) {
-    throw new Error(`${await fc.asyncDefaultReportMessage(details)}`, { cause: details.errorInstance });
+  try {
+    // A property interrupted before its first case ended is "failed" without a counterexample: the
+    // case is still running, and is judged below like the others.
+    if (details.failed && details.counterexample !== null) {
+      throw new Error(`${await fc.asyncDefaultReportMessage(details)}`, { cause: details.errorInstance });
+    }
+    await inFlight;
+  } finally {
+    // Counted whether the operation passed or not, so a failing run still reports what it did.
+    figures.casesByOperation.set(keyOf(operation), cases);
+    figures.timed(operation, Date.now() - started);
   }
-  await inFlight;
-  figures.casesByOperation.set(keyOf(operation), cases);
   return cases;
 }
 

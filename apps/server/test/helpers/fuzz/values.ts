@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { addDays, today } from '../../../src/lib/time';
 import type { Deref, JsonSchema } from './openapi';
-import { copy, MISSING_ID, Ref, type RefKind, ref } from './refs';
+import { copy, isSymbolic, MISSING_ID, Nested, type RefKind, ref } from './refs';
 
 /**
  * Values from the JSON schemas of the OpenAPI document: valid ones, shaped by what a field means (its
@@ -84,11 +84,16 @@ const hugeString = fc
   .tuple(fc.constantFrom(5_000, 100_000, 700_000), fc.constantFrom('x', 'é', '😀', '9', ' ', '+9'))
   .map(([n, unit]) => unit.repeat(Math.ceil(n / unit.length)));
 
-const deepNesting = fc.tuple(fc.integer({ min: 20, max: 2_000 }), fc.boolean()).map(([depth, arrays]) => {
-  let value: unknown = 1;
-  for (let i = 0; i < depth; i += 1) value = arrays ? [value] : { a: value };
-  return value;
-});
+/** The deepest nesting a mutation puts into a body (the raw bodies in bodies.ts go deeper, as text). */
+export const MAX_NESTING = 2_000;
+
+/** Arrays (or objects) `depth` levels deep, in a case: a Nested, built only when sent (see refs.ts). */
+export const nesting = (depth: number, arrays: boolean): unknown => new Nested(depth, arrays);
+
+/** Arrays or objects 20 to MAX_NESTING levels deep. */
+const deepNesting = fc
+  .tuple(fc.integer({ min: 20, max: MAX_NESTING }), fc.boolean())
+  .map(([depth, arrays]) => nesting(depth, arrays));
 
 const badValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom(...BAD_SCALARS) },
@@ -124,7 +129,7 @@ function paths(value: unknown, prefix: (string | number)[] = []): (string | numb
   const found: (string | number)[][] = [prefix];
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) found.push(...paths(item, [...prefix, i]));
-  } else if (value !== null && typeof value === 'object' && !(value instanceof Ref)) {
+  } else if (value !== null && typeof value === 'object' && !isSymbolic(value)) {
     for (const [key, item] of Object.entries(value)) found.push(...paths(item, [...prefix, key]));
   }
   return found;
@@ -329,8 +334,8 @@ export function schemaValues(deref: Deref): SchemaValues {
         } else if (kind === 'null') holder[key] = null;
         else if (kind === 'extra') {
           const target = holder[key];
-          if (target !== null && typeof target === 'object' && !Array.isArray(target) && !(target instanceof Ref)) {
-            Object.assign(target, extra);
+          if (target !== null && typeof target === 'object' && !Array.isArray(target) && !isSymbolic(target)) {
+            addFields(target, extra);
           } else holder[key] = bad;
         } else holder[key] = bad;
         return root;
@@ -338,4 +343,14 @@ export function schemaValues(deref: Deref): SchemaValues {
   }
 
   return { valid, mutated };
+}
+
+/**
+ * `extra`'s fields added to `target` as own fields, `__proto__` too (Object.assign would set the
+ * target's prototype instead, and the probe would never reach the server).
+ */
+export function addFields(target: object, extra: object): void {
+  for (const [key, value] of Object.entries(extra)) {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  }
 }
