@@ -58,7 +58,9 @@ export function registerWhatsappWebhookRoutes(app: ZodApp, ctx: AppContext): voi
           // Signed but not JSON: nothing to do, and Meta must not send it again.
           return reply.code(200).send({ received: true });
         }
-        const result = await processCallback(ctx, payload);
+        // What is not for the centre, and an item that fails, is logged and skipped inside; the answer
+        // stays 200 so Meta does not send the callback again (docs/whatsapp.md, "What the webhook applies").
+        const result = await processCallback(ctx, payload, request.log);
         request.log.info({ whatsapp: result }, 'WhatsApp callback processed');
         return reply.code(200).send({ received: true });
       },

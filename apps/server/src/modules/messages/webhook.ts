@@ -1,8 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
+import type { Queryable } from '../../db/database';
 import { recordActivity } from '../../lib/activity-log';
-import { recordParentReply } from '../replies/service';
+import { recordParentReplyIn } from '../replies/service';
 import { readMessagingSettings } from '../settings/repository';
 import { setFamilyWhatsappConsent } from '../students/consent';
 import { setAttemptStatus } from './attempts';
@@ -76,6 +78,8 @@ const changeSchema = z.object({
   field: z.string(),
   value: z
     .object({
+      // The number the change is for; checked, not trusted to be a string.
+      metadata: z.object({ phone_number_id: z.unknown().optional() }).optional().catch(undefined),
       statuses: z.array(z.unknown()).optional(),
       messages: z.array(z.unknown()).optional(),
     })
@@ -84,8 +88,43 @@ const changeSchema = z.object({
 
 const callbackSchema = z.object({
   object: z.string(),
-  entry: z.array(z.object({ changes: z.array(changeSchema).optional() })).max(1000),
+  // `id` is the WhatsApp Business Account the entry is for.
+  entry: z.array(z.object({ id: z.unknown().optional(), changes: z.array(changeSchema).optional() })).max(1000),
 });
+
+/**
+ * The parsed callback with U+0000 taken out of every string, keys included, before anything reads it:
+ * the database refuses NUL in text, and a wamid, a name, a text, a button payload or an error title
+ * carrying one would fail its item. Walked with a list, not recursion, so no nesting that fits in the
+ * webhook's 1 MB overflows the stack (JSON.parse itself takes any depth).
+ */
+export function withoutNul(value: unknown): unknown {
+  const clean = (text: string) => (text.includes('\u0000') ? text.replaceAll('\u0000', '') : text);
+  const copy = (item: unknown): unknown => {
+    if (typeof item === 'string') return clean(item);
+    if (Array.isArray(item)) return new Array<unknown>(item.length);
+    if (item !== null && typeof item === 'object') return {};
+    return item;
+  };
+  const root = copy(value);
+  const pending: [unknown, unknown][] = [[value, root]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [from, to] = next as [Record<string, unknown>, Record<string, unknown>];
+    if (typeof from !== 'object' || from === null) continue;
+    for (const [key, item] of Object.entries(from)) {
+      const made = copy(item);
+      // defineProperty: a key "__proto__" stays a plain key, as JSON.parse made it.
+      Object.defineProperty(to, Array.isArray(from) ? key : clean(key), {
+        value: made,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      if (made !== null && typeof made === 'object') pending.push([item, made]);
+    }
+  }
+  return root;
+}
 
 const TRACKED_STATUSES = new Set(['sent', 'delivered', 'read', 'failed']);
 
@@ -133,32 +172,147 @@ export interface CallbackResult {
   duplicates: number;
   replies: number;
   optOuts: number;
+  /** Statuses and messages of entries or changes for another business account or number: skipped. */
+  notOurs: number;
+  /** Statuses and messages not in the shape the Cloud API documents: skipped. */
+  notUnderstood: number;
+  /** Statuses and messages whose applying failed: logged, skipped, the others applied. */
+  failed: number;
 }
+
+/** How a callback's lines read in the server log: `event: whatsapp-callback` and an outcome. */
+const LOG_EVENT = 'whatsapp-callback';
 
 /**
  * Applies one signed callback: statuses move attempts forward (late, duplicate and out-of-order ones
  * change nothing they should not; one for a wamid not stored yet waits for it), inbound messages are
  * stored once each, button replies become the parent's reason, STOP and START change the family's
- * consent. Each item is its own short transaction; an item that is not understood is skipped.
+ * consent. Only what is for the centre is applied: an entry whose id is not WHATSAPP_BUSINESS_ACCOUNT_ID,
+ * or a change whose `metadata.phone_number_id` is not WHATSAPP_PHONE_NUMBER_ID (or that names none), is
+ * skipped with a warning in the log. Every string is read without U+0000. Each status and each message
+ * is applied on its own, in its own short transaction: one that fails is logged (its wamid and the
+ * error, never a text) and skipped, and the others are applied all the same, so the callback can be
+ * answered 200 and Meta does not send it again for days. An item that is not understood is skipped.
  */
-export async function processCallback(ctx: AppContext, payload: unknown): Promise<CallbackResult> {
-  const result: CallbackResult = { statuses: 0, unknownStatuses: 0, inbound: 0, duplicates: 0, replies: 0, optOuts: 0 };
-  const callback = callbackSchema.safeParse(payload);
-  if (!callback.success || callback.data.object !== 'whatsapp_business_account') return result;
+export async function processCallback(
+  ctx: AppContext,
+  payload: unknown,
+  log: FastifyBaseLogger,
+): Promise<CallbackResult> {
+  const result: CallbackResult = {
+    statuses: 0,
+    unknownStatuses: 0,
+    inbound: 0,
+    duplicates: 0,
+    replies: 0,
+    optOuts: 0,
+    notOurs: 0,
+    notUnderstood: 0,
+    failed: 0,
+  };
+  const whatsapp = ctx.config.whatsapp;
+  if (!whatsapp) return result;
+  const callback = callbackSchema.safeParse(withoutNul(payload));
+  if (!callback.success || callback.data.object !== 'whatsapp_business_account') {
+    log.warn(
+      { event: LOG_EVENT, outcome: 'not-understood', object: callback.success ? idText(callback.data.object) : null },
+      'WhatsApp callback not in the shape of a WhatsApp Business Account callback: nothing applied',
+    );
+    return result;
+  }
   for (const entry of callback.data.entry) {
-    for (const change of entry.changes ?? []) {
-      if (change.field !== 'messages' || !change.value) continue;
-      for (const raw of change.value.statuses ?? []) {
-        const status = statusSchema.safeParse(raw);
-        if (status.success) await applyStatus(ctx, status.data, result);
+    const changes = (entry.changes ?? []).filter((change) => change.field === 'messages' && change.value);
+    const items = (list: typeof changes) => ({
+      statuses: list.reduce((sum, change) => sum + (change.value?.statuses?.length ?? 0), 0),
+      messages: list.reduce((sum, change) => sum + (change.value?.messages?.length ?? 0), 0),
+    });
+    if (entry.id !== whatsapp.businessAccountId) {
+      const skipped = items(changes);
+      result.notOurs += skipped.statuses + skipped.messages;
+      log.warn(
+        { event: LOG_EVENT, outcome: 'not-ours', entry_id: idText(entry.id), ...skipped },
+        `WhatsApp callback entry for another business account skipped (WHATSAPP_BUSINESS_ACCOUNT_ID is ${whatsapp.businessAccountId})`,
+      );
+      continue;
+    }
+    for (const change of changes) {
+      const value = change.value ?? {};
+      const phoneNumberId = value.metadata?.phone_number_id;
+      if (phoneNumberId !== whatsapp.phoneNumberId) {
+        const skipped = items([change]);
+        result.notOurs += skipped.statuses + skipped.messages;
+        log.warn(
+          {
+            event: LOG_EVENT,
+            outcome: 'not-ours',
+            entry_id: entry.id,
+            phone_number_id: idText(phoneNumberId),
+            ...skipped,
+          },
+          `WhatsApp callback change for another phone number skipped (WHATSAPP_PHONE_NUMBER_ID is ${whatsapp.phoneNumberId})`,
+        );
+        continue;
       }
-      for (const raw of change.value.messages ?? []) {
+      for (const raw of value.statuses ?? []) {
+        const status = statusSchema.safeParse(raw);
+        if (!status.success) notUnderstood(log, result, 'status', raw, status.error);
+        else await alone(log, result, 'status', status.data.id, () => applyStatus(ctx, status.data, result));
+      }
+      for (const raw of value.messages ?? []) {
         const message = inboundSchema.safeParse(raw);
-        if (message.success) await receive(ctx, message.data, result);
+        if (!message.success) notUnderstood(log, result, 'message', raw, message.error);
+        else await alone(log, result, 'message', message.data.id, () => receive(ctx, message.data, result));
       }
     }
   }
   return result;
+}
+
+/** An id as the log shows it: the text given, or null for none (or not a text). */
+function idText(id: unknown): string | null {
+  return typeof id === 'string' ? id.slice(0, 256) : null;
+}
+
+function notUnderstood(
+  log: FastifyBaseLogger,
+  result: CallbackResult,
+  item: 'status' | 'message',
+  raw: unknown,
+  error: z.ZodError,
+): void {
+  result.notUnderstood += 1;
+  const wamid = raw !== null && typeof raw === 'object' ? idText((raw as { id?: unknown }).id) : null;
+  // Where the item is not as documented, never its values (a text could be in them).
+  const problems = error.issues.slice(0, 5).map((issue) => `${issue.path.join('.')}: ${issue.code}`);
+  log.warn({ event: LOG_EVENT, outcome: 'not-understood', item, wamid, problems }, 'WhatsApp callback item skipped');
+}
+
+/** Applies one item; a failure is logged (wamid and error, no text) and counted, and the callback goes on. */
+async function alone(
+  log: FastifyBaseLogger,
+  result: CallbackResult,
+  item: 'status' | 'message',
+  wamid: string,
+  apply: () => Promise<void>,
+): Promise<void> {
+  try {
+    await apply();
+  } catch (error) {
+    result.failed += 1;
+    // The error's message and code only: a database error's detail can quote the row (the text).
+    const code = (error as { code?: unknown } | null)?.code;
+    log.error(
+      {
+        event: LOG_EVENT,
+        outcome: 'item-failed',
+        item,
+        wamid,
+        error: error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300),
+        ...(typeof code === 'string' ? { code } : {}),
+      },
+      'WhatsApp callback item could not be applied: skipped, the rest of the callback applied',
+    );
+  }
 }
 
 async function applyStatus(
@@ -183,18 +337,24 @@ async function applyStatus(
   }
   // Not stored yet (the callback overtook the send's answer), or not ours: kept, then looked for again,
   // in case the sender stored the wamid meanwhile (it applies what it finds kept after storing).
-  result.unknownStatuses += 1;
   await keepEarlyStatus(ctx.db, { providerMessageId: status.id, status: value, ...details });
+  result.unknownStatuses += 1;
   await ctx.db.transaction((tx) => applyEarlyStatuses(tx, status.id));
 }
 
+/**
+ * One inbound message, in one transaction with what it does (the reply it carries, the STOP or START),
+ * so that a failure leaves none of it: neither a stored text whose opt-out was never made, nor the
+ * reverse.
+ */
 async function receive(ctx: AppContext, message: z.infer<typeof inboundSchema>, result: CallbackResult): Promise<void> {
   const phone = `+${message.from}`;
   const payload = message.button?.payload ?? message.interactive?.button_reply?.id;
   const body = message.text?.body ?? message.button?.text ?? message.interactive?.button_reply?.title ?? '';
   const reply = payload ? parseReplyPayload(payload) : undefined;
-  const stored = await ctx.db.transaction((tx) =>
-    insertInbound(tx, {
+  const word = reply ? '' : keyword(body);
+  const outcome = await ctx.db.transaction(async (tx): Promise<'duplicate' | 'stored' | 'reply' | 'consent'> => {
+    const stored = await insertInbound(tx, {
       phone,
       providerMessageId: message.id,
       kind: message.type,
@@ -202,75 +362,71 @@ async function receive(ctx: AppContext, message: z.infer<typeof inboundSchema>, 
       reply: reply?.reply ?? null,
       contextProviderMessageId: message.context?.id ?? null,
       receivedAt: message.timestamp,
-    }),
-  );
-  if (!stored) {
-    result.duplicates += 1;
-    return;
-  }
-  result.inbound += 1;
-
-  if (reply) {
-    // The button was tapped on a template this centre sent to this phone (checked by the reply service).
-    const contextMessage = message.context?.id ? await findMessageByProviderId(ctx.db, message.context.id) : undefined;
-    if (contextMessage === undefined || contextMessage === reply.messageId) {
-      const outcome = await recordParentReply(ctx, {
+    });
+    if (!stored) return 'duplicate';
+    if (reply) {
+      // The button was tapped on a template this centre sent to this phone (checked by the reply service).
+      const contextMessage = message.context?.id ? await findMessageByProviderId(tx, message.context.id) : undefined;
+      if (contextMessage !== undefined && contextMessage !== reply.messageId) return 'stored';
+      const recorded = await recordParentReplyIn(tx, {
         phone,
         messageId: reply.messageId,
         reply: reply.reply,
         via: 'whatsapp',
       });
-      if (outcome === 'recorded') result.replies += 1;
+      return recorded === 'recorded' ? 'reply' : 'stored';
     }
+    if (STOP_WORDS.has(word)) return (await changeConsent(tx, phone, false)) ? 'consent' : 'stored';
+    if (START_WORDS.has(word)) return (await changeConsent(tx, phone, true)) ? 'consent' : 'stored';
+    return 'stored';
+  });
+  if (outcome === 'duplicate') {
+    result.duplicates += 1;
     return;
   }
-
-  const word = keyword(body);
-  if (STOP_WORDS.has(word)) {
-    if (await changeConsent(ctx, phone, false)) result.optOuts += 1;
-  } else if (START_WORDS.has(word)) {
-    await changeConsent(ctx, phone, true);
+  result.inbound += 1;
+  if (outcome === 'reply') result.replies += 1;
+  if (outcome === 'consent') {
+    if (STOP_WORDS.has(word)) result.optOuts += 1;
+    // The confirmation to the parent is queued: the worker sends it now.
+    ctx.whatsappWorker?.wake();
   }
 }
 
 /**
  * The parent's own word: the family's consent changes at once, queued WhatsApp messages stop (on
  * STOP), and the parent is told once, inside the window their message just opened. Answers whether it
- * changed.
+ * changed. Runs in the message's transaction.
  */
-async function changeConsent(ctx: AppContext, phone: string, optedIn: boolean): Promise<boolean> {
-  const settings = await readMessagingSettings(ctx.db);
+async function changeConsent(tx: Queryable, phone: string, optedIn: boolean): Promise<boolean> {
+  const settings = await readMessagingSettings(tx);
   // Told in the family's language; STOP and START stay the words the parent types, in any language.
-  const language = await findFamilyLanguage(ctx.db, phone);
+  const language = await findFamilyLanguage(tx, phone);
   const texts = familyTexts(language);
   const confirmation = optedIn ? texts.whatsappOn(settings.centre_name) : texts.whatsappOff(settings.centre_name);
-  const changed = await ctx.db.transaction(async (tx) => {
-    const isChange = await setFamilyWhatsappConsent(tx, phone, optedIn, {
-      source: 'whatsapp_reply',
-      changedBy: 'Parent (WhatsApp reply)',
-    });
-    if (!isChange) return false;
-    if (!optedIn) await failQueuedForPhone(tx, phone, 'The parent opted out of WhatsApp messages.');
-    const name = await familyName(tx, phone);
-    const actor = { id: null, full_name: name };
-    await recordActivity(
-      tx,
-      actor,
-      optedIn ? 'messages.whatsapp_opt_in' : 'messages.whatsapp_opt_out',
-      optedIn ? 'messages.whatsapp_on_by_reply' : 'messages.whatsapp_off_by_reply',
-      { phone },
-    );
-    await insertOneOffWhatsapp(tx, {
-      body: confirmation,
-      recipient: phone,
-      recipientName: name,
-      sender: { id: null, full_name: settings.centre_name },
-      request: { kind: 'text', to: phone, body: confirmation },
-      state: { kind: 'waiting', until: new Date(), reason: 'Confirms the change to the parent.' },
-      language,
-    });
-    return true;
+  const isChange = await setFamilyWhatsappConsent(tx, phone, optedIn, {
+    source: 'whatsapp_reply',
+    changedBy: 'Parent (WhatsApp reply)',
   });
-  if (changed) ctx.whatsappWorker?.wake();
-  return changed;
+  if (!isChange) return false;
+  if (!optedIn) await failQueuedForPhone(tx, phone, 'The parent opted out of WhatsApp messages.');
+  const name = await familyName(tx, phone);
+  const actor = { id: null, full_name: name };
+  await recordActivity(
+    tx,
+    actor,
+    optedIn ? 'messages.whatsapp_opt_in' : 'messages.whatsapp_opt_out',
+    optedIn ? 'messages.whatsapp_on_by_reply' : 'messages.whatsapp_off_by_reply',
+    { phone },
+  );
+  await insertOneOffWhatsapp(tx, {
+    body: confirmation,
+    recipient: phone,
+    recipientName: name,
+    sender: { id: null, full_name: settings.centre_name },
+    request: { kind: 'text', to: phone, body: confirmation },
+    state: { kind: 'waiting', until: new Date(), reason: 'Confirms the change to the parent.' },
+    language,
+  });
+  return true;
 }
