@@ -4,7 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WhatsappRequest } from '../src/modules/messages/whatsapp';
-import type { Case } from './helpers/fuzz/cases';
+import { type Case, caseArbitrary, pathArbitrary } from './helpers/fuzz/cases';
 import { readApiDocument } from './helpers/fuzz/openapi';
 import { copy, MAX_PLAIN_DEPTH, Ref, resolve } from './helpers/fuzz/refs';
 import { responseSchemaProblem, routeResponseSchemas } from './helpers/fuzz/response-schemas';
@@ -169,6 +169,26 @@ describe.sequential('fuzzing every operation of the OpenAPI document', () => {
       expect(sent.body.startsWith(arrays ? '{"left_on":[[[[' : '{"left_on":{"a":{"a":')).toBe(true);
       expect(response.statusCode).toBe(422);
       expect(typeof response.json().detail).toBe('string');
+    }
+  });
+
+  it('no path value the generators make is a whole "." or ".." (a client sends /lock/. as /lock/, which is no route)', () => {
+    const dotSegment = (value: unknown) => value === '.' || value === '..';
+    const byName = (name: string) => {
+      const operation = OPERATIONS.find((op) => keyOf(op) === name);
+      if (!operation) throw new Error(`no operation ${name}`);
+      return operation;
+    };
+    // The case the walk of seed 4242 failed on: the lock operation's 14th case of its seed 4347 was /lock/. (a 404).
+    const lock = byName('POST /api/v1/teacher-attendance/lock/{date}');
+    const cases = fc.sample(caseArbitrary(lock, values), { seed: 4347, numRuns: 14 });
+    expect(cases.map((c) => c.path.date).filter(dotSegment)).toEqual([]);
+    // About one random path text in 20,000 is a dot segment: 10,000 of a day's and of an id's (seed 2 made both).
+    for (const operation of [lock, byName('GET /api/v1/students/{id}')]) {
+      for (const parameter of (operation.spec.parameters ?? []).filter((p) => p.in === 'path')) {
+        const made = fc.sample(pathArbitrary(operation, parameter), { seed: 2, numRuns: 10_000 });
+        expect(made.filter(dotSegment), `${keyOf(operation)} ${parameter.name}`).toEqual([]);
+      }
     }
   });
 
