@@ -487,11 +487,14 @@ describe('the scrub of students who left long ago', () => {
     expect(await api.db.query('SELECT 1 FROM parent_access WHERE phone = $1', [created.phone])).toEqual([]);
     expect(await api.db.query('SELECT 1 FROM push_subscriptions WHERE phone = $1', [created.phone])).toEqual([]);
     expect(await api.db.query('SELECT 1 FROM messages WHERE recipient = $1', [created.phone])).toEqual([]);
-    const [kept] = await api.db.query<{ recipient: string; recipient_name: string }>(
-      "SELECT recipient, recipient_name FROM messages WHERE subject = 'Old' AND student_id = $1",
+    // The message stays (it is counted), without its recipient or its words.
+    const kept = await api.db.query<{ recipient: string; recipient_name: string }>(
+      'SELECT recipient, recipient_name, subject, message FROM messages WHERE student_id = $1',
       [oldId],
     );
-    expect(kept).toEqual({ recipient: '', recipient_name: 'Former family' });
+    expect(kept).toEqual([
+      { recipient: '', recipient_name: 'Former family', subject: '[removed]', message: '[removed]' },
+    ]);
     const signIn = await api.anonymous().post('/api/v1/parent/login', { phone: created.phone, code: created.code });
     expect(signIn.statusCode).toBe(401);
 

@@ -48,21 +48,38 @@ export async function skipRowAudit(tx: Queryable): Promise<void> {
 
 /** What a scrubbed student's audit rows lose: their name and their family's (migration 0021). */
 const STUDENT_PERSONAL_FIELDS = ['full_name', 'parent_name', 'parent_phone'];
-/** What a forgotten family's rows lose, wherever they show the phone. */
-const FAMILY_PERSONAL_FIELDS = ['phone', 'tried', 'parent_phone', 'parent_name', 'recipient', 'recipient_name'];
+/** What a forgotten family's rows lose, wherever they show the phone: its names, and its messages' texts. */
+const FAMILY_PERSONAL_FIELDS = [
+  'phone',
+  'tried',
+  'parent_phone',
+  'parent_name',
+  'recipient',
+  'recipient_name',
+  'subject',
+  'message',
+];
 /** The fields that hold a family's phone, and the kinds of rows that have them. */
 const PHONE_FIELDS = ['phone', 'tried', 'parent_phone', 'recipient'];
 const ENTITIES_WITH_PHONES = ['students', 'leave_requests', 'messages', 'sign_in'];
 
 /**
  * Personal data scrubbed from the records goes from the audit rows too: in the scrubbed students'
- * own rows and their leave requests, and, for families no longer on record, in every row that shows
- * the phone (their access, their messages, the students and requests that held it) or names them as
- * the actor ("Parent +91…"). Values become "[removed]"; what the scrubbed record holds now ("Former
- * student STU0042") stays. Under tuitiondesk.audit_erasure, set for this transaction only: the
- * database lets these updates through and no other change (migration 0021).
+ * own rows, their leave requests (the phone, the parent's reason), their attendance (remarks) and the
+ * messages about them (the text, which names the child); and, for families no longer on record, in
+ * every row that shows the phone (their access, their messages with their texts, the students and
+ * requests that held it) or names them as the actor ("Parent +91…"), and in the rows of their
+ * messages (`familyMessageIds`) whose texts the scrub just removed. Values become "[removed]"; what
+ * the scrubbed record holds now ("Former student STU0042") stays. Under tuitiondesk.audit_erasure,
+ * set for this transaction only: the database lets these updates through and no other change
+ * (migration 0021).
  */
-export async function eraseFromAudit(tx: Queryable, studentIds: readonly number[], phones: readonly string[]) {
+export async function eraseFromAudit(
+  tx: Queryable,
+  studentIds: readonly number[],
+  phones: readonly string[],
+  familyMessageIds: readonly number[] = [],
+) {
   if (studentIds.length === 0 && phones.length === 0) return;
   await tx.query("SELECT set_config('tuitiondesk.audit_erasure', 'on', true)");
   await tx.query(
@@ -75,11 +92,36 @@ export async function eraseFromAudit(tx: Queryable, studentIds: readonly number[
   );
   await tx.query(
     `UPDATE audit_log a
-        SET before = audit_removed(a.before, '{parent_phone}'), after = audit_removed(a.after, '{parent_phone}')
+        SET before = audit_removed(a.before, '{parent_phone,reason}'),
+            after = audit_removed(a.after, '{parent_phone,reason}')
        FROM leave_requests l
       WHERE l.student_id = ANY($1::int[]) AND a.entity = 'leave_requests' AND a.record_id = l.id::text`,
     [studentIds],
   );
+  await tx.query(
+    `UPDATE audit_log a
+        SET before = audit_removed(a.before, '{remarks}'), after = audit_removed(a.after, '{remarks}')
+       FROM attendance t
+      WHERE t.student_id = ANY($1::int[]) AND a.entity = 'attendance' AND a.record_id = t.id::text
+        AND (a.before ? 'remarks' OR a.after ? 'remarks')`,
+    [studentIds],
+  );
+  await tx.query(
+    `UPDATE audit_log a
+        SET before = audit_removed(a.before, '{message}'), after = audit_removed(a.after, '{message}')
+       FROM messages m
+      WHERE m.student_id = ANY($1::int[]) AND a.entity = 'messages' AND a.record_id = m.id::text
+        AND (a.before ? 'message' OR a.after ? 'message')`,
+    [studentIds],
+  );
+  if (familyMessageIds.length > 0) {
+    await tx.query(
+      `UPDATE audit_log a
+          SET before = audit_removed(a.before, $2::text[]), after = audit_removed(a.after, $2::text[])
+        WHERE a.entity = 'messages' AND a.record_id = ANY($1::text[])`,
+      [familyMessageIds.map(String), FAMILY_PERSONAL_FIELDS],
+    );
+  }
   if (phones.length > 0) {
     await tx.query(
       `UPDATE audit_log a

@@ -60,3 +60,13 @@ export async function findConversation(
   );
   return { ...head[0], entries };
 }
+
+/**
+ * Erasure (ADR 027): the WhatsApp conversations of families no longer on record go whole: what the
+ * parent wrote, and with it the 24-hour window their last message opened (free text may no longer be
+ * sent). The centre's messages to them stay, without recipient or text (`eraseFamilyTexts`).
+ */
+export async function forgetConversations(tx: Queryable, phones: readonly string[]): Promise<void> {
+  if (phones.length === 0) return;
+  await tx.query('DELETE FROM whatsapp_inbound WHERE phone = ANY($1::text[])', [[...phones]]);
+}

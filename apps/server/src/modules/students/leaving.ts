@@ -9,8 +9,11 @@ import type { AppContext } from '../../context';
 import type { Database, Queryable } from '../../db/database';
 import { type ActivityActor, type Actor, recordActivity } from '../../lib/activity-log';
 import { eraseFromAudit } from '../../lib/audit-log';
+import { eraseFamilyTexts, eraseStudentTexts, familiesNoLongerOnRecord } from '../../lib/erasure';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { readableDate, today } from '../../lib/time';
+import { eraseFromActivities } from '../activities/erasure';
+import { forgetConversations } from '../conversations/repository';
 import { lockAllFamilies, lockFamily } from './consent';
 import {
   findStudent,
@@ -126,7 +129,9 @@ export function monthsBefore(day: string, months: number): string {
 
 /**
  * The daily job: removes the personal data of students who left more than scrub_left_after_months
- * ago, and the access, devices and phone of each family left with no student at all. Batches of
+ * ago (their names wherever the centre's records wrote them: remarks, leave reasons, the texts about
+ * them, the activity feed, the audit log), and of each family left with no student at all: its
+ * access, devices, phone, WhatsApp conversation, the texts it was sent and its names. Batches of
  * SCRUB_LIMIT, each one transaction with its activity row. It holds every family (as an import does)
  * before touching a row, so two instances running it at once take turns, and the second finds nothing
  * left to do; a student restored or edited meanwhile is either done first or waits for the scrub.
@@ -142,19 +147,19 @@ export async function scrubStudentsWhoLeft(db: Database, now: Date = new Date())
       await lockAllFamilies(tx);
       const scrubbed = await scrubLeftStudents(tx, leftBefore);
       if (scrubbed.length === 0) return { count: 0, more: false };
-      await scrubLeaveRequests(
-        tx,
-        scrubbed.map((student) => student.id),
-      );
-      const families = await forgetFamilies(
-        tx,
-        scrubbed.map((student) => student.phone),
-      );
-      await eraseFromAudit(
-        tx,
-        scrubbed.map((student) => student.id),
-        families,
-      );
+      const ids = scrubbed.map((student) => student.id);
+      const phones = scrubbed.map((student) => student.phone);
+      await scrubLeaveRequests(tx, ids);
+      await eraseStudentTexts(tx, scrubbed);
+      // The families no student holds any more: their texts first (while the messages still name
+      // their phone), then their access, devices, consent log and recipients, their conversation.
+      const gone = await familiesNoLongerOnRecord(tx, phones);
+      const familyMessageIds = await eraseFamilyTexts(tx, gone);
+      const families = await forgetFamilies(tx, phones);
+      await forgetConversations(tx, families);
+      await eraseFromActivities(tx, scrubbed, families);
+      // Last, so the audit rows this scrub wrote itself lose what it removed too.
+      await eraseFromAudit(tx, ids, families, familyMessageIds);
       await recordActivity(tx, SYSTEM_ACTOR, 'student.scrubbed', 'student.scrubbed', {
         count: scrubbed.length,
         months,
