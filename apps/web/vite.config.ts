@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { loadGuard } from './build/load-guard.ts';
 import { precompress } from './build/precompress.ts';
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8000';
@@ -10,6 +11,8 @@ const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8000';
 export default defineConfig({
   plugins: [
     react(),
+    // Both pages say so, and retry, when their first scripts cannot be fetched (ADR 030).
+    loadGuard(),
     // The console's service worker (ADR 029): Workbox precaches the console's files (not the parent
     // app's, which has its own worker under /parent/); src/lib/offline registers it.
     VitePWA({

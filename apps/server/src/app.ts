@@ -14,6 +14,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
+import { webPageScriptHashes } from './lib/inline-scripts';
 import { SERVER_DIR } from './lib/server-dir';
 import { registerActivityRoutes } from './modules/activities/routes';
 import { registerAnalyticsRoutes } from './modules/analytics/routes';
@@ -115,11 +116,13 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     },
   );
 
+  const webDist = ctx.config.webDistDir ?? DEFAULT_WEB_DIST;
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // The pages' one inline script, their guard for their first scripts (ADR 030), by its hash.
+        scriptSrc: ["'self'", ...webPageScriptHashes(webDist)],
         // MUI (emotion) injects style elements at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
@@ -193,7 +196,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     { prefix: API_BASE_PATH },
   );
 
-  await registerWebConsole(app, ctx.config.webDistDir ?? DEFAULT_WEB_DIST);
+  await registerWebConsole(app, webDist);
   return app;
 }
 

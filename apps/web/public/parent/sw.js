@@ -90,11 +90,18 @@ function assetsOf(html) {
   return [...new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]))];
 }
 
-/** Caches the page and the files it names; drops assets of earlier builds. */
+/**
+ * Caches the page and the files it names, then drops assets of earlier builds. The files come first:
+ * if one cannot be fetched (a flaky network, a deploy under way), nothing changes and the page kept
+ * before, with its files, still starts offline; a page is never kept without every file it names.
+ */
 async function cacheShell(response) {
   const cache = await caches.open(SHELL_CACHE);
   const html = await response.clone().text();
   const assets = assetsOf(html);
+  const missing = [];
+  for (const asset of assets) if (!(await cache.match(asset))) missing.push(asset);
+  await cache.addAll(missing);
   await cache.put(SHELL_URL, response);
   const cached = await cache.keys();
   await Promise.all(
@@ -103,9 +110,6 @@ async function cacheShell(response) {
       .filter((request) => !assets.includes(new URL(request.url).pathname))
       .map((request) => cache.delete(request)),
   );
-  const missing = [];
-  for (const asset of assets) if (!(await cache.match(asset))) missing.push(asset);
-  await cache.addAll(missing);
 }
 
 self.addEventListener('install', (event) => {

@@ -3,7 +3,9 @@
  * The staff console's service worker (scope /; the parent app keeps its own under /parent/). Built
  * by vite-plugin-pwa from this file with Workbox (ADR 029):
  *   - the app shell and every page's code are precached, so the console opens with no network;
- *     pages are network-first (a new version shows at once), the shell answers when offline;
+ *     pages come from the network (a new version shows at once), and when it does not answer, the
+ *     precached index.html: the one page whose scripts are surely here. A page is never kept from the
+ *     network: one kept from another version names scripts this worker does not hold (ADR 030);
  *   - the reads a teacher needs to mark offline (their scope, the rosters, who they are) are
  *     network-first and kept per account: the key carries a digest of the caller's token, so one
  *     account never reads another's kept answers, and the console deletes them at sign-out;
@@ -17,7 +19,7 @@ import { clientsClaim } from 'workbox-core';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { CacheFirst, NetworkFirst } from 'workbox-strategies';
+import { CacheFirst, NetworkFirst, NetworkOnly } from 'workbox-strategies';
 import { FONT_CACHE, FONT_CACHE_ENTRIES, isBuiltFont } from '../lib/offline/font-cache';
 import { KEPT_ANSWER_HEADER, OFFLINE_READS, OFFLINE_READS_CACHE } from '../lib/offline/offline-reads';
 import { handleStaffPushes } from '../lib/staff-push-worker';
@@ -33,7 +35,14 @@ handleStaffPushes(self);
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-const pages = new NetworkFirst({ cacheName: 'console-pages', networkTimeoutSeconds: 4 });
+// Pages were once kept as they came (network-first, 'console-pages'): an earlier version's kept page
+// started scripts the precache had dropped. The old cache goes; no page is kept from the network.
+const RETIRED_PAGES_CACHE = 'console-pages';
+self.addEventListener('activate', (event) => {
+  event.waitUntil(caches.delete(RETIRED_PAGES_CACHE).then(() => undefined));
+});
+
+const pages = new NetworkOnly({ networkTimeoutSeconds: 4 });
 registerRoute(
   new NavigationRoute(
     async (options) => {
