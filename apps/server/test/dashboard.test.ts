@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { today } from '../src/lib/time';
-import { type Caller, type TestClient, testClient } from './helpers/client';
+import { type Caller, type TestClient, testClient, testClientForBlock } from './helpers/client';
 
 let api: TestClient;
 beforeAll(async () => {
@@ -110,5 +111,106 @@ describe('families not reached', () => {
     const mine = list.items.map((item) => item.phone).filter((phone) => phone.startsWith('+9198000001'));
     expect(mine.sort()).toEqual(['+919800000102', '+919800000104', '+919800000105']);
     expect(list.waiting_count).toBe(before + 3);
+  });
+});
+
+/**
+ * A crowd asking for the dashboard at once: one build of its answer per versions and minute, whose
+ * text they all share, kept answers or not. The build's first statement (the centre's counts) is held
+ * until every request of the crowd has asked for the answer, so that all of them are waiting at once
+ * whatever the machine's speed; the statements that build it are counted.
+ */
+describe.each([
+  ['with kept answers', {}],
+  ['with none kept (ANSWER_CACHE_MB=0)', { config: { answerCacheBytes: 0 } }],
+])('the dashboard under a crowd, %s', (_label, options) => {
+  const client = testClientForBlock(options);
+  const CROWD = 12;
+  const COUNTS = 'AS total_students';
+
+  /**
+   * Sends CROWD dashboard requests at once, in one minute and with no write meanwhile. `held` decides
+   * what the first build's counts statement does once the whole crowd waits: run (undefined), or fail.
+   * Answers the responses and how many times the counts statement was asked for.
+   */
+  async function crowd(held?: Error): Promise<{ responses: LightMyRequestResponse[]; builds: () => number }> {
+    const api = client();
+    const token = await api.adminToken();
+    // A write first: the answer of these versions has never been built.
+    await api.student({ class_name: '8' });
+    const db = api.ctx.db as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const answers = api.ctx.answers as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const query = db.queryCached as (...args: unknown[]) => Promise<unknown>;
+    const get = answers.get as (...args: unknown[]) => Promise<unknown>;
+    let asked = 0;
+    let builds = 0;
+    let release: () => void = () => {};
+    const everyoneWaits = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    answers.get = function (this: unknown, ...args: unknown[]) {
+      if (String(args[0]).startsWith('GET\n/api/v1/dashboard/summary')) {
+        asked += 1;
+        if (asked === CROWD) release();
+      }
+      return get.apply(this, args);
+    };
+    db.queryCached = async function (this: unknown, ...args: unknown[]) {
+      if (String(args[0]).includes(COUNTS)) {
+        builds += 1;
+        if (builds === 1) {
+          await everyoneWaits;
+          if (held) throw held;
+        }
+      }
+      return query.apply(this, args);
+    };
+    // One minute for the whole crowd, and the requests after it (until the test ends): the answer is
+    // named by the minute too.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Math.ceil(Date.now() / 60_000) * 60_000 + 30_000);
+    try {
+      const responses = await Promise.all(
+        Array.from({ length: CROWD }, () =>
+          api.withToken(token).get('/api/v1/dashboard/summary', { headers: { 'accept-encoding': 'identity' } }),
+        ),
+      );
+      return { responses, builds: () => builds };
+    } finally {
+      db.queryCached = query;
+      answers.get = get;
+    }
+  }
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('builds its answer once; every request gets it, under one tag', async () => {
+    const { responses, builds } = await crowd();
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(CROWD).fill(200));
+    expect(builds()).toBe(1);
+    const first = responses[0] as LightMyRequestResponse;
+    expect(first.headers.etag).toBeDefined();
+    for (const response of responses) {
+      expect(response.body).toBe(first.body);
+      expect(response.headers.etag).toBe(first.headers.etag);
+    }
+    expect((first.json() as { total_students: number }).total_students).toBeGreaterThan(0);
+  });
+
+  it('a build that fails fails those waiting for it, untagged, and no later request', async () => {
+    const { responses, builds } = await crowd(new Error('the database went away'));
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(CROWD).fill(500));
+    expect(responses.every((response) => response.headers.etag === undefined)).toBe(true);
+    expect(builds()).toBe(1);
+    // The failure is not kept: the next request (the same minute, the same versions) builds the answer
+    // anew and gets it, tagged.
+    const next = await client().as('admin').get('/api/v1/dashboard/summary');
+    expect(next.statusCode).toBe(200);
+    expect(next.headers.etag).toBeDefined();
+    const counted = await client().db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM students WHERE left_on IS NULL',
+    );
+    expect((next.json() as { total_students: number }).total_students).toBe(counted[0]?.count);
   });
 });

@@ -189,6 +189,30 @@ describe('KeptValues', () => {
     await expect(failing()).rejects.toThrow('database unavailable');
     expect(loads).toBe(2);
   });
+
+  it('shares a load that keep refuses with those waiting for it, then keeps it not', async () => {
+    const kept = new KeptValues(100);
+    let loads = 0;
+    const get = () =>
+      kept.get(
+        'a',
+        async () => {
+          loads += 1;
+          return { moved: loads === 1 };
+        },
+        () => 1,
+        (value) => !value.moved,
+      );
+    const [first, second] = await Promise.all([get(), get()]);
+    expect(first).toBe(second);
+    expect(first?.moved).toBe(true);
+    expect(kept.size()).toBe(0);
+    // Built again, and this one is kept.
+    expect((await get()).moved).toBe(false);
+    expect((await get()).moved).toBe(false);
+    expect(loads).toBe(2);
+    expect(kept.size()).toBe(1);
+  });
 });
 
 describe('textBytes', () => {

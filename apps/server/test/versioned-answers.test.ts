@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../src/app';
 import { ConfigError, loadConfig } from '../src/config';
 import type { Queryable } from '../src/db/database';
-import { DATA_KINDS, matchesEntityTag, readVersions } from '../src/lib/versioned-answer';
-import { type TestClient, testClient } from './helpers/client';
+import { AnswerCache, DATA_KINDS, matchesEntityTag, readVersions } from '../src/lib/versioned-answer';
+import { callerOf, type TestClient, testClient } from './helpers/client';
 
 /**
  * The console's list reads carry an entity tag named by the data versions they were built under: the
@@ -106,6 +108,12 @@ describe('list answers', () => {
       const again = await api.as('admin').get(url, { headers: { 'if-none-match': response.headers.etag as string } });
       expect(again.statusCode, url).toBe(304);
     }
+    // The whole range is sent as it is read, after its headers: its tag cannot promise one body byte
+    // for byte, so it is a weak one; the others are strong.
+    const whole = await api.as('admin').get(`/api/v1/attendance/history?start_date=${day}&end_date=${day}`);
+    expect(whole.headers.etag).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
+    const page = await api.as('admin').get('/api/v1/attendance/summary');
+    expect(page.headers.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     const refused = await api.as('admin').get('/api/v1/attendance/history?start_date=2026-13-01');
     expect(refused.statusCode).toBe(422);
     expect(refused.headers.etag).toBeUndefined();
@@ -119,6 +127,147 @@ describe('list answers', () => {
     const forbidden = await api.as('teacher').get('/api/v1/teachers/');
     expect(forbidden.statusCode).toBe(403);
     expect(forbidden.headers.etag).toBeUndefined();
+  });
+});
+
+/**
+ * Runs `work` with the database's `method` wrapped: the first call whose statement holds `sql` first
+ * runs `meanwhile` (a write committing, the clock turning) and only then its own statement, so that it
+ * lands after the versions were read and before the answer is read. Answers whether it ran.
+ */
+async function duringBuild<T>(
+  db: Queryable,
+  method: 'queryJson' | 'queryCached',
+  sql: string,
+  meanwhile: () => Promise<void> | void,
+  work: () => Promise<T>,
+): Promise<{ result: T; ran: boolean }> {
+  const target = db as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const original = target[method] as (...args: unknown[]) => Promise<unknown>;
+  let ran = false;
+  target[method] = async function (this: unknown, ...args: unknown[]) {
+    if (!ran && String(args[0]).includes(sql)) {
+      ran = true;
+      await meanwhile();
+    }
+    return original.apply(this, args);
+  };
+  try {
+    return { result: await work(), ran };
+  } finally {
+    target[method] = original;
+  }
+}
+
+describe('an entity tag names one body', () => {
+  // Another instance on the same database, with kept answers of its own (nothing kept yet), as behind a
+  // load balancer; on the embedded database it stands for an answer built anew where one was built before.
+  let other: FastifyInstance;
+  beforeAll(async () => {
+    other = await buildApp({
+      ...api.ctx,
+      answers: new AnswerCache(64 * 1024 * 1024, { keepText: api.db.kind === 'postgres' }),
+    });
+    await other.ready();
+  });
+  afterAll(async () => {
+    await other?.close();
+  });
+
+  /** Every tagged answer seen, by its tag: a tag must always come with the same body. */
+  const seen = new Map<string, Set<string>>();
+  const note = (response: LightMyRequestResponse) => {
+    const etag = response.headers.etag as string | undefined;
+    if (response.statusCode !== 200 || etag === undefined) return response;
+    seen.set(etag, (seen.get(etag) ?? new Set()).add(response.body));
+    return response;
+  };
+  /** The most bodies any one tag came with: 1 when every tag names one body. */
+  const mostBodiesPerTag = () => Math.max(...[...seen.values()].map((bodies) => bodies.size));
+
+  it('an answer built while a write commits goes untagged and unkept; the next read tags the new data', async () => {
+    const student = await api.student({ full_name: 'Named Before', class_name: '8' });
+    const url = '/api/v1/students/?class_name=8';
+    const names = (response: LightMyRequestResponse) =>
+      (response.json() as { full_name: string }[])
+        .map((row) => row.full_name)
+        .filter((name) => name.startsWith('Named '));
+    const first = note(await api.as('admin').get(url));
+    expect(names(first)).toEqual(['Named Before']);
+    const token = await api.adminToken();
+
+    // The other instance reads the versions, then the rename commits, then it reads the students.
+    const { result: raced, ran } = await duringBuild(
+      api.db,
+      'queryJson',
+      'FROM students',
+      async () => {
+        await api.db.query('UPDATE students SET full_name = $2 WHERE id = $1', [student.id, 'Named After']);
+      },
+      () => callerOf(other, token).get(url).then(note),
+    );
+    expect(ran).toBe(true);
+    expect(raced.statusCode).toBe(200);
+    // Sent as built (the data after the write), but not under the tag of the versions before it,
+    // which already names the body with the old name.
+    expect(names(raced)).toEqual(['Named After']);
+    expect(mostBodiesPerTag()).toBe(1);
+    expect(raced.headers.etag).toBeUndefined();
+
+    // The next read on either instance tags the new data with a new tag, the same on both; the old tag
+    // is not confirmed.
+    const next = note(await callerOf(other, token).get(url));
+    expect(names(next)).toEqual(['Named After']);
+    expect(next.headers.etag).toBeDefined();
+    expect(next.headers.etag).not.toBe(first.headers.etag);
+    const polled = note(await api.as('admin').get(url, { headers: { 'if-none-match': first.headers.etag as string } }));
+    expect(polled.statusCode).toBe(200);
+    expect(polled.headers.etag).toBe(next.headers.etag);
+    expect(polled.body).toBe(next.body);
+    expect(mostBodiesPerTag()).toBe(1);
+  });
+
+  it('an answer named by the minute, built as the minute turns, goes untagged', async () => {
+    // A family not reached: a notice sent just over the not-reached delay (30 minutes) before the turn
+    // of the next minute, so it counts from that minute on, and not in the minute before it.
+    const turn = Math.ceil(Date.now() / 60_000) * 60_000 + 60_000;
+    await api.db.query(
+      `INSERT INTO messages (subject, message, recipient, kind, delivery_status, sent_at)
+       VALUES ('Raced', 'Across the minute', '+919811100001', 'notice', 'sent', $1)`,
+      [new Date(turn - 30 * 60_000 - 30_000).toISOString()],
+    );
+    const token = await api.adminToken();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(turn - 100);
+      const before = note(await api.as('admin').get('/api/v1/dashboard/summary'));
+      expect(before.statusCode).toBe(200);
+      const notReached = (response: LightMyRequestResponse) => (response.json() as { not_reached: number }).not_reached;
+
+      // Named in the minute before the turn; the minute turns once it has begun to be built.
+      const { result: raced, ran } = await duringBuild(
+        api.db,
+        'queryCached',
+        'AS total_students',
+        () => {
+          vi.setSystemTime(turn + 100);
+        },
+        () => callerOf(other, token).get('/api/v1/dashboard/summary').then(note),
+      );
+      expect(ran).toBe(true);
+      expect(raced.statusCode).toBe(200);
+      expect(notReached(raced)).toBe(notReached(before) + 1);
+      expect(mostBodiesPerTag()).toBe(1);
+      expect(raced.headers.etag).toBeUndefined();
+
+      const after = note(await api.as('admin').get('/api/v1/dashboard/summary'));
+      expect(notReached(after)).toBe(notReached(raced));
+      expect(after.headers.etag).toBeDefined();
+      expect(after.headers.etag).not.toBe(before.headers.etag);
+      expect(mostBodiesPerTag()).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

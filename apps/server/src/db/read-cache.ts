@@ -11,7 +11,7 @@ export function textBytes(text: string): number {
  * Values kept by key, the least recently used dropped first once their size passes `maxBytes`; a
  * value over `maxBytes / share` is not kept at all. Values are promises: callers asking while the
  * first load is in flight share it, so 32 identical requests cost one load; a load that fails is
- * not kept. `maxBytes` 0 keeps nothing.
+ * not kept, nor one that `keep` refuses once it has come. `maxBytes` 0 keeps nothing.
  */
 export class KeptValues {
   private bytes = 0;
@@ -22,7 +22,12 @@ export class KeptValues {
     private readonly share = 2,
   ) {}
 
-  get<T>(key: string, load: () => Promise<T>, sizeOf: (value: T) => number): Promise<T> {
+  get<T>(
+    key: string,
+    load: () => Promise<T>,
+    sizeOf: (value: T) => number,
+    keep: (value: T) => boolean = () => true,
+  ): Promise<T> {
     if (this.maxBytes === 0) return load();
     const kept = this.entries.get(key);
     if (kept) {
@@ -38,6 +43,10 @@ export class KeptValues {
       (result) => {
         // Dropped meanwhile (cleared, or evicted): a value from before a clear is never kept.
         if (this.entries.get(key) !== entry) return;
+        if (!keep(result)) {
+          this.entries.delete(key);
+          return;
+        }
         entry.bytes = sizeOf(result);
         if (entry.bytes > this.maxBytes / this.share) {
           this.entries.delete(key);

@@ -31,18 +31,46 @@ export interface AnswerDependencies {
   perMinute?: boolean;
 }
 
+/** An answer as built, and whether it is the answer of the name it was built under. */
+export interface BuiltAnswer {
+  text: string;
+  /**
+   * Nothing its name says moved while it was built: the versions of its kinds, read again once it was
+   * built, are still those it is named by (and the date and the minute, where they are part of the
+   * name). Only then is it the one answer of that name, to be kept and tagged with it; otherwise it
+   * holds data newer than its name and is sent as it is, untagged and not kept.
+   */
+  named: boolean;
+}
+
+/**
+ * Texts kept even where the read cache holds the text of the large answers (`keepText` false): a
+ * small answer is mostly put together from several reads (the dashboard from six, one of them not
+ * kept by the read cache) and would otherwise be put together again by every request; keeping it
+ * costs next to nothing.
+ */
+const SMALL_TEXT_BYTES = 16 * 1024;
+
 /**
  * Built answers, kept by name (route, query, caller where it matters, and the data versions they were
  * built under), the least recently used dropped first once `maxBytes` is reached; an answer over a
  * quarter of it is not kept. An answer is only ever served under the versions it was built under, so
  * a write on any instance (which raises a version in its own transaction) makes the next read build
- * anew: nothing is invalidated, nothing can be stale. `maxBytes` 0 keeps nothing. `keepText` false
- * keeps only compressed answers: the embedded database's read cache already holds the text, and
- * keeping it twice would spend the memory twice.
+ * anew: nothing is invalidated, nothing can be stale. An answer whose versions moved while it was
+ * built is not kept (`BuiltAnswer.named`). `maxBytes` 0 keeps nothing. `keepText` false keeps the
+ * compressed answers and only small texts (`SMALL_TEXT_BYTES`): the embedded database's read cache
+ * already holds the text of a large one, and keeping it twice would spend the memory twice.
+ *
+ * Whether or not it keeps them, callers asking for an answer while it is being built wait for that
+ * build and share it: one build per name (and so per versions, and per minute where the minute names
+ * it) however many ask at once. A build that fails is shared only with those already waiting for it:
+ * the next caller builds again.
  */
 export class AnswerCache {
   private readonly kept: KeptValues;
   private readonly keepsText: boolean;
+  /** Answers being built when nothing is kept (`maxBytes` 0), by name: shared until they settle. */
+  private readonly building = new Map<string, Promise<BuiltAnswer>>();
 
   constructor(maxBytes: number, options: { keepText?: boolean } = {}) {
     this.kept = new KeptValues(maxBytes, 4);
@@ -53,10 +81,25 @@ export class AnswerCache {
   /** Whether it keeps anything (0 bytes keeps nothing). */
   readonly keeps: boolean;
 
-  /** The kept answer named `key`, or `build()`'s; callers asking while it is built share it. */
-  get(key: string, build: () => Promise<string>): Promise<string> {
-    if (!this.keepsText) return build();
-    return this.kept.get(key, build, textBytes);
+  /** The kept answer named `key`, the one being built, or `build()`'s (kept if it is `named`). */
+  get(key: string, build: () => Promise<BuiltAnswer>): Promise<BuiltAnswer> {
+    if (this.keeps) {
+      return this.kept.get(
+        key,
+        build,
+        (answer) => textBytes(answer.text),
+        (answer) => answer.named && (this.keepsText || textBytes(answer.text) <= SMALL_TEXT_BYTES),
+      );
+    }
+    const building = this.building.get(key);
+    if (building) return building;
+    const built = build();
+    this.building.set(key, built);
+    const settled = () => {
+      if (this.building.get(key) === built) this.building.delete(key);
+    };
+    built.then(settled, settled);
+    return built;
   }
 
   /** Bytes kept by `key` (a compressed answer), or `build()`'s. */
@@ -111,8 +154,11 @@ export async function keptUnderVersions<T>(
   build: () => Promise<T>,
 ): Promise<T> {
   const versions = await readVersions(ctx.db, kinds, request);
-  const text = await ctx.answers.get(`${name}\n${versions}`, async () => JSON.stringify(await build()));
-  return JSON.parse(text) as T;
+  const answer = await ctx.answers.get(`${name}\n${versions}`, async () => {
+    const text = JSON.stringify(await build());
+    return { text, named: (await readVersions(ctx.db, kinds)) === versions };
+  });
+  return JSON.parse(answer.text) as T;
 }
 
 /**
@@ -140,19 +186,12 @@ export function matchesEntityTag(header: string | undefined, etag: string): bool
 }
 
 /**
- * The entity tag of a list answer named by what it is built from: its route and query, the centre's
- * date, the caller and the minute where they matter, and the current versions of its kinds. Sets it
- * on the reply and says whether the client already holds that answer (`If-None-Match`).
+ * The name of a list answer: what it is built from, its route and query, the centre's date, the
+ * caller and the minute where they matter (at `now`), and `versions`, the current versions of its
+ * kinds.
  */
-async function tagAnswer(
-  ctx: { db: Queryable },
-  request: FastifyRequest,
-  reply: FastifyReply,
-  dependencies: AnswerDependencies,
-): Promise<{ name: string; versions: string; unchanged: boolean }> {
-  const versions = await readVersions(ctx.db, dependencies.kinds, request);
-  const now = new Date();
-  const name = [
+function answerName(request: FastifyRequest, dependencies: AnswerDependencies, versions: string, now: Date): string {
+  return [
     request.method,
     request.url,
     today(now),
@@ -160,7 +199,23 @@ async function tagAnswer(
     dependencies.perMinute ? now.toISOString().slice(0, 16) : '',
     versions,
   ].join('\n');
-  const etag = `"${createHash('sha256').update(name).digest('base64url').slice(0, 27)}"`;
+}
+
+/**
+ * The entity tag of a list answer is a hash of its name (`answerName`, with the versions as the
+ * request read them); weak (`W/`) for an answer streamed as it is read. Sets it on the reply and says
+ * whether the client already holds that answer (`If-None-Match`, compared weakly).
+ */
+async function tagAnswer(
+  ctx: { db: Queryable },
+  request: FastifyRequest,
+  reply: FastifyReply,
+  dependencies: AnswerDependencies,
+  weak = false,
+): Promise<{ name: string; versions: string; unchanged: boolean }> {
+  const versions = await readVersions(ctx.db, dependencies.kinds, request);
+  const name = answerName(request, dependencies, versions, new Date());
+  const etag = `${weak ? 'W/' : ''}"${createHash('sha256').update(name).digest('base64url').slice(0, 27)}"`;
   reply.header('etag', etag);
   return { name, versions, unchanged: matchesEntityTag(request.headers['if-none-match'], etag) };
 }
@@ -168,8 +223,14 @@ async function tagAnswer(
 /**
  * Sends a list answer with its tag: 304 with no body when the client already holds it, after one
  * small query for the versions and nothing else; otherwise the kept answer, or a new one from
- * `build`. The same data on any instance has the same tag, so a console switched between instances
- * still gets its 304s.
+ * `build` (one build at a time per name, shared by whoever asks meanwhile). The same data on any
+ * instance has the same tag, so a console switched between instances still gets its 304s.
+ *
+ * A tag names one body. The versions are read before the answer is built, so a write committing in
+ * between would leave a body of newer data under the older versions' tag, which an answer built
+ * before that write (here or on another instance) already carries. So once built, the answer's name
+ * is made again from the versions read anew and the clock: if anything in it moved, the answer is
+ * sent as built, without a tag, and not kept; the next read names it by the new versions.
  */
 export async function sendVersioned(
   ctx: { answers: AnswerCache; db: Queryable },
@@ -180,15 +241,22 @@ export async function sendVersioned(
 ): Promise<FastifyReply> {
   const { name, unchanged } = await tagAnswer(ctx, request, reply, dependencies);
   if (unchanged) return reply.code(304).send();
-  let text: string;
+  let answer: BuiltAnswer;
   try {
-    text = await ctx.answers.get(name, build);
+    answer = await ctx.answers.get(name, async () => {
+      const text = await build();
+      const versions = await readVersions(ctx.db, dependencies.kinds);
+      return { text, named: answerName(request, dependencies, versions, new Date()) === name };
+    });
   } catch (error) {
     // An error answer carries no tag: nothing may later be confirmed unchanged against it.
     reply.removeHeader('etag');
     throw error;
   }
   reply.type('application/json; charset=utf-8');
+  // Newer than its name: no tag names it (the compression plugin compresses it as any answer).
+  if (!answer.named) return reply.removeHeader('etag').send(answer.text);
+  const { text } = answer;
   // A large answer is kept compressed too, in the encoding the client asks for: the next read of
   // unchanged data is sent without building or compressing anything.
   const encoding = ctx.answers.keeps ? keptEncoding(request.headers['accept-encoding']) : undefined;
@@ -208,6 +276,12 @@ export const STREAMS = new Gate(4);
  * in the kept answers by its own name (`keep`): a part of unchanged data is then sent from memory,
  * each within the kept answers' bound, never the whole answer. A part's text must follow from its name
  * and the data's versions alone (and the caller, for `perUser`): every request to the route shares it.
+ * A part is kept only if the versions did not move while it was built (as `sendVersioned`).
+ *
+ * Its entity tag is weak: the tag goes with the headers, before the parts are read, and a write
+ * landing meanwhile shows in the parts not yet sent, so the tag cannot promise one body byte for byte
+ * (a strong tag does). It still answers 304 while nothing changed: the versions it names never come
+ * back once a write has moved them, so a body that holds such a write is never confirmed by it.
  */
 export async function streamVersioned(
   ctx: { answers: AnswerCache; db: Queryable },
@@ -216,7 +290,7 @@ export async function streamVersioned(
   dependencies: AnswerDependencies,
   parts: (keep: (part: string, build: () => Promise<string>) => Promise<string>) => AsyncIterable<string>,
 ): Promise<FastifyReply> {
-  const { versions, unchanged } = await tagAnswer(ctx, request, reply, dependencies);
+  const { versions, unchanged } = await tagAnswer(ctx, request, reply, dependencies, true);
   if (unchanged) return reply.code(304).send();
   // Each stream holds its database page, its part and its compressor while it is sent: a few at once
   // keep the memory bounded however many are asked for, and cost no throughput (two cores are busy
@@ -237,7 +311,13 @@ export async function streamVersioned(
     dependencies.perUser ? `user=${request.user?.id ?? ''}` : '',
     versions,
   ].join('\n');
-  const keep = (part: string, build: () => Promise<string>) => ctx.answers.get(`${route}\npart=${part}`, build);
+  const keep = async (part: string, build: () => Promise<string>) => {
+    const kept = await ctx.answers.get(`${route}\npart=${part}`, async () => {
+      const text = await build();
+      return { text, named: (await readVersions(ctx.db, dependencies.kinds)) === versions };
+    });
+    return kept.text;
+  };
   async function* joined() {
     yield '[';
     let first = true;
