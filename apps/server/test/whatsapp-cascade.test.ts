@@ -177,6 +177,10 @@ describe('a message to a class reaches each family on the first channel that can
       () => push.receivedBy((bothSilent.device as FakeDevice).endpoint)[0],
     );
     const silent = await messageTo(bothSilent.phone, 'Exam timetable');
+    // The push service has the push before the worker has read its answer and marked the attempt sent.
+    await waitFor("the silent device's push marked sent", async () =>
+      (await attemptsOf(silent.id))[0]?.status === 'sent' ? true : undefined,
+    );
     expect(await attemptsOf(silent.id)).toEqual([
       { channel: 'push', status: 'sent', waiting_reason: null },
       {
