@@ -171,7 +171,8 @@ describe('PUT /students/{id}', () => {
       id: 1,
       unique_id: 'STU0000',
       full_name: 'Edited Name',
-      class_name: '8th',
+      // The teacher's own class (7) as people write it: a class of another teacher's is refused (ADR 019).
+      class_name: '7th',
       parent_phone: '0091 99887 76655',
     });
     expect(response.statusCode).toBe(200);
@@ -179,10 +180,10 @@ describe('PUT /students/{id}', () => {
       id: s.id,
       unique_id: s.unique_id,
       full_name: 'Edited Name',
-      class_name: '8',
+      class_name: '7',
       parent_phone: '+919988776655',
     });
-    expect(await studentRow(s.id)).toMatchObject({ unique_id: s.unique_id, full_name: 'Edited Name', class_name: '8' });
+    expect(await studentRow(s.id)).toMatchObject({ unique_id: s.unique_id, full_name: 'Edited Name', class_name: '7' });
     expect(await activitiesLike(`%updated student Edited Name (${s.unique_id})`)).toHaveLength(1);
   });
 

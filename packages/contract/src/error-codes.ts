@@ -168,6 +168,10 @@ export const ERROR_CODES = {
   'student.not_left': '{name} has not left, so cannot be restored',
   'student.scrubbed_no_restore':
     '{name} cannot be restored: their personal data was removed after they left. Add them as a new student',
+  'student.class_change_not_yours':
+    'Only an admin can move this student from Class {from} to Class {to}: you mark only {count, plural, one {Class} other {Classes}} {classes}. Ask an admin to change the class.',
+  'student.class_change_no_class':
+    'Only an admin can move this student from Class {from} to Class {to}: you have no class to mark. Ask an admin to change the class.',
   'student.bulk_not_found':
     '{count, plural, one {Student} other {Students}} not found: id {ids}. Nothing was deleted; reload the list and try again',
   'teacher.bulk_not_found':

@@ -84,6 +84,7 @@ export function registerStudentRoutes(app: ZodApp, ctx: AppContext): void {
     editSummary: 'Edit a student; fields left out keep their value, id and unique_id are never changed',
     editDescription:
       "Changing the parent phone of a family that has a parent app access code is for admins only (403 for a teacher): the family's devices are told (ADR 018). " +
+      'A teacher changes a class only between two classes they may mark, the old and the new (else 403, ADR 019). ' +
       "parent_whatsapp_opt_in and parent_language are the family's: given, they are set on every student with the parent phone (a change of consent is logged); left out, the family keeps its own, and a student moved to another family's phone takes that family's (ADR 023).",
     changes: updateStudentSchema,
     editRefusals: [403],

@@ -14,7 +14,8 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { type DeletableRecords, deleteAllOrNothing, deleteRecord } from '../../lib/bulk-delete';
-import { ConflictError, NotFoundError } from '../../lib/errors';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
+import { loadScope, type Scope } from '../attendance/marking-scope';
 import { clearAfterBackup } from '../backups/service';
 import { changeFamilyPhone, type StaffActor } from '../parents/family-access';
 import { readWrittenPhone } from '../settings/phones';
@@ -109,7 +110,26 @@ async function lockStudentAndFamilies(tx: Queryable, id: number, newPhone: strin
   }
 }
 
-/** A phone change of a family with an access code is an admin's, and tells the family (ADR 018). */
+/**
+ * A teacher moves a student only between classes they may mark (ADR 019): both the class the student
+ * leaves and the one they join, else 403, as a teacher's phone change of a family with the app is
+ * (otherwise a teacher could move another class's student into theirs, mark them, and move them back).
+ */
+function classChangeRefusal(scope: Scope, from: string, to: string): ForbiddenError | undefined {
+  if (scope.refusal) return new ForbiddenError('student.class_change_no_class', { from, to });
+  if ([from, to].every((name) => (scope.classes as readonly string[]).includes(name))) return undefined;
+  return new ForbiddenError('student.class_change_not_yours', {
+    from,
+    to,
+    count: scope.classes.length,
+    classes: scope.classes.join(', '),
+  });
+}
+
+/**
+ * A phone change of a family with an access code is an admin's, and tells the family (ADR 018); a
+ * class change of a teacher's only between their own classes (ADR 019).
+ */
 export async function editStudent(
   ctx: AppContext,
   actor: StaffActor,
@@ -121,9 +141,16 @@ export async function editStudent(
       ? written
       : { ...written, parent_phone: await readWrittenPhone(ctx.db, 'parent_phone', written.parent_phone) };
   const { student, phoneChange } = await ctx.db.transaction(async (tx) => {
+    // Read first and held (as marking holds it), so an admin taking a class away waits for this edit.
+    const scope =
+      actor.role !== 'admin' && changes.class_name !== undefined ? await loadScope(tx, actor, true) : undefined;
     const current = await lockStudentAndFamilies(tx, id, changes.parent_phone);
     if (current.scrubbed_at !== null) {
       throw new ConflictError('student.scrubbed_no_edit', { name: current.full_name });
+    }
+    if (scope && changes.class_name !== undefined && changes.class_name !== current.class_name) {
+      const refusal = classChangeRefusal(scope, current.class_name, changes.class_name);
+      if (refusal) throw refusal;
     }
     const parentPhone = changes.parent_phone ?? current.parent_phone;
     const phoneChange =

@@ -1,12 +1,13 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { Role, Student } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { showLanguage } from '../../i18n';
-import { fakeApi, listOf, renderPage, student } from '../../testing';
+import { type FakeRoute, fakeApi, json, listOf, renderPage, student } from '../../testing';
 import StudentsPage from './students-page';
 
-function openStudents(role: Role, students: Student[]) {
-  fakeApi({ 'GET /students/': () => [200, students] });
+function openStudents(role: Role, students: Student[], routes: Record<string, FakeRoute> = {}) {
+  fakeApi({ 'GET /students/': () => [200, students], ...routes });
   renderPage(<StudentsPage />, { signedInAs: role });
 }
 
@@ -40,5 +41,35 @@ describe('the Students screen in another language', () => {
     expect(await screen.findByText('ابھی کوئی طالب علم نہیں')).toBeInTheDocument();
     expect(screen.getByText('0 طلبہ')).toBeInTheDocument();
     expect(document.documentElement).toHaveAttribute('dir', 'rtl');
+  });
+
+  it("says in Marathi, above the fields, that only an admin moves a student out of another teacher's class", async () => {
+    await showLanguage('mr');
+    const user = userEvent.setup({ delay: null });
+    const params = { from: '9', to: '7', count: 1, classes: '7' };
+    openStudents(
+      'teacher',
+      listOf(1, (id) => student(id, { class_name: '9' })),
+      {
+        'PUT /students/1': () =>
+          json(
+            {
+              detail:
+                'Only an admin can move this student from Class 9 to Class 7: you mark only Class 7. Ask an admin to change the class.',
+              code: 'student.class_change_not_yours',
+              params,
+            },
+            403,
+          ),
+      },
+    );
+    await user.click(await screen.findByRole('button', { name: 'Student 1 संपादित करा' }));
+    const dialog = screen.getByRole('dialog', { name: 'विद्यार्थी संपादित करा' });
+    await user.click(within(dialog).getByRole('combobox', { name: /इयत्ता/ }));
+    await user.click(screen.getByRole('option', { name: '7' }));
+    await user.click(within(dialog).getByRole('button', { name: 'जतन करा' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'या विद्यार्थ्याला इयत्ता 9 मधून इयत्ता 7 मध्ये फक्त ॲडमिनच हलवू शकतात: आपण फक्त इयत्ता 7 ची हजेरी नोंदवता. इयत्ता बदलण्यासाठी एखाद्या ॲडमिनला सांगा.',
+    );
   });
 });
