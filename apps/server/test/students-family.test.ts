@@ -345,11 +345,15 @@ describe('consent.ts, as the other modules call it', () => {
     const stop = { source: 'whatsapp_reply' as const, changedBy: 'Parent (WhatsApp reply)' };
     const start = { source: 'parent_app' as const, changedBy: 'Parent (parent app)', userId: null };
 
+    // A STOP on a family that was never opted in changes nothing, but is the parent's word: logged once.
     expect(await api.db.transaction((tx) => setFamilyWhatsappConsent(tx, phone, false, stop))).toBe(false);
+    expect(await api.db.transaction((tx) => setFamilyWhatsappConsent(tx, phone, false, stop))).toBe(false);
+    expect(await familyState(phone)).toMatchObject({ opt_in: false, by: 'Parent (WhatsApp reply)' });
     expect(await api.db.transaction((tx) => setFamilyWhatsappConsent(tx, phone, true, start))).toBe(true);
     expect(await api.db.transaction((tx) => setFamilyWhatsappConsent(tx, phone, true, start))).toBe(false);
     expect(await api.db.transaction((tx) => setFamilyWhatsappConsent(tx, phone, false, stop))).toBe(true);
     expect(await consentLog(phone)).toEqual([
+      { opted_in: false, source: 'whatsapp_reply', changed_by: 'Parent (WhatsApp reply)', user_id: null },
       { opted_in: true, source: 'parent_app', changed_by: 'Parent (parent app)', user_id: null },
       { opted_in: false, source: 'whatsapp_reply', changed_by: 'Parent (WhatsApp reply)', user_id: null },
     ]);

@@ -276,6 +276,8 @@ export const ERROR_CODES = {
   'messages.student_not_found': 'Student {reference} was not found',
   'messages.student_left': '{name} left the centre, so their parent is no longer written to',
   'whatsapp.opted_out': 'This parent has opted out of WhatsApp messages from the centre',
+  'validation.parent_opted_out':
+    '{field}: cannot be turned on by the centre: the parent turned WhatsApp messages off {how, select, parent_app {in the parent app} other {by replying STOP}}. Only the parent can turn them on again, by replying START on WhatsApp or in the parent app',
   'whatsapp.no_consent':
     "This parent has not agreed to WhatsApp messages and has not written to the centre in the last 24 hours. Record the parent's agreement on the student first.",
   'whatsapp.unreachable': 'WhatsApp could not be reached, so the message was not sent. Please try again later.',

@@ -91,7 +91,7 @@ export function registerImportRoutes(app: ZodApp, ctx: AppContext): void {
     summary,
     description:
       'multipart/form-data with the workbook in the field `file` (.xlsx or .xls). Valid rows are imported in one transaction; ' +
-      'invalid and duplicate rows are listed in `errors` with their row number in the sheet. `?dry_run=true` checks the file and writes nothing.',
+      'invalid and duplicate rows are listed in `errors` with their row number in the sheet (a student row saying yes to WhatsApp for a family whose parent turned it off is one, ADR 023). `?dry_run=true` checks the file and writes nothing.',
     consumes: ['multipart/form-data'],
     querystring: importQuerySchema,
     response: { 200: result, 400: errorSchema, 409: errorSchema, 413: errorSchema, 422: errorSchema },

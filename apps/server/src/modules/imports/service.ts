@@ -1,11 +1,23 @@
-import type { AlreadyImported, ImportRowError, StudentImportResult, TeacherImportResult } from '@tuitiondesk/contract';
+import {
+  type AlreadyImported,
+  errorDetail,
+  type ImportRowError,
+  type StudentImportResult,
+  type TeacherImportResult,
+} from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { ConflictError, isUniqueViolation } from '../../lib/errors';
 import { readableDate } from '../../lib/time';
 import { readDefaultCountryCode } from '../settings/repository';
-import { lockAllFamilies, setFamilyChoices } from '../students/consent';
+import {
+  lockAllFamilies,
+  type ParentSource,
+  parentOptOuts,
+  parentOptOutWords,
+  setFamilyChoices,
+} from '../students/consent';
 import { findByNameAndPhone, insertStudents } from '../students/repository';
 import { findEmailsInUse } from '../teachers/repository';
 import { insertTeachersWithAccounts, prepareAccounts } from '../teachers/service';
@@ -112,6 +124,18 @@ function sameName(a: string, b: string): boolean {
   return collapse(a).toLowerCase() === collapse(b).toLowerCase();
 }
 
+/**
+ * A row that would turn WhatsApp on for a family whose parent turned it off (STOP, or the parent app):
+ * refused as a row error, the rest of the file imported (ADR 023). The words are the student dialog's
+ * refusal, on the column as the file names it, and say how to import the row.
+ */
+function parentOptOutRowError(row: number, column: string, how: ParentSource): ImportRowError {
+  return {
+    row,
+    error: `${errorDetail(parentOptOutWords(column, how))}; leave the cell empty or write no to import this row`,
+  };
+}
+
 async function recordImport(tx: Queryable, actor: Actor, noun: Noun, count: number, upload: Upload): Promise<void> {
   if (count === 0) return;
   await recordActivity(tx, actor, `${noun}.imported`, `${noun}.imported`, {
@@ -150,18 +174,28 @@ export async function importStudents(
       // The same name and parent phone: this row was imported before (or the student added by hand).
       return { already: { row, name: record.full_name, unique_id: match.unique_id } };
     });
+    // Only the parent turns WhatsApp on again after their own STOP: such a row is an error, like any other.
+    const stopped = await parentOptOuts(
+      tx,
+      fresh.filter(({ record }) => record.parent_whatsapp_opt_in === true).map(({ record }) => record.parent_phone),
+    );
+    const allowed = fresh.filter(({ record, row }) => {
+      const how = record.parent_whatsapp_opt_in === true ? stopped.get(record.parent_phone) : undefined;
+      if (how) parsed.errors.push(parentOptOutRowError(row, parsed.label('parent_whatsapp_opt_in'), how));
+      return how === undefined;
+    });
     const inserted = dryRun
       ? []
       : await insertStudents(
           tx,
-          fresh.map(({ record }) => record),
+          allowed.map(({ record }) => record),
         );
     if (!dryRun) {
       // What the imported rows say about each family's WhatsApp consent and language, for every child with
       // that phone; a later row wins. Rows not imported (already on record) change nothing.
       await setFamilyChoices(
         tx,
-        fresh.map(({ record }) => ({
+        allowed.map(({ record }) => ({
           phone: record.parent_phone,
           optedIn: record.parent_whatsapp_opt_in,
           language: record.parent_language,
@@ -170,7 +204,7 @@ export async function importStudents(
       );
     }
     await recordImport(tx, actor, 'student', inserted.length, upload);
-    const imported = dryRun ? fresh.map(({ record }) => ({ ...record, unique_id: null })) : inserted;
+    const imported = dryRun ? allowed.map(({ record }) => ({ ...record, unique_id: null })) : inserted;
     const listed = imported.map((student) => ({
       name: student.full_name,
       phone: student.parent_phone,

@@ -49,6 +49,7 @@ const TEMPLATES: Record<ImportKind, Template> = {
       '- parent_whatsapp_opt_in (optional): yes when the parent agreed to WhatsApp messages from the centre, else no (true/false, y/n and 1/0 are read too). Empty keeps the family as it is (no for a new family).',
       "- parent_language (optional): the language the family reads: en, hi, mr, ta, bn or ur, or the language's name in English or in itself (Hindi, हिन्दी). Empty keeps it as it is (English for a new family).",
       'Consent and language belong to the family: they apply to every child with the same parent phone, including children already on record. When two rows of one family disagree, the later row wins.',
+      'A parent who turned WhatsApp off themselves (by replying STOP, or in the parent app) is the only one who can turn it on again: a yes for that family is an error and its row is not imported; leave the cell empty or write no.',
       '',
       "A student with the same name and parent phone as a student already on record, or as an earlier row, is reported and not imported twice; that row changes nothing (change a family's consent or language on the Students screen).",
       ...common(limits),

@@ -78,16 +78,18 @@ export function registerStudentRoutes(app: ZodApp, ctx: AppContext): void {
     tags,
     record: studentSchema,
     addSummary:
-      "Add a student; the server assigns the Student ID. A parent phone already on record: the student joins that family's WhatsApp consent and language, or sets them for the whole family when given",
+      "Add a student; the server assigns the Student ID. A parent phone already on record: the student joins that family's WhatsApp consent and language, or sets them for the whole family when given (parent_whatsapp_opt_in true for a family whose parent turned WhatsApp off: 409)",
     addition: createStudentSchema,
+    addRefusals: [409],
     getSummary: 'One student',
     editSummary: 'Edit a student; fields left out keep their value, id and unique_id are never changed',
     editDescription:
       "Changing the parent phone of a family that has a parent app access code is for admins only (403 for a teacher): the family's devices are told (ADR 018). " +
       'A teacher changes a class only between two classes they may mark, the old and the new (else 403, ADR 019). ' +
-      "parent_whatsapp_opt_in and parent_language are the family's: given, they are set on every student with the parent phone (a change of consent is logged); left out, the family keeps its own, and a student moved to another family's phone takes that family's (ADR 023).",
+      "parent_whatsapp_opt_in and parent_language are the family's: given, they are set on every student with the parent phone (a change of consent is logged); left out, the family keeps its own, and a student moved to another family's phone takes that family's (ADR 023). " +
+      'Once the parent turned WhatsApp off themselves (a STOP reply, the parent app), parent_whatsapp_opt_in true is refused (409, validation.parent_opted_out) until the parent turns it on again (START, the parent app); false is always accepted.',
     changes: updateStudentSchema,
-    editRefusals: [403],
+    editRefusals: [403, 409],
     deleteSummary: 'Delete a student and their attendance',
     add: createStudent,
     get: getStudent,

@@ -19,7 +19,7 @@ import { loadScope, type Scope } from '../attendance/marking-scope';
 import { clearAfterBackup } from '../backups/service';
 import { changeFamilyPhone, type StaffActor } from '../parents/family-access';
 import { readWrittenPhone } from '../settings/phones';
-import { lockFamily, setFamilyLanguage, setFamilyWhatsappConsent } from './consent';
+import { keepParentOptOut, lockFamily, setFamilyLanguage, setFamilyWhatsappConsent } from './consent';
 import {
   deleteAllStudents,
   deleteStudents,
@@ -161,6 +161,8 @@ export async function editStudent(
       parent_name: changes.parent_name ?? current.parent_name,
       parent_phone: parentPhone,
     });
+    // A phone whose parent said STOP stays opted out, whatever consent the moved record had before.
+    if (parentPhone !== current.parent_phone) await keepParentOptOut(tx, parentPhone);
     await recordActivity(
       tx,
       actor,

@@ -36,6 +36,9 @@ export function consentHistory(t: TFunction<'students'>, family: FamilyChoices):
 }
 
 const TEXT_FIELDS = ['full_name', 'class_name', 'parent_name', 'parent_phone'] as const satisfies StudentTextField[];
+/** The fields a refusal can name: the text fields, and the consent switch (a parent's STOP stands, 409). */
+const DIALOG_FIELDS = [...TEXT_FIELDS, 'parent_whatsapp_opt_in'] as const;
+type DialogField = (typeof DIALOG_FIELDS)[number];
 
 /** Add Student (no `student`) or Edit Student, where the Student ID shows but cannot change. */
 export function StudentDialog({
@@ -63,8 +66,9 @@ export function StudentDialog({
   const phoneHint = usePhoneFieldHint();
   const family = familyFor(form.parent_phone, student, known, countryCode);
   // A refusal shows on its field until that field is edited; each new failed save shows again.
-  const [errors, setErrors] = useState(() => splitFieldError(error, TEXT_FIELDS));
-  useEffect(() => setErrors(splitFieldError(error, TEXT_FIELDS)), [error]);
+  const [errors, setErrors] = useState(() => splitFieldError<DialogField>(error, DIALOG_FIELDS));
+  useEffect(() => setErrors(splitFieldError<DialogField>(error, DIALOG_FIELDS)), [error]);
+  const consentError = errors.fields.parent_whatsapp_opt_in;
   const optedIn = form.parent_whatsapp_opt_in ?? family.choices.parent_whatsapp_opt_in;
   const language = form.parent_language ?? family.choices.parent_language;
   const history = consentHistory(t, family.choices);
@@ -139,14 +143,28 @@ export function StudentDialog({
               <Switch
                 name="parent_whatsapp_opt_in"
                 checked={optedIn}
-                onChange={(event) =>
-                  setForm((current) => ({ ...current, parent_whatsapp_opt_in: event.target.checked }))
-                }
-                slotProps={{ input: { 'aria-describedby': 'whatsapp-consent-hint' } }}
+                onChange={(event) => {
+                  setForm((current) => ({ ...current, parent_whatsapp_opt_in: event.target.checked }));
+                  setErrors(({ fields: { parent_whatsapp_opt_in: _, ...others }, form }) => ({ fields: others, form }));
+                }}
+                slotProps={{
+                  input: {
+                    'aria-describedby': consentError
+                      ? 'whatsapp-consent-error whatsapp-consent-hint'
+                      : 'whatsapp-consent-hint',
+                    'aria-invalid': consentError !== undefined,
+                  },
+                }}
               />
             }
             label={t('dialog.consent')}
           />
+          {/* The server's refusal (the parent said STOP: only the parent turns it on again), on the switch. */}
+          {consentError && (
+            <FormHelperText id="whatsapp-consent-error" error sx={{ mx: 0 }}>
+              {consentError}
+            </FormHelperText>
+          )}
           <FormHelperText id="whatsapp-consent-hint" sx={{ mx: 0 }}>
             {[t('dialog.consentHint'), sharedWith, history].filter(Boolean).join(' ')}
           </FormHelperText>

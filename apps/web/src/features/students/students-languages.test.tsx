@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Role, Student } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -41,6 +41,33 @@ describe('the Students screen in another language', () => {
     expect(await screen.findByText('ابھی کوئی طالب علم نہیں')).toBeInTheDocument();
     expect(screen.getByText('0 طلبہ')).toBeInTheDocument();
     expect(document.documentElement).toHaveAttribute('dir', 'rtl');
+  });
+
+  it('says in Hindi, on the consent switch, that only the parent turns WhatsApp on again after their STOP', async () => {
+    await showLanguage('hi');
+    const user = userEvent.setup({ delay: null });
+    openStudents('teacher', listOf(1, student), {
+      'PUT /students/1': () =>
+        json(
+          {
+            detail:
+              'parent_whatsapp_opt_in: cannot be turned on by the centre: the parent turned WhatsApp messages off in the parent app. Only the parent can turn them on again, by replying START on WhatsApp or in the parent app',
+            code: 'validation.parent_opted_out',
+            params: { field: 'parent_whatsapp_opt_in', how: 'parent_app' },
+          },
+          409,
+        ),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Student 1 को बदलें' }));
+    const dialog = screen.getByRole('dialog', { name: 'विद्यार्थी की जानकारी बदलें' });
+    const consent = within(dialog).getByRole('switch', { name: 'अभिभावक व्हाट्सऐप संदेशों के लिए सहमत हैं' });
+    await user.click(consent);
+    await user.click(within(dialog).getByRole('button', { name: 'सहेजें' }));
+    const words =
+      'केंद्र इसे चालू नहीं कर सकता: अभिभावक ने अभिभावक ऐप में व्हाट्सऐप संदेश बंद किए हैं। इन्हें फिर से केवल अभिभावक ही चालू कर सकते हैं, व्हाट्सऐप पर START लिखकर भेजकर या अभिभावक ऐप में';
+    await waitFor(() => expect(consent).toHaveAccessibleDescription(expect.stringContaining(words)));
+    expect(consent).toBeInvalid();
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it("says in Marathi, above the fields, that only an admin moves a student out of another teacher's class", async () => {

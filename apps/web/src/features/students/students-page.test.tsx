@@ -233,3 +233,33 @@ it('shows a failure that names no field of the dialog above the fields', async (
     'The database is unavailable at the moment. Please try again shortly.',
   );
 });
+
+/** The server's 409 for a staff opt-in after the parent's own STOP, as it answers it. */
+const PARENT_SAID_STOP = {
+  detail:
+    'parent_whatsapp_opt_in: cannot be turned on by the centre: the parent turned WhatsApp messages off by replying STOP. Only the parent can turn them on again, by replying START on WhatsApp or in the parent app',
+  code: 'validation.parent_opted_out',
+  params: { field: 'parent_whatsapp_opt_in', how: 'whatsapp_reply' },
+};
+
+it('shows a refused WhatsApp consent (the parent said STOP) on the consent switch, and clears it when it is switched', async () => {
+  const user = userEvent.setup({ delay: null });
+  const [first] = listOf(1, student);
+  const calls = openStudents('teacher', [first as Student], { 'PUT /students/1': () => json(PARENT_SAID_STOP, 409) });
+  await user.click(await screen.findByRole('button', { name: 'Edit Student 1' }));
+  const dialog = screen.getByRole('dialog', { name: 'Edit Student' });
+  const consent = within(dialog).getByRole('switch', { name: 'Parent agreed to WhatsApp messages' });
+  await user.click(consent);
+  await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+  const words =
+    'Cannot be turned on by the centre: the parent turned WhatsApp messages off by replying STOP. Only the parent can turn them on again, by replying START on WhatsApp or in the parent app';
+  await waitFor(() => expect(consent).toHaveAccessibleDescription(expect.stringContaining(words)));
+  expect(consent).toBeInvalid();
+  expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({ parent_whatsapp_opt_in: true });
+  // On the switch, not above the form; the dialog stays open.
+  expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+  expect(within(dialog).getByText(words)).toBeInTheDocument();
+  await user.click(consent);
+  expect(consent).toBeValid();
+  expect(within(dialog).queryByText(words)).not.toBeInTheDocument();
+});
