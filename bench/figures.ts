@@ -214,3 +214,34 @@ export interface MemoryFigures {
     after_peak: MemoryReport;
   }[];
 }
+
+/** bench/crowd.ts: one autocannon run of a small answer at 32 connections. */
+export interface CrowdRun extends Figure {
+  /** The build measured (BENCH_SERVERS' label). */
+  server: string;
+  round: number;
+  call: string;
+  /** The machine's load average over the last minute as the run began (2 cores). */
+  load_1m: number;
+}
+
+/** bench/crowd.ts: small answers under a crowd, round by round, and each call's medians. */
+export interface CrowdFigures {
+  kind: 'pglite' | 'postgres';
+  seconds: number;
+  connections: number;
+  rounds: number;
+  cpus: number;
+  runs: CrowdRun[];
+  medians: {
+    server: string;
+    call: string;
+    rps: number;
+    p50: number;
+    p99: number;
+    worst_p99: number;
+    least_rps: number;
+    load_1m: number;
+    errors: number;
+  }[];
+}

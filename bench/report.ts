@@ -8,6 +8,7 @@ import type {
   ApiResults,
   BundleFigures,
   CallResult,
+  CrowdFigures,
   MemoryFigures,
   PhoneFlowFigures,
   ScalingFigures,
@@ -27,6 +28,9 @@ const phone = read<PhoneFlowFigures>('phone-flow.json');
 const whatsapp = read<WhatsappFigures>('whatsapp.json');
 const memory = read<MemoryFigures>('memory-pglite.json');
 const scaling = read<ScalingFigures>('scaling-postgres.json') ?? read<ScalingFigures>('scaling-pglite.json');
+const crowds = ['pglite', 'postgres']
+  .map((kind) => read<CrowdFigures>(`crowd-${kind}.json`))
+  .filter((crowd): crowd is CrowdFigures => crowd !== undefined);
 const apis = ['pglite', 'postgres']
   .map((kind) => read<ApiResults>(`api-${kind}.json`))
   .filter((api): api is ApiResults => api !== undefined);
@@ -117,6 +121,18 @@ for (const api of apis) {
       `| ${label}: simulated console (${api.polling.staff} staff polling every ${api.polling.interval_s} s, one write a second): polls with a tag answered 304 | ${(100 * api.polling.not_modified_share).toFixed(0)} % of ${api.polling.conditional ?? api.polling.polls}; server CPU ${(100 * api.polling.server_cpu_share).toFixed(0)} % of a core | – | – |`,
     );
 }
+for (const crowd of crowds) {
+  // The build measured last is the one under test (BENCH_SERVERS lists it last when comparing).
+  const server = crowd.medians.at(-1)?.server;
+  for (const entry of crowd.medians.filter(
+    (median) => median.server === server && median.call.startsWith('dashboard'),
+  )) {
+    const met = entry.least_rps >= 1000 && entry.worst_p99 <= 100;
+    lines.push(
+      `| ${crowd.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}: ${entry.call} at ${crowd.connections} connections, every one of ${crowd.rounds} runs (median load ${entry.load_1m.toFixed(1)} on ${crowd.cpus} cores) | least ${Math.round(entry.least_rps)} req/s, worst p99 ${entry.worst_p99} ms | ≥ 1000 req/s, p99 ≤ 100 ms | ${met ? 'met' : '**missed**'} |`,
+    );
+  }
+}
 for (const size of memory?.sizes ?? []) {
   target(
     `PGlite, the ${size.centre} centre (${size.students.toLocaleString('en')} students): server RSS at peak (8 whole-range histories at once)`,
@@ -191,6 +207,22 @@ for (const api of apis) {
       `- Server RSS: ${Math.round(api.memory.rest_mb)} MB at rest, ${Math.round(api.memory.load_peak_mb ?? Number.NaN)} MB peak under load, ${Math.round(api.memory.after_mb ?? Number.NaN)} MB after the imports.`,
       '',
     );
+}
+
+for (const crowd of crowds) {
+  lines.push(
+    `## Small answers under a crowd (${crowd.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'})`,
+    '',
+    `The large centre at ${crowd.connections} connections, autocannon, ${crowd.seconds} s per figure, ${crowd.rounds} rounds (when builds are compared, they take turns on one seeded database, each going first in turn); the dashboard once across the turn of a minute and once within one. Medians of the rounds, with the least req/s and the worst p99 of any round; the machine's load average over a minute as the runs began.`,
+    '',
+    '| Build | Call | req/s (least) | p50 | p99 (worst) | load | errors |',
+    '|---|---|---|---|---|---|---|',
+    ...crowd.medians.map(
+      (entry) =>
+        `| ${entry.server} | ${entry.call} | ${Math.round(entry.rps)} (${Math.round(entry.least_rps)}) | ${entry.p50} | ${entry.p99} (${entry.worst_p99}) | ${entry.load_1m.toFixed(1)} | ${entry.errors} |`,
+    ),
+    '',
+  );
 }
 
 if (scaling) {

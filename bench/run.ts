@@ -12,10 +12,12 @@ const steps: [string, Record<string, string>][] = [
   ['phone-flow.ts', {}],
   ['whatsapp.ts', {}],
   ['api.ts', { BENCH_DATABASE_URL: '' }],
+  ['crowd.ts', { BENCH_DATABASE_URL: '' }],
   ['memory.ts', {}],
   ...(postgres
     ? ([
         ['api.ts', { BENCH_DATABASE_URL: postgres }],
+        ['crowd.ts', { BENCH_DATABASE_URL: postgres }],
         ['scaling.ts', { BENCH_DATABASE_URL: postgres }],
       ] as [string, Record<string, string>][])
     : []),
