@@ -1,0 +1,118 @@
+/**
+ * No translation is lost (ADR 041): every text of the console, the parent app, the server's errors and
+ * the activity feed, in every language, rendered now with the fixed sample params of
+ * `testing/text-snapshot.ts`, equals its rendering in `testing/texts-before.json`, the snapshot written
+ * before the texts moved to one place. A key whose text is gone, or says anything else, fails here.
+ * (The texts the server sends families are compared on the server's side, from the same file.)
+ */
+
+import { ACTIVITY_TEXTS, formatActivityText } from '@tuitiondesk/contract/activity-texts';
+import { ERROR_CODES, formatErrorText } from '@tuitiondesk/contract/error-codes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { i18n as parentI18n, showLanguage as showParentLanguage } from '../parent/i18n';
+import { addEnglish, i18n, loadCatalogues, showLanguage } from '.';
+import { CLIENT_ERROR_CODES, REFINED_ERROR_CODES } from './error-texts';
+import { LANGUAGES } from './languages';
+import {
+  flattenTexts,
+  i18nextRenderings,
+  icuRenderings,
+  lostOrChanged,
+  type Params,
+  type Snapshot,
+} from './testing/text-snapshot';
+
+type Catalogue = { [key: string]: string | Catalogue };
+
+const CONSOLE = import.meta.glob<Catalogue>('./locales/*/*.json', { eager: true, import: 'default' });
+const PARENT = import.meta.glob<Catalogue>('../parent/locales/*.json', { eager: true, import: 'default' });
+const ERRORS = import.meta.glob<Record<string, string>>('./errors/*.json', { eager: true, import: 'default' });
+const ACTIVITIES = import.meta.glob<Record<string, string>>('./activity-texts/*.json', {
+  eager: true,
+  import: 'default',
+});
+
+// Read as a glob, not an import, so the type checker does not type a 2 MB file.
+const SNAPSHOT = import.meta.glob<Record<string, Record<string, Snapshot>>>('./testing/texts-before.json', {
+  eager: true,
+  import: 'default',
+});
+const before = SNAPSHOT['./testing/texts-before.json'] ?? {};
+
+const CONSOLE_NAMESPACES = Object.keys(CONSOLE)
+  .filter((path) => path.startsWith('./locales/en/'))
+  .map((path) => path.slice('./locales/en/'.length, -'.json'.length));
+
+const ENGLISH_ERRORS: Record<string, string> = { ...ERROR_CODES, ...CLIENT_ERROR_CODES, ...REFINED_ERROR_CODES };
+const ENGLISH_ACTIVITIES: Record<string, string> = ACTIVITY_TEXTS;
+
+function plural(language: string): (count: number) => string {
+  const rules = new Intl.PluralRules(language);
+  return (count) => rules.select(count);
+}
+
+const day = (isoDay: string): string => `‹day ${isoDay}›`;
+
+/** Every area's renderings in a language, as the app shows them now. */
+async function snapshotOf(language: string): Promise<Record<string, Snapshot>> {
+  const out: Record<string, Snapshot> = {};
+  await loadCatalogues(language);
+  for (const namespace of CONSOLE_NAMESPACES) {
+    const t = i18n.getFixedT(language, namespace);
+    out[`console/${namespace}`] = i18nextRenderings(
+      flattenTexts(CONSOLE[`./locales/en/${namespace}.json`] ?? {}),
+      (key, params) => t(key, params),
+    );
+  }
+  await showParentLanguage(language as never);
+  out.parent = i18nextRenderings(flattenTexts(PARENT['../parent/locales/en.json'] ?? {}), (key, params) =>
+    parentI18n.t(key, params),
+  );
+  const errors = language === 'en' ? ENGLISH_ERRORS : (ERRORS[`./errors/${language}.json`] ?? {});
+  out.errors = icuRenderings(ENGLISH_ERRORS, (code, params: Params) => {
+    const text = errors[code];
+    return text === undefined ? undefined : formatErrorText(text, params, plural(language));
+  });
+  const activities = language === 'en' ? ENGLISH_ACTIVITIES : (ACTIVITIES[`./activity-texts/${language}.json`] ?? {});
+  out.activities = icuRenderings(ENGLISH_ACTIVITIES, (code, params: Params) => {
+    const text = activities[code];
+    return text === undefined ? undefined : formatActivityText(text, params, { day, plural: plural(language) });
+  });
+  return out;
+}
+
+const now: Record<string, Record<string, Snapshot>> = {};
+
+beforeAll(async () => {
+  for (const namespace of CONSOLE_NAMESPACES) addEnglish(namespace, CONSOLE[`./locales/en/${namespace}.json`] ?? {});
+  for (const language of LANGUAGES) {
+    for (const [area, snapshot] of Object.entries(await snapshotOf(language))) {
+      now[area] ??= {};
+      (now[area] as Record<string, Snapshot>)[language] = snapshot;
+    }
+  }
+});
+
+afterAll(async () => {
+  await showLanguage('en');
+  await showParentLanguage('en');
+});
+
+describe('every text from before, in every language', () => {
+  const areas = Object.keys(before).filter((area) => area !== 'family' && area !== 'templates');
+
+  it('covers the console, the parent app, the errors and the activities', () => {
+    expect(areas.filter((area) => !area.startsWith('console/')).sort()).toEqual(['activities', 'errors', 'parent']);
+    expect(areas.filter((area) => area.startsWith('console/')).length).toBeGreaterThan(10);
+  });
+
+  for (const area of areas) {
+    for (const language of LANGUAGES) {
+      it(`${area}, ${language}: nothing lost, nothing changed`, () => {
+        const was = before[area]?.[language] ?? {};
+        expect(Object.keys(was).length, 'texts in the snapshot').toBeGreaterThan(0);
+        expect(lostOrChanged(was, now[area]?.[language] ?? {})).toEqual([]);
+      });
+    }
+  }
+});
