@@ -11,6 +11,7 @@ import SchoolIcon from '@mui/icons-material/School';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import type { Role } from '@tuitiondesk/contract';
 import type { ComponentType, ReactElement } from 'react';
+import shell from '../i18n/locales/en/shell.json';
 import { retryableLazy } from './retryable-lazy';
 
 export interface ConsoleRoute {
@@ -33,6 +34,9 @@ function lazyPage(load: () => Promise<{ default: ComponentType }>) {
   return { page: Component, load: fetchCode };
 }
 
+/** The pages' English names are the menu's (the shell catalogue's): written once, there. */
+const MENU = shell.menu;
+
 const everyone = ['admin', 'teacher'] as const;
 const adminOnly = ['admin'] as const;
 
@@ -40,35 +44,35 @@ const adminOnly = ['admin'] as const;
 export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   {
     path: '/dashboard',
-    title: 'Dashboard',
+    title: MENU.dashboard,
     icon: <DashboardIcon />,
     roles: everyone,
     ...lazyPage(() => import('./routes/dashboard')),
   },
   {
     path: '/students',
-    title: 'Students',
+    title: MENU.students,
     icon: <SchoolIcon />,
     roles: everyone,
     ...lazyPage(() => import('./routes/students')),
   },
   {
     path: '/teachers',
-    title: 'Teachers',
+    title: MENU.teachers,
     icon: <PeopleIcon />,
     roles: adminOnly,
     ...lazyPage(() => import('./routes/teachers')),
   },
   {
     path: '/mark-attendance',
-    title: 'Mark Attendance',
+    title: MENU['mark-attendance'],
     icon: <EditCalendarIcon />,
     roles: everyone,
     ...lazyPage(() => import('../features/attendance/mark-attendance-page')),
   },
   {
     path: '/attendance',
-    title: 'Attendance Approval',
+    title: MENU.attendance,
     icon: <AssignmentTurnedInIcon />,
     roles: adminOnly,
     pendingBadge: true,
@@ -76,7 +80,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   },
   {
     path: '/leave',
-    title: 'Leave',
+    title: MENU.leave,
     icon: <EventBusyIcon />,
     roles: everyone,
     leaveBadge: true,
@@ -84,35 +88,35 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   },
   {
     path: '/attendance-history',
-    title: 'Attendance History',
+    title: MENU['attendance-history'],
     icon: <HistoryIcon />,
     roles: adminOnly,
     ...lazyPage(() => import('../features/attendance/history-page')),
   },
   {
     path: '/teacher-attendance',
-    title: 'Teacher Attendance',
+    title: MENU['teacher-attendance'],
     icon: <BadgeIcon />,
     roles: adminOnly,
     ...lazyPage(() => import('../features/teacher-attendance/teacher-attendance-page')),
   },
   {
     path: '/communications',
-    title: 'Communications',
+    title: MENU.communications,
     icon: <ChatIcon />,
     roles: everyone,
     ...lazyPage(() => import('../features/messages/communications-page')),
   },
   {
     path: '/import',
-    title: 'Import Data',
+    title: MENU.import,
     icon: <UploadFileIcon />,
     roles: adminOnly,
     ...lazyPage(() => import('../features/imports/import-page')),
   },
   {
     path: '/audit',
-    title: 'Audit',
+    title: MENU.audit,
     icon: <ManageSearchIcon />,
     roles: adminOnly,
     ...lazyPage(() => import('./routes/audit')),
