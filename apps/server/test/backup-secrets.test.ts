@@ -16,13 +16,13 @@ import { prepareContext } from '../src/bootstrap';
 import { RestoreRefusedError, restoreBackup } from '../src/db/backup';
 import type { Database, Queryable } from '../src/db/database';
 import { keyIdOf, loadOrCreateKeyFile, readKeyFile, type ServerKeys } from '../src/lib/server-keys';
-import { restoreKeys } from '../src/modules/backups/restore-keys';
 import {
   decryptLegacySecret,
   decryptSecret,
   deriveLegacyKey,
   hashRecoveryCode,
-} from '../src/modules/two-factor/secrets';
+} from '../src/modules/auth/two-factor/secrets';
+import { restoreKeys } from '../src/modules/backups/restore-keys';
 import { backupToFile, fileSource, linesOf } from './helpers/backup-files';
 import {
   expectTwoFactorSignIns,

@@ -1,13 +1,13 @@
 import { normaliseAccessCode, pushPayloadSchema } from '@tuitiondesk/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyAccessCode } from '../src/modules/parents/access-codes';
+import { verifyAccessCode } from '../src/modules/families/access-codes';
 import {
   ACCESS_NOTICE_SUBJECT,
   CODE_REPLACED_NOTICE,
   PHONE_CHANGE_NEEDS_ADMIN,
   phoneChangedNotice,
   REPLACE_NEEDS_ADMIN,
-} from '../src/modules/parents/family-access';
+} from '../src/modules/families/family-access';
 import { waitFor } from './helpers/async';
 import type { TestClient } from './helpers/client';
 import type { FakeDevice, FakePushService } from './helpers/fake-push-service';

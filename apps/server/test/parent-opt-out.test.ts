@@ -8,7 +8,7 @@
 import { ERROR_CODES, formatErrorText } from '@tuitiondesk/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setFamilyWhatsappConsent } from '../src/modules/students/consent';
+import { setFamilyWhatsappConsent } from '../src/modules/families/consent';
 import { waitFor } from './helpers/async';
 import { type TestClient, testClient } from './helpers/client';
 import { uniquePhone } from './helpers/test-app';

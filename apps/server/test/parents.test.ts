@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, today } from '../src/lib/time';
 import { TokenService } from '../src/lib/tokens';
-import { hashAccessCode } from '../src/modules/parents/access-codes';
+import { hashAccessCode } from '../src/modules/families/access-codes';
 import { freshAddress, type TestClient, testClient } from './helpers/client';
 import { detailOf, uniquePhone } from './helpers/test-app';
 

@@ -19,7 +19,7 @@ import {
   ServerKeyError,
   type ServerKeys,
 } from '../src/lib/server-keys';
-import { decryptSecret } from '../src/modules/two-factor/secrets';
+import { decryptSecret } from '../src/modules/auth/two-factor/secrets';
 import { refusal } from './helpers/async';
 import {
   expectTwoFactorSignIns,

@@ -4,7 +4,7 @@
  * the consent log and the activity rows, refusals that change nothing, and edits of one family at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFamily, setFamilyLanguage, setFamilyWhatsappConsent } from '../src/modules/students/consent';
+import { readFamily, setFamilyLanguage, setFamilyWhatsappConsent } from '../src/modules/families/consent';
 import { expectRefusal } from './helpers/answers';
 import { type TestClient, testClient } from './helpers/client';
 import { uniquePhone } from './helpers/test-app';

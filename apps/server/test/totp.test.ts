@@ -9,7 +9,7 @@ import {
   generateRecoveryCodes,
   hashRecoveryCode,
   keyedRecoveryHash,
-} from '../src/modules/two-factor/secrets';
+} from '../src/modules/auth/two-factor/secrets';
 import {
   base32Decode,
   base32Encode,
@@ -20,7 +20,7 @@ import {
   type TotpAlgorithm,
   timeStep,
   totp,
-} from '../src/modules/two-factor/totp';
+} from '../src/modules/auth/two-factor/totp';
 
 // RFC 6238 Appendix B: the seeds are ASCII digits, 20, 32 and 64 bytes long for each algorithm.
 const SEEDS: Record<TotpAlgorithm, Buffer> = {

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/lib/passwords';
-import { base32Decode, totp } from '../src/modules/two-factor/totp';
+import { base32Decode, totp } from '../src/modules/auth/two-factor/totp';
 import { enrol as enrolAuthenticator, freshCode as freshAuthenticatorCode, wrongCode } from './helpers/authenticator';
 import { freshAddress, type TestClient, testClient } from './helpers/client';
 import { ADMIN_PASSWORD, detailOf, login, signInNewTeacher } from './helpers/test-app';

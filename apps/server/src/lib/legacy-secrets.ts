@@ -10,14 +10,19 @@
  *   settings.jwt_secret, settings.vapid_keys → deleted: sessions signed with the old secret end
  */
 import type { Queryable } from '../db/database';
-import { LEGACY_VAPID_SETTING } from '../modules/push/vapid';
 import {
   findLegacyRecoveryHashes,
   findLegacySecrets,
   replaceRecoveryHashes,
   replaceSecret,
-} from '../modules/two-factor/repository';
-import { decryptLegacySecret, deriveLegacyKey, encryptSecret, keyedRecoveryHash } from '../modules/two-factor/secrets';
+} from '../modules/auth/two-factor/repository';
+import {
+  decryptLegacySecret,
+  deriveLegacyKey,
+  encryptSecret,
+  keyedRecoveryHash,
+} from '../modules/auth/two-factor/secrets';
+import { LEGACY_VAPID_SETTING } from '../modules/push/vapid';
 import { replaceKeyFile, ServerKeyError, type ServerKeys, type VapidKeyPair } from './server-keys';
 
 /** Where the token signing secret was kept before ADR 017, unless JWT_SECRET was set. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { Queryable } from '../../src/db/database';
-import { base32Decode, hotp, timeStep, totp } from '../../src/modules/two-factor/totp';
+import { base32Decode, hotp, timeStep, totp } from '../../src/modules/auth/two-factor/totp';
 import { auth } from './test-app';
 
 /** Sets up and confirms an authenticator for the account; answers its secret, recovery codes and new token. */

@@ -11,7 +11,7 @@ import webpush from 'web-push';
 import type { Database, Queryable } from '../../src/db/database';
 import { migrate } from '../../src/db/migrate';
 import { hashPassword } from '../../src/lib/passwords';
-import { generateSecret, totp } from '../../src/modules/two-factor/totp';
+import { generateSecret, totp } from '../../src/modules/auth/two-factor/totp';
 import { enrol } from './authenticator';
 import { auth, familyWithCode, login, signInNewTeacher } from './test-app';
 

@@ -4,9 +4,9 @@ import { recordActivity } from '../../lib/activity-log';
 import { BadRequestError, UnauthorizedError, ValidationError } from '../../lib/errors';
 import { newPasswordProblem } from '../../lib/password-policy';
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../../lib/passwords';
-import { checkSecondFactor, WRONG_CODE } from '../two-factor/service';
 import { findUserById, findUserByLogin, replacePasswordHash, updateLanguage, updatePassword } from './repository';
 import { POLICIES, releaseAttempt, rememberAddress, reserveAttempt, staffAccount, unknownName } from './throttle';
+import { checkSecondFactor, WRONG_CODE } from './two-factor/service';
 import { publicUser } from './user';
 
 const INCORRECT = 'auth.incorrect_credentials';

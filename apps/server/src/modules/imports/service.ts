@@ -10,14 +10,14 @@ import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { ConflictError, isUniqueViolation } from '../../lib/errors';
 import { readableDate } from '../../lib/time';
-import { readDefaultCountryCode } from '../settings/repository';
 import {
   lockAllFamilies,
   type ParentSource,
   parentOptOuts,
   parentOptOutWords,
   setFamilyChoices,
-} from '../students/consent';
+} from '../families/consent';
+import { readDefaultCountryCode } from '../settings/repository';
 import { findByNameAndPhone, insertStudents } from '../students/repository';
 import { findEmailsInUse } from '../teachers/repository';
 import { insertTeachersWithAccounts, prepareAccounts } from '../teachers/service';

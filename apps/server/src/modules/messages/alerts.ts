@@ -2,10 +2,10 @@ import { ALERT_STATUSES, type ParentLanguage } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
+import { familyDate, familyTexts, statusWord } from '../families/family-texts';
 import { findApprovedLeaveDays } from '../leave/repository';
 import { readMessagingSettings } from '../settings/repository';
 import { findTemplateForSending } from '../templates/repository';
-import { familyDate, familyTexts, statusWord } from './family-texts';
 import { type FamilyMessage, type PlaceholderValues, queueFamilyMessages, renderForFamily } from './outgoing';
 import { findAlertSubjects } from './outgoing-repository';
 

@@ -20,11 +20,11 @@ import {
   ValidationError,
 } from '../../lib/errors';
 import { today } from '../../lib/time';
+import { familyDate, familyTexts } from '../families/family-texts';
 import { readWrittenPhone } from '../settings/phones';
 import { readMessagingSettings } from '../settings/repository';
 import { findTemplateForSending, type TemplateForSending } from '../templates/repository';
 import { setAttemptStatus } from './attempts';
-import { familyDate, familyTexts } from './family-texts';
 import {
   type FamilyMessage,
   type PlaceholderValues,

@@ -23,9 +23,9 @@ import type { AppContext } from '../../context';
 import { currentParent, currentUser, parentOnly } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import { logSignIn } from '../auth/sign-in-log';
+import { getParentAccess, issueParentAccess } from '../families/family-access';
+import { getFamilyLanguage, setParentLanguage } from '../families/language';
 import { readWrittenPhone } from '../settings/phones';
-import { getParentAccess, issueParentAccess } from './family-access';
-import { getFamilyLanguage, setParentLanguage } from './language';
 import {
   CHILD_ATTENDANCE_DEFAULT_DAYS,
   CHILD_ATTENDANCE_MAX_DAYS,

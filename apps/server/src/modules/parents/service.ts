@@ -17,13 +17,13 @@ import { addDays, today } from '../../lib/time';
 import type { ParentTokenClaims } from '../../lib/tokens';
 import { keptSession } from '../../lib/versioned-answer';
 import { POLICIES, parentAccount, releaseAttempt, rememberAddress, reserveAttempt } from '../auth/throttle';
+import { verifyAccessCode } from '../families/access-codes';
+import { readFamily, setFamilyWhatsappConsent } from '../families/consent';
 import { familyName } from '../messages/inbound-repository';
 import { failQueuedForPhone } from '../messages/whatsapp-repository';
 import { dropPushesOfMessage } from '../push/repository';
 import { recordParentReply } from '../replies/service';
-import { readFamily, setFamilyWhatsappConsent } from '../students/consent';
 import { hasCurrentChild } from '../students/repository';
-import { verifyAccessCode } from './access-codes';
 import {
   countUnread,
   findApprovedAttendance,

@@ -10,8 +10,8 @@ import { DEFAULT_WHATSAPP_DAILY_LIMIT } from '../../config';
 import type { AppContext } from '../../context';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { ConflictError } from '../../lib/errors';
+import { findTwoFactor } from '../auth/two-factor/repository';
 import { countConversationsToday } from '../messages/whatsapp-repository';
-import { findTwoFactor } from '../two-factor/repository';
 import {
   type MessagingSettingsRow,
   readAbsenceAlerts,

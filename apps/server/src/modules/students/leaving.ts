@@ -14,7 +14,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors'
 import { readableDate, today } from '../../lib/time';
 import { eraseFromActivities } from '../activities/erasure';
 import { forgetConversations } from '../conversations/repository';
-import { lockAllFamilies, lockFamily } from './consent';
+import { lockAllFamilies, lockFamily } from '../families/consent';
 import {
   findStudent,
   findStudentForUpdate,

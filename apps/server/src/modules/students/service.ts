@@ -17,9 +17,9 @@ import { type DeletableRecords, deleteAllOrNothing, deleteRecord } from '../../l
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
 import { loadScope, type Scope } from '../attendance/marking-scope';
 import { clearAfterBackup } from '../backups/service';
-import { changeFamilyPhone, type StaffActor } from '../parents/family-access';
+import { keepParentOptOut, lockFamily, setFamilyLanguage, setFamilyWhatsappConsent } from '../families/consent';
+import { changeFamilyPhone, type StaffActor } from '../families/family-access';
 import { readWrittenPhone } from '../settings/phones';
-import { keepParentOptOut, lockFamily, setFamilyLanguage, setFamilyWhatsappConsent } from './consent';
 import {
   deleteAllStudents,
   deleteStudents,

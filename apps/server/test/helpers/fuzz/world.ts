@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { addDays, today } from '../../../src/lib/time';
-import { hashAccessCode } from '../../../src/modules/parents/access-codes';
+import { hashAccessCode } from '../../../src/modules/families/access-codes';
 import { ADMIN_PASSWORD, auth, createStudent, createTeacher, login, type TestApp, uniquePhone } from '../test-app';
 
 /** Who sends a case: each case goes out as all four. */

@@ -1,5 +1,5 @@
-import type { Queryable } from '../../db/database';
-import { recordActivity } from '../../lib/activity-log';
+import type { Queryable } from '../../../db/database';
+import { recordActivity } from '../../../lib/activity-log';
 
 export interface TwoFactorRow {
   user_id: number;

@@ -9,10 +9,7 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, recordActivity } from '../../lib/activity-log';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
-import { familyTexts } from '../messages/family-texts';
 import { findFamilyLanguage } from '../messages/outgoing-repository';
-import { enqueuePushes, revokeSubscriptions } from '../push/repository';
-import { generateAccessCode, hashAccessCode } from './access-codes';
 import {
   type AccessStudent,
   countPushSubscriptions,
@@ -23,7 +20,10 @@ import {
   insertFamilyNotice,
   insertFirstParentAccess,
   upsertParentAccess,
-} from './repository';
+} from '../parents/repository';
+import { enqueuePushes, revokeSubscriptions } from '../push/repository';
+import { generateAccessCode, hashAccessCode } from './access-codes';
+import { familyTexts } from './family-texts';
 
 /**
  * Who may give a family its app, take it away, or move a child to another phone (ADR 018): one staff

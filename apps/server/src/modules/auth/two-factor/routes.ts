@@ -9,10 +9,10 @@ import {
   twoFactorSetupSchema,
   twoFactorStatusSchema,
 } from '@tuitiondesk/contract';
-import type { AppContext } from '../../context';
-import { adminOnly, currentUser } from '../../plugins/authentication';
-import type { ZodApp } from '../../plugins/zod-app';
-import { logSignIn } from '../auth/sign-in-log';
+import type { AppContext } from '../../../context';
+import { adminOnly, currentUser } from '../../../plugins/authentication';
+import type { ZodApp } from '../../../plugins/zod-app';
+import { logSignIn } from '../sign-in-log';
 import { confirmSetup, disableTwoFactor, getTwoFactorStatus, resetTwoFactor, startSetup } from './service';
 
 const tags = ['two-factor'];

@@ -10,15 +10,15 @@ import {
   type TwoFactorStatus,
 } from '@tuitiondesk/contract';
 import QRCode from 'qrcode';
-import type { AppContext } from '../../context';
-import type { Queryable } from '../../db/database';
-import { type Actor, recordActivity } from '../../lib/activity-log';
-import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../lib/errors';
-import { verifyPassword } from '../../lib/passwords';
-import { endSessions, findUserById } from '../auth/repository';
-import { POLICIES, releaseAttempt, reserveAttempt, staffAccount } from '../auth/throttle';
-import type { AuthenticatedUser } from '../auth/user';
-import { readRequireAdminTwoFactor } from '../settings/repository';
+import type { AppContext } from '../../../context';
+import type { Queryable } from '../../../db/database';
+import { type Actor, recordActivity } from '../../../lib/activity-log';
+import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../../lib/errors';
+import { verifyPassword } from '../../../lib/passwords';
+import { readRequireAdminTwoFactor } from '../../settings/repository';
+import { endSessions, findUserById } from '../repository';
+import { POLICIES, releaseAttempt, reserveAttempt, staffAccount } from '../throttle';
+import type { AuthenticatedUser } from '../user';
 import {
   claimStep,
   confirmSecret,

@@ -1,6 +1,6 @@
 import type { ParentLanguage, ParentLanguageChoice } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
-import { readFamily, setFamilyLanguage } from '../students/consent';
+import { readFamily, setFamilyLanguage } from './consent';
 
 /** The language the family reads the centre's messages in; English for a family without one on record. */
 export async function getFamilyLanguage(ctx: AppContext, phone: string): Promise<ParentLanguageChoice> {
