@@ -4,7 +4,7 @@ import { KEY_ID_SETTING } from './db/backup';
 import type { Database, Queryable } from './db/database';
 import { lockMigrations, migrate } from './db/migrate';
 import { ensureSetting } from './db/settings';
-import { convertLegacySecrets } from './lib/legacy-secrets';
+import { convertLegacySecrets } from './legacy-secrets';
 import { FIRST_ADMIN } from './lib/password-policy';
 import { generatePassword, hashPassword } from './lib/passwords';
 import {
@@ -18,10 +18,10 @@ import {
 import { TokenService } from './lib/tokens';
 import { AnswerCache } from './lib/versioned-answer';
 import { countUsers, insertUser } from './modules/auth/repository';
-import { createWhatsappSender } from './modules/messages/whatsapp';
-import { WhatsappWorker } from './modules/messages/whatsapp-worker';
-import { resolveVapidDetails } from './modules/push/vapid';
-import { PushWorker } from './modules/push/worker';
+import { PushWorker } from './modules/delivery/push-worker';
+import { resolveVapidDetails } from './modules/delivery/vapid';
+import { createWhatsappSender } from './modules/delivery/whatsapp';
+import { WhatsappWorker } from './modules/delivery/whatsapp-worker';
 
 export interface PreparedContext {
   ctx: AppContext;

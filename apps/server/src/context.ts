@@ -2,9 +2,9 @@ import type { AppConfig } from './config';
 import type { Database } from './db/database';
 import type { TokenService } from './lib/tokens';
 import type { AnswerCache } from './lib/versioned-answer';
-import type { WhatsappSender } from './modules/messages/whatsapp';
-import type { WhatsappWorker } from './modules/messages/whatsapp-worker';
-import type { PushWorker } from './modules/push/worker';
+import type { PushWorker } from './modules/delivery/push-worker';
+import type { WhatsappSender } from './modules/delivery/whatsapp';
+import type { WhatsappWorker } from './modules/delivery/whatsapp-worker';
 
 /** What every module is given: built once at start-up (or per test file), never global. */
 export interface AppContext {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/db/migrate';
 import { addDays, readableDateIn, today } from '../src/lib/time';
-import { WhatsappWorker } from '../src/modules/messages/whatsapp-worker';
+import { WhatsappWorker } from '../src/modules/delivery/whatsapp-worker';
 import { waitFor } from './helpers/async';
 import { type TestClient, testClient } from './helpers/client';
 import {

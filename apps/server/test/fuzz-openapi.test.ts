@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { WhatsappRequest } from '../src/modules/messages/whatsapp';
+import type { WhatsappRequest } from '../src/modules/delivery/whatsapp';
 import { type Case, caseArbitrary, pathArbitrary } from './helpers/fuzz/cases';
 import { readApiDocument } from './helpers/fuzz/openapi';
 import { copy, MAX_PLAIN_DEPTH, Ref, resolve } from './helpers/fuzz/refs';

@@ -6,7 +6,7 @@ import { prepareContext } from '../src/bootstrap';
 import type { AppContext } from '../src/context';
 import { type Database, openPostgres } from '../src/db/database';
 import { today } from '../src/lib/time';
-import { ENDPOINT_PROBLEMS } from '../src/modules/push/endpoint-policy';
+import { ENDPOINT_PROBLEMS } from '../src/modules/delivery/endpoint-policy';
 import { MarkingReminderLoop } from '../src/modules/reminders/loop';
 import { remindTeachers } from '../src/modules/reminders/service';
 import { expectRefusal } from './helpers/answers';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isLoopbackAddress, isPublicAddress, nonPublicReason } from '../src/lib/public-address';
-import { pinnedLookup } from '../src/modules/push/transport';
+import { pinnedLookup } from '../src/modules/delivery/push-transport';
 
 /** Where the server must never connect on a parent's say-so, each with the range that says why. */
 const NOT_PUBLIC: [address: string, reason: RegExp][] = [

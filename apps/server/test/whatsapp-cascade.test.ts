@@ -1,6 +1,6 @@
 import { pushPayloadSchema } from '@tuitiondesk/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WhatsappWorker } from '../src/modules/messages/whatsapp-worker';
+import { WhatsappWorker } from '../src/modules/delivery/whatsapp-worker';
 import { expectRefusal } from './helpers/answers';
 import { waitFor } from './helpers/async';
 import type { TestClient } from './helpers/client';

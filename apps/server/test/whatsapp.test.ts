@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
-import { createWhatsappSender, WhatsappError } from '../src/modules/messages/whatsapp';
+import { createWhatsappSender, WhatsappError } from '../src/modules/delivery/whatsapp';
 import { expectRefusal } from './helpers/answers';
 import { type Caller, type TestClient, testClient, testClientForBlock } from './helpers/client';
 import { APPROVED_TEMPLATES, type FakeCloudApi, startFakeCloudApi } from './helpers/fake-cloud-api';

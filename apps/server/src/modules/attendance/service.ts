@@ -16,9 +16,9 @@ import { type Actor, classesParams, recordActivity } from '../../lib/activity-lo
 import { distinctIds } from '../../lib/distinct-ids';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, firstDayOfMonth, lastDayOfMonth, readableDate, today } from '../../lib/time';
-import { queueAbsenceAlerts } from '../messages/alerts';
-import { wakeSenders } from '../messages/outgoing';
+import { wakeSenders } from '../delivery/outgoing';
 import { readAbsenceAlerts } from '../settings/repository';
+import { queueAbsenceAlerts } from './alerts';
 import { classRefusal, dateRefusal, loadScope, type Marker, rosterRefusal, toMarkingScope } from './marking-scope';
 import {
   approvePending,

@@ -4,7 +4,7 @@
  * its header names by key id. This is what a restore does about that.
  */
 import { type BackupHeader, KEY_ID_SETTING, type RestoreKeyPolicy, RestoreRefusedError } from '../../db/backup';
-import { convertLegacySecrets } from '../../lib/legacy-secrets';
+import { convertLegacySecrets } from '../../legacy-secrets';
 import { keyIdOf, loadOrCreateKeyFile, type ServerKeys } from '../../lib/server-keys';
 import { resetTwoFactorOf } from '../auth/two-factor/repository';
 

@@ -9,7 +9,10 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, recordActivity } from '../../lib/activity-log';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
-import { findFamilyLanguage } from '../messages/outgoing-repository';
+import { findFamilyLanguage } from '../delivery/outgoing-repository';
+import { enqueuePushes, revokeSubscriptions } from '../delivery/push-repository';
+import { generateAccessCode, hashAccessCode } from './access-codes';
+import { familyTexts } from './family-texts';
 import {
   type AccessStudent,
   countPushSubscriptions,
@@ -20,10 +23,7 @@ import {
   insertFamilyNotice,
   insertFirstParentAccess,
   upsertParentAccess,
-} from '../parents/repository';
-import { enqueuePushes, revokeSubscriptions } from '../push/repository';
-import { generateAccessCode, hashAccessCode } from './access-codes';
-import { familyTexts } from './family-texts';
+} from './repository';
 
 /**
  * Who may give a family its app, take it away, or move a child to another phone (ADR 018): one staff

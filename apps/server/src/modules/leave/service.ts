@@ -14,10 +14,10 @@ import { type Actor, recordActivity } from '../../lib/activity-log';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, readableDate, today } from '../../lib/time';
 import { loadScope, type Marker } from '../attendance/marking-scope';
+import { findFamilyLanguage } from '../delivery/outgoing-repository';
+import { enqueuePushes } from '../delivery/push-repository';
 import { familyDate, familyTexts, type LeaveDecision } from '../families/family-texts';
-import { findFamilyLanguage } from '../messages/outgoing-repository';
-import { findParentName, insertFamilyNotice } from '../parents/repository';
-import { enqueuePushes } from '../push/repository';
+import { findParentName, insertFamilyNotice } from '../families/repository';
 import {
   countLeave,
   decidePending,

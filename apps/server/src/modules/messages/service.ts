@@ -20,11 +20,7 @@ import {
   ValidationError,
 } from '../../lib/errors';
 import { today } from '../../lib/time';
-import { familyDate, familyTexts } from '../families/family-texts';
-import { readWrittenPhone } from '../settings/phones';
-import { readMessagingSettings } from '../settings/repository';
-import { findTemplateForSending, type TemplateForSending } from '../templates/repository';
-import { setAttemptStatus } from './attempts';
+import { setAttemptStatus } from '../delivery/attempts';
 import {
   type FamilyMessage,
   type PlaceholderValues,
@@ -32,8 +28,14 @@ import {
   queueFamilyMessages,
   renderForFamily,
   wakeSenders,
-} from './outgoing';
-import { countFamilies, findFamilies } from './outgoing-repository';
+} from '../delivery/outgoing';
+import { countFamilies, findFamilies } from '../delivery/outgoing-repository';
+import { WhatsappError, type WhatsappRequest, type WhatsappSender } from '../delivery/whatsapp';
+import { admitConversation, storeProviderMessageId, windowOpenUntil } from '../delivery/whatsapp-repository';
+import { familyDate, familyTexts } from '../families/family-texts';
+import { readWrittenPhone } from '../settings/phones';
+import { readMessagingSettings } from '../settings/repository';
+import { findTemplateForSending, type TemplateForSending } from '../templates/repository';
 import {
   findStudentById,
   findStudentByUniqueId,
@@ -42,8 +44,6 @@ import {
   type MessageStudent,
   whatsappStanding,
 } from './repository';
-import { WhatsappError, type WhatsappRequest, type WhatsappSender } from './whatsapp';
-import { admitConversation, storeProviderMessageId, windowOpenUntil } from './whatsapp-repository';
 
 /**
  * Stores one message per family in scope and queues each on the first channel that reaches it, with

@@ -4,16 +4,16 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { recordActivity } from '../../lib/activity-log';
+import { setAttemptStatus } from '../delivery/attempts';
+import { findFamilyLanguage } from '../delivery/outgoing-repository';
+import { parseReplyPayload } from '../delivery/reply-payload';
+import { applyEarlyStatuses, failQueuedForPhone, keepEarlyStatus } from '../delivery/whatsapp-repository';
 import { setFamilyWhatsappConsent } from '../families/consent';
 import { familyTexts } from '../families/family-texts';
-import { recordParentReplyIn } from '../replies/service';
 import { readMessagingSettings } from '../settings/repository';
-import { setAttemptStatus } from './attempts';
 import { familyName, findMessageByProviderId, insertInbound } from './inbound-repository';
-import { findFamilyLanguage } from './outgoing-repository';
-import { parseReplyPayload } from './reply-payload';
+import { recordParentReplyIn } from './replies';
 import { insertOneOffWhatsapp } from './repository';
-import { applyEarlyStatuses, failQueuedForPhone, keepEarlyStatus } from './whatsapp-repository';
 
 /**
  * `X-Hub-Signature-256: sha256=<hex>`: the HMAC-SHA256 of the exact bytes received, keyed with the

@@ -17,25 +17,21 @@ import { addDays, today } from '../../lib/time';
 import type { ParentTokenClaims } from '../../lib/tokens';
 import { keptSession } from '../../lib/versioned-answer';
 import { POLICIES, parentAccount, releaseAttempt, rememberAddress, reserveAttempt } from '../auth/throttle';
+import { dropPushesOfMessage } from '../delivery/push-repository';
+import { failQueuedForPhone } from '../delivery/whatsapp-repository';
 import { verifyAccessCode } from '../families/access-codes';
 import { readFamily, setFamilyWhatsappConsent } from '../families/consent';
+import { findChild, findChildren, findParentAccess, findParentName, recordSignIn } from '../families/repository';
 import { familyName } from '../messages/inbound-repository';
-import { failQueuedForPhone } from '../messages/whatsapp-repository';
-import { dropPushesOfMessage } from '../push/repository';
-import { recordParentReply } from '../replies/service';
+import { recordParentReply } from '../messages/replies';
 import { hasCurrentChild } from '../students/repository';
 import {
   countUnread,
   findApprovedAttendance,
-  findChild,
-  findChildren,
   findInboxMessage,
-  findParentAccess,
-  findParentName,
   listInbox,
   markDelivered,
   markRead,
-  recordSignIn,
 } from './repository';
 
 // Issuing and replacing access codes, and who may: family-access.ts.

@@ -11,7 +11,7 @@ import type { AppContext } from '../../context';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { ConflictError } from '../../lib/errors';
 import { findTwoFactor } from '../auth/two-factor/repository';
-import { countConversationsToday } from '../messages/whatsapp-repository';
+import { countConversationsToday } from '../delivery/whatsapp-repository';
 import {
   type MessagingSettingsRow,
   readAbsenceAlerts,

@@ -2,12 +2,12 @@ import { ALERT_STATUSES, type ParentLanguage } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
+import { type FamilyMessage, type PlaceholderValues, queueFamilyMessages, renderForFamily } from '../delivery/outgoing';
+import { findAlertSubjects } from '../delivery/outgoing-repository';
 import { familyDate, familyTexts, statusWord } from '../families/family-texts';
 import { findApprovedLeaveDays } from '../leave/repository';
 import { readMessagingSettings } from '../settings/repository';
 import { findTemplateForSending } from '../templates/repository';
-import { type FamilyMessage, type PlaceholderValues, queueFamilyMessages, renderForFamily } from './outgoing';
-import { findAlertSubjects } from './outgoing-repository';
 
 /**
  * An alert's subject: the one the centre wrote, as written; while the centre keeps the default

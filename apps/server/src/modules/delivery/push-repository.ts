@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database';
-import { hastenFallback, setAttemptStatus, setAttemptsStatus } from '../messages/attempts';
+import { hastenFallback, setAttemptStatus, setAttemptsStatus } from './attempts';
 
 // ---- Subscriptions ----
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { currentParent, currentUser, parentOnly } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
-import { subscribe, subscribeStaff, unsubscribe, unsubscribeStaff } from './service';
+import { subscribe, subscribeStaff, unsubscribe, unsubscribeStaff } from './push-service';
 
 const okSchema = z.object({ ok: z.literal(true) });
 

@@ -8,7 +8,6 @@ import {
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
-import { enqueuePushes } from '../push/repository';
 import type { TemplateForSending } from '../templates/repository';
 import {
   type FamilyChannels,
@@ -18,6 +17,7 @@ import {
   type NewMessage,
   type NewWhatsappAttempt,
 } from './outgoing-repository';
+import { enqueuePushes } from './push-repository';
 import { conversationsToday } from './whatsapp-repository';
 
 /** What one family is to get: the in-app text, and how the same message reads as a WhatsApp template. */

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database';
-import { claimDueOutboxRows } from './repository';
+import { claimDueOutboxRows } from './push-repository';
 
 /**
  * Staff devices and their pushes (migration 0017): a device belongs to a staff account, its pushes are

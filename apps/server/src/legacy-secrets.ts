@@ -9,21 +9,21 @@
  *   SHA-256 recovery hashes → keyed (HMAC under a key from the sealing key, over the old hash)
  *   settings.jwt_secret, settings.vapid_keys → deleted: sessions signed with the old secret end
  */
-import type { Queryable } from '../db/database';
+import type { Queryable } from './db/database';
+import { replaceKeyFile, ServerKeyError, type ServerKeys, type VapidKeyPair } from './lib/server-keys';
 import {
   findLegacyRecoveryHashes,
   findLegacySecrets,
   replaceRecoveryHashes,
   replaceSecret,
-} from '../modules/auth/two-factor/repository';
+} from './modules/auth/two-factor/repository';
 import {
   decryptLegacySecret,
   deriveLegacyKey,
   encryptSecret,
   keyedRecoveryHash,
-} from '../modules/auth/two-factor/secrets';
-import { LEGACY_VAPID_SETTING } from '../modules/push/vapid';
-import { replaceKeyFile, ServerKeyError, type ServerKeys, type VapidKeyPair } from './server-keys';
+} from './modules/auth/two-factor/secrets';
+import { LEGACY_VAPID_SETTING } from './modules/delivery/vapid';
 
 /** Where the token signing secret was kept before ADR 017, unless JWT_SECRET was set. */
 export const LEGACY_SIGNING_SETTING = 'jwt_secret';

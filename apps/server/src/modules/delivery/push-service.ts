@@ -2,8 +2,8 @@ import type { PushSubscriptionBody } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { ValidationError } from '../../lib/errors';
 import { checkEndpointUrl } from './endpoint-policy';
-import { deleteSubscription, upsertSubscription } from './repository';
-import { deleteStaffSubscription, upsertStaffSubscription } from './staff-repository';
+import { deleteSubscription, upsertSubscription } from './push-repository';
+import { deleteStaffSubscription, upsertStaffSubscription } from './staff-push-repository';
 
 /**
  * The server POSTs to whatever endpoint a parent's (or staff member's) browser hands it, so only a public push service's

@@ -6,7 +6,7 @@ import { GroupCommit } from '../../lib/group-commit';
 import { PollingLoop } from '../../lib/polling-loop';
 import type { TokenService } from '../../lib/tokens';
 import { type EndpointPolicy, type LookupHost, resolveDestination } from './endpoint-policy';
-import { encodePushPayload, encodeStaffPushPayload } from './payload';
+import { encodePushPayload, encodeStaffPushPayload } from './push-payload';
 import {
   type ClaimedPush,
   claimDuePushes,
@@ -16,7 +16,8 @@ import {
   giveUpPush,
   recordPushed,
   reschedulePush,
-} from './repository';
+} from './push-repository';
+import { createPushAgents, type PushAgents, postPush } from './push-transport';
 import {
   type ClaimedStaffPush,
   claimDueStaffPushes,
@@ -24,8 +25,7 @@ import {
   dropStaffPush,
   recordStaffPushed,
   rescheduleStaffPush,
-} from './staff-repository';
-import { createPushAgents, type PushAgents, postPush } from './transport';
+} from './staff-push-repository';
 import type { VapidDetails } from './vapid';
 
 /** Where the worker reports trouble: pino's (Fastify's) logger fits. */
