@@ -23,7 +23,7 @@ const { browser } = useBrowser();
 const WIDE = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const CONSOLE_LOCALES = path.resolve(import.meta.dirname, '../apps/web/src/i18n/locales');
-const PARENT_LOCALES = path.resolve(import.meta.dirname, '../apps/web/src/parent/locales');
+const TEXTS = path.resolve(import.meta.dirname, '../packages/contract/texts');
 // Unique in this run: names a test made are told from other specs' data by it.
 const STAMP = `${process.pid % 1000}${Date.now() % 100_000}`;
 
@@ -41,9 +41,15 @@ function textIn(file: string, key: string, values: Values = {}): string {
 const consoleWords = (language: string) => (namespace: string, key: string, values?: Values) =>
   textIn(path.join(CONSOLE_LOCALES, language, `${namespace}.json`), key, values);
 
-/** The parent app's words in a language (one catalogue per language). */
-const parentWords = (language: string) => (key: string, values?: Values) =>
-  textIn(path.join(PARENT_LOCALES, `${language}.json`), key, values);
+/** The parent app's words in a language (texts/parent/<lang>.json: flat keys, `{placeholders}`, ADR 041). */
+const parentWords =
+  (language: string) =>
+  (key: string, values: Values = {}) => {
+    const file = path.join(TEXTS, 'parent', `${language}.json`);
+    const text = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>)[key];
+    if (text === undefined) throw new Error(`${file} has no text for ${key}`);
+    return text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
+  };
 
 const LANGUAGES = [
   { language: 'hi', locale: 'hi-IN', rtl: false },

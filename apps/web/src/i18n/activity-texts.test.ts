@@ -15,7 +15,10 @@ import { translatedActivity } from './activity-texts';
 import { LANGUAGES } from './languages';
 import { itKeepsTheCodes } from './testing/coded-text-rules';
 
-const FILES = import.meta.glob<Record<string, string>>('./activity-texts/*.json', { eager: true, import: 'default' });
+const FILES = import.meta.glob<Record<string, string>>('../../../../packages/contract/texts/activities/*.json', {
+  eager: true,
+  import: 'default',
+});
 const ENGLISH: Record<string, string> = ACTIVITY_TEXTS;
 
 const dates = (text: string) => [...text.matchAll(/\{(\w+), date\}/g)].map((match) => match[1]).sort();
@@ -28,7 +31,7 @@ afterEach(() => showLanguage('en'));
 
 for (const language of LANGUAGES.filter((language) => language !== 'en')) {
   describe(`${language}: the activity feed`, () => {
-    const texts = FILES[`./activity-texts/${language}.json`] ?? {};
+    const texts = FILES[`../../../../packages/contract/texts/activities/${language}.json`] ?? {};
     itKeepsTheCodes(language, texts, {
       english: ENGLISH,
       params: activityTextParams,

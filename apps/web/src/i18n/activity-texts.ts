@@ -5,8 +5,8 @@ import { currentLanguage } from './current';
 
 /**
  * The activity feed in the language in use (ADR 038). A row written since activities carry their text
- * as a code and params (`text_code`, `params`) is filled from `activity-texts/<lang>.json`, in the
- * contract catalogue's ICU form, with the language's plural rules and days as `formatDay` writes them;
+ * as a code and params (`text_code`, `params`) is filled from `packages/contract/texts/activities/<lang>.json`, in the
+ * contract's ICU form, with the language's plural rules and days as `formatDay` writes them;
  * names, subjects and reasons in the params are shown as written. English needs no file: the stored
  * description is the English. Each file is its own chunk, fetched with its language.
  */

@@ -8,18 +8,29 @@ import { ERROR_CODES, errorTextBranches, errorTextParams, formatErrorText } from
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, errorText } from '../lib/api-error';
 import { showLanguage } from '.';
-import { CLIENT_ERROR_CODES, REFINED_ERROR_CODES } from './error-texts';
 import { LANGUAGES } from './languages';
 import { itKeepsTheCodes } from './testing/coded-text-rules';
 
-const FILES = import.meta.glob<Record<string, string>>('./errors/*.json', { eager: true, import: 'default' });
-const ENGLISH: Record<string, string> = { ...ERROR_CODES, ...CLIENT_ERROR_CODES, ...REFINED_ERROR_CODES };
+const FILES = import.meta.glob<Record<string, string>>(
+  ['../../../../packages/contract/texts/errors/*.json', '../../../../packages/contract/texts/client-errors/*.json'],
+  { eager: true, import: 'default' },
+);
+/** A language's texts of the server's codes and the client's own, as `loadErrorTexts` fetches them. */
+function texts(language: string): Record<string, string> {
+  return Object.assign(
+    {},
+    ...Object.entries(FILES)
+      .filter(([path]) => path.endsWith(`/${language}.json`))
+      .map(([, file]) => file),
+  );
+}
+const ENGLISH: Record<string, string> = { ...texts('en'), ...ERROR_CODES };
 
 afterEach(() => showLanguage('en'));
 
 for (const language of LANGUAGES.filter((language) => language !== 'en')) {
   describe(`${language}: the server's errors`, () => {
-    itKeepsTheCodes(language, FILES[`./errors/${language}.json`] ?? {}, {
+    itKeepsTheCodes(language, texts(language), {
       english: ENGLISH,
       params: errorTextParams,
       branches: errorTextBranches,

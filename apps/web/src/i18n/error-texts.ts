@@ -1,47 +1,35 @@
 import { type ErrorParamValue, formatErrorText } from '@tuitiondesk/contract/error-codes';
+import clientErrors from '../../../../packages/contract/texts/client-errors/en.json';
 import { currentLanguage } from './current';
 import type { Language } from './languages';
 
 /**
  * The server's errors in the language in use. Every error body carries its English `detail` and a
- * stable `code` with `params` (ADR 036); `errors/<lang>.json` holds each code's text in that language,
- * in the contract catalogue's own ICU form (`{name}`, `{count, plural, one {…} other {…}}`), filled
- * with the same params and the language's plural rules. English needs no file: the detail is English.
- * Each file is its own chunk, fetched with its language. A code with no translation (a newer server)
- * shows the English detail.
+ * stable `code` with `params` (ADR 036); `packages/contract/texts/errors/<lang>.json` holds each code's
+ * text in that language, in the contract's ICU form (`{name}`, `{count, plural, one {…} other {…}}`),
+ * filled with the same params and the language's plural rules (ADR 041). English needs no file fetched:
+ * the detail is English. Each language's files are their own chunk, fetched with the language. A code
+ * with no translation (a newer server) shows the English detail.
  *
- * The client's own errors have codes here too (`client.*`), so they are translated the same way.
+ * The client's own errors have codes too (`client.*`, in `texts/client-errors/<lang>.json`), so they
+ * are translated the same way.
  */
 export const CLIENT_ERROR_CODES = {
-  'client.unreachable': 'Cannot reach the server. Check your connection and try again.',
+  'client.unreachable': clientErrors['client.unreachable'],
   /** The parent app's words for the same: a family reaches its centre, not a server. */
-  'client.centre_unreachable': 'Cannot reach the centre. Check your connection and try again.',
-} as const;
-
-/**
- * Finer codes for the server's errors that carry their English reason whole in `message` (ADR 036)
- * but also send what it is made of: a phone's problem comes with its `kind` and numbers, so each kind
- * has its own text here, filled with those params. English needs none (the detail says it, with the
- * national lengths and an example number these params do not carry); a language without a finer
- * text shows the code's own text, i.e. the English `message`.
- */
-export const REFINED_ERROR_CODES = {
-  'validation.phone.characters':
-    '{field}: Remove "{found}" from the phone number: digits only, with spaces, dashes or brackets if you like',
-  'validation.phone.country_code_zero':
-    '{field}: A country code never starts with 0: check the phone number after the +, e.g. +91 98123 45670',
-  'validation.phone.international':
-    '{field}: After the + come the country code and the number, 8 to 15 digits in all (this one has {digits}): check the phone number',
-  'validation.phone.no_country_code': '{field}: Enter the phone number with its country code, e.g. +91 98123 45670',
-  'validation.phone.local':
-    '{field}: Enter the phone number with all its digits{digits, plural, =0 {} one { (this one has #)} other { (this one has #)}}, or with its country code ({country_code})',
+  'client.centre_unreachable': clientErrors['client.centre_unreachable'],
 } as const;
 
 type Params = Readonly<Record<string, ErrorParamValue>>;
 
 /**
- * The finer code of a coded error, where its params tell it (see REFINED_ERROR_CODES). A phone written
- * with `+` fails either for its length or, when 8 to 15 digits long, only for starting with 0.
+ * Finer codes for the server's errors that carry their English reason whole in `message` (ADR 036)
+ * but also send what it is made of: a phone's problem comes with its `kind` and numbers, so each kind
+ * has its own text (`validation.phone.*` in `client-errors.json`), filled with those params. English
+ * shows the detail (it says it, with the national lengths and an example number these params do not
+ * carry); a language without a finer text shows the code's own text, i.e. the English `message`.
+ * A phone written with `+` fails either for its length or, when 8 to 15 digits long, only for starting
+ * with 0.
  */
 function refinedCode(code: string, params: Params): string | undefined {
   if (code !== 'validation.phone') return undefined;
@@ -62,15 +50,23 @@ function refinedCode(code: string, params: Params): string | undefined {
 
 type Texts = Readonly<Record<string, string>>;
 
-const FILES = import.meta.glob<{ default: Texts }>('./errors/*.json');
+const FILES = import.meta.glob<{ default: Texts }>([
+  '../../../../packages/contract/texts/errors/*.json',
+  '../../../../packages/contract/texts/client-errors/*.json',
+  '!../../../../packages/contract/texts/errors/en.json',
+  '!../../../../packages/contract/texts/client-errors/en.json',
+]);
 const loaded = new Map<string, Texts>();
 
 /** Fetches a language's error texts once; English and a failed fetch leave the English details. */
 export async function loadErrorTexts(language: Language): Promise<void> {
-  const load = FILES[`./errors/${language}.json`];
-  if (!load || loaded.has(language)) return;
+  const loads = Object.entries(FILES)
+    .filter(([path]) => path.endsWith(`/${language}.json`))
+    .map(([, load]) => load);
+  if (loads.length === 0 || loaded.has(language)) return;
   try {
-    loaded.set(language, (await load()).default);
+    const files = await Promise.all(loads.map(async (load) => (await load()).default));
+    loaded.set(language, Object.assign({}, ...files));
   } catch {
     // The detail is still there, in English.
   }

@@ -9,9 +9,8 @@
 import { ACTIVITY_TEXTS, formatActivityText } from '@tuitiondesk/contract/activity-texts';
 import { ERROR_CODES, formatErrorText } from '@tuitiondesk/contract/error-codes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { i18n as parentI18n, showLanguage as showParentLanguage } from '../parent/i18n';
+import { type ParentTextKey, i18n as parentI18n, showLanguage as showParentLanguage } from '../parent/i18n';
 import { addEnglish, i18n, loadCatalogues, showLanguage } from '.';
-import { CLIENT_ERROR_CODES, REFINED_ERROR_CODES } from './error-texts';
 import { LANGUAGES } from './languages';
 import {
   flattenTexts,
@@ -25,12 +24,15 @@ import {
 type Catalogue = { [key: string]: string | Catalogue };
 
 const CONSOLE = import.meta.glob<Catalogue>('./locales/*/*.json', { eager: true, import: 'default' });
-const PARENT = import.meta.glob<Catalogue>('../parent/locales/*.json', { eager: true, import: 'default' });
-const ERRORS = import.meta.glob<Record<string, string>>('./errors/*.json', { eager: true, import: 'default' });
-const ACTIVITIES = import.meta.glob<Record<string, string>>('./activity-texts/*.json', {
+/** The one place of the parent app's, the errors' and the activities' texts (ADR 041), by language and area. */
+const TEXTS = import.meta.glob<Record<string, string>>('../../../../packages/contract/texts/*/*.json', {
   eager: true,
   import: 'default',
 });
+
+function texts(language: string, area: string): Record<string, string> {
+  return TEXTS[`../../../../packages/contract/texts/${area}/${language}.json`] ?? {};
+}
 
 // Read as a glob, not an import, so the type checker does not type a 2 MB file.
 const SNAPSHOT = import.meta.glob<Record<string, Record<string, Snapshot>>>('./testing/texts-before.json', {
@@ -43,7 +45,7 @@ const CONSOLE_NAMESPACES = Object.keys(CONSOLE)
   .filter((path) => path.startsWith('./locales/en/'))
   .map((path) => path.slice('./locales/en/'.length, -'.json'.length));
 
-const ENGLISH_ERRORS: Record<string, string> = { ...ERROR_CODES, ...CLIENT_ERROR_CODES, ...REFINED_ERROR_CODES };
+const ENGLISH_ERRORS: Record<string, string> = { ...ERROR_CODES, ...texts('en', 'client-errors') };
 const ENGLISH_ACTIVITIES: Record<string, string> = ACTIVITY_TEXTS;
 
 function plural(language: string): (count: number) => string {
@@ -65,15 +67,14 @@ async function snapshotOf(language: string): Promise<Record<string, Snapshot>> {
     );
   }
   await showParentLanguage(language as never);
-  out.parent = i18nextRenderings(flattenTexts(PARENT['../parent/locales/en.json'] ?? {}), (key, params) =>
-    parentI18n.t(key, params),
-  );
-  const errors = language === 'en' ? ENGLISH_ERRORS : (ERRORS[`./errors/${language}.json`] ?? {});
+  out.parent = icuRenderings(texts('en', 'parent'), (key, params) => parentI18n.t(key as ParentTextKey, params));
+  const errors =
+    language === 'en' ? ENGLISH_ERRORS : { ...texts(language, 'errors'), ...texts(language, 'client-errors') };
   out.errors = icuRenderings(ENGLISH_ERRORS, (code, params: Params) => {
     const text = errors[code];
     return text === undefined ? undefined : formatErrorText(text, params, plural(language));
   });
-  const activities = language === 'en' ? ENGLISH_ACTIVITIES : (ACTIVITIES[`./activity-texts/${language}.json`] ?? {});
+  const activities = language === 'en' ? ENGLISH_ACTIVITIES : texts(language, 'activities');
   out.activities = icuRenderings(ENGLISH_ACTIVITIES, (code, params: Params) => {
     const text = activities[code];
     return text === undefined ? undefined : formatActivityText(text, params, { day, plural: plural(language) });

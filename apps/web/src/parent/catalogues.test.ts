@@ -1,38 +1,58 @@
 /**
- * The parent app's catalogues keep the console's rules (i18n/catalogues.test.ts): every language has
- * every English key and no other, keeps each text's placeholders exactly (none lost, none added), and
- * has each plural text in every form its language needs.
+ * The parent app's texts (`packages/contract/texts/parent/<lang>.json`, ADR 041) keep the rules of the
+ * texts the server sends by code (i18n/testing/coded-text-rules.ts): every language has every English
+ * key and no other, keeps each text's placeholders exactly (none lost, none added), and has each
+ * plural in every form its language needs.
  */
+import { errorTextBranches, errorTextParams, formatErrorText } from '@tuitiondesk/contract/error-codes';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../i18n/languages';
-import { type Catalogue, expectEnglishPlurals, flatten, itKeepsTheRules } from '../i18n/testing/catalogue-rules';
+import { itKeepsTheCodes } from '../i18n/testing/coded-text-rules';
 import { ENGLISH } from './i18n';
 
-const FILES = import.meta.glob<Catalogue>('./locales/*.json', { eager: true, import: 'default' });
+const FILES = import.meta.glob<Record<string, string>>('../../../../packages/contract/texts/parent/*.json', {
+  eager: true,
+  import: 'default',
+});
 
-const english = flatten(FILES['./locales/en.json'] ?? {});
+function texts(language: string): Record<string, string> | undefined {
+  return FILES[`../../../../packages/contract/texts/parent/${language}.json`];
+}
 
-describe("the parent app's catalogues", () => {
+const english = texts('en') ?? {};
+
+describe("the parent app's texts", () => {
   it('has a file for every language, and none for a language the app does not speak', () => {
-    expect(Object.keys(FILES).sort()).toEqual(LANGUAGES.map((language) => `./locales/${language}.json`).sort());
+    expect(Object.keys(FILES).sort()).toEqual(
+      LANGUAGES.map((language) => `../../../../packages/contract/texts/parent/${language}.json`).sort(),
+    );
   });
 
   it('bundles the same English the file holds', () => {
-    expect(ENGLISH).toEqual(FILES['./locales/en.json']);
+    expect(ENGLISH).toEqual(english);
   });
 
   it("has English's own plural forms for every plural English text", () => {
-    expectEnglishPlurals(english);
+    for (const [key, text] of Object.entries(english)) {
+      if (!/\{\s*\w+\s*,\s*plural\s*,/.test(text)) continue;
+      expect(text, key).toMatch(/\bone\s*\{/);
+      expect(text, key).toMatch(/\bother\s*\{/);
+    }
   });
 
   for (const language of LANGUAGES.filter((language) => language !== 'en')) {
     describe(language, () => {
-      const texts = flatten(FILES[`./locales/${language}.json`] ?? {});
+      const own = texts(language) ?? {};
 
-      itKeepsTheRules('', language, english, texts);
+      itKeepsTheCodes(language, own, {
+        english,
+        params: errorTextParams,
+        branches: errorTextBranches,
+        fill: formatErrorText,
+      });
 
       it('keeps the names that are never translated', () => {
-        expect(texts['app.brand']).toBe('TuitionDesk');
+        expect(own['app.brand']).toBe('TuitionDesk');
       });
     });
   }

@@ -1,4 +1,6 @@
+import { errorTextParams, formatErrorText } from '@tuitiondesk/contract/error-codes';
 import { useMemo, useSyncExternalStore } from 'react';
+import en from '../../../../packages/contract/texts/parent/en.json';
 import { setCurrentLanguage } from '../i18n/current';
 import { loadErrorTexts } from '../i18n/error-texts';
 import { fontFamilyFor, loadFont } from '../i18n/fonts';
@@ -10,57 +12,57 @@ import {
   type Language,
   resolveLanguage,
 } from '../i18n/languages';
-import en from './locales/en.json';
 
 /**
  * The parent app's own texts, with its own small translator rather than the console's i18next
  * (`i18n/index.ts` carries the console's bundled catalogues and its right-to-left style cache, and
- * i18next itself is about 16 KB gzipped, a fifth of the parent page's budget). The catalogues keep
- * i18next's v4 form, so the console's checks and tools read them alike: nested keys, `{{name}}`
- * values, plurals as `key_one` / `key_other` (and whatever forms `Intl.PluralRules` names) chosen by
- * `count`. English is bundled; every other language is its own chunk (`locales/<lang>.json`), fetched
- * when that language is first shown, and falls back to English key by key.
+ * i18next itself is about 16 KB gzipped, a fifth of the parent page's budget). They live with the
+ * server's texts, in `packages/contract/texts/parent/<lang>.json`, in the contract's ICU form (ADR 041):
+ * flat dotted keys, `{name}` values, a plural as `{count, plural, one {# unread} other {# unread}}`
+ * chosen by the language's plural rules. English is bundled; every other language is its own chunk,
+ * fetched when that language is first shown, and falls back to English key by key.
  */
-type Catalogue = { [key: string]: string | Catalogue };
+type Texts = Readonly<Record<string, string>>;
 type Values = Readonly<Record<string, unknown>>;
-export type TFunction = (key: string, values?: Values) => string;
+/** A key of the parent app's English: a misspelt key fails the type check. */
+export type ParentTextKey = keyof typeof en;
+export type TFunction = (key: ParentTextKey, values?: Values) => string;
 
-/** The bundled English catalogue. */
-export const ENGLISH: Catalogue = en;
+/** The bundled English texts. */
+export const ENGLISH: Texts = en;
 
-const CATALOGUES = import.meta.glob<{ default: Catalogue }>(['./locales/*.json', '!./locales/en.json']);
-const loaded: Partial<Record<Language, Catalogue>> = { en: ENGLISH };
+const CATALOGUES = import.meta.glob<{ default: Texts }>([
+  '../../../../packages/contract/texts/parent/*.json',
+  '!../../../../packages/contract/texts/parent/en.json',
+]);
+const loaded: Partial<Record<Language, Texts>> = { en: ENGLISH };
 let shown: Language = DEFAULT_LANGUAGE;
 const listeners = new Set<() => void>();
 
-function lookup(catalogue: Catalogue | undefined, key: string): string | undefined {
-  let node: string | Catalogue | undefined = catalogue;
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  return typeof node === 'string' ? node : undefined;
-}
-
 const pluralRules = new Map<Language, Intl.PluralRules>();
 
-/** `key_one`, `key_other` … as the language's plural rules choose for `count`; the key itself otherwise. */
-function formOf(language: Language, key: string, values: Values): string {
-  if (typeof values.count !== 'number') return key;
+function rulesOf(language: Language): Intl.PluralRules {
   let rules = pluralRules.get(language);
   if (!rules) {
     rules = new Intl.PluralRules(language);
     pluralRules.set(language, rules);
   }
-  return `${key}_${rules.select(values.count)}`;
+  return rules;
 }
 
 function translate(language: Language, key: string, values: Values = {}): string {
-  const text =
-    lookup(loaded[language], formOf(language, key, values)) ??
-    lookup(loaded[language], key) ??
-    lookup(ENGLISH, formOf(DEFAULT_LANGUAGE, key, values)) ??
-    lookup(ENGLISH, key) ??
-    key;
-  // React escapes what it renders: the values go in as they are.
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name] ?? ''));
+  const own = loaded[language]?.[key];
+  const text = own ?? ENGLISH[key];
+  if (text === undefined) return key;
+  const rules = rulesOf(own === undefined ? DEFAULT_LANGUAGE : language);
+  // A value not given is left out, as it always was; React escapes what it renders, so values go in as they are.
+  const params = Object.fromEntries(
+    errorTextParams(text).map((name) => {
+      const value = values[name];
+      return [name, typeof value === 'number' ? value : String(value ?? '')];
+    }),
+  );
+  return formatErrorText(text, params, (count) => rules.select(count));
 }
 
 /** The texts in the language shown, for code outside React (`i18n.t('inbox.unread', { count })`). */
@@ -80,7 +82,7 @@ export function useParentTranslation(): { t: TFunction } {
 }
 
 /** A text in English whatever the language shown, for values compared with the spec's words. */
-export function englishText(key: string, values?: Values): string {
+export function englishText(key: ParentTextKey, values?: Values): string {
   return translate(DEFAULT_LANGUAGE, key, values);
 }
 
@@ -90,7 +92,7 @@ export function shownLanguage(): Language {
 }
 
 async function loadCatalogue(language: Language): Promise<void> {
-  const load = CATALOGUES[`./locales/${language}.json`];
+  const load = CATALOGUES[`../../../../packages/contract/texts/parent/${language}.json`];
   if (!load || loaded[language]) return;
   try {
     loaded[language] = (await load()).default;
