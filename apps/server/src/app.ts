@@ -19,14 +19,17 @@ import { SERVER_DIR } from './lib/server-dir';
 import { registerActivityRoutes } from './modules/activities/routes';
 import { registerAnalyticsRoutes } from './modules/analytics/routes';
 import { registerAttendanceRoutes } from './modules/attendance/routes';
+import { registerCentreSettingsRoutes, registerMarkingRuleRoutes } from './modules/attendance/settings-routes';
 import { registerAuditRoutes } from './modules/audit/routes';
 import { registerAuthRoutes } from './modules/auth/routes';
+import { registerTwoFactorPolicyRoutes } from './modules/auth/two-factor/policy-routes';
 import { registerTwoFactorRoutes } from './modules/auth/two-factor/routes';
 import { registerBackupRoutes } from './modules/backups/routes';
 import { registerCallListRoutes } from './modules/call-list/routes';
 import { registerConversationRoutes } from './modules/conversations/routes';
 import { registerDashboardRoutes } from './modules/dashboard/routes';
 import { registerPushRoutes } from './modules/delivery/routes';
+import { registerMessagingSettingsRoutes } from './modules/delivery/settings-routes';
 import { registerHealthRoutes } from './modules/health/routes';
 import { registerImportRoutes } from './modules/imports/routes';
 import { registerLeaveRoutes } from './modules/leave/routes';
@@ -34,7 +37,7 @@ import { registerMessageRoutes } from './modules/messages/routes';
 import { registerWhatsappWebhookRoutes } from './modules/messages/webhook-routes';
 import { registerParentRoutes } from './modules/parents/routes';
 import { registerReminderRoutes } from './modules/reminders/routes';
-import { registerSettingsRoutes } from './modules/settings/routes';
+import { registerPhoneSettingsRoutes } from './modules/settings/routes';
 import { registerStudentRoutes } from './modules/students/routes';
 import { registerTeacherAttendanceRoutes } from './modules/teacher-attendance/routes';
 import { registerTeacherRoutes } from './modules/teachers/routes';
@@ -67,7 +70,12 @@ export const API_ROUTES: ((app: ZodApp, ctx: AppContext) => void)[] = [
   registerDashboardRoutes,
   registerParentRoutes,
   registerPushRoutes,
-  registerSettingsRoutes,
+  // The /settings/... routes, each registered by the module that owns the setting, in the order they always had.
+  registerCentreSettingsRoutes,
+  registerTwoFactorPolicyRoutes,
+  registerMarkingRuleRoutes,
+  registerMessagingSettingsRoutes,
+  registerPhoneSettingsRoutes,
   registerReminderRoutes,
   registerBackupRoutes,
   registerAuditRoutes,

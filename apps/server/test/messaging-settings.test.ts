@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readMessagingSettings } from '../src/modules/settings/repository';
+import { readMessagingSettings } from '../src/modules/delivery/settings';
 import { expectRefusal } from './helpers/answers';
 import { type TestClient, testClient } from './helpers/client';
 import { uniquePhone } from './helpers/test-app';

@@ -57,3 +57,73 @@ export function wholeNumberSetting(
   const value = /^\d{1,9}$/.test(trimmed) ? Number(trimmed) : Number.NaN;
   return value >= bounds.min && value <= bounds.max ? value : fallback;
 }
+
+/**
+ * One setting, declared once by the module that owns it: its key, the value when the row is absent or
+ * edited by hand into nonsense (`fallback`), and what counts as a value: `true`/`false` for a switch,
+ * a whole number within `bounds` for a number, and for a text what `accept` makes of it (the trimmed text
+ * when it is not empty, unless given). Written back as text.
+ */
+export type SettingSpec<T extends boolean | number | string> = { key: string; fallback: T } & (T extends number
+  ? { bounds: { min: number; max: number } }
+  : T extends string
+    ? { accept?: (text: string) => string | undefined }
+    : object);
+
+export interface Setting<T> {
+  readonly key: string;
+  /** The value a stored text stands for (`undefined`: no row). */
+  parse(text: string | undefined): T;
+  read(db: Queryable, lock?: SettingsLock): Promise<T>;
+  write(tx: Queryable, value: T): Promise<void>;
+}
+
+type Widened<T> = T extends boolean ? boolean : T extends number ? number : string;
+
+function parser<T extends boolean | number | string>(spec: SettingSpec<T>): (text: string | undefined) => Widened<T> {
+  const fallback = spec.fallback as unknown as Widened<T>;
+  if (typeof spec.fallback === 'boolean') {
+    return (text) => (text === 'true' ? true : text === 'false' ? false : fallback) as Widened<T>;
+  }
+  if ('bounds' in spec) {
+    const bounds = spec.bounds;
+    return (text) => wholeNumberSetting(text, spec.fallback as number, bounds) as Widened<T>;
+  }
+  const accept = ('accept' in spec && spec.accept) || ((text: string) => text.trim() || undefined);
+  return (text) => ((text === undefined ? undefined : accept(text)) ?? fallback) as Widened<T>;
+}
+
+export function defineSetting<T extends boolean | number | string>(spec: SettingSpec<T>): Setting<Widened<T>> {
+  const parse = parser(spec);
+  return {
+    key: spec.key,
+    parse,
+    read: async (db, lock) => parse(await readSetting(db, spec.key, lock)),
+    write: (tx, value) => writeSettings(tx, { [spec.key]: String(value) }),
+  };
+}
+
+/** Settings read and written together (one statement, rows locked in key order), by field name. */
+export interface SettingGroup<T> {
+  read(db: Queryable, lock?: SettingsLock): Promise<T>;
+  write(tx: Queryable, values: T): Promise<void>;
+}
+
+export function settingGroup<T extends object>(
+  fields: {
+    [K in keyof T]: Setting<T[K]>;
+  },
+): SettingGroup<T> {
+  const entries = Object.entries(fields) as [keyof T & string, Setting<unknown>][];
+  const keys = entries.map(([, setting]) => setting.key);
+  return {
+    read: async (db, lock) => {
+      const values = await readSettings(db, keys, lock);
+      return Object.fromEntries(
+        entries.map(([field, setting]) => [field, setting.parse(values.get(setting.key))]),
+      ) as T;
+    },
+    write: (tx, values) =>
+      writeSettings(tx, Object.fromEntries(entries.map(([field, setting]) => [setting.key, String(values[field])]))),
+  };
+}

@@ -4,9 +4,9 @@ import type { Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
 import { type FamilyMessage, type PlaceholderValues, queueFamilyMessages, renderForFamily } from '../delivery/outgoing';
 import { findAlertSubjects } from '../delivery/outgoing-repository';
+import { readMessagingSettings } from '../delivery/settings';
 import { familyDate, familyTexts, statusWord } from '../families/family-texts';
 import { findApprovedLeaveDays } from '../leave/repository';
-import { readMessagingSettings } from '../settings/repository';
 import { findTemplateForSending } from '../templates/repository';
 
 /**

@@ -11,8 +11,8 @@ import {
 import type { Queryable } from '../../db/database';
 import { type FieldWords, fieldWords } from '../../lib/errors';
 import { addDays, today } from '../../lib/time';
-import { readMarkingRules } from '../settings/repository';
 import { findAssignedClasses } from './repository';
+import { MARKING_RULES } from './settings';
 
 /**
  * What one signed-in person may mark (ADR 019): admins any class on any past day; a teacher the
@@ -51,14 +51,14 @@ export async function loadScope(db: Queryable, marker: Marker, lock = false): Pr
     return {
       restricted: false,
       classes: CLASS_NAMES,
-      rules: await readMarkingRules(db),
+      rules: await MARKING_RULES.read(db),
       today: day,
       earliest: undefined,
       refusal: undefined,
     };
   }
   const assigned = await findAssignedClasses(db, marker.id, lock);
-  const rules = await readMarkingRules(db, lock ? 'share' : undefined);
+  const rules = await MARKING_RULES.read(db, lock ? 'share' : undefined);
   const own = CLASS_NAMES.filter((name) => assigned?.includes(name));
   let refusal: ErrorWords | undefined;
   if (!rules.teachers_mark_any_class) {

@@ -17,7 +17,6 @@ import { distinctIds } from '../../lib/distinct-ids';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, firstDayOfMonth, lastDayOfMonth, readableDate, today } from '../../lib/time';
 import { wakeSenders } from '../delivery/outgoing';
-import { readAbsenceAlerts } from '../settings/repository';
 import { queueAbsenceAlerts } from './alerts';
 import { classRefusal, dateRefusal, loadScope, type Marker, rosterRefusal, toMarkingScope } from './marking-scope';
 import {
@@ -37,6 +36,7 @@ import {
   pendingJson,
   upsertAttendance,
 } from './repository';
+import { ABSENCE_ALERTS } from './settings';
 
 /** History defaults to the last 7 days, ending today; longer ranges than a year are refused. */
 const HISTORY_DEFAULT_DAYS = 7;
@@ -147,7 +147,7 @@ export async function approveAttendance(
       throw new ConflictError('attendance.records_already_approved');
     }
     // Only the records this call approved: one approved before never alerts twice.
-    const alerts = (await readAbsenceAlerts(tx))
+    const alerts = (await ABSENCE_ALERTS.read(tx))
       ? await queueAbsenceAlerts(ctx, tx, approvedIds, actor)
       : { messages: 0, families: 0 };
     await recordActivity(tx, actor, 'attendance.approved', 'attendance.approved', {

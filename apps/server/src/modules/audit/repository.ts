@@ -1,6 +1,11 @@
 import type { AuditEntry } from '@tuitiondesk/contract';
+import {
+  AUDIT_RETENTION_MONTHS_DEFAULT,
+  AUDIT_RETENTION_MONTHS_MAX,
+  AUDIT_RETENTION_MONTHS_MIN,
+} from '@tuitiondesk/contract';
 import { jsonTimestamp, type Queryable } from '../../db/database';
-import { readSetting, wholeNumberSetting, writeSettings } from '../../db/settings';
+import { defineSetting } from '../../db/settings';
 
 export interface AuditFilters {
   actor_id?: number | undefined;
@@ -76,21 +81,12 @@ export async function* findAuditBatches(
   }
 }
 
-const RETENTION_KEY = 'audit_retention_months';
-
 /** The months audit rows are kept (migration 0014 stores 36); a value edited into nonsense falls back. */
-export async function readRetentionMonths(
-  db: Queryable,
-  fallback: number,
-  bounds: { min: number; max: number },
-  lock?: 'update',
-): Promise<number> {
-  return wholeNumberSetting(await readSetting(db, RETENTION_KEY, lock), fallback, bounds);
-}
-
-export async function writeRetentionMonths(tx: Queryable, months: number): Promise<void> {
-  await writeSettings(tx, { [RETENTION_KEY]: String(months) });
-}
+export const AUDIT_RETENTION_MONTHS = defineSetting({
+  key: 'audit_retention_months',
+  fallback: AUDIT_RETENTION_MONTHS_DEFAULT,
+  bounds: { min: AUDIT_RETENTION_MONTHS_MIN, max: AUDIT_RETENTION_MONTHS_MAX },
+});
 
 /**
  * Removes the rows older than `months`, in the retention job's own transaction: the flag it sets is

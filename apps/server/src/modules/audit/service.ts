@@ -1,25 +1,15 @@
-import {
-  AUDIT_RETENTION_MONTHS_DEFAULT,
-  AUDIT_RETENTION_MONTHS_MAX,
-  AUDIT_RETENTION_MONTHS_MIN,
-  type AuditEntry,
-  type AuditPage,
-  type AuditRetention,
-} from '@tuitiondesk/contract';
+import type { AuditEntry, AuditPage, AuditRetention } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/database';
 import { type Actor, recordActivity } from '../../lib/activity-log';
 import { recordAudit } from '../../lib/audit-log';
 import {
+  AUDIT_RETENTION_MONTHS,
   type AuditFilters,
   deleteAuditRowsOlderThan,
   findAuditBatches,
   findAuditPage,
-  readRetentionMonths,
-  writeRetentionMonths,
 } from './repository';
-
-const BOUNDS = { min: AUDIT_RETENTION_MONTHS_MIN, max: AUDIT_RETENTION_MONTHS_MAX };
 
 export async function listAudit(
   ctx: AppContext,
@@ -73,7 +63,7 @@ export async function* auditCsv(db: Database, filters: AuditFilters): AsyncGener
 }
 
 export async function getAuditRetention(ctx: AppContext): Promise<AuditRetention> {
-  return { audit_retention_months: await readRetentionMonths(ctx.db, AUDIT_RETENTION_MONTHS_DEFAULT, BOUNDS) };
+  return { audit_retention_months: await AUDIT_RETENTION_MONTHS.read(ctx.db) };
 }
 
 export async function updateAuditRetention(
@@ -82,8 +72,8 @@ export async function updateAuditRetention(
   update: AuditRetention,
 ): Promise<AuditRetention> {
   return ctx.db.transaction(async (tx) => {
-    const before = await readRetentionMonths(tx, AUDIT_RETENTION_MONTHS_DEFAULT, BOUNDS, 'update');
-    await writeRetentionMonths(tx, update.audit_retention_months);
+    const before = await AUDIT_RETENTION_MONTHS.read(tx, 'update');
+    await AUDIT_RETENTION_MONTHS.write(tx, update.audit_retention_months);
     if (before !== update.audit_retention_months) {
       await recordActivity(tx, actor, 'settings.updated', 'settings.audit_retention', {
         months: update.audit_retention_months,
@@ -99,7 +89,7 @@ export async function updateAuditRetention(
  */
 export async function removeExpiredAuditRows(db: Database): Promise<number> {
   return db.transaction(async (tx) => {
-    const months = await readRetentionMonths(tx, AUDIT_RETENTION_MONTHS_DEFAULT, BOUNDS);
+    const months = await AUDIT_RETENTION_MONTHS.read(tx);
     const { removed, before } = await deleteAuditRowsOlderThan(tx, months);
     if (removed > 0) {
       await recordAudit(tx, {

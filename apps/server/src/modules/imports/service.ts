@@ -17,7 +17,7 @@ import {
   parentOptOutWords,
   setFamilyChoices,
 } from '../families/consent';
-import { readDefaultCountryCode } from '../settings/repository';
+import { DEFAULT_COUNTRY_CODE_SETTING } from '../settings/service';
 import { findByNameAndPhone, insertStudents } from '../students/repository';
 import { findEmailsInUse } from '../teachers/repository';
 import { insertTeachersWithAccounts, prepareAccounts } from '../teachers/service';
@@ -154,7 +154,7 @@ export async function importStudents(
   upload: Upload,
   dryRun: boolean,
 ): Promise<StudentImportResult> {
-  const parsed = parseStudentRows(await readUpload(ctx, upload), await readDefaultCountryCode(ctx.db));
+  const parsed = parseStudentRows(await readUpload(ctx, upload), await DEFAULT_COUNTRY_CODE_SETTING.read(ctx.db));
   return ctx.db.transaction(async (tx) => {
     await lockImports(tx, 'students');
     // Children join families and families' consent changes: no single change may slip in between.
@@ -221,7 +221,7 @@ export async function importTeachers(
   upload: Upload,
   dryRun: boolean,
 ): Promise<TeacherImportResult> {
-  const parsed = parseTeacherRows(await readUpload(ctx, upload), await readDefaultCountryCode(ctx.db));
+  const parsed = parseTeacherRows(await readUpload(ctx, upload), await DEFAULT_COUNTRY_CODE_SETTING.read(ctx.db));
   // Hashing is the slow part: done before the transaction opens, for every row that may be imported.
   const accounts = dryRun ? [] : await prepareAccounts(parsed.valid.length);
   const entries = parsed.valid.map((entry, index) => ({ ...entry, account: accounts[index] }));

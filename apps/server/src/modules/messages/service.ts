@@ -30,11 +30,11 @@ import {
   wakeSenders,
 } from '../delivery/outgoing';
 import { countFamilies, findFamilies } from '../delivery/outgoing-repository';
+import { readMessagingSettings } from '../delivery/settings';
 import { WhatsappError, type WhatsappRequest, type WhatsappSender } from '../delivery/whatsapp';
 import { admitConversation, storeProviderMessageId, windowOpenUntil } from '../delivery/whatsapp-repository';
 import { familyDate, familyTexts } from '../families/family-texts';
 import { readWrittenPhone } from '../settings/phones';
-import { readMessagingSettings } from '../settings/repository';
 import { findTemplateForSending, type TemplateForSending } from '../templates/repository';
 import {
   findStudentById,

@@ -1,9 +1,7 @@
 import { MARKING_REMINDER_TIME_DEFAULT, type MarkingReminderSettings } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
-import { readSettings, writeSettings } from '../../db/settings';
+import { defineSetting, settingGroup } from '../../db/settings';
 
-const ON_KEY = 'marking_reminders';
-const TIME_KEY = 'marking_reminder_time';
 const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 /**
@@ -11,20 +9,21 @@ const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
  * hand into something else falls back to the default. A change holds the rows with `update` (in key
  * order, the order it writes them in), so two changes at once apply one after the other.
  */
-export async function readReminderSettings(db: Queryable, lock?: 'update'): Promise<MarkingReminderSettings> {
-  const values = await readSettings(db, [ON_KEY, TIME_KEY], lock);
-  const time = values.get(TIME_KEY)?.trim() ?? '';
-  return {
-    marking_reminders: values.get(ON_KEY) !== 'false',
-    reminder_time: TIME_OF_DAY.test(time) ? time : MARKING_REMINDER_TIME_DEFAULT,
-  };
+export const REMINDER_SETTINGS = settingGroup<MarkingReminderSettings>({
+  marking_reminders: defineSetting({ key: 'marking_reminders', fallback: true }),
+  reminder_time: defineSetting({
+    key: 'marking_reminder_time',
+    fallback: MARKING_REMINDER_TIME_DEFAULT,
+    accept: (text) => (TIME_OF_DAY.test(text.trim()) ? text.trim() : undefined),
+  }),
+});
+
+export function readReminderSettings(db: Queryable, lock?: 'update'): Promise<MarkingReminderSettings> {
+  return REMINDER_SETTINGS.read(db, lock);
 }
 
-export async function writeReminderSettings(tx: Queryable, settings: MarkingReminderSettings): Promise<void> {
-  await writeSettings(tx, {
-    [ON_KEY]: settings.marking_reminders ? 'true' : 'false',
-    [TIME_KEY]: settings.reminder_time,
-  });
+export function writeReminderSettings(tx: Queryable, settings: MarkingReminderSettings): Promise<void> {
+  return REMINDER_SETTINGS.write(tx, settings);
 }
 
 /** A reminder just claimed, with the devices it was queued for. */

@@ -1,7 +1,7 @@
 import { phoneProblemText, readPhone } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
 import { type FieldWords, ValidationError } from '../../lib/errors';
-import { readDefaultCountryCode } from './repository';
+import { DEFAULT_COUNTRY_CODE_SETTING } from './service';
 
 /**
  * A phone as a request wrote it, in its stored form (E.164): the one reading of every phone typed
@@ -15,7 +15,7 @@ export async function readWrittenPhone(
   written: string | number,
   whose: 'the' | 'your' = 'the',
 ): Promise<string> {
-  const reading = readPhone(written, await readDefaultCountryCode(db));
+  const reading = readPhone(written, await DEFAULT_COUNTRY_CODE_SETTING.read(db));
   if ('problem' in reading) {
     // The contract words the reason (the console words it the same way); its kind and numbers are params.
     const problem = reading.problem;

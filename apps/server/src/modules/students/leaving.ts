@@ -1,10 +1,4 @@
-import {
-  SCRUB_LEFT_AFTER_MONTHS_DEFAULT,
-  SCRUB_LEFT_AFTER_MONTHS_MAX,
-  SCRUB_LEFT_AFTER_MONTHS_MIN,
-  type Student,
-  type StudentSettings,
-} from '@tuitiondesk/contract';
+import type { Student, StudentSettings } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Database, Queryable } from '../../db/database';
 import { type ActivityActor, type Actor, recordActivity } from '../../lib/activity-log';
@@ -20,11 +14,10 @@ import {
   findStudentForUpdate,
   forgetFamilies,
   hasStudentsToScrub,
-  readScrubMonths,
+  SCRUB_LEFT_AFTER_MONTHS,
   scrubLeaveRequests,
   scrubLeftStudents,
   setLeftOn,
-  writeScrubMonths,
 } from './repository';
 
 /**
@@ -35,8 +28,6 @@ import {
 
 /** Who the scrub is recorded as: the server itself, not a staff account. */
 export const SYSTEM_ACTOR: ActivityActor = { id: null, full_name: 'System' };
-
-const BOUNDS = { min: SCRUB_LEFT_AFTER_MONTHS_MIN, max: SCRUB_LEFT_AFTER_MONTHS_MAX };
 
 /** The student, locked, once its family (phone) is held: the family first, then its rows, as every writer. */
 async function lockStudent(tx: Queryable, id: number): Promise<Student> {
@@ -99,7 +90,7 @@ export async function restoreStudent(ctx: AppContext, actor: Actor, id: number):
 }
 
 export async function getStudentSettings(ctx: AppContext): Promise<StudentSettings> {
-  return { scrub_left_after_months: await readScrubMonths(ctx.db, SCRUB_LEFT_AFTER_MONTHS_DEFAULT, BOUNDS) };
+  return { scrub_left_after_months: await SCRUB_LEFT_AFTER_MONTHS.read(ctx.db) };
 }
 
 export async function updateStudentSettings(
@@ -108,8 +99,8 @@ export async function updateStudentSettings(
   update: StudentSettings,
 ): Promise<StudentSettings> {
   return ctx.db.transaction(async (tx) => {
-    const before = await readScrubMonths(tx, SCRUB_LEFT_AFTER_MONTHS_DEFAULT, BOUNDS, 'update');
-    await writeScrubMonths(tx, update.scrub_left_after_months);
+    const before = await SCRUB_LEFT_AFTER_MONTHS.read(tx, 'update');
+    await SCRUB_LEFT_AFTER_MONTHS.write(tx, update.scrub_left_after_months);
     await recordActivity(tx, actor, 'settings.updated', 'settings.scrub_months', {
       months: update.scrub_left_after_months,
       before,
@@ -141,7 +132,7 @@ export async function scrubStudentsWhoLeft(db: Database, now: Date = new Date())
   let total = 0;
   for (;;) {
     const batch = await db.transaction(async (tx) => {
-      const months = await readScrubMonths(tx, SCRUB_LEFT_AFTER_MONTHS_DEFAULT, BOUNDS);
+      const months = await SCRUB_LEFT_AFTER_MONTHS.read(tx);
       const leftBefore = monthsBefore(today(now), months);
       if (!(await hasStudentsToScrub(tx, leftBefore))) return { count: 0, more: false };
       await lockAllFamilies(tx);

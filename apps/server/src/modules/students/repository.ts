@@ -1,6 +1,11 @@
 import type { Student, StudentStatus } from '@tuitiondesk/contract';
+import {
+  SCRUB_LEFT_AFTER_MONTHS_DEFAULT,
+  SCRUB_LEFT_AFTER_MONTHS_MAX,
+  SCRUB_LEFT_AFTER_MONTHS_MIN,
+} from '@tuitiondesk/contract';
 import { jsonTimestamp, type Queryable } from '../../db/database';
-import { readSetting, wholeNumberSetting, writeSettings } from '../../db/settings';
+import { defineSetting } from '../../db/settings';
 
 const COLUMNS = `id, unique_id, full_name, class_name, parent_name, parent_phone, parent_whatsapp_opt_in, parent_language,
   parent_whatsapp_opt_in_changed_at, parent_whatsapp_opt_in_changed_by, to_char(left_on, 'YYYY-MM-DD') AS left_on,
@@ -217,22 +222,13 @@ export async function scrubLeaveRequests(db: Queryable, studentIds: number[]): P
   await db.query(`UPDATE leave_requests SET parent_phone = '' WHERE student_id = ANY($1::int[])`, [studentIds]);
 }
 
-const SCRUB_MONTHS_KEY = 'scrub_left_after_months';
-
 /**
  * The months after leaving when a student is scrubbed (migration 0016 stores the default). `update`
  * holds the row, so two changes at once apply one after the other; a value edited by hand into
- * nonsense falls back to `fallback`, never to "scrub at once".
+ * nonsense falls back to the default, never to "scrub at once".
  */
-export async function readScrubMonths(
-  db: Queryable,
-  fallback: number,
-  bounds: { min: number; max: number },
-  lock?: 'update',
-): Promise<number> {
-  return wholeNumberSetting(await readSetting(db, SCRUB_MONTHS_KEY, lock), fallback, bounds);
-}
-
-export async function writeScrubMonths(tx: Queryable, months: number): Promise<void> {
-  await writeSettings(tx, { [SCRUB_MONTHS_KEY]: String(months) });
-}
+export const SCRUB_LEFT_AFTER_MONTHS = defineSetting({
+  key: 'scrub_left_after_months',
+  fallback: SCRUB_LEFT_AFTER_MONTHS_DEFAULT,
+  bounds: { min: SCRUB_LEFT_AFTER_MONTHS_MIN, max: SCRUB_LEFT_AFTER_MONTHS_MAX },
+});

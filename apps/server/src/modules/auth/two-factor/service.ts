@@ -15,10 +15,10 @@ import type { Queryable } from '../../../db/database';
 import { type Actor, recordActivity } from '../../../lib/activity-log';
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../../lib/errors';
 import { verifyPassword } from '../../../lib/passwords';
-import { readRequireAdminTwoFactor } from '../../settings/repository';
 import { endSessions, findUserById } from '../repository';
 import { POLICIES, releaseAttempt, reserveAttempt, staffAccount } from '../throttle';
 import type { AuthenticatedUser } from '../user';
+import { REQUIRE_ADMIN_TWO_FACTOR } from './policy';
 import {
   claimStep,
   confirmSecret,
@@ -77,7 +77,7 @@ export async function checkSecondFactor(
 
 export async function getTwoFactorStatus(ctx: AppContext, user: AuthenticatedUser): Promise<TwoFactorStatus> {
   const row = await findTwoFactor(ctx.db, user.id);
-  const requiredForAdmins = await readRequireAdminTwoFactor(ctx.db);
+  const requiredForAdmins = await REQUIRE_ADMIN_TWO_FACTOR.read(ctx.db);
   const enabled = Boolean(row?.confirmed_at);
   return {
     enabled,
@@ -151,7 +151,8 @@ export async function disableTwoFactor(
 ): Promise<TwoFactorDisabled> {
   const row = await findTwoFactor(ctx.db, user.id);
   if (!row?.confirmed_at) throw new ConflictError(NOT_ON);
-  if (user.role === 'admin' && (await readRequireAdminTwoFactor(ctx.db))) throw new ConflictError(REQUIRED_FOR_ADMINS);
+  if (user.role === 'admin' && (await REQUIRE_ADMIN_TWO_FACTOR.read(ctx.db)))
+    throw new ConflictError(REQUIRED_FOR_ADMINS);
   // Reserved before the hash, like a sign-in: a burst of guesses is checked no further than the limit.
   const attempt = await reserveAttempt(ctx.db, POLICIES.code, staffAccount(user.id), clientIp);
   const account = await findUserById(ctx.db, user.id);
