@@ -20,7 +20,6 @@ const LANGUAGES = ['en', 'hi', 'mr', 'ta', 'bn', 'ur'] as const;
 const TYPED_AREAS: Record<string, string> = {
   errors: 'ENGLISH_ERRORS',
   activities: 'ENGLISH_ACTIVITIES',
-  families: 'ENGLISH_FAMILY_TEXTS',
 };
 
 type Tree = { [key: string]: string | Tree };

@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database';
-import { familyTexts } from '../src/modules/families/family-texts';
+import { FAMILY_TEXTS, familyTexts } from '../src/modules/families/family-texts';
 import { freshDatabase } from './helpers/test-app';
 
 /**
  * No translation is lost (ADR 041), the server's side of the web's `i18n/texts-before.test.ts`: the
  * texts the server writes to a family in every language, filled with fixed sample words, and the
  * template texts a new centre's database starts with (the alerts' names, subjects and bodies), equal
- * their renderings in the snapshot written before the texts moved to one place.
+ * their renderings in the snapshot written before the texts moved to one place; and those seeded
+ * template texts are the catalogue's, which is their one source from now on (ADR 041).
  */
 const SNAPSHOT = new URL('../../web/src/i18n/testing/texts-before.json', import.meta.url);
 const LANGUAGES = ['en', 'hi', 'mr', 'ta', 'bn', 'ur'] as const;
@@ -94,4 +95,17 @@ describe('every family text and seeded template text from before, in every langu
       });
     }
   }
+});
+
+describe('the template texts a new centre starts with', () => {
+  it("are the catalogue's (texts/families/<lang>.json): the alerts' body in every language, their subjects in English", () => {
+    for (const language of LANGUAGES) {
+      const seeded = now.templates?.[language] ?? {};
+      const texts = FAMILY_TEXTS[language];
+      expect(seeded['absence_alert.body'], language).toBe(texts.alert_body);
+      expect(seeded['late_alert.body'], language).toBe(texts.alert_body);
+    }
+    expect(now.templates?.en?.['absence_alert.subject']).toBe(FAMILY_TEXTS.en['alert_subject.absence_alert']);
+    expect(now.templates?.en?.['late_alert.subject']).toBe(FAMILY_TEXTS.en['alert_subject.late_alert']);
+  });
 });

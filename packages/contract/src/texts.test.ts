@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { activityTextParams } from './activity-texts';
 import * as TYPED from './texts.gen';
 
 /**
@@ -11,7 +12,6 @@ const LANGUAGES = ['en', 'hi', 'mr', 'ta', 'bn', 'ur'];
 const AREAS: Record<string, string> = {
   ENGLISH_ERRORS: 'errors',
   ENGLISH_ACTIVITIES: 'activities',
-  ENGLISH_FAMILY_TEXTS: 'families',
 };
 
 function read(language: string, area: string): Record<string, string> {
@@ -30,6 +30,21 @@ describe('the texts', () => {
     for (const [name, texts] of Object.entries(TYPED)) {
       expect(AREAS[name], name).toBeDefined();
       expect(texts, name).toEqual(read('en', AREAS[name] as string));
+    }
+  });
+
+  it('have every English key in every language, no other, each with the same placeholders', () => {
+    for (const area of readdirSync(TEXTS)) {
+      const english = read('en', area);
+      for (const language of LANGUAGES.filter((language) => language !== 'en')) {
+        const texts = read(language, area);
+        expect(Object.keys(texts).sort(), `${area}/${language}`).toEqual(Object.keys(english).sort());
+        for (const [key, text] of Object.entries(texts)) {
+          expect(activityTextParams(text).sort(), `${area}/${language}: ${key}`).toEqual(
+            activityTextParams(english[key] ?? '').sort(),
+          );
+        }
+      }
     }
   });
 });
