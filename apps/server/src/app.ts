@@ -16,32 +16,36 @@ import {
 import type { AppContext } from './context';
 import { webPageScriptHashes } from './lib/inline-scripts';
 import { SERVER_DIR } from './lib/server-dir';
-import { registerActivityRoutes } from './modules/activities/routes';
-import { registerAnalyticsRoutes } from './modules/analytics/routes';
-import { registerAttendanceRoutes } from './modules/attendance/routes';
-import { registerCentreSettingsRoutes, registerMarkingRuleRoutes } from './modules/attendance/settings-routes';
-import { registerAuditRoutes } from './modules/audit/routes';
-import { registerAuthRoutes } from './modules/auth/routes';
-import { registerTwoFactorPolicyRoutes } from './modules/auth/two-factor/policy-routes';
-import { registerTwoFactorRoutes } from './modules/auth/two-factor/routes';
-import { registerBackupRoutes } from './modules/backups/routes';
-import { registerCallListRoutes } from './modules/call-list/routes';
-import { registerConversationRoutes } from './modules/conversations/routes';
-import { registerDashboardRoutes } from './modules/dashboard/routes';
-import { registerPushRoutes } from './modules/delivery/routes';
-import { registerMessagingSettingsRoutes } from './modules/delivery/settings-routes';
-import { registerHealthRoutes } from './modules/health/routes';
-import { registerImportRoutes } from './modules/imports/routes';
-import { registerLeaveRoutes } from './modules/leave/routes';
-import { registerMessageRoutes } from './modules/messages/routes';
-import { registerWhatsappWebhookRoutes } from './modules/messages/webhook-routes';
-import { registerParentRoutes } from './modules/parents/routes';
-import { registerReminderRoutes } from './modules/reminders/routes';
-import { registerPhoneSettingsRoutes } from './modules/settings/routes';
-import { registerStudentRoutes } from './modules/students/routes';
-import { registerTeacherAttendanceRoutes } from './modules/teacher-attendance/routes';
-import { registerTeacherRoutes } from './modules/teachers/routes';
-import { registerTemplateRoutes } from './modules/templates/routes';
+import { registerActivityRoutes } from './modules/activities';
+import { registerAnalyticsRoutes } from './modules/analytics';
+import {
+  registerAttendanceRoutes,
+  registerCentreSettingsRoutes,
+  registerMarkingRuleRoutes,
+} from './modules/attendance';
+import { registerAuditRoutes } from './modules/audit';
+import {
+  findStaffSession,
+  registerAuthRoutes,
+  registerTwoFactorPolicyRoutes,
+  registerTwoFactorRoutes,
+} from './modules/auth';
+import { registerBackupRoutes } from './modules/backups';
+import { registerCallListRoutes } from './modules/call-list';
+import { registerConversationRoutes } from './modules/conversations';
+import { registerDashboardRoutes } from './modules/dashboard';
+import { registerMessagingSettingsRoutes, registerPushRoutes } from './modules/delivery';
+import { registerHealthRoutes } from './modules/health';
+import { registerImportRoutes } from './modules/imports';
+import { registerLeaveRoutes } from './modules/leave';
+import { registerMessageRoutes, registerWhatsappWebhookRoutes } from './modules/messages';
+import { findParentSession, registerParentRoutes } from './modules/parents';
+import { registerReminderRoutes } from './modules/reminders';
+import { registerPhoneSettingsRoutes } from './modules/settings';
+import { registerStudentRoutes } from './modules/students';
+import { registerTeacherAttendanceRoutes } from './modules/teacher-attendance';
+import { registerTeacherRoutes } from './modules/teachers';
+import { registerTemplateRoutes } from './modules/templates';
 import { registerAuditContext } from './plugins/audit-context';
 import { registerAuthentication } from './plugins/authentication';
 import { registerCompression } from './plugins/compression';
@@ -188,7 +192,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  registerAuthentication(app, ctx);
+  registerAuthentication(app, ctx, { staff: findStaffSession, parent: findParentSession });
   registerAuditContext(app);
   registerInputGuards(app);
 

@@ -17,11 +17,8 @@ import {
 } from './lib/server-keys';
 import { TokenService } from './lib/tokens';
 import { AnswerCache } from './lib/versioned-answer';
-import { countUsers, insertUser } from './modules/auth/repository';
-import { PushWorker } from './modules/delivery/push-worker';
-import { resolveVapidDetails } from './modules/delivery/vapid';
-import { createWhatsappSender } from './modules/delivery/whatsapp';
-import { WhatsappWorker } from './modules/delivery/whatsapp-worker';
+import { countUsers, insertUser } from './modules/auth';
+import { createWhatsappSender, PushWorker, resolveVapidDetails, WhatsappWorker } from './modules/delivery';
 
 export interface PreparedContext {
   ctx: AppContext;

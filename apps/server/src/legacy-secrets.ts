@@ -12,18 +12,16 @@
 import type { Queryable } from './db/database';
 import { replaceKeyFile, ServerKeyError, type ServerKeys, type VapidKeyPair } from './lib/server-keys';
 import {
-  findLegacyRecoveryHashes,
-  findLegacySecrets,
-  replaceRecoveryHashes,
-  replaceSecret,
-} from './modules/auth/two-factor/repository';
-import {
   decryptLegacySecret,
   deriveLegacyKey,
   encryptSecret,
+  findLegacyRecoveryHashes,
+  findLegacySecrets,
   keyedRecoveryHash,
-} from './modules/auth/two-factor/secrets';
-import { LEGACY_VAPID_SETTING } from './modules/delivery/vapid';
+  replaceRecoveryHashes,
+  replaceSecret,
+} from './modules/auth';
+import { LEGACY_VAPID_SETTING } from './modules/delivery';
 
 /** Where the token signing secret was kept before ADR 017, unless JWT_SECRET was set. */
 export const LEGACY_SIGNING_SETTING = 'jwt_secret';

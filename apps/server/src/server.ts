@@ -6,11 +6,11 @@ import { openConfiguredDatabase } from './db/open';
 import { Housekeeping } from './lib/housekeeping';
 import { memoryReport } from './lib/memory-report';
 import { adminPasswordProblem } from './lib/password-policy';
-import { deleteOldSubmissions } from './modules/attendance/submission-repository';
-import { dailyAuditRetention } from './modules/audit/service';
-import { deleteExpiredThrottleRows } from './modules/auth/throttle';
-import { MarkingReminderLoop } from './modules/reminders/loop';
-import { scrubStudentsWhoLeft } from './modules/students/leaving';
+import { deleteOldSubmissions } from './modules/attendance';
+import { dailyAuditRetention } from './modules/audit';
+import { deleteExpiredThrottleRows } from './modules/auth';
+import { MarkingReminderLoop } from './modules/reminders';
+import { scrubStudentsWhoLeft } from './modules/students';
 
 /** How often forgotten sign-in throttle rows are deleted. */
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;

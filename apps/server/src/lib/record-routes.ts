@@ -2,8 +2,7 @@ import { errorSchema, idParamsSchema, messageSchema } from '@tuitiondesk/contrac
 import type { FastifyContextConfig } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../context';
-import type { AuthenticatedUser } from '../modules/auth/user';
-import { adminOnly, currentUser } from '../plugins/authentication';
+import { type AuthenticatedUser, adminOnly, currentUser } from '../plugins/authentication';
 import type { ZodApp } from '../plugins/zod-app';
 
 /** A record as the API answers it: a row of a list, with its id. */

@@ -1,10 +1,25 @@
-import type { Role } from '@tuitiondesk/contract';
-import type { FastifyInstance } from 'fastify';
+import type { Role, User } from '@tuitiondesk/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors';
-import { findStaffSession } from '../modules/auth/session';
-import type { AuthenticatedUser } from '../modules/auth/user';
-import { type AuthenticatedParent, findParentSession } from '../modules/parents/service';
+import type { ParentTokenClaims, TokenClaims } from '../lib/tokens';
+
+/** The staff member a request is signed in as: the user as the API shows it. */
+export type AuthenticatedUser = User;
+
+/** A signed-in parent: the phone whose children and messages the token reaches. */
+export interface AuthenticatedParent {
+  phone: string;
+}
+
+/**
+ * Whose session a verified token is (undefined: that session has ended). The auth and parents modules
+ * answer; the app hands their answers in, so this plugin imports no module.
+ */
+export interface SessionLookups {
+  staff(ctx: AppContext, request: FastifyRequest, claims: TokenClaims): Promise<AuthenticatedUser | undefined>;
+  parent(ctx: AppContext, request: FastifyRequest, claims: ParentTokenClaims): Promise<AuthenticatedParent | undefined>;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -61,7 +76,7 @@ export const CHANGE_PASSWORD_FIRST = 'auth.change_password_first';
  * public. Runs at onRequest, before the body is read or validated, so a caller without the right
  * gets 401/403 and no work is done for them.
  */
-export function registerAuthentication(app: FastifyInstance, ctx: AppContext): void {
+export function registerAuthentication(app: FastifyInstance, ctx: AppContext, sessions: SessionLookups): void {
   app.decorateRequest('user', null);
   app.decorateRequest('parent', null);
   app.addHook('onRequest', async (request) => {
@@ -80,7 +95,7 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
         if (await ctx.tokens.verify(token)) throw new ForbiddenError('auth.parents_only');
         throw new UnauthorizedError(SESSION_ENDED);
       }
-      const parent = await findParentSession(ctx, request, parentClaims);
+      const parent = await sessions.parent(ctx, request, parentClaims);
       if (!parent) throw new UnauthorizedError(SESSION_ENDED);
       request.parent = parent;
       return;
@@ -93,7 +108,7 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
       }
       throw new UnauthorizedError(SESSION_ENDED);
     }
-    const signedIn = await findStaffSession(ctx, request, claims);
+    const signedIn = await sessions.staff(ctx, request, claims);
     if (!signedIn) throw new UnauthorizedError(SESSION_ENDED);
     // The password first, whatever the call: until then the account can do nothing else (ADR 021).
     if (signedIn.must_change_password && !config.beforePasswordChange) {

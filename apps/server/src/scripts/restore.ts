@@ -10,7 +10,7 @@ import { loadConfig } from '../config';
 import { BackupFileError, checkBackupFile, migrationsOfBackup, RestoreRefusedError, restoreBackup } from '../db/backup';
 import { withConfiguredDatabase } from '../db/open';
 import { readKeyFile } from '../lib/server-keys';
-import { RESET_TWO_FACTOR_OPTION, restoreKeys } from '../modules/backups/restore-keys';
+import { RESET_TWO_FACTOR_OPTION, restoreKeys } from '../modules/backups';
 import { describeTables, fromInvocationDir } from './backup-cli';
 import { runScript } from './run-script';
 

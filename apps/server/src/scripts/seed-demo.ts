@@ -10,7 +10,7 @@ import { withConfiguredDatabase } from '../db/open';
 import { plural } from '../lib/activity-log';
 import { recordAudit, skipRowAudit } from '../lib/audit-log';
 import { adminPasswordProblem } from '../lib/password-policy';
-import { prepareAccounts } from '../modules/teachers/service';
+import { prepareAccounts } from '../modules/teachers';
 import { buildDemoCentre } from './demo/centre';
 import { assertNoPeople, SeedRefusedError, type SeedResult, writeDemo } from './demo/write';
 import { runScript } from './run-script';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { sessionTimeZone } from '../../db/database';
 import { ValidationError } from '../../lib/errors';
 import { addDays, firstDayOfMonth, today } from '../../lib/time';
-import { readMessagingSettings } from '../delivery/settings';
+import { readMessagingSettings } from '../delivery';
 import { countReach, type ReachGroupRow, type ReachRow } from './repository';
 
 /**

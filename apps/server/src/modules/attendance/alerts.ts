@@ -2,12 +2,17 @@ import { ALERT_STATUSES, type ParentLanguage } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
-import { type FamilyMessage, type PlaceholderValues, queueFamilyMessages, renderForFamily } from '../delivery/outgoing';
-import { findAlertSubjects } from '../delivery/outgoing-repository';
-import { readMessagingSettings } from '../delivery/settings';
-import { familyDate, familyTexts, statusWord } from '../families/family-texts';
-import { findApprovedLeaveDays } from '../leave/repository';
-import { findTemplateForSending } from '../templates/repository';
+import {
+  type FamilyMessage,
+  findAlertSubjects,
+  type PlaceholderValues,
+  queueFamilyMessages,
+  readMessagingSettings,
+  renderForFamily,
+} from '../delivery';
+import { familyDate, familyTexts, statusWord } from '../families';
+import { findTemplateForSending } from '../templates';
+import { findApprovedLeaveDays } from './repository';
 
 /**
  * An alert's subject: the one the centre wrote, as written; while the centre keeps the default

@@ -297,3 +297,25 @@ export async function countMessagesSent(db: Queryable, from: string, to: string)
   );
   return rows[0]?.count ?? 0;
 }
+
+/**
+ * Of the (student, day) pairs given, the ones an approved request covers, as `student_id|date` keys:
+ * one statement for a whole approval's worth of records. Reads the leave module's table directly, so the
+ * absence alert (attendance's) does not depend on the leave module, which depends on attendance's marking scope.
+ */
+export async function findApprovedLeaveDays(
+  db: Queryable,
+  days: readonly { student_id: number; date: string }[],
+): Promise<Set<string>> {
+  if (days.length === 0) return new Set();
+  const rows = await db.query<{ student_id: number; date: string }>(
+    `SELECT d.student_id, to_char(d.date, 'YYYY-MM-DD') AS date
+       FROM unnest($1::int[], $2::date[]) AS d (student_id, date)
+      WHERE EXISTS (
+        SELECT 1 FROM leave_requests lr
+         WHERE lr.student_id = d.student_id AND lr.status = 'approved'
+           AND lr.from_date <= d.date AND lr.to_date >= d.date)`,
+    [days.map((day) => day.student_id), days.map((day) => day.date)],
+  );
+  return new Set(rows.map((row) => `${row.student_id}|${row.date}`));
+}

@@ -16,7 +16,7 @@ import { type Actor, classesParams, recordActivity } from '../../lib/activity-lo
 import { distinctIds } from '../../lib/distinct-ids';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, firstDayOfMonth, lastDayOfMonth, readableDate, today } from '../../lib/time';
-import { wakeSenders } from '../delivery/outgoing';
+import { wakeSenders } from '../delivery';
 import { queueAbsenceAlerts } from './alerts';
 import { classRefusal, dateRefusal, loadScope, type Marker, rosterRefusal, toMarkingScope } from './marking-scope';
 import {

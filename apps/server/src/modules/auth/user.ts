@@ -1,8 +1,7 @@
 import type { User } from '@tuitiondesk/contract';
 import type { UserRow } from './repository';
 
-/** The staff member a request is signed in as: the user as the API shows it. */
-export type AuthenticatedUser = User;
+export type { AuthenticatedUser } from '../../plugins/authentication';
 
 /** The user as the API shows it: what the row holds, never the hash, and whether two-factor is due. */
 export function publicUser(row: UserRow): User {

@@ -6,7 +6,7 @@
 import { type BackupHeader, KEY_ID_SETTING, type RestoreKeyPolicy, RestoreRefusedError } from '../../db/backup';
 import { convertLegacySecrets } from '../../legacy-secrets';
 import { keyIdOf, loadOrCreateKeyFile, type ServerKeys } from '../../lib/server-keys';
-import { resetTwoFactorOf } from '../auth/two-factor/repository';
+import { resetTwoFactorOf } from '../auth';
 
 export const RESET_TWO_FACTOR_OPTION = '--reset-two-factor';
 const ACTOR = 'npm run restore';

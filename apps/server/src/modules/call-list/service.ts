@@ -3,7 +3,7 @@ import { activityWords } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { type Actor, recordActivity } from '../../lib/activity-log';
 import { NotFoundError } from '../../lib/errors';
-import { readMessagingSettings } from '../delivery/settings';
+import { readMessagingSettings } from '../delivery';
 import { countFamiliesToCall, listCallList, markCalled } from './repository';
 
 export async function getCallList(ctx: AppContext): Promise<CallList> {

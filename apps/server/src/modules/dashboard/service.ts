@@ -7,8 +7,8 @@ import {
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { formatTimestamp, parsePostgresTimestamp, today } from '../../lib/time';
-import { getSummary } from '../attendance/service';
-import { familiesToCall } from '../call-list/service';
+import { getSummary } from '../attendance';
+import { familiesToCall } from '../call-list';
 import { countCentre, findClassesWithoutAttendance, findMyClasses, type MyClassRow } from './repository';
 
 export async function getDashboard(ctx: AppContext): Promise<DashboardSummary> {

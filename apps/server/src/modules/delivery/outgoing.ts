@@ -8,7 +8,7 @@ import {
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
-import type { TemplateForSending } from '../templates/repository';
+import type { TemplateForSending } from '../templates';
 import {
   type FamilyChannels,
   insertMessages,

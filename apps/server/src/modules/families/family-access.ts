@@ -9,8 +9,7 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, recordActivity } from '../../lib/activity-log';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
-import { findFamilyLanguage } from '../delivery/outgoing-repository';
-import { enqueuePushes, revokeSubscriptions } from '../delivery/push-repository';
+import { enqueuePushes, findFamilyLanguage, revokeSubscriptions } from '../delivery';
 import { generateAccessCode, hashAccessCode } from './access-codes';
 import { familyTexts } from './family-texts';
 import {

@@ -10,17 +10,10 @@ import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { ConflictError, isUniqueViolation } from '../../lib/errors';
 import { readableDate } from '../../lib/time';
-import {
-  lockAllFamilies,
-  type ParentSource,
-  parentOptOuts,
-  parentOptOutWords,
-  setFamilyChoices,
-} from '../families/consent';
-import { DEFAULT_COUNTRY_CODE_SETTING } from '../settings/service';
-import { findByNameAndPhone, insertStudents } from '../students/repository';
-import { findEmailsInUse } from '../teachers/repository';
-import { insertTeachersWithAccounts, prepareAccounts } from '../teachers/service';
+import { lockAllFamilies, type ParentSource, parentOptOuts, parentOptOutWords, setFamilyChoices } from '../families';
+import { DEFAULT_COUNTRY_CODE_SETTING } from '../settings';
+import { findByNameAndPhone, insertStudents } from '../students';
+import { findEmailsInUse, insertTeachersWithAccounts, prepareAccounts } from '../teachers';
 import { collapse, parseStudentRows, parseTeacherRows, studentKey } from './parse-rows';
 import { lockImports } from './repository';
 import { readSheet, type Sheet } from './spreadsheet';

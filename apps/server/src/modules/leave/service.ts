@@ -13,11 +13,9 @@ import type { Queryable } from '../../db/database';
 import { type Actor, recordActivity } from '../../lib/activity-log';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, readableDate, today } from '../../lib/time';
-import { loadScope, type Marker } from '../attendance/marking-scope';
-import { findFamilyLanguage } from '../delivery/outgoing-repository';
-import { enqueuePushes } from '../delivery/push-repository';
-import { familyDate, familyTexts, type LeaveDecision } from '../families/family-texts';
-import { findParentName, insertFamilyNotice } from '../families/repository';
+import { loadScope, type Marker } from '../attendance';
+import { enqueuePushes, findFamilyLanguage } from '../delivery';
+import { familyDate, familyTexts, findParentName, insertFamilyNotice, type LeaveDecision } from '../families';
 import {
   countLeave,
   decidePending,

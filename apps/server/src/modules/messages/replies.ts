@@ -3,8 +3,7 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { recordActivity } from '../../lib/activity-log';
 import { readableDate } from '../../lib/time';
-import { cancelWaitingFallback, refreshMessageStatuses, setAttemptStatus } from '../delivery/attempts';
-import { dropPushesOfMessage } from '../delivery/push-repository';
+import { cancelWaitingFallback, dropPushesOfMessage, refreshMessageStatuses, setAttemptStatus } from '../delivery';
 import { lockAlert, recordReply, writeParentReason } from './replies-repository';
 
 export type ReplyChannel = 'whatsapp' | 'parent_app';

@@ -2,7 +2,7 @@ import type { Communication, ParentLanguage } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
 import type { ActivityActor } from '../../lib/activity-log';
 import { formatTimestamp, parsePostgresTimestamp } from '../../lib/time';
-import type { WhatsappRequest } from '../delivery/whatsapp';
+import type { WhatsappRequest } from '../delivery';
 
 const COMMUNICATION_COLUMNS = `m.id, m.message_type, m.kind, m.subject, m.message, m.recipient, m.recipient_name, m.sent_at,
   m.sent_by, m.delivery_status, m.delivered_at, m.failure_reason, m.language, m.reply,

@@ -20,22 +20,27 @@ import {
   ValidationError,
 } from '../../lib/errors';
 import { today } from '../../lib/time';
-import { setAttemptStatus } from '../delivery/attempts';
 import {
+  admitConversation,
+  countFamilies,
   type FamilyMessage,
+  findFamilies,
   type PlaceholderValues,
   type QueuedSend,
   queueFamilyMessages,
+  readMessagingSettings,
   renderForFamily,
+  setAttemptStatus,
+  storeProviderMessageId,
+  WhatsappError,
+  type WhatsappRequest,
+  type WhatsappSender,
   wakeSenders,
-} from '../delivery/outgoing';
-import { countFamilies, findFamilies } from '../delivery/outgoing-repository';
-import { readMessagingSettings } from '../delivery/settings';
-import { WhatsappError, type WhatsappRequest, type WhatsappSender } from '../delivery/whatsapp';
-import { admitConversation, storeProviderMessageId, windowOpenUntil } from '../delivery/whatsapp-repository';
-import { familyDate, familyTexts } from '../families/family-texts';
-import { readWrittenPhone } from '../settings/phones';
-import { findTemplateForSending, type TemplateForSending } from '../templates/repository';
+  windowOpenUntil,
+} from '../delivery';
+import { familyDate, familyTexts } from '../families';
+import { readWrittenPhone } from '../settings';
+import { findTemplateForSending, type TemplateForSending } from '../templates';
 import {
   findStudentById,
   findStudentByUniqueId,

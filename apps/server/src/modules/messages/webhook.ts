@@ -4,13 +4,16 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { recordActivity } from '../../lib/activity-log';
-import { setAttemptStatus } from '../delivery/attempts';
-import { findFamilyLanguage } from '../delivery/outgoing-repository';
-import { parseReplyPayload } from '../delivery/reply-payload';
-import { readMessagingSettings } from '../delivery/settings';
-import { applyEarlyStatuses, failQueuedForPhone, keepEarlyStatus } from '../delivery/whatsapp-repository';
-import { setFamilyWhatsappConsent } from '../families/consent';
-import { familyTexts } from '../families/family-texts';
+import {
+  applyEarlyStatuses,
+  failQueuedForPhone,
+  findFamilyLanguage,
+  keepEarlyStatus,
+  parseReplyPayload,
+  readMessagingSettings,
+  setAttemptStatus,
+} from '../delivery';
+import { familyTexts, setFamilyWhatsappConsent } from '../families';
 import { familyName, findMessageByProviderId, insertInbound } from './inbound-repository';
 import { recordParentReplyIn } from './replies';
 import { insertOneOffWhatsapp } from './repository';

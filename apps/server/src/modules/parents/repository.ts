@@ -1,6 +1,6 @@
 import type { AttendanceStatus, DeliveryStatus, ParentMessage } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
-import { cancelWaitingFallback, refreshMessageStatuses, setAttemptStatus } from '../delivery/attempts';
+import { cancelWaitingFallback, refreshMessageStatuses, setAttemptStatus } from '../delivery';
 
 // ---- The parent's inbox ----
 

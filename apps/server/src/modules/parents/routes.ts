@@ -22,10 +22,9 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { currentParent, currentUser, parentOnly } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
-import { logSignIn } from '../auth/sign-in-log';
-import { getParentAccess, issueParentAccess } from '../families/family-access';
-import { getFamilyLanguage, setParentLanguage } from '../families/language';
-import { readWrittenPhone } from '../settings/phones';
+import { logSignIn } from '../auth';
+import { getFamilyLanguage, getParentAccess, issueParentAccess, setParentLanguage } from '../families';
+import { readWrittenPhone } from '../settings';
 import {
   CHILD_ATTENDANCE_DEFAULT_DAYS,
   CHILD_ATTENDANCE_MAX_DAYS,

@@ -16,15 +16,21 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, Unauthor
 import { addDays, today } from '../../lib/time';
 import type { ParentTokenClaims } from '../../lib/tokens';
 import { keptSession } from '../../lib/versioned-answer';
-import { POLICIES, parentAccount, releaseAttempt, rememberAddress, reserveAttempt } from '../auth/throttle';
-import { dropPushesOfMessage } from '../delivery/push-repository';
-import { failQueuedForPhone } from '../delivery/whatsapp-repository';
-import { verifyAccessCode } from '../families/access-codes';
-import { readFamily, setFamilyWhatsappConsent } from '../families/consent';
-import { findChild, findChildren, findParentAccess, findParentName, recordSignIn } from '../families/repository';
-import { familyName } from '../messages/inbound-repository';
-import { recordParentReply } from '../messages/replies';
-import { hasCurrentChild } from '../students/repository';
+import type { AuthenticatedParent } from '../../plugins/authentication';
+import { POLICIES, parentAccount, releaseAttempt, rememberAddress, reserveAttempt } from '../auth';
+import { dropPushesOfMessage, failQueuedForPhone } from '../delivery';
+import {
+  findChild,
+  findChildren,
+  findParentAccess,
+  findParentName,
+  readFamily,
+  recordSignIn,
+  setFamilyWhatsappConsent,
+  verifyAccessCode,
+} from '../families';
+import { familyName, recordParentReply } from '../messages';
+import { hasCurrentChild } from '../students';
 import {
   countUnread,
   findApprovedAttendance,
@@ -36,10 +42,7 @@ import {
 
 // Issuing and replacing access codes, and who may: family-access.ts.
 
-/** A signed-in parent: the phone whose children and messages the token reaches. */
-export interface AuthenticatedParent {
-  phone: string;
-}
+export type { AuthenticatedParent } from '../../plugins/authentication';
 
 /**
  * The parent a verified parent token speaks for, or undefined when that session has ended: the phone

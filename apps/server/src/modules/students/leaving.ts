@@ -6,9 +6,9 @@ import { eraseFromAudit } from '../../lib/audit-log';
 import { eraseFamilyTexts, eraseStudentTexts, familiesNoLongerOnRecord } from '../../lib/erasure';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { readableDate, today } from '../../lib/time';
-import { eraseFromActivities } from '../activities/erasure';
-import { forgetConversations } from '../conversations/repository';
-import { lockAllFamilies, lockFamily } from '../families/consent';
+import { eraseFromActivities } from '../activities';
+import { forgetConversations } from '../conversations';
+import { lockAllFamilies, lockFamily } from '../families';
 import {
   findStudent,
   findStudentForUpdate,

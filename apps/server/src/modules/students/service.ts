@@ -15,11 +15,17 @@ import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { type DeletableRecords, deleteAllOrNothing, deleteRecord } from '../../lib/bulk-delete';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
-import { loadScope, type Scope } from '../attendance/marking-scope';
-import { clearAfterBackup } from '../backups/service';
-import { keepParentOptOut, lockFamily, setFamilyLanguage, setFamilyWhatsappConsent } from '../families/consent';
-import { changeFamilyPhone, type StaffActor } from '../families/family-access';
-import { readWrittenPhone } from '../settings/phones';
+import { loadScope, type Scope } from '../attendance';
+import { clearAfterBackup } from '../backups';
+import {
+  changeFamilyPhone,
+  keepParentOptOut,
+  lockFamily,
+  type StaffActor,
+  setFamilyLanguage,
+  setFamilyWhatsappConsent,
+} from '../families';
+import { readWrittenPhone } from '../settings';
 import {
   deleteAllStudents,
   deleteStudents,

@@ -12,8 +12,8 @@ import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { type DeletableRecords, deleteAllOrNothing, deleteRecord } from '../../lib/bulk-delete';
 import { ConflictError, isUniqueViolation, NotFoundError } from '../../lib/errors';
 import { GENERATED_PASSWORD_COST, generatePassword, hashPassword } from '../../lib/passwords';
-import { clearAfterBackup } from '../backups/service';
-import { readWrittenPhone } from '../settings/phones';
+import { clearAfterBackup } from '../backups';
+import { readWrittenPhone } from '../settings';
 import {
   deleteTeachers,
   findEmailsInUse,

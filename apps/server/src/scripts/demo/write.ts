@@ -8,8 +8,8 @@
 import { CLASS_NAMES, type Student, type Teacher } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
 import { type Actor, plural } from '../../lib/activity-log';
-import { insertStudents } from '../../modules/students/repository';
-import { insertTeachersWithAccounts, type PreparedAccount } from '../../modules/teachers/service';
+import { insertStudents } from '../../modules/students';
+import { insertTeachersWithAccounts, type PreparedAccount } from '../../modules/teachers';
 import { backdate, insertRows } from './bulk-insert';
 import { feedEntry, type WrittenPeople } from './feed';
 import type { DemoCentre, DemoConsentChange } from './types';

@@ -1,0 +1,3 @@
+/** The activities module's public surface: other modules, the app and the start-up code import only this. */
+export { eraseFromActivities } from './erasure';
+export { registerActivityRoutes } from './routes';

@@ -1,0 +1,25 @@
+/** The families module's public surface: other modules, the app and the start-up code import only this. */
+export { verifyAccessCode } from './access-codes';
+export {
+  keepParentOptOut,
+  lockAllFamilies,
+  lockFamily,
+  type ParentSource,
+  parentOptOuts,
+  parentOptOutWords,
+  readFamily,
+  setFamilyChoices,
+  setFamilyLanguage,
+  setFamilyWhatsappConsent,
+} from './consent';
+export { changeFamilyPhone, getParentAccess, issueParentAccess, type StaffActor } from './family-access';
+export { familyDate, familyTexts, type LeaveDecision, statusWord } from './family-texts';
+export { getFamilyLanguage, setParentLanguage } from './language';
+export {
+  findChild,
+  findChildren,
+  findParentAccess,
+  findParentName,
+  insertFamilyNotice,
+  recordSignIn,
+} from './repository';

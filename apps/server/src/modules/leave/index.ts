@@ -1,0 +1,2 @@
+/** The leave module's public surface: other modules, the app and the start-up code import only this. */
+export { registerLeaveRoutes } from './routes';

@@ -1,0 +1,2 @@
+/** The teacher-attendance module's public surface: other modules, the app and the start-up code import only this. */
+export { registerTeacherAttendanceRoutes } from './routes';
