@@ -13,6 +13,7 @@ export * from './leave';
 export * from './marking';
 export * from './messages';
 export * from './parents';
+export * from './phones';
 export * from './reminders';
 export * from './students';
 export * from './teacher-attendance';

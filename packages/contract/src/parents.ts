@@ -6,9 +6,9 @@ import {
   normaliseCrockfordCode,
   PARENT_LANGUAGES,
   pageQuerySchema,
-  writtenPhoneSchema,
 } from './common';
 import { MESSAGE_KINDS, parentReplySchema } from './messages';
+import { writtenPhoneSchema } from './phones';
 import { studentSchema } from './students';
 
 /**

@@ -7,8 +7,8 @@ import {
   optionalText,
   parentLanguageSchema,
   requiredText,
-  writtenPhoneSchema,
 } from './common';
+import { writtenPhoneSchema } from './phones';
 
 export const studentSchema = z
   .object({

@@ -6,8 +6,8 @@ import {
   optionalText,
   requiredText,
   SUBJECTS,
-  writtenPhoneSchema,
 } from './common';
+import { writtenPhoneSchema } from './phones';
 
 export const teacherSchema = z
   .object({

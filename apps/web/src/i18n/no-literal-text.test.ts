@@ -49,6 +49,8 @@ export const CONVERTED = [
   'features/imports/import-files.ts',
   'features/attendance/mark-attendance-page.tsx',
   'features/attendance/roster-form.tsx',
+  'features/attendance/roster-row.tsx',
+  'features/attendance/roster-bar.tsx',
   'features/attendance/remarks-and-reason.tsx',
   'features/attendance/queued-marks-panel.tsx',
   'features/attendance/pending-class-panel.tsx',
