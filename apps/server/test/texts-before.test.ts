@@ -11,11 +11,14 @@ import { freshDatabase } from './helpers/test-app';
  * their renderings in the snapshot written before the texts moved to one place; and those seeded
  * template texts are the catalogue's, which is their one source from now on (ADR 041).
  */
-const SNAPSHOT = new URL('../../web/src/i18n/testing/texts-before.json', import.meta.url);
+const SNAPSHOT = new URL('../../web/src/i18n/testing/texts-before/', import.meta.url);
 const LANGUAGES = ['en', 'hi', 'mr', 'ta', 'bn', 'ur'] as const;
 type Snapshot = Record<string, string | null>;
 
-const before = JSON.parse(readFileSync(SNAPSHOT, 'utf8')) as Record<string, Record<string, Snapshot>>;
+const before = Object.assign(
+  {},
+  ...['family', 'templates'].map((area) => JSON.parse(readFileSync(new URL(`${area}.json`, SNAPSHOT), 'utf8'))),
+) as Record<string, Record<string, Snapshot>>;
 
 /** The family texts in a language as the server fills them now, with the snapshot's sample words. */
 function familyRenderings(language: (typeof LANGUAGES)[number]): Snapshot {

@@ -1,7 +1,7 @@
 /**
  * No translation is lost (ADR 041): every text of the console, the parent app, the server's errors and
  * the activity feed, in every language, rendered now with the fixed sample params of
- * `testing/text-snapshot.ts`, equals its rendering in `testing/texts-before.json`, the snapshot written
+ * `testing/text-snapshot.ts`, equals its rendering in `testing/texts-before/`, the snapshot written
  * before the texts moved to one place. A key whose text is gone, or says anything else, fails here.
  * (The texts the server sends families are compared on the server's side, from the same file.)
  */
@@ -34,12 +34,12 @@ function texts(language: string, area: string): Record<string, string> {
   return TEXTS[`../../../../packages/contract/texts/${area}/${language}.json`] ?? {};
 }
 
-// Read as a glob, not an import, so the type checker does not type a 2 MB file.
-const SNAPSHOT = import.meta.glob<Record<string, Record<string, Snapshot>>>('./testing/texts-before.json', {
+// Read as a glob, not an import, so the type checker does not type 2 MB of files.
+const SNAPSHOT = import.meta.glob<Record<string, Record<string, Snapshot>>>('./testing/texts-before/*.json', {
   eager: true,
   import: 'default',
 });
-const before = SNAPSHOT['./testing/texts-before.json'] ?? {};
+const before: Record<string, Record<string, Snapshot>> = Object.assign({}, ...Object.values(SNAPSHOT));
 
 const CONSOLE_NAMESPACES = Object.keys(CONSOLE)
   .filter((path) => path.startsWith('./locales/en/'))

@@ -1,6 +1,6 @@
 /**
  * Every text rendered with fixed sample params, for the snapshot that proves no translation is lost
- * (`texts-before.json`, written once before the texts moved, ADR 041): for each key, the text as the
+ * (`texts-before/*.json`, written once before the texts moved, ADR 041): for each key, the text as the
  * app shows it, filled with `‹name›` for each placeholder, every count of SAMPLE_COUNTS for a plural
  * and every branch of a select (plus a value none names, for `other`). The snapshot holds results, not
  * sources, so it stays valid whatever form or place the texts are kept in.
