@@ -56,6 +56,13 @@ describe('an activity on screen', () => {
     expect(translatedActivity('attendance.marked', params)).toBeUndefined();
   });
 
+  it('says the erasure\'s "[removed]" in the language in use, as the audit log does', async () => {
+    await showLanguage('hi');
+    expect(translatedActivity('messages.whatsapp_off_by_reply', { actor: '[removed]', phone: '[removed]' })).toBe(
+      '[हटाया गया] ([हटाया गया]) ने STOP लिखकर व्हाट्सऐप संदेश बंद किए',
+    );
+  });
+
   it('fills the translation in the language in use, days in its form, names as written', async () => {
     await showLanguage('hi');
     expect(translatedActivity('attendance.marked', params)).toBe(
