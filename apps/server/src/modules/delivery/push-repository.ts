@@ -1,10 +1,31 @@
 import type { Queryable } from '../../db/database';
 import { hastenFallback, setAttemptStatus, setAttemptsStatus } from './attempts';
 
-// ---- Subscriptions ----
+// ---- Subscriptions: one store for both audiences ----
+
+/**
+ * Who a device's pushes are for: a parent's phone (migration 0003; the parent app's messages) or a staff
+ * account (migration 0017; marking reminders). Same rules for both, each in its own tables; only a
+ * parent's device can be revoked (signed out by a new access code, still owed its notice).
+ */
+export type PushAudience = 'parent' | 'staff';
+
+const AUDIENCES = {
+  parent: { subscriptions: 'push_subscriptions', outbox: 'push_outbox', owner: 'phone', revocable: true },
+  staff: { subscriptions: 'staff_push_subscriptions', outbox: 'staff_push_outbox', owner: 'user_id', revocable: false },
+} as const;
+
+/** Devices kept per parent phone; subscribing one more forgets the one subscribed longest ago. */
+export const MAX_DEVICES_PER_PHONE = 10;
+/** Devices kept per staff account, likewise. */
+export const MAX_DEVICES_PER_ACCOUNT = 10;
+
+const MAX_DEVICES: Record<PushAudience, number> = { parent: MAX_DEVICES_PER_PHONE, staff: MAX_DEVICES_PER_ACCOUNT };
 
 export interface SubscriptionInput {
-  phone: string;
+  audience: PushAudience;
+  /** The parent's phone, or the staff account's id. */
+  owner: string | number;
   endpoint: string;
   p256dh: string;
   auth: string;
@@ -13,54 +34,89 @@ export interface SubscriptionInput {
 
 /**
  * Stores a device's subscription, keyed by endpoint: a device that subscribes again (new keys) or
- * is now signed in as another parent updates its row. When the row moves to another phone, the
- * pushes still queued for the previous parent are dropped: that device is no longer theirs. A
+ * is now signed in as another parent (or account) updates its row. When the row moves to another owner,
+ * the pushes still queued for the previous one are dropped: that device is no longer theirs. A parent's
  * device whose subscription was revoked (a replaced code) and that signs in with the new code is
  * subscribed again: the access-change notice still queued for it stays.
  */
 export async function upsertSubscription(tx: Queryable, input: SubscriptionInput): Promise<void> {
-  const previous = await tx.query<{ id: number; phone: string }>(
-    'SELECT id, phone FROM push_subscriptions WHERE endpoint = $1 FOR UPDATE',
+  const { subscriptions, outbox, owner, revocable } = AUDIENCES[input.audience];
+  const previous = await tx.query<{ id: number; owner: string | number }>(
+    `SELECT id, ${owner} AS owner FROM ${subscriptions} WHERE endpoint = $1 FOR UPDATE`,
     [input.endpoint],
   );
   const existing = previous[0];
-  if (existing && existing.phone !== input.phone) {
-    await tx.query('DELETE FROM push_outbox WHERE subscription_id = $1', [existing.id]);
+  if (existing && existing.owner !== input.owner) {
+    await tx.query(`DELETE FROM ${outbox} WHERE subscription_id = $1`, [existing.id]);
   }
   await tx.query(
-    `INSERT INTO push_subscriptions AS s (phone, endpoint, p256dh, auth, user_agent)
+    `INSERT INTO ${subscriptions} AS s (${owner}, endpoint, p256dh, auth, user_agent)
      VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (endpoint) DO UPDATE SET
-       phone = EXCLUDED.phone,
+       ${owner} = EXCLUDED.${owner},
        p256dh = EXCLUDED.p256dh,
        auth = EXCLUDED.auth,
        user_agent = EXCLUDED.user_agent,
-       created_at = CASE WHEN s.phone = EXCLUDED.phone THEN s.created_at ELSE now() END,
-       last_success_at = CASE WHEN s.phone = EXCLUDED.phone THEN s.last_success_at ELSE NULL END,
-       revoked_at = NULL`,
-    [input.phone, input.endpoint, input.p256dh, input.auth, input.userAgent],
+       created_at = CASE WHEN s.${owner} = EXCLUDED.${owner} THEN s.created_at ELSE now() END,
+       last_success_at = CASE WHEN s.${owner} = EXCLUDED.${owner} THEN s.last_success_at ELSE NULL END${
+         revocable ? ',\n       revoked_at = NULL' : ''
+       }`,
+    [input.owner, input.endpoint, input.p256dh, input.auth, input.userAgent],
   );
-  // A family has a few devices; a phone that keeps the newest few cannot make one send fan out without
-  // end. Revoked devices are left alone: each waits only for its access-change notice.
+  // A family (or an account) has a few devices; keeping the newest few means one send cannot fan out
+  // without end. Revoked devices are left alone: each waits only for its access-change notice.
+  const active = revocable ? ' AND revoked_at IS NULL' : '';
   await tx.query(
-    `DELETE FROM push_subscriptions
-      WHERE phone = $1 AND revoked_at IS NULL
-        AND id NOT IN (SELECT id FROM push_subscriptions WHERE phone = $1 AND revoked_at IS NULL
+    `DELETE FROM ${subscriptions}
+      WHERE ${owner} = $1${active}
+        AND id NOT IN (SELECT id FROM ${subscriptions} WHERE ${owner} = $1${active}
                         ORDER BY created_at DESC, id DESC LIMIT $2)`,
-    [input.phone, MAX_DEVICES_PER_PHONE],
+    [input.owner, MAX_DEVICES[input.audience]],
   );
 }
 
-/** Devices kept per parent phone; subscribing one more forgets the one subscribed longest ago. */
-export const MAX_DEVICES_PER_PHONE = 10;
-
-/** Removes the phone's own subscription with that endpoint (its queued pushes go with it). */
-export async function deleteSubscription(db: Queryable, phone: string, endpoint: string): Promise<boolean> {
-  const rows = await db.query('DELETE FROM push_subscriptions WHERE phone = $1 AND endpoint = $2 RETURNING id', [
-    phone,
+/** Removes the owner's own subscription with that endpoint (its queued pushes go with it). */
+export async function deleteSubscription(
+  db: Queryable,
+  audience: PushAudience,
+  owner: string | number,
+  endpoint: string,
+): Promise<boolean> {
+  const { subscriptions, owner: column } = AUDIENCES[audience];
+  const rows = await db.query(`DELETE FROM ${subscriptions} WHERE ${column} = $1 AND endpoint = $2 RETURNING id`, [
+    owner,
     endpoint,
   ]);
   return rows.length > 0;
+}
+
+/** The push service says this subscription no longer exists (or its endpoint is not allowed): forget the device and its queued pushes. */
+export async function deleteSubscriptionById(
+  db: Queryable,
+  audience: PushAudience,
+  subscriptionId: number,
+): Promise<void> {
+  await db.query(`DELETE FROM ${AUDIENCES[audience].subscriptions} WHERE id = $1`, [subscriptionId]);
+}
+
+/** A push that must not be sent, or is not worth sending any more, or was given up. */
+export async function dropPush(db: Queryable, audience: PushAudience, outboxId: number): Promise<void> {
+  await db.query(`DELETE FROM ${AUDIENCES[audience].outbox} WHERE id = $1`, [outboxId]);
+}
+
+/** Try again later. */
+export async function reschedulePush(
+  db: Queryable,
+  audience: PushAudience,
+  outboxId: number,
+  delayMs: number,
+  error: string,
+): Promise<void> {
+  await db.query(
+    `UPDATE ${AUDIENCES[audience].outbox} SET next_attempt_at = now() + $2::int * interval '1 millisecond', last_error = $3
+      WHERE id = $1`,
+    [outboxId, delayMs, error],
+  );
 }
 
 // ---- Outbox ----
@@ -203,11 +259,6 @@ export async function recordPushed(tx: Queryable, pushes: readonly ClaimedPush[]
   await tx.query('DELETE FROM push_outbox WHERE id = ANY($1::int[])', [pushes.map((push) => push.id)]);
 }
 
-/** The push service says this subscription no longer exists: forget the device and its queued pushes. */
-export async function deleteSubscriptionById(db: Queryable, subscriptionId: number): Promise<void> {
-  await db.query('DELETE FROM push_subscriptions WHERE id = $1', [subscriptionId]);
-}
-
 /** A revoked device with nothing left to send it (its notice went, or was given up) is forgotten. */
 export async function forgetRevokedSubscription(db: Queryable, subscriptionId: number): Promise<void> {
   await db.query(
@@ -221,11 +272,6 @@ export async function forgetRevokedSubscription(db: Queryable, subscriptionId: n
 /** The message was opened or answered: no device needs its pushes any more. */
 export async function dropPushesOfMessage(tx: Queryable, messageId: number): Promise<void> {
   await tx.query('DELETE FROM push_outbox WHERE message_id = $1', [messageId]);
-}
-
-/** A push that must not be sent (an ordinary message queued for a device revoked meanwhile). */
-export async function dropPush(db: Queryable, outboxId: number): Promise<void> {
-  await db.query('DELETE FROM push_outbox WHERE id = $1', [outboxId]);
 }
 
 /**
@@ -253,15 +299,6 @@ export async function revokeSubscriptions(tx: Queryable, phone: string, noticeId
   return ids.length;
 }
 
-/** Try again later. */
-export async function reschedulePush(db: Queryable, outboxId: number, delayMs: number, error: string): Promise<void> {
-  await db.query(
-    `UPDATE push_outbox SET next_attempt_at = now() + $2::int * interval '1 millisecond', last_error = $3
-      WHERE id = $1`,
-    [outboxId, delayMs, error],
-  );
-}
-
 /**
  * Gives the push up. When it was the message's last pending push and no device ever got the message,
  * the message's push attempt fails with the reason (and the message with it, unless another channel is
@@ -284,4 +321,44 @@ export async function giveUpPush(tx: Queryable, push: ClaimedPush, reason: strin
   });
   await hastenFallback(tx, push.message_id);
   return attempt?.changed === true && attempt.status === 'failed';
+}
+
+// ---- The staff outbox: marking reminders ----
+
+/** A claimed staff push with what it says: the reminder's class and day, and whether it is marked by now. */
+export interface ClaimedStaffPush {
+  id: number;
+  attempts: number;
+  reminder_id: number;
+  class_name: string;
+  date: string;
+  /** The class got marks since the reminder was made: the push is no longer worth a notification. */
+  marked: boolean;
+  subscription_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}
+
+/** Claims due pushes to staff devices (see claimDueOutboxRows), with whether the class is marked by now. */
+export function claimDueStaffPushes(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedStaffPush[]> {
+  return claimDueOutboxRows<ClaimedStaffPush>(
+    db,
+    {
+      outbox: 'staff_push_outbox',
+      from: 'marking_reminders r, staff_push_subscriptions s',
+      joins: 'r.id = o.reminder_id AND s.id = o.subscription_id',
+      returning: `o.id, o.attempts, o.reminder_id, r.class_name, to_char(r.date, 'YYYY-MM-DD') AS date,
+               EXISTS (SELECT 1 FROM attendance_counts a WHERE a.class_name = r.class_name AND a.date = r.date) AS marked,
+               o.subscription_id, s.endpoint, s.p256dh, s.auth`,
+    },
+    limit,
+    leaseMs,
+  );
+}
+
+/** The push service took it: the row is done and the device works. */
+export async function recordStaffPushed(tx: Queryable, push: ClaimedStaffPush): Promise<void> {
+  await tx.query('UPDATE staff_push_subscriptions SET last_success_at = now() WHERE id = $1', [push.subscription_id]);
+  await tx.query('DELETE FROM staff_push_outbox WHERE id = $1', [push.id]);
 }

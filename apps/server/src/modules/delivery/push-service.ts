@@ -3,7 +3,6 @@ import type { AppContext } from '../../context';
 import { ValidationError } from '../../lib/errors';
 import { checkEndpointUrl } from './endpoint-policy';
 import { deleteSubscription, upsertSubscription } from './push-repository';
-import { deleteStaffSubscription, upsertStaffSubscription } from './staff-push-repository';
 
 /**
  * The server POSTs to whatever endpoint a parent's (or staff member's) browser hands it, so only a public push service's
@@ -25,7 +24,8 @@ export async function subscribe(
   checkEndpoint(ctx, subscription.endpoint);
   await ctx.db.transaction((tx) =>
     upsertSubscription(tx, {
-      phone,
+      audience: 'parent',
+      owner: phone,
       endpoint: subscription.endpoint,
       p256dh: subscription.keys.p256dh,
       auth: subscription.keys.auth,
@@ -40,7 +40,7 @@ export async function subscribe(
  * so a device can always turn its notifications off and learns nothing about other families.
  */
 export async function unsubscribe(ctx: AppContext, phone: string, endpoint: string): Promise<void> {
-  await deleteSubscription(ctx.db, phone, endpoint);
+  await deleteSubscription(ctx.db, 'parent', phone, endpoint);
 }
 
 /** Keeps (or updates) the device's subscription for this staff account: the same endpoint rule as parents'. */
@@ -52,8 +52,9 @@ export async function subscribeStaff(
 ): Promise<void> {
   checkEndpoint(ctx, subscription.endpoint);
   await ctx.db.transaction((tx) =>
-    upsertStaffSubscription(tx, {
-      userId,
+    upsertSubscription(tx, {
+      audience: 'staff',
+      owner: userId,
       endpoint: subscription.endpoint,
       p256dh: subscription.keys.p256dh,
       auth: subscription.keys.auth,
@@ -64,5 +65,5 @@ export async function subscribeStaff(
 
 /** Removes the account's own subscription with that endpoint; idempotent, as for parents. */
 export async function unsubscribeStaff(ctx: AppContext, userId: number, endpoint: string): Promise<void> {
-  await deleteStaffSubscription(ctx.db, userId, endpoint);
+  await deleteSubscription(ctx.db, 'staff', userId, endpoint);
 }

@@ -9,23 +9,18 @@ import { type EndpointPolicy, type LookupHost, resolveDestination } from './endp
 import { encodePushPayload, encodeStaffPushPayload } from './push-payload';
 import {
   type ClaimedPush,
+  type ClaimedStaffPush,
   claimDuePushes,
+  claimDueStaffPushes,
   deleteSubscriptionById,
   dropPush,
   forgetRevokedSubscription,
   giveUpPush,
   recordPushed,
+  recordStaffPushed,
   reschedulePush,
 } from './push-repository';
 import { createPushAgents, type PushAgents, postPush } from './push-transport';
-import {
-  type ClaimedStaffPush,
-  claimDueStaffPushes,
-  deleteStaffSubscriptionById,
-  dropStaffPush,
-  recordStaffPushed,
-  rescheduleStaffPush,
-} from './staff-push-repository';
 import type { VapidDetails } from './vapid';
 
 /** Where the worker reports trouble: pino's (Fastify's) logger fits. */
@@ -267,7 +262,7 @@ export class PushWorker {
           await this.giveUp(push, PUSH_FAILURES.gone, true);
           return;
         case 'dropped':
-          await dropPush(db, push.id);
+          await dropPush(db, 'parent', push.id);
           break;
         case 'not-allowed':
           // The endpoint leads inside the network (or nowhere allowed): no later attempt or message
@@ -286,7 +281,7 @@ export class PushWorker {
             break;
           }
           this.logger.warn({ ...where, attempts: push.attempts, detail: outcome.detail }, 'push failed; will retry');
-          await reschedulePush(db, push.id, this.backoffMs(push.attempts), outcome.failure);
+          await reschedulePush(db, 'parent', push.id, this.backoffMs(push.attempts), outcome.failure);
           return;
       }
       if (push.revoked) await forgetRevokedSubscription(db, push.subscription_id);
@@ -309,7 +304,7 @@ export class PushWorker {
           await db.transaction((tx) => recordStaffPushed(tx, push));
           return;
         case 'dropped':
-          await dropStaffPush(db, push.id);
+          await dropPush(db, 'staff', push.id);
           return;
         case 'gone':
         case 'not-allowed':
@@ -317,19 +312,19 @@ export class PushWorker {
             { ...where, outcome: outcome.kind },
             'staff push subscription expired or not allowed; removed',
           );
-          await deleteStaffSubscriptionById(db, push.subscription_id);
+          await deleteSubscriptionById(db, 'staff', push.subscription_id);
           return;
         case 'fatal':
           this.logger.warn({ ...where, detail: outcome.detail }, 'staff push refused');
-          await dropStaffPush(db, push.id);
+          await dropPush(db, 'staff', push.id);
           return;
         case 'retry':
           if (push.attempts >= config.maxAttempts) {
             this.logger.warn({ ...where, attempts: push.attempts, detail: outcome.detail }, 'staff push given up');
-            await dropStaffPush(db, push.id);
+            await dropPush(db, 'staff', push.id);
             return;
           }
-          await rescheduleStaffPush(db, push.id, this.backoffMs(push.attempts), outcome.failure);
+          await reschedulePush(db, 'staff', push.id, this.backoffMs(push.attempts), outcome.failure);
           return;
       }
     } catch (error) {
@@ -342,7 +337,7 @@ export class PushWorker {
   private async giveUp(push: ClaimedPush, reason: string, forgetDevice = false): Promise<void> {
     const failed = await this.deps.db.transaction(async (tx) => {
       const hasFailed = await giveUpPush(tx, push, reason);
-      if (forgetDevice) await deleteSubscriptionById(tx, push.subscription_id);
+      if (forgetDevice) await deleteSubscriptionById(tx, 'parent', push.subscription_id);
       return hasFailed;
     });
     this.logger.warn(
