@@ -19,10 +19,9 @@ export { LEGACY_VAPID_SETTING, resolveVapidDetails } from './vapid';
 export { createWhatsappSender, WhatsappError, type WhatsappRequest, type WhatsappSender } from './whatsapp';
 export {
   admitConversation,
-  applyEarlyStatuses,
   failQueuedForPhone,
-  keepEarlyStatus,
   storeProviderMessageId,
   windowOpenUntil,
 } from './whatsapp-repository';
+export { applyWhatsappStatus } from './whatsapp-statuses';
 export { WhatsappWorker } from './whatsapp-worker';

@@ -2,21 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import type { Queryable } from '../../db/database';
-import { recordActivity } from '../../lib/activity-log';
-import {
-  applyEarlyStatuses,
-  failQueuedForPhone,
-  findFamilyLanguage,
-  keepEarlyStatus,
-  parseReplyPayload,
-  readMessagingSettings,
-  setAttemptStatus,
-} from '../delivery';
-import { familyTexts, setFamilyWhatsappConsent } from '../families';
-import { familyName, findMessageByProviderId, insertInbound } from './inbound-repository';
-import { recordParentReplyIn } from './replies';
-import { insertOneOffWhatsapp } from './repository';
+import { applyWhatsappStatus } from '../delivery';
+import { receiveWhatsapp } from './inbound';
 
 /**
  * `X-Hub-Signature-256: sha256=<hex>`: the HMAC-SHA256 of the exact bytes received, keyed with the
@@ -129,45 +116,6 @@ export function withoutNul(value: unknown): unknown {
   return root;
 }
 
-const TRACKED_STATUSES = new Set(['sent', 'delivered', 'read', 'failed']);
-
-/**
- * Words that opt a family out when they are the whole message, in the languages families are written
- * to (compared lower-cased, without punctuation or extra spaces). START opts back in.
- */
-export const STOP_WORDS = new Set([
-  'stop',
-  'stop all',
-  'unsubscribe',
-  'opt out',
-  'optout',
-  'रोकें',
-  'रोको',
-  'बंद',
-  'बंद करें',
-  'बंद करो',
-  'थांबवा',
-  'थांबा',
-  'बंद करा',
-  'நிறுத்து',
-  'நிறுத்தவும்',
-  'বন্ধ',
-  'বন্ধ করুন',
-  'بند',
-  'بند کریں',
-  'روکیں',
-]);
-export const START_WORDS = new Set(['start', 'subscribe', 'शुरू', 'सुरू', 'தொடங்கு', 'শুরু', 'شروع']);
-
-function keyword(text: string): string {
-  return text
-    .normalize('NFC')
-    .toLowerCase()
-    .replace(/[.,!?;:'"“”‘’()[\]{}।॥،؟]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
 export interface CallbackResult {
   statuses: number;
   unknownStatuses: number;
@@ -259,12 +207,27 @@ export async function processCallback(
       for (const raw of value.statuses ?? []) {
         const status = statusSchema.safeParse(raw);
         if (!status.success) notUnderstood(log, result, 'status', raw, status.error);
-        else await alone(log, result, 'status', status.data.id, () => applyStatus(ctx, status.data, result));
+        else
+          await alone(log, result, 'status', status.data.id, async () => {
+            const outcome = await applyWhatsappStatus(ctx, status.data);
+            if (outcome === 'applied') result.statuses += 1;
+            if (outcome === 'kept') result.unknownStatuses += 1;
+          });
       }
       for (const raw of value.messages ?? []) {
         const message = inboundSchema.safeParse(raw);
         if (!message.success) notUnderstood(log, result, 'message', raw, message.error);
-        else await alone(log, result, 'message', message.data.id, () => receive(ctx, message.data, result));
+        else
+          await alone(log, result, 'message', message.data.id, async () => {
+            const outcome = await receiveWhatsapp(ctx, message.data);
+            if (outcome === 'duplicate') {
+              result.duplicates += 1;
+              return;
+            }
+            result.inbound += 1;
+            if (outcome === 'reply') result.replies += 1;
+            if (outcome === 'opt-out') result.optOuts += 1;
+          });
       }
     }
   }
@@ -316,120 +279,4 @@ async function alone(
       'WhatsApp callback item could not be applied: skipped, the rest of the callback applied',
     );
   }
-}
-
-async function applyStatus(
-  ctx: AppContext,
-  status: z.infer<typeof statusSchema>,
-  result: CallbackResult,
-): Promise<void> {
-  if (!TRACKED_STATUSES.has(status.status)) return;
-  const value = status.status as 'sent' | 'delivered' | 'read' | 'failed';
-  const error = status.errors?.[0];
-  const failureReason =
-    value === 'failed'
-      ? [error?.title, error?.message].filter(Boolean).join(': ').slice(0, 500) || 'WhatsApp could not deliver it'
-      : null;
-  const details = { at: status.timestamp, errorCode: error?.code ?? null, failureReason };
-  const applied = await ctx.db.transaction((tx) =>
-    setAttemptStatus(tx, { providerMessageId: status.id }, value, details),
-  );
-  if (applied) {
-    result.statuses += 1;
-    return;
-  }
-  // Not stored yet (the callback overtook the send's answer), or not ours: kept, then looked for again,
-  // in case the sender stored the wamid meanwhile (it applies what it finds kept after storing).
-  await keepEarlyStatus(ctx.db, { providerMessageId: status.id, status: value, ...details });
-  result.unknownStatuses += 1;
-  await ctx.db.transaction((tx) => applyEarlyStatuses(tx, status.id));
-}
-
-/**
- * One inbound message, in one transaction with what it does (the reply it carries, the STOP or START),
- * so that a failure leaves none of it: neither a stored text whose opt-out was never made, nor the
- * reverse.
- */
-async function receive(ctx: AppContext, message: z.infer<typeof inboundSchema>, result: CallbackResult): Promise<void> {
-  const phone = `+${message.from}`;
-  const payload = message.button?.payload ?? message.interactive?.button_reply?.id;
-  const body = message.text?.body ?? message.button?.text ?? message.interactive?.button_reply?.title ?? '';
-  const reply = payload ? parseReplyPayload(payload) : undefined;
-  const word = reply ? '' : keyword(body);
-  const outcome = await ctx.db.transaction(async (tx): Promise<'duplicate' | 'stored' | 'reply' | 'consent'> => {
-    const stored = await insertInbound(tx, {
-      phone,
-      providerMessageId: message.id,
-      kind: message.type,
-      body: body.slice(0, 4096),
-      reply: reply?.reply ?? null,
-      contextProviderMessageId: message.context?.id ?? null,
-      receivedAt: message.timestamp,
-    });
-    if (!stored) return 'duplicate';
-    if (reply) {
-      // The button was tapped on a template this centre sent to this phone (checked by the reply service).
-      const contextMessage = message.context?.id ? await findMessageByProviderId(tx, message.context.id) : undefined;
-      if (contextMessage !== undefined && contextMessage !== reply.messageId) return 'stored';
-      const recorded = await recordParentReplyIn(tx, {
-        phone,
-        messageId: reply.messageId,
-        reply: reply.reply,
-        via: 'whatsapp',
-      });
-      return recorded === 'recorded' ? 'reply' : 'stored';
-    }
-    if (STOP_WORDS.has(word)) return (await changeConsent(tx, phone, false)) ? 'consent' : 'stored';
-    if (START_WORDS.has(word)) return (await changeConsent(tx, phone, true)) ? 'consent' : 'stored';
-    return 'stored';
-  });
-  if (outcome === 'duplicate') {
-    result.duplicates += 1;
-    return;
-  }
-  result.inbound += 1;
-  if (outcome === 'reply') result.replies += 1;
-  if (outcome === 'consent') {
-    if (STOP_WORDS.has(word)) result.optOuts += 1;
-    // The confirmation to the parent is queued: the worker sends it now.
-    ctx.whatsappWorker?.wake();
-  }
-}
-
-/**
- * The parent's own word: the family's consent changes at once, queued WhatsApp messages stop (on
- * STOP), and the parent is told once, inside the window their message just opened. Answers whether it
- * changed. Runs in the message's transaction.
- */
-async function changeConsent(tx: Queryable, phone: string, optedIn: boolean): Promise<boolean> {
-  const settings = await readMessagingSettings(tx);
-  // Told in the family's language; STOP and START stay the words the parent types, in any language.
-  const language = await findFamilyLanguage(tx, phone);
-  const texts = familyTexts(language);
-  const confirmation = optedIn ? texts.whatsappOn(settings.centre_name) : texts.whatsappOff(settings.centre_name);
-  const isChange = await setFamilyWhatsappConsent(tx, phone, optedIn, {
-    source: 'whatsapp_reply',
-    changedBy: 'Parent (WhatsApp reply)',
-  });
-  if (!isChange) return false;
-  if (!optedIn) await failQueuedForPhone(tx, phone, 'The parent opted out of WhatsApp messages.');
-  const name = await familyName(tx, phone);
-  const actor = { id: null, full_name: name };
-  await recordActivity(
-    tx,
-    actor,
-    optedIn ? 'messages.whatsapp_opt_in' : 'messages.whatsapp_opt_out',
-    optedIn ? 'messages.whatsapp_on_by_reply' : 'messages.whatsapp_off_by_reply',
-    { phone },
-  );
-  await insertOneOffWhatsapp(tx, {
-    body: confirmation,
-    recipient: phone,
-    recipientName: name,
-    sender: { id: null, full_name: settings.centre_name },
-    request: { kind: 'text', to: phone, body: confirmation },
-    state: { kind: 'waiting', until: new Date(), reason: 'Confirms the change to the parent.' },
-    language,
-  });
-  return true;
 }
