@@ -14,7 +14,8 @@ import { lockAllFamilies, type ParentSource, parentOptOuts, parentOptOutWords, s
 import { DEFAULT_COUNTRY_CODE_SETTING } from '../settings';
 import { findByNameAndPhone, insertStudents } from '../students';
 import { findEmailsInUse, insertTeachersWithAccounts, prepareAccounts } from '../teachers';
-import { collapse, parseStudentRows, parseTeacherRows, studentKey } from './parse-rows';
+import { collapse } from './cell-values';
+import { parseStudentRows, parseTeacherRows, studentKey } from './parse-rows';
 import { lockImports } from './repository';
 import { readSheet, type Sheet } from './spreadsheet';
 
