@@ -64,6 +64,16 @@ const PHONE_FIELDS = ['phone', 'tried', 'parent_phone', 'recipient'];
 const ENTITIES_WITH_PHONES = ['students', 'leave_requests', 'messages', 'sign_in'];
 
 /**
+ * A student's other records whose audit rows carry the family's words: the table (its audit entity has
+ * the same name), the fields removed, and whether only rows that hold one of them are touched.
+ */
+const STUDENT_RECORDS = [
+  { table: 'leave_requests', fields: ['parent_phone', 'reason'], onlyWhereHeld: false },
+  { table: 'attendance', fields: ['remarks'], onlyWhereHeld: true },
+  { table: 'messages', fields: ['message'], onlyWhereHeld: true },
+] as const;
+
+/**
  * Personal data scrubbed from the records goes from the audit rows too: in the scrubbed students'
  * own rows, their leave requests (the phone, the parent's reason), their attendance (remarks) and the
  * messages about them (the text, which names the child); and, for families no longer on record, in
@@ -90,30 +100,17 @@ export async function eraseFromAudit(
       WHERE s.id = ANY($1::int[]) AND a.entity = 'students' AND a.record_id = s.id::text`,
     [studentIds, STUDENT_PERSONAL_FIELDS],
   );
-  await tx.query(
-    `UPDATE audit_log a
-        SET before = audit_removed(a.before, '{parent_phone,reason}'),
-            after = audit_removed(a.after, '{parent_phone,reason}')
-       FROM leave_requests l
-      WHERE l.student_id = ANY($1::int[]) AND a.entity = 'leave_requests' AND a.record_id = l.id::text`,
-    [studentIds],
-  );
-  await tx.query(
-    `UPDATE audit_log a
-        SET before = audit_removed(a.before, '{remarks}'), after = audit_removed(a.after, '{remarks}')
-       FROM attendance t
-      WHERE t.student_id = ANY($1::int[]) AND a.entity = 'attendance' AND a.record_id = t.id::text
-        AND (a.before ? 'remarks' OR a.after ? 'remarks')`,
-    [studentIds],
-  );
-  await tx.query(
-    `UPDATE audit_log a
-        SET before = audit_removed(a.before, '{message}'), after = audit_removed(a.after, '{message}')
-       FROM messages m
-      WHERE m.student_id = ANY($1::int[]) AND a.entity = 'messages' AND a.record_id = m.id::text
-        AND (a.before ? 'message' OR a.after ? 'message')`,
-    [studentIds],
-  );
+  for (const { table, fields, onlyWhereHeld } of STUDENT_RECORDS) {
+    await tx.query(
+      `UPDATE audit_log a
+          SET before = audit_removed(a.before, $2::text[]), after = audit_removed(a.after, $2::text[])
+         FROM ${table} r
+        WHERE r.student_id = ANY($1::int[]) AND a.entity = '${table}' AND a.record_id = r.id::text${
+          onlyWhereHeld ? ' AND (a.before ?| $2::text[] OR a.after ?| $2::text[])' : ''
+        }`,
+      [studentIds, fields],
+    );
+  }
   if (familyMessageIds.length > 0) {
     await tx.query(
       `UPDATE audit_log a

@@ -2,7 +2,7 @@ import type { PushSubscriptionBody } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { ValidationError } from '../../lib/errors';
 import { checkEndpointUrl } from './endpoint-policy';
-import { deleteSubscription, upsertSubscription } from './push-repository';
+import { deleteSubscription, type PushAudience, upsertSubscription } from './push-repository';
 
 /**
  * The server POSTs to whatever endpoint a parent's (or staff member's) browser hands it, so only a public push service's
@@ -14,18 +14,22 @@ function checkEndpoint(ctx: AppContext, endpoint: string): void {
   if (!checked.ok) throw new ValidationError('endpoint', 'validation.push_endpoint', { message: checked.problem });
 }
 
-/** Keeps (or updates) the device's subscription for this parent. */
+/**
+ * Keeps (or updates) the device's subscription for this parent (their phone) or staff account (its
+ * id): the same endpoint rule for both.
+ */
 export async function subscribe(
   ctx: AppContext,
-  phone: string,
+  audience: PushAudience,
+  owner: string | number,
   subscription: PushSubscriptionBody,
   userAgent: string | undefined,
 ): Promise<void> {
   checkEndpoint(ctx, subscription.endpoint);
   await ctx.db.transaction((tx) =>
     upsertSubscription(tx, {
-      audience: 'parent',
-      owner: phone,
+      audience,
+      owner,
       endpoint: subscription.endpoint,
       p256dh: subscription.keys.p256dh,
       auth: subscription.keys.auth,
@@ -35,35 +39,15 @@ export async function subscribe(
 }
 
 /**
- * Removes the parent's own subscription with that endpoint. Idempotent: an endpoint already gone
- * (a new access code, an expired device) or another parent's answers the same and changes nothing,
- * so a device can always turn its notifications off and learns nothing about other families.
+ * Removes the owner's own subscription with that endpoint. Idempotent: an endpoint already gone
+ * (a new access code, an expired device) or another owner's answers the same and changes nothing,
+ * so a device can always turn its notifications off and learns nothing about other families or accounts.
  */
-export async function unsubscribe(ctx: AppContext, phone: string, endpoint: string): Promise<void> {
-  await deleteSubscription(ctx.db, 'parent', phone, endpoint);
-}
-
-/** Keeps (or updates) the device's subscription for this staff account: the same endpoint rule as parents'. */
-export async function subscribeStaff(
+export async function unsubscribe(
   ctx: AppContext,
-  userId: number,
-  subscription: PushSubscriptionBody,
-  userAgent: string | undefined,
+  audience: PushAudience,
+  owner: string | number,
+  endpoint: string,
 ): Promise<void> {
-  checkEndpoint(ctx, subscription.endpoint);
-  await ctx.db.transaction((tx) =>
-    upsertSubscription(tx, {
-      audience: 'staff',
-      owner: userId,
-      endpoint: subscription.endpoint,
-      p256dh: subscription.keys.p256dh,
-      auth: subscription.keys.auth,
-      userAgent: userAgent ? userAgent.slice(0, 300) : null,
-    }),
-  );
-}
-
-/** Removes the account's own subscription with that endpoint; idempotent, as for parents. */
-export async function unsubscribeStaff(ctx: AppContext, userId: number, endpoint: string): Promise<void> {
-  await deleteSubscription(ctx.db, 'staff', userId, endpoint);
+  await deleteSubscription(ctx.db, audience, owner, endpoint);
 }

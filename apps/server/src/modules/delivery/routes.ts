@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { currentParent, currentUser, parentOnly } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
-import { subscribe, subscribeStaff, unsubscribe, unsubscribeStaff } from './push-service';
+import { subscribe, unsubscribe } from './push-service';
 
 const okSchema = z.object({ ok: z.literal(true) });
 
@@ -33,7 +33,7 @@ export function registerPushRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await subscribe(ctx, currentParent(request).phone, request.body, request.headers['user-agent']);
+      await subscribe(ctx, 'parent', currentParent(request).phone, request.body, request.headers['user-agent']);
       return reply.status(201).send({ ok: true });
     },
   );
@@ -50,7 +50,7 @@ export function registerPushRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request) => {
-      await unsubscribe(ctx, currentParent(request).phone, request.body.endpoint);
+      await unsubscribe(ctx, 'parent', currentParent(request).phone, request.body.endpoint);
       return { ok: true as const };
     },
   );
@@ -81,7 +81,7 @@ export function registerPushRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await subscribeStaff(ctx, currentUser(request).id, request.body, request.headers['user-agent']);
+      await subscribe(ctx, 'staff', currentUser(request).id, request.body, request.headers['user-agent']);
       return reply.status(201).send({ ok: true });
     },
   );
@@ -97,7 +97,7 @@ export function registerPushRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request) => {
-      await unsubscribeStaff(ctx, currentUser(request).id, request.body.endpoint);
+      await unsubscribe(ctx, 'staff', currentUser(request).id, request.body.endpoint);
       return { ok: true as const };
     },
   );

@@ -26,6 +26,18 @@ export function writeReminderSettings(tx: Queryable, settings: MarkingReminderSe
   return REMINDER_SETTINGS.write(tx, settings);
 }
 
+/**
+ * The (teacher, class) pairs of the day `$1` still to remind: a teacher with an account, a class of
+ * theirs with a current student, no marks for it that day, and no reminder made yet.
+ */
+const DUE = `FROM teachers t
+      CROSS JOIN LATERAL unnest(t.classes_assigned) AS c (class_name)
+      WHERE t.user_id IS NOT NULL
+        AND EXISTS (SELECT 1 FROM students s WHERE s.class_name = c.class_name AND s.left_on IS NULL)
+        AND NOT EXISTS (SELECT 1 FROM attendance_counts a WHERE a.class_name = c.class_name AND a.date = $1::date)
+        AND NOT EXISTS (SELECT 1 FROM marking_reminders r
+                         WHERE r.user_id = t.user_id AND r.class_name = c.class_name AND r.date = $1::date)`;
+
 /** A reminder just claimed, with the devices it was queued for. */
 export interface ClaimedReminder {
   id: number;
@@ -44,13 +56,7 @@ export async function claimDueReminders(tx: Queryable, date: string): Promise<Cl
   return tx.query<ClaimedReminder>(
     `WITH due AS (
        SELECT DISTINCT t.user_id, c.class_name
-         FROM teachers t
-        CROSS JOIN LATERAL unnest(t.classes_assigned) AS c (class_name)
-        WHERE t.user_id IS NOT NULL
-          AND EXISTS (SELECT 1 FROM students s WHERE s.class_name = c.class_name AND s.left_on IS NULL)
-          AND NOT EXISTS (SELECT 1 FROM attendance_counts a WHERE a.class_name = c.class_name AND a.date = $1::date)
-          AND NOT EXISTS (SELECT 1 FROM marking_reminders r
-                           WHERE r.user_id = t.user_id AND r.class_name = c.class_name AND r.date = $1::date)
+         ${DUE}
      ), claimed AS (
        INSERT INTO marking_reminders (user_id, class_name, date)
        SELECT user_id, class_name, $1::date FROM due ORDER BY user_id, class_name
@@ -74,13 +80,7 @@ export async function claimDueReminders(tx: Queryable, date: string): Promise<Cl
 export async function hasDueReminders(db: Queryable, date: string): Promise<boolean> {
   const rows = await db.query(
     `SELECT 1
-       FROM teachers t
-      CROSS JOIN LATERAL unnest(t.classes_assigned) AS c (class_name)
-      WHERE t.user_id IS NOT NULL
-        AND EXISTS (SELECT 1 FROM students s WHERE s.class_name = c.class_name AND s.left_on IS NULL)
-        AND NOT EXISTS (SELECT 1 FROM attendance_counts a WHERE a.class_name = c.class_name AND a.date = $1::date)
-        AND NOT EXISTS (SELECT 1 FROM marking_reminders r
-                         WHERE r.user_id = t.user_id AND r.class_name = c.class_name AND r.date = $1::date)
+      ${DUE}
       LIMIT 1`,
     [date],
   );
