@@ -76,6 +76,8 @@ export interface Setting<T> {
   parse(text: string | undefined): T;
   read(db: Queryable, lock?: SettingsLock): Promise<T>;
   write(tx: Queryable, value: T): Promise<void>;
+  /** Writes `value` over the stored one, read first and held (`update`) until the transaction ends. */
+  change(tx: Queryable, value: T): Promise<{ before: T; changed: boolean }>;
 }
 
 type Widened<T> = T extends boolean ? boolean : T extends number ? number : string;
@@ -100,6 +102,11 @@ export function defineSetting<T extends boolean | number | string>(spec: Setting
     parse,
     read: async (db, lock) => parse(await readSetting(db, spec.key, lock)),
     write: (tx, value) => writeSettings(tx, { [spec.key]: String(value) }),
+    change: async (tx, value) => {
+      const before = parse(await readSetting(tx, spec.key, 'update'));
+      await writeSettings(tx, { [spec.key]: String(value) });
+      return { before, changed: before !== value };
+    },
   };
 }
 

@@ -74,3 +74,38 @@ export class PollingLoop {
     await this.round?.catch(() => {});
   }
 }
+
+/**
+ * A worker whose rounds a PollingLoop drives (the WhatsApp sender, the marking reminders): started with
+ * the logger its rounds write to (a second start changes nothing), woken, stopped. The worker makes its
+ * loop with its own round and poll interval.
+ */
+export abstract class PolledWorker<Logger> {
+  protected abstract readonly loop: PollingLoop;
+  protected abstract logger: Logger;
+
+  get isRunning(): boolean {
+    return this.loop.isRunning;
+  }
+
+  start(logger: Logger): void {
+    if (this.loop.isRunning) return;
+    this.logger = logger;
+    this.loop.start();
+  }
+
+  /** Run a round now (or right after the current one). No-op until started. */
+  wake(): void {
+    this.loop.wake();
+  }
+
+  /** Stops polling and waits for the round in flight, at most `graceMs`. */
+  async stop(graceMs = 5000): Promise<void> {
+    await this.loop.stop(graceMs);
+  }
+
+  /** The end of the round in flight, if any. */
+  settled(): Promise<void> {
+    return this.loop.settled();
+  }
+}

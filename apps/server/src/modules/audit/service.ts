@@ -72,13 +72,9 @@ export async function updateAuditRetention(
   update: AuditRetention,
 ): Promise<AuditRetention> {
   return ctx.db.transaction(async (tx) => {
-    const before = await AUDIT_RETENTION_MONTHS.read(tx, 'update');
-    await AUDIT_RETENTION_MONTHS.write(tx, update.audit_retention_months);
-    if (before !== update.audit_retention_months) {
-      await recordActivity(tx, actor, 'settings.updated', 'settings.audit_retention', {
-        months: update.audit_retention_months,
-      });
-    }
+    const months = update.audit_retention_months;
+    const { changed } = await AUDIT_RETENTION_MONTHS.change(tx, months);
+    if (changed) await recordActivity(tx, actor, 'settings.updated', 'settings.audit_retention', { months });
     return { audit_retention_months: update.audit_retention_months };
   });
 }

@@ -1,7 +1,7 @@
 import type { WhatsappConfig } from '../../config';
 import type { Database } from '../../db/database';
 import { GroupCommit } from '../../lib/group-commit';
-import { PollingLoop } from '../../lib/polling-loop';
+import { PolledWorker, PollingLoop } from '../../lib/polling-loop';
 import { setAttemptStatus } from './attempts';
 import { alertButtonPayloads } from './reply-payload';
 import { WhatsappError, type WhatsappRequest, type WhatsappSender } from './whatsapp';
@@ -49,9 +49,9 @@ export interface WhatsappWorkerDependencies {
  * sends a group at a time). Rounds run when woken (a send committed on this instance) and every
  * `pollMs`.
  */
-export class WhatsappWorker {
-  private readonly loop: PollingLoop;
-  private logger: WhatsappLogger = silentLogger;
+export class WhatsappWorker extends PolledWorker<WhatsappLogger> {
+  protected readonly loop: PollingLoop;
+  protected logger: WhatsappLogger = silentLogger;
   private readonly options: Required<WhatsappWorkerOptions>;
   private readonly leaseMs: number;
   /** When the next request may start: one every 1000 / messagesPerSecond ms. */
@@ -63,6 +63,7 @@ export class WhatsappWorker {
   );
 
   constructor(private readonly deps: WhatsappWorkerDependencies) {
+    super();
     this.options = {
       pollMs: 5000,
       batchSize: 200,
@@ -81,20 +82,9 @@ export class WhatsappWorker {
     this.loop = new PollingLoop(() => this.drain(), this.options.pollMs);
   }
 
-  start(logger: WhatsappLogger = silentLogger): void {
-    if (this.loop.isRunning) return;
-    this.logger = logger;
-    this.loop.start();
-  }
-
-  /** Run a round now (or right after the current one). No-op until started. */
-  wake(): void {
-    this.loop.wake();
-  }
-
-  /** Stops polling and waits for the round in flight, at most `graceMs` (its rows keep their lease). */
-  async stop(graceMs = 5000): Promise<void> {
-    await this.loop.stop(graceMs);
+  // A stop leaves the rows of the round in flight with their lease.
+  override start(logger: WhatsappLogger = silentLogger): void {
+    super.start(logger);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database';
-import { PollingLoop } from '../../lib/polling-loop';
+import { PolledWorker, PollingLoop } from '../../lib/polling-loop';
 import { today } from '../../lib/time';
 import { forgetOldReminders, remindTeachers } from './service';
 
@@ -18,9 +18,9 @@ export const REMINDER_POLL_MS = 30_000;
  * up on today's) and every `pollMs`, in every instance; the database decides which instance claims
  * each reminder. Each round that claims some wakes the push worker, so the pushes go at once.
  */
-export class MarkingReminderLoop {
-  private readonly loop: PollingLoop;
-  private logger: ReminderLogger = silentLogger;
+export class MarkingReminderLoop extends PolledWorker<ReminderLogger> {
+  protected readonly loop: PollingLoop;
+  protected logger: ReminderLogger = silentLogger;
   private cleanedOn: string | undefined;
 
   constructor(
@@ -29,30 +29,12 @@ export class MarkingReminderLoop {
     pollMs: number = REMINDER_POLL_MS,
     private readonly clock: () => Date = () => new Date(),
   ) {
+    super();
     this.loop = new PollingLoop(() => this.round(), pollMs);
   }
 
-  get isRunning(): boolean {
-    return this.loop.isRunning;
-  }
-
-  start(logger: ReminderLogger = silentLogger): void {
-    this.logger = logger;
-    this.loop.start();
-  }
-
-  /** Run a round now (or right after the current one). */
-  wake(): void {
-    this.loop.wake();
-  }
-
-  async stop(graceMs = 5000): Promise<void> {
-    await this.loop.stop(graceMs);
-  }
-
-  /** The end of the round in flight, if any. */
-  settled(): Promise<void> {
-    return this.loop.settled();
+  override start(logger: ReminderLogger = silentLogger): void {
+    super.start(logger);
   }
 
   private async round(): Promise<void> {

@@ -24,13 +24,9 @@ export async function updatePhoneSettings(
   update: PhoneSettings,
 ): Promise<PhoneSettings> {
   return ctx.db.transaction(async (tx) => {
-    const before = await DEFAULT_COUNTRY_CODE_SETTING.read(tx, 'update');
-    await DEFAULT_COUNTRY_CODE_SETTING.write(tx, update.default_country_code);
-    if (before !== update.default_country_code) {
-      await recordActivity(tx, actor, 'settings.updated', 'settings.country_code', {
-        code: update.default_country_code,
-      });
-    }
+    const code = update.default_country_code;
+    const { changed } = await DEFAULT_COUNTRY_CODE_SETTING.change(tx, code);
+    if (changed) await recordActivity(tx, actor, 'settings.updated', 'settings.country_code', { code });
     return { default_country_code: await DEFAULT_COUNTRY_CODE_SETTING.read(tx) };
   });
 }

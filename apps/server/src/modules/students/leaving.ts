@@ -99,12 +99,9 @@ export async function updateStudentSettings(
   update: StudentSettings,
 ): Promise<StudentSettings> {
   return ctx.db.transaction(async (tx) => {
-    const before = await SCRUB_LEFT_AFTER_MONTHS.read(tx, 'update');
-    await SCRUB_LEFT_AFTER_MONTHS.write(tx, update.scrub_left_after_months);
-    await recordActivity(tx, actor, 'settings.updated', 'settings.scrub_months', {
-      months: update.scrub_left_after_months,
-      before,
-    });
+    const months = update.scrub_left_after_months;
+    const { before } = await SCRUB_LEFT_AFTER_MONTHS.change(tx, months);
+    await recordActivity(tx, actor, 'settings.updated', 'settings.scrub_months', { months, before });
     return { scrub_left_after_months: update.scrub_left_after_months };
   });
 }
