@@ -8,6 +8,7 @@ import {
   optionalText,
   queryNumberSchema,
   rowIdSchema,
+  studentRecordFields,
 } from './common';
 import { rosterLeaveSchema } from './leave';
 
@@ -19,11 +20,7 @@ export type AttendanceStatus = z.infer<typeof attendanceStatusSchema>;
 
 export const attendanceRecordSchema = z
   .object({
-    id: z.number().int(),
-    student_id: z.number().int(),
-    student_name: z.string(),
-    student_unique_id: z.string(),
-    class_name: z.string(),
+    ...studentRecordFields,
     date: z.string(),
     status: attendanceStatusSchema,
     remarks: z.string().nullable(),

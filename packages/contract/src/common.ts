@@ -83,6 +83,15 @@ export type ApiError = z.infer<typeof errorSchema>;
 
 export const messageSchema = z.object({ message: z.string() });
 
+/** The first fields of a record about one student (an attendance record, a leave request): its id and whose it is. */
+export const studentRecordFields = {
+  id: z.number().int(),
+  student_id: z.number().int(),
+  student_name: z.string(),
+  student_unique_id: z.string(),
+  class_name: z.string(),
+};
+
 /**
  * People write a class as `7`, `Class 7`, `class-7`, `7th` or `VII`; all mean class "7".
  * Returns the canonical class name, or undefined when the text is not one of the centre's classes.

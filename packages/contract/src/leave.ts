@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { classNameSchema, isoDateSchema, queryNumberSchema, requiredText, rowIdSchema } from './common';
+import {
+  classNameSchema,
+  isoDateSchema,
+  queryNumberSchema,
+  requiredText,
+  rowIdSchema,
+  studentRecordFields,
+} from './common';
 
 /**
  * Leave told in advance: a parent says a child will be away (dates, reason), an admin approves or
@@ -18,11 +25,7 @@ export const LEAVE_REASON_MAX = 200;
 
 export const leaveRequestSchema = z
   .object({
-    id: z.number().int(),
-    student_id: z.number().int(),
-    student_name: z.string(),
-    student_unique_id: z.string(),
-    class_name: z.string(),
+    ...studentRecordFields,
     from_date: z.string(),
     to_date: z.string(),
     days: z.number().int().describe('calendar days covered, both ends counted'),

@@ -38,6 +38,11 @@ interface PagerProps {
   sizes: number[];
   /** The page to show as current, when it differs from the one asked for (rows went away meanwhile). */
   page?: number;
+  /** Another name for the page sizes than the pager's own. */
+  labelRowsPerPage?: TablePaginationProps['labelRowsPerPage'];
+  /** First and last page buttons besides previous and next. */
+  showFirstButton?: boolean;
+  showLastButton?: boolean;
 }
 
 /**
@@ -64,11 +69,13 @@ export function usePagerTexts(): Pick<
 }
 
 /** The pager under a table: rows per page, the range shown, previous and next. */
-export function Pager({ paging, count, sizes, page = paging.page }: PagerProps) {
+export function Pager({ paging, count, sizes, page = paging.page, labelRowsPerPage, ...buttons }: PagerProps) {
   const texts = usePagerTexts();
   return (
     <TablePagination
       {...texts}
+      {...(labelRowsPerPage === undefined ? {} : { labelRowsPerPage })}
+      {...buttons}
       component="div"
       count={count}
       page={page}

@@ -1,8 +1,8 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { PhoneSettings, UpdatePhoneSettingsRequest } from '@tuitiondesk/contract';
 import { addEnglish, useTranslation } from '../i18n';
 import enLists from '../i18n/locales/en/lists.json';
-import { apiRequest } from './api-client';
+import { settingQuery, useSettingUpdate } from './settings-query';
 
 addEnglish('lists', enLists);
 
@@ -12,12 +12,7 @@ addEnglish('lists', enLists);
  */
 const key = ['settings', 'phones'] as const;
 
-export const phoneSettingsQuery = () =>
-  queryOptions({
-    queryKey: key,
-    queryFn: ({ signal }) => apiRequest<PhoneSettings>('/settings/phones', { signal }),
-    staleTime: 5 * 60_000,
-  });
+export const phoneSettingsQuery = () => settingQuery<PhoneSettings>('/settings/phones', key, 5 * 60_000);
 
 /** The code, once known (undefined while loading or when it could not be read). */
 export function useDefaultCountryCode(): string | undefined {
@@ -29,12 +24,7 @@ export function usePhoneSettings() {
 }
 
 export function useUpdatePhoneSettings() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (update: UpdatePhoneSettingsRequest) =>
-      apiRequest<PhoneSettings>('/settings/phones', { method: 'PUT', json: update }),
-    onSuccess: (settings) => client.setQueryData(key, settings),
-  });
+  return useSettingUpdate<PhoneSettings, UpdatePhoneSettingsRequest>('/settings/phones', key);
 }
 
 /** What a phone field says under it, in the language in use: how a number without a country code is read. */

@@ -1,5 +1,14 @@
 import { API_BASE_PATH, CLIENT_HEADER, CLIENT_HEADER_VALUES } from '@tuitiondesk/contract';
 import { apiRequest } from './api-client';
+import {
+  askPermission,
+  base64UrlToBytes,
+  permittedState,
+  subscribeWithKey,
+  unsubscribeAfter,
+  type WebPushState,
+  webPushSupported,
+} from './web-push';
 
 /**
  * Notifications on a staff member's device (marking reminders), through the console's own service
@@ -9,32 +18,12 @@ import { apiRequest } from './api-client';
  */
 
 /** What the "Allow notifications" control shows. */
-export type StaffPushState = 'unsupported' | 'blocked' | 'off' | 'on';
+export type StaffPushState = WebPushState;
 
 const CONSOLE_SCOPE = '/';
 const SUBSCRIPTIONS = '/staff/push/subscriptions';
 
-export function staffPushSupported(): boolean {
-  return (
-    typeof window !== 'undefined' &&
-    'serviceWorker' in navigator &&
-    'PushManager' in window &&
-    'Notification' in window &&
-    window.isSecureContext
-  );
-}
-
-/** The VAPID public key (base64url) as the bytes `pushManager.subscribe` wants. */
-export function base64UrlToBytes(value: string): Uint8Array<ArrayBuffer> {
-  const base64 = value
-    .replace(/-/g, '+')
-    .replace(/_/g, '/')
-    .padEnd(Math.ceil(value.length / 4) * 4, '=');
-  const binary = atob(base64);
-  const bytes = new Uint8Array(new ArrayBuffer(binary.length));
-  for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
-  return bytes;
-}
+export const staffPushSupported = webPushSupported;
 
 /** The console's service worker registration; none in development or before it is installed. */
 async function consoleRegistration(): Promise<ServiceWorkerRegistration | undefined> {
@@ -50,46 +39,27 @@ async function currentSubscription(): Promise<PushSubscription | null> {
 
 export async function staffPushState(): Promise<StaffPushState> {
   if (!(await consoleRegistration())) return 'unsupported';
-  if (Notification.permission === 'denied') return 'blocked';
-  if (Notification.permission === 'granted' && (await currentSubscription())) return 'on';
-  return 'off';
-}
-
-function sameKey(current: ArrayBuffer | null, wanted: Uint8Array): boolean {
-  if (!current) return false;
-  const bytes = new Uint8Array(current);
-  return bytes.length === wanted.length && bytes.every((byte, index) => byte === wanted[index]);
+  return permittedState(currentSubscription);
 }
 
 /** Asks (on a tap only), subscribes with the centre's VAPID key and registers this device for the account. */
 export async function allowNotifications(): Promise<StaffPushState> {
   const registration = await consoleRegistration();
   if (!registration) return 'unsupported';
-  const permission = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission();
-  if (permission === 'denied') return 'blocked';
-  if (permission !== 'granted') return 'off';
+  const permission = await askPermission();
+  if (permission !== 'granted') return permission;
   const { public_key } = await apiRequest<{ public_key: string }>('/staff/push/public-key');
   const key = base64UrlToBytes(public_key);
-  let subscription = await registration.pushManager.getSubscription();
-  if (subscription && !sameKey(subscription.options.applicationServerKey, key)) {
-    // The centre's key changed: the old subscription cannot receive its pushes.
-    await subscription.unsubscribe();
-    subscription = null;
-  }
-  subscription ??= await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  const subscription = await subscribeWithKey(registration.pushManager, key);
   await apiRequest(SUBSCRIPTIONS, { method: 'POST', json: subscription.toJSON() });
   return 'on';
 }
 
 /** Stops pushes to this device: tells the server, then drops the browser's subscription. */
 export async function stopNotifications(): Promise<void> {
-  const subscription = await currentSubscription();
-  if (!subscription) return;
-  try {
-    await apiRequest(SUBSCRIPTIONS, { method: 'DELETE', json: { endpoint: subscription.endpoint } });
-  } finally {
-    await subscription.unsubscribe().catch(() => false);
-  }
+  await unsubscribeAfter(await currentSubscription(), (endpoint) =>
+    apiRequest(SUBSCRIPTIONS, { method: 'DELETE', json: { endpoint } }),
+  );
 }
 
 /**

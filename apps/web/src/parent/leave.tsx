@@ -3,6 +3,7 @@ import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { errorText, parentRequest } from './api';
 import { englishText, i18n, useParentTranslation } from './i18n';
 import { schoolDay, shortDay } from './inbox-state';
+import { useAction } from './use-action';
 
 /**
  * What a family reads for each state (catalogue `leave.<state>`): `pending` is waiting for the centre.
@@ -111,9 +112,8 @@ function LeaveForm({ list, onSent }: { list: ParentChild[]; onSent: (created: Le
   const [from, setFrom] = useState(today);
   const [to, setTo] = useState(today);
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string>();
   const [sent, setSent] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const child = list.find((candidate) => String(candidate.id) === childId) ?? list[0];
 
   async function onSubmit(event: FormEvent) {
@@ -127,20 +127,17 @@ function LeaveForm({ list, onSent }: { list: ParentChild[]; onSent: (created: Le
       setError(t('leave.lastBeforeFirst'));
       return;
     }
-    setError(undefined);
-    setBusy(true);
-    try {
-      const created = await parentRequest<LeaveRequest>('/parent/leave-requests', {
-        json: { student_id: Number(child?.id), from_date: from, to_date: to, reason: reason.trim() },
-      });
-      onSent(created);
-      setReason('');
-      setSent(t('leave.sent', { name: created.student_name, dates: dates(created) }));
-    } catch (caught) {
-      setError(errorText(caught, t('leave.sendFailed')));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const created = await parentRequest<LeaveRequest>('/parent/leave-requests', {
+          json: { student_id: Number(child?.id), from_date: from, to_date: to, reason: reason.trim() },
+        });
+        onSent(created);
+        setReason('');
+        setSent(t('leave.sent', { name: created.student_name, dates: dates(created) }));
+      },
+      () => t('leave.sendFailed'),
+    );
   }
 
   return (
@@ -225,21 +222,18 @@ function LeaveForm({ list, onSent }: { list: ParentChild[]; onSent: (created: Le
 function LeaveItem({ request, onChanged }: { request: LeaveRequest; onChanged: (changed: LeaveRequest) => void }) {
   const { t } = useParentTranslation();
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, run } = useAction();
   const decision = decisionLine(request);
 
   async function withdraw() {
-    setBusy(true);
-    setError(undefined);
-    try {
-      onChanged(await parentRequest<LeaveRequest>(`/parent/leave-requests/${request.id}/withdraw`, { method: 'POST' }));
-    } catch (caught) {
-      setError(errorText(caught, t('leave.withdrawFailed')));
-    } finally {
-      setBusy(false);
-      setConfirming(false);
-    }
+    await run(
+      async () =>
+        onChanged(
+          await parentRequest<LeaveRequest>(`/parent/leave-requests/${request.id}/withdraw`, { method: 'POST' }),
+        ),
+      () => t('leave.withdrawFailed'),
+      () => setConfirming(false),
+    );
   }
 
   return (

@@ -1,20 +1,15 @@
+import * as webPush from '../lib/web-push';
 import { parentRequest } from './api';
 
 /** What the Notifications section shows. */
-export type PushState = 'unsupported' | 'blocked' | 'off' | 'on';
+export type PushState = webPush.WebPushState;
 
 export const SW_URL = '/parent/sw.js';
 export const SW_SCOPE = '/parent/';
 
-export function pushSupported(): boolean {
-  return (
-    typeof window !== 'undefined' &&
-    'serviceWorker' in navigator &&
-    'PushManager' in window &&
-    'Notification' in window &&
-    window.isSecureContext
-  );
-}
+export const base64UrlToBytes = webPush.base64UrlToBytes;
+
+export const pushSupported = webPush.webPushSupported;
 
 /** iPhones and iPads offer Web Push only to an app added to the Home Screen. */
 export function needsHomeScreen(): boolean {
@@ -56,18 +51,6 @@ export function currentBrowserFamily(): BrowserFamily {
   return browserFamily(navigator.userAgent, standalone);
 }
 
-/** The VAPID public key (base64url) as the bytes `pushManager.subscribe` wants. */
-export function base64UrlToBytes(value: string): Uint8Array<ArrayBuffer> {
-  const base64 = value
-    .replace(/-/g, '+')
-    .replace(/_/g, '/')
-    .padEnd(Math.ceil(value.length / 4) * 4, '=');
-  const binary = atob(base64);
-  const bytes = new Uint8Array(new ArrayBuffer(binary.length));
-  for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
-  return bytes;
-}
-
 async function registration(): Promise<ServiceWorkerRegistration> {
   return (
     (await navigator.serviceWorker.getRegistration(SW_SCOPE)) ??
@@ -83,41 +66,28 @@ export async function currentSubscription(): Promise<PushSubscription | null> {
 
 export async function pushState(): Promise<PushState> {
   if (!pushSupported()) return 'unsupported';
-  if (Notification.permission === 'denied') return 'blocked';
-  if (Notification.permission === 'granted' && (await currentSubscription())) return 'on';
-  return 'off';
+  return webPush.permittedState(currentSubscription);
 }
 
 /** Asks (on a tap only), subscribes with the centre's VAPID key and registers this device. */
 export async function turnOnNotifications(): Promise<PushState> {
   if (!pushSupported()) return 'unsupported';
-  const permission = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission();
-  if (permission === 'denied') return 'blocked';
-  if (permission !== 'granted') return 'off';
+  const permission = await webPush.askPermission();
+  if (permission !== 'granted') return permission;
   const { public_key } = await parentRequest<{ public_key: string }>('/parent/push/public-key');
   const key = base64UrlToBytes(public_key);
   await registration();
   const ready = await navigator.serviceWorker.ready;
-  let subscription = await ready.pushManager.getSubscription();
-  if (subscription && !sameKey(subscription.options.applicationServerKey, key)) {
-    // The centre's key changed: the old subscription cannot receive its pushes.
-    await subscription.unsubscribe();
-    subscription = null;
-  }
-  subscription ??= await ready.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  const subscription = await webPush.subscribeWithKey(ready.pushManager, key);
   await parentRequest('/parent/push/subscriptions', { json: subscription.toJSON() });
   return 'on';
 }
 
 /** Stops pushes to this device: tells the server, then drops the browser's subscription. */
 export async function turnOffNotifications(): Promise<void> {
-  const subscription = await currentSubscription();
-  if (!subscription) return;
-  try {
-    await parentRequest('/parent/push/subscriptions', { method: 'DELETE', json: { endpoint: subscription.endpoint } });
-  } finally {
-    await subscription.unsubscribe().catch(() => false);
-  }
+  await webPush.unsubscribeAfter(await currentSubscription(), (endpoint) =>
+    parentRequest('/parent/push/subscriptions', { method: 'DELETE', json: { endpoint } }),
+  );
 }
 
 /**
@@ -132,10 +102,4 @@ export async function resubscribeQuietly(): Promise<void> {
   } catch {
     // the Notifications section offers to turn them on again
   }
-}
-
-function sameKey(current: ArrayBuffer | null, wanted: Uint8Array): boolean {
-  if (!current) return false;
-  const bytes = new Uint8Array(current);
-  return bytes.length === wanted.length && bytes.every((byte, index) => byte === wanted[index]);
 }

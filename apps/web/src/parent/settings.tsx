@@ -5,6 +5,7 @@ import { errorText, parentRequest } from './api';
 import { keepLanguage, showLanguage, useParentTranslation } from './i18n';
 import { NotificationsAllowSteps } from './inbox-notes';
 import { needsHomeScreen, type PushState, pushState, turnOffNotifications, turnOnNotifications } from './push';
+import { useAction } from './use-action';
 
 /** Each state's text in the catalogue. */
 const STATE_TEXT = {
@@ -18,8 +19,7 @@ const STATE_TEXT = {
 export function usePushState() {
   const { t } = useParentTranslation();
   const [state, setState] = useState<PushState>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, run } = useAction();
 
   useEffect(() => {
     let live = true;
@@ -41,30 +41,21 @@ export function usePushState() {
   }, []);
 
   async function turnOn() {
-    setBusy(true);
-    setError(undefined);
-    try {
-      setState(await turnOnNotifications());
-    } catch (caught) {
+    await run(
+      async () => setState(await turnOnNotifications()),
       // A DOMException is the browser's own push service failing to register this device.
-      const fallback = caught instanceof DOMException ? t('settings.browserFailed') : t('settings.turnOnFailed');
-      setError(errorText(caught, fallback));
-    } finally {
-      setBusy(false);
-    }
+      (caught) => (caught instanceof DOMException ? t('settings.browserFailed') : t('settings.turnOnFailed')),
+    );
   }
 
   async function turnOff() {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await turnOffNotifications();
-      setState(await pushState());
-    } catch (caught) {
-      setError(errorText(caught, t('settings.turnOffFailed')));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await turnOffNotifications();
+        setState(await pushState());
+      },
+      () => t('settings.turnOffFailed'),
+    );
   }
 
   return { state, busy, error, turnOn, turnOff };
@@ -112,8 +103,7 @@ interface WhatsappChoice {
 export function WhatsappPanel() {
   const { t } = useParentTranslation();
   const [choice, setChoice] = useState<WhatsappChoice>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, run } = useAction();
   useEffect(() => {
     let live = true;
     parentRequest<WhatsappChoice>('/parent/whatsapp')
@@ -125,19 +115,14 @@ export function WhatsappPanel() {
   }, []);
   if (!choice?.available) return null;
 
-  const change = async (optedIn: boolean) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      setChoice(
-        await parentRequest<WhatsappChoice>('/parent/whatsapp', { method: 'PUT', json: { opted_in: optedIn } }),
-      );
-    } catch (caught) {
-      setError(errorText(caught, t('settings.whatsappFailed')));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const change = (optedIn: boolean) =>
+    run(
+      async () =>
+        setChoice(
+          await parentRequest<WhatsappChoice>('/parent/whatsapp', { method: 'PUT', json: { opted_in: optedIn } }),
+        ),
+      () => t('settings.whatsappFailed'),
+    );
   return (
     <section className="card" aria-labelledby="whatsapp-title">
       <h2 id="whatsapp-title">{t('settings.whatsappTitle')}</h2>

@@ -47,6 +47,11 @@ function consentChanges(
   students: DemoStudent[],
 ): DemoConsentChange[] {
   const changes: DemoConsentChange[] = [];
+  /** A moment some days ago (from, to), within some hours of that day, at any minute. */
+  const someTime = (daysAgo: [number, number], hours: [number, number]) => {
+    const day = clock.daysAgo(between(random, ...daysAgo));
+    return clock.at(day, between(random, ...hours), between(random, 0, 59));
+  };
   for (const family of families) {
     if (family.whatsapp === 'never') continue;
     const [first] = students
@@ -65,22 +70,10 @@ function consentChanges(
     } else if (random() < DEMO_CONTENT.families.consent_at_import) {
       changes.push({ phone, opted_in: true, source: 'import', at: first.created_at });
     } else {
-      const day = clock.daysAgo(between(random, 33, 90));
-      changes.push({
-        phone,
-        opted_in: true,
-        source: 'staff',
-        at: clock.at(day, between(random, 10, 18), between(random, 0, 59)),
-      });
+      changes.push({ phone, opted_in: true, source: 'staff', at: someTime([33, 90], [10, 18]) });
     }
     if (family.whatsapp === 'stopped') {
-      const day = clock.daysAgo(between(random, 1, 25));
-      changes.push({
-        phone,
-        opted_in: false,
-        source: 'whatsapp_reply',
-        at: clock.at(day, between(random, 8, 21), between(random, 0, 59)),
-      });
+      changes.push({ phone, opted_in: false, source: 'whatsapp_reply', at: someTime([1, 25], [8, 21]) });
     }
   }
   return changes.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));

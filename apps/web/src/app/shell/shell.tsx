@@ -51,6 +51,19 @@ function isSetupPending(user: { must_change_password: boolean; must_enrol_two_fa
   return Boolean(user?.must_change_password || user?.must_enrol_two_factor);
 }
 
+/** A menu entry's count of what waits there, 999+ beyond that. */
+function CountBadge({ count, color, label }: { count: number; color: 'error' | 'warning'; label: string }) {
+  return (
+    <Chip
+      label={count > 999 ? '999+' : count}
+      color={color}
+      size="small"
+      aria-label={label}
+      sx={{ ml: 1, height: 20, fontSize: 12 }}
+    />
+  );
+}
+
 /** A page's name in the menu and the top bar: its path is its key in the catalogue (`/mark-attendance` → `menu.mark-attendance`). */
 export function menuKey(path: string): string {
   return `menu.${path.slice(1)}`;
@@ -83,22 +96,10 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                 <ListItemIcon>{route.icon}</ListItemIcon>
                 <ListItemText primary={t(menuKey(route.path))} />
                 {route.pendingBadge && pending > 0 && (
-                  <Chip
-                    label={pending > 999 ? '999+' : pending}
-                    color="error"
-                    size="small"
-                    aria-label={t('pendingBadge', { count: pending })}
-                    sx={{ ml: 1, height: 20, fontSize: 12 }}
-                  />
+                  <CountBadge count={pending} color="error" label={t('pendingBadge', { count: pending })} />
                 )}
                 {route.leaveBadge && waitingLeave > 0 && (
-                  <Chip
-                    label={waitingLeave > 999 ? '999+' : waitingLeave}
-                    color="warning"
-                    size="small"
-                    aria-label={t('waitingBadge', { count: waitingLeave })}
-                    sx={{ ml: 1, height: 20, fontSize: 12 }}
-                  />
+                  <CountBadge count={waitingLeave} color="warning" label={t('waitingBadge', { count: waitingLeave })} />
                 )}
               </ListItemButton>
             </ListItem>

@@ -1,8 +1,7 @@
-import { TablePagination } from '@mui/material';
 import { useMemo } from 'react';
 import { addEnglish, useTranslation } from '../../i18n';
 import enLists from '../../i18n/locales/en/lists.json';
-import { type PageState, rowsOfPage, usePagerTexts, usePageState } from '../pager';
+import { Pager, type PageState, rowsOfPage, usePageState } from '../pager';
 
 addEnglish('lists', enLists);
 
@@ -30,19 +29,13 @@ export function usePaging<T>(rows: readonly T[]): Paging<T> {
 
 /** The pager under a list: Rows: 25/50/100, the range shown, and first/previous/next/last. */
 export function ListPagination<T>({ paging, count }: { paging: Paging<T>; count: number }) {
-  const { state } = paging;
   const { t } = useTranslation('lists');
-  const texts = usePagerTexts();
   return (
-    <TablePagination
-      {...texts}
-      component="div"
+    <Pager
+      paging={paging.state}
       count={count}
+      sizes={ROWS_PER_PAGE_OPTIONS}
       page={paging.page}
-      rowsPerPage={state.pageSize}
-      rowsPerPageOptions={ROWS_PER_PAGE_OPTIONS}
-      onPageChange={(_event, next) => state.setPage(next)}
-      onRowsPerPageChange={(event) => state.setPageSize(Number(event.target.value))}
       labelRowsPerPage={t('pager.rows')}
       showFirstButton
       showLastButton

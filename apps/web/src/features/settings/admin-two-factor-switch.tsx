@@ -1,9 +1,8 @@
 import { Box, FormControlLabel, Switch, Typography } from '@mui/material';
 import { addEnglish, englishText, useTranslation } from '../../i18n';
 import enSettings from '../../i18n/locales/en/settings.json';
-import { errorText } from '../../lib/api-client';
-import { useToast } from '../../lib/toast';
 import { useUpdateTwoFactorPolicy } from './api';
+import { useSettingSwitch } from './setting-switch';
 
 // In the shell's code (the account menu's two-factor dialog), so its texts travel with the shell.
 addEnglish('settings', enSettings);
@@ -17,19 +16,13 @@ export const REQUIRE_FOR_ADMINS_LABEL = englishText('settings:adminTwoFactor.lab
 export function AdminTwoFactorSwitch({ requiredForAdmins }: { requiredForAdmins: boolean }) {
   const { t } = useTranslation('settings');
   const update = useUpdateTwoFactorPolicy();
-  const { showToast } = useToast();
-  const checked = update.isPending ? update.variables.require_admin_two_factor : requiredForAdmins;
-
-  const change = (next: boolean) => {
-    update.mutate(
-      { require_admin_two_factor: next },
-      {
-        onSuccess: (answer) =>
-          showToast(answer.require_admin_two_factor ? t('adminTwoFactor.on') : t('adminTwoFactor.off'), 'success'),
-        onError: (caught) => showToast(errorText(caught, t('updateFailed')), 'error'),
-      },
-    );
-  };
+  const { checked, change } = useSettingSwitch(
+    update,
+    'require_admin_two_factor',
+    requiredForAdmins,
+    (on) => (on ? t('adminTwoFactor.on') : t('adminTwoFactor.off')),
+    () => t('updateFailed'),
+  );
 
   return (
     <Box>

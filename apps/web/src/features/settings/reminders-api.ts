@@ -1,14 +1,10 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { MarkingReminderSettings, UpdateMarkingReminderSettings } from '@tuitiondesk/contract';
-import { apiRequest } from '../../lib/api-client';
+import { settingQuery, useSettingUpdate } from '../../lib/settings-query';
 
 const key = ['settings', 'reminders'] as const;
 
-export const reminderSettingsQuery = () =>
-  queryOptions({
-    queryKey: key,
-    queryFn: ({ signal }) => apiRequest<MarkingReminderSettings>('/settings/reminders', { signal }),
-  });
+export const reminderSettingsQuery = () => settingQuery<MarkingReminderSettings>('/settings/reminders', key);
 
 export function useReminderSettings() {
   return useQuery(reminderSettingsQuery());
@@ -16,10 +12,5 @@ export function useReminderSettings() {
 
 /** Either field, or both; the answer is the settings as saved. */
 export function useUpdateReminderSettings() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (update: UpdateMarkingReminderSettings) =>
-      apiRequest<MarkingReminderSettings>('/settings/reminders', { method: 'PUT', json: update }),
-    onSuccess: (settings) => client.setQueryData(key, settings),
-  });
+  return useSettingUpdate<MarkingReminderSettings, UpdateMarkingReminderSettings>('/settings/reminders', key);
 }

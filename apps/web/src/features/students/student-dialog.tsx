@@ -1,13 +1,13 @@
 import { FormControlLabel, FormHelperText, MenuItem, Stack, Switch, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { CLASS_NAMES, PARENT_LANGUAGES, type ParentLanguage, type Student } from '@tuitiondesk/contract';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { EntityFormDialog } from '../../components/entity-list';
 import { addEnglish, englishText, type TFunction, useTranslation } from '../../i18n';
 import { useLanguageLabel } from '../../i18n/language-label';
 import enStudents from '../../i18n/locales/en/students.json';
 import { formatDay } from '../../lib/dates';
-import { splitFieldError } from '../../lib/field-errors';
+import { useFieldErrors } from '../../lib/field-errors';
 import { useDefaultCountryCode, usePhoneFieldHint } from '../../lib/phone-settings';
 import { studentsQuery } from './api';
 import {
@@ -66,8 +66,7 @@ export function StudentDialog({
   const phoneHint = usePhoneFieldHint();
   const family = familyFor(form.parent_phone, student, known, countryCode);
   // A refusal shows on its field until that field is edited; each new failed save shows again.
-  const [errors, setErrors] = useState(() => splitFieldError<DialogField>(error, DIALOG_FIELDS));
-  useEffect(() => setErrors(splitFieldError<DialogField>(error, DIALOG_FIELDS)), [error]);
+  const { errors, edited, textField } = useFieldErrors<DialogField>(error, DIALOG_FIELDS);
   const consentError = errors.fields.parent_whatsapp_opt_in;
   const optedIn = form.parent_whatsapp_opt_in ?? family.choices.parent_whatsapp_opt_in;
   const language = form.parent_language ?? family.choices.parent_language;
@@ -75,16 +74,8 @@ export function StudentDialog({
   const sharedWith =
     family.children.length > 0 ? t('dialog.sharedWith', { children: family.children.join(', ') }) : null;
 
-  const field = (name: StudentTextField, hint?: string) => ({
-    name,
-    value: form[name],
-    onChange: (event: { target: { value: string } }) => {
-      setForm((current) => ({ ...current, [name]: event.target.value }));
-      setErrors(({ fields: { [name]: _, ...others }, form }) => ({ fields: others, form }));
-    },
-    error: errors.fields[name] !== undefined,
-    helperText: errors.fields[name] ?? hint,
-  });
+  const field = (name: StudentTextField, hint?: string) =>
+    textField(name, form[name], (value) => setForm((current) => ({ ...current, [name]: value })), hint);
 
   return (
     <EntityFormDialog
@@ -145,7 +136,7 @@ export function StudentDialog({
                 checked={optedIn}
                 onChange={(event) => {
                   setForm((current) => ({ ...current, parent_whatsapp_opt_in: event.target.checked }));
-                  setErrors(({ fields: { parent_whatsapp_opt_in: _, ...others }, form }) => ({ fields: others, form }));
+                  edited('parent_whatsapp_opt_in');
                 }}
                 slotProps={{
                   input: {

@@ -5,7 +5,7 @@ import { EntityFormDialog } from '../../components/entity-list';
 import { addEnglish, useTranslation } from '../../i18n';
 import enTeachers from '../../i18n/locales/en/teachers.json';
 import { errorText } from '../../lib/api-client';
-import { splitFieldError } from '../../lib/field-errors';
+import { useFieldErrors } from '../../lib/field-errors';
 import { usePhoneFieldHint } from '../../lib/phone-settings';
 import { useToast } from '../../lib/toast';
 import { useClassOptions } from './api';
@@ -89,21 +89,11 @@ export function TeacherDialog({
     [subjectOf],
   );
   // A refusal shows on its field until that field is edited; each new failed save shows again.
-  const [errors, setErrors] = useState(() => splitFieldError(error, TEXT_FIELDS));
-  useEffect(() => setErrors(splitFieldError(error, TEXT_FIELDS)), [error]);
+  const { errors, textField } = useFieldErrors(error, TEXT_FIELDS);
 
   const set = <K extends keyof TeacherForm>(name: K, value: TeacherForm[K]) =>
     setForm((current) => ({ ...current, [name]: value }));
-  const text = (name: TextFieldName, hint?: string) => ({
-    name,
-    value: form[name],
-    onChange: (event: { target: { value: string } }) => {
-      set(name, event.target.value);
-      setErrors(({ fields: { [name]: _, ...others }, form }) => ({ fields: others, form }));
-    },
-    error: errors.fields[name] !== undefined,
-    helperText: errors.fields[name] ?? hint,
-  });
+  const text = (name: TextFieldName, hint?: string) => textField(name, form[name], (value) => set(name, value), hint);
 
   return (
     <EntityFormDialog

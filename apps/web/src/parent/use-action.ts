@@ -1,0 +1,25 @@
+import { useState } from 'react';
+import { errorText } from './api';
+
+/**
+ * A family's action on the server (send, withdraw, switch): `busy` while it runs, and `error`, the
+ * words of its failure (the server's, else `failed`'s), cleared when it runs again. `after` runs once
+ * it has ended, either way.
+ */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const run = async (action: () => Promise<void>, failed: (caught: unknown) => string, after?: () => void) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action();
+    } catch (caught) {
+      setError(errorText(caught, failed(caught)));
+    } finally {
+      setBusy(false);
+      after?.();
+    }
+  };
+  return { busy, error, setError, run };
+}
