@@ -5,7 +5,7 @@ import { errorText, parentRequest } from './api';
 import { keepLanguage, showLanguage, useParentTranslation } from './i18n';
 import { NotificationsAllowSteps } from './inbox-notes';
 import { needsHomeScreen, type PushState, pushState, turnOffNotifications, turnOnNotifications } from './push';
-import { useAction } from './use-action';
+import { useAction, useReadOnce } from './use-action';
 
 /** Each state's text in the catalogue. */
 const STATE_TEXT = {
@@ -104,15 +104,7 @@ export function WhatsappPanel() {
   const { t } = useParentTranslation();
   const [choice, setChoice] = useState<WhatsappChoice>();
   const { busy, error, run } = useAction();
-  useEffect(() => {
-    let live = true;
-    parentRequest<WhatsappChoice>('/parent/whatsapp')
-      .then((value) => live && setChoice(value))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, []);
+  useReadOnce<WhatsappChoice>('/parent/whatsapp', setChoice);
   if (!choice?.available) return null;
 
   const change = (optedIn: boolean) =>
@@ -158,15 +150,11 @@ export function LanguagePanel() {
   // Which failure, or the failure itself: its text follows the language shown.
   const [error, setError] = useState<{ kind: 'load' } | { kind: 'change'; caught: unknown }>();
   const [saved, setSaved] = useState(false);
-  useEffect(() => {
-    let live = true;
-    parentRequest<{ language: ParentLanguage }>('/parent/language')
-      .then((value) => live && setLanguage(value.language))
-      .catch(() => live && setError({ kind: 'load' }));
-    return () => {
-      live = false;
-    };
-  }, []);
+  useReadOnce<{ language: ParentLanguage }>(
+    '/parent/language',
+    (value) => setLanguage(value.language),
+    () => setError({ kind: 'load' }),
+  );
 
   const change = async (next: ParentLanguage) => {
     const before = language;

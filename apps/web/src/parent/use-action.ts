@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { errorText } from './api';
+import { useEffect, useState } from 'react';
+import { errorText, parentRequest } from './api';
 
 /**
  * A family's action on the server (send, withdraw, switch): `busy` while it runs, and `error`, the
@@ -22,4 +22,21 @@ export function useAction() {
     }
   };
   return { busy, error, setError, run };
+}
+
+/**
+ * Reads `path` once, when the part of the app that asks first shows: `loaded` gets the answer and
+ * `failed` the failure, neither once that part is gone.
+ */
+export function useReadOnce<T>(path: string, loaded: (value: T) => void, failed: () => void = () => undefined): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read once, when first shown
+  useEffect(() => {
+    let live = true;
+    parentRequest<T>(path)
+      .then((value) => live && loaded(value))
+      .catch(() => live && failed());
+    return () => {
+      live = false;
+    };
+  }, []);
 }
