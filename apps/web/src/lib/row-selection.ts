@@ -12,6 +12,13 @@ export interface RowSelection {
   headerState: (ids: readonly number[]) => { checked: boolean; indeterminate: boolean; selectedCount: number };
 }
 
+/** `set` with `id` added, or taken out when it was in: a new set, as React state wants. */
+export function toggledIn<T>(set: ReadonlySet<T>, id: T): Set<T> {
+  const next = new Set(set);
+  if (!next.delete(id)) next.add(id);
+  return next;
+}
+
 /**
  * Row selection of a table: it persists until a bulk delete succeeds. Kept as ids so
  * that paging, searching and refetching leave it alone.
@@ -23,13 +30,7 @@ export function useRowSelection(existingIds: readonly number[]): RowSelection {
   const live = useMemo(() => new Set(selectedIds), [selectedIds]);
 
   const isSelected = useCallback((id: number) => live.has(id), [live]);
-  const toggle = useCallback((id: number) => {
-    setSelected((current) => {
-      const next = new Set(current);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
-  }, []);
+  const toggle = useCallback((id: number) => setSelected((current) => toggledIn(current, id)), []);
   const headerState = useCallback(
     (ids: readonly number[]) => {
       const selectedCount = ids.reduce((count, id) => count + (live.has(id) ? 1 : 0), 0);

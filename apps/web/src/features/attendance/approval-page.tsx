@@ -11,6 +11,7 @@ import { addEnglish, i18n, useTranslation } from '../../i18n';
 import enAttendance from '../../i18n/locales/en/attendance.json';
 import { errorText } from '../../lib/api-client';
 import { formatDay, todayIso } from '../../lib/dates';
+import { toggledIn } from '../../lib/row-selection';
 import { useToast } from '../../lib/toast';
 import { useApproveAttendance, usePendingDays, usePendingOnDate } from './api';
 import { PendingClassPanel } from './pending-class-panel';
@@ -67,13 +68,7 @@ export default function ApprovalPage({ settings }: { settings?: ReactNode }) {
     setDate(next);
     setSelected(new Set());
   }, []);
-  const toggleRecord = useCallback((id: number) => {
-    setSelected((current) => {
-      const next = new Set(current);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
-  }, []);
+  const toggleRecord = useCallback((id: number) => setSelected((current) => toggledIn(current, id)), []);
   const toggleClass = useCallback(
     (group: AttendanceRecord[]) => setSelected((current) => toggleGroup(group, current)),
     [],
