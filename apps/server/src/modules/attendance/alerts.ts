@@ -4,13 +4,12 @@ import type { Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
 import {
   type FamilyMessage,
-  findAlertSubjects,
   type PlaceholderValues,
   queueFamilyMessages,
   readMessagingSettings,
   renderForFamily,
 } from '../delivery';
-import { familyDate, familyTexts, statusWord } from '../families';
+import { familyDate, familyTexts, findAlertSubjects, statusWord } from '../families';
 import { findTemplateForSending } from '../templates';
 import { findApprovedLeaveDays } from './repository';
 

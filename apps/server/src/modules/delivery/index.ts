@@ -8,7 +8,7 @@ export {
   renderForFamily,
   wakeSenders,
 } from './outgoing';
-export { countFamilies, findAlertSubjects, findFamilies, findFamilyLanguage } from './outgoing-repository';
+export type { FamilyChannels } from './outgoing-repository';
 export { dropPushesOfMessage, enqueuePushes, revokeSubscriptions } from './push-repository';
 export { PushWorker } from './push-worker';
 export { parseReplyPayload } from './reply-payload';

@@ -1,4 +1,4 @@
-import type { AttendanceStatus, MessageKind, MessageType, ParentLanguage } from '@tuitiondesk/contract';
+import type { MessageKind, MessageType, ParentLanguage } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
 
@@ -12,89 +12,6 @@ export interface FamilyChannels {
   opted_in: boolean;
   /** The family has a device that allowed notifications (a live push subscription). */
   has_device: boolean;
-}
-
-const FAMILY_CHANNELS = `
-  bool_and(s.parent_whatsapp_opt_in) AS opted_in,
-  (array_agg(s.parent_language ORDER BY s.id))[1] AS language,
-  EXISTS (SELECT 1 FROM push_subscriptions p WHERE p.phone = s.parent_phone AND p.revoked_at IS NULL) AS has_device`;
-
-/**
- * The language a family reads (the one phone's records agree; if ever not, the first record's, as
- * every send reads it), or English for a phone with no student.
- */
-export async function findFamilyLanguage(db: Queryable, phone: string): Promise<ParentLanguage> {
-  const rows = await db.query<{ language: ParentLanguage }>(
-    'SELECT parent_language AS language FROM students WHERE parent_phone = $1 ORDER BY id LIMIT 1',
-    [phone],
-  );
-  return rows[0]?.language ?? 'en';
-}
-
-/**
- * The students whose families a notice to `$1` goes to: those of the class (every class when null)
- * who have not left (ADR 027). Sending and counting before sending read this one selection, so the
- * count shown in the send dialog is the number of families the send writes to.
- */
-const NOTICE_STUDENTS = `FROM students s WHERE ($1::text IS NULL OR s.class_name = $1::text) AND s.left_on IS NULL`;
-
-/** One family per distinct parent phone among the students of `className` (every class when null). */
-export async function findFamilies(db: Queryable, className: string | null): Promise<FamilyChannels[]> {
-  return db.query<FamilyChannels>(
-    `SELECT s.parent_phone AS phone,
-            COALESCE((array_agg(btrim(s.parent_name) ORDER BY s.id) FILTER (WHERE btrim(s.parent_name) <> ''))[1],
-                     'Parent of ' || string_agg(s.full_name, ', ' ORDER BY s.full_name, s.id)) AS recipient_name,
-            ${FAMILY_CHANNELS}
-       ${NOTICE_STUDENTS}
-      GROUP BY s.parent_phone
-      ORDER BY s.parent_phone`,
-    [className],
-  );
-}
-
-/** How many families `findFamilies` finds for `className`, without building them. */
-export async function countFamilies(db: Queryable, className: string | null): Promise<number> {
-  const rows = await db.queryCached<{ families: number }>(
-    `SELECT count(DISTINCT s.parent_phone)::int AS families ${NOTICE_STUDENTS}`,
-    [className],
-  );
-  return rows[0]?.families ?? 0;
-}
-
-/** An approved absent or late record an alert is about, with its family's channels. */
-export interface AlertSubject extends FamilyChannels {
-  attendance_id: number;
-  student_id: number;
-  student_name: string;
-  class_name: string;
-  date: string;
-  status: AttendanceStatus;
-  remarks: string | null;
-}
-
-/** The records among `attendanceIds` whose status is one of `statuses`, by date then name. */
-export async function findAlertSubjects(
-  db: Queryable,
-  attendanceIds: readonly number[],
-  statuses: readonly string[],
-): Promise<AlertSubject[]> {
-  return db.query<AlertSubject>(
-    `SELECT a.id AS attendance_id, a.student_id, st.full_name AS student_name, a.class_name,
-            to_char(a.date, 'YYYY-MM-DD') AS date, a.status, a.remarks,
-            st.parent_phone AS phone,
-            COALESCE(NULLIF(btrim(st.parent_name), ''), 'Parent of ' || st.full_name) AS recipient_name,
-            f.opted_in, f.language, f.has_device
-       FROM attendance a
-       JOIN students st ON st.id = a.student_id
-       JOIN LATERAL (
-         SELECT ${FAMILY_CHANNELS} FROM students s WHERE s.parent_phone = st.parent_phone GROUP BY s.parent_phone
-       ) f ON true
-      WHERE a.id = ANY($1::int[]) AND a.status = ANY($2::text[])
-        -- A student who left is no longer written about, even for a day before they left.
-        AND st.left_on IS NULL
-      ORDER BY a.date, lower(st.full_name), a.id`,
-    [[...attendanceIds], [...statuses]],
-  );
 }
 
 export async function insertSend(

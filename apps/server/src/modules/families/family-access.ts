@@ -9,13 +9,14 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, recordActivity } from '../../lib/activity-log';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
-import { enqueuePushes, findFamilyLanguage, revokeSubscriptions } from '../delivery';
+import { enqueuePushes, revokeSubscriptions } from '../delivery';
 import { generateAccessCode, hashAccessCode } from './access-codes';
 import { familyTexts } from './family-texts';
 import {
   type AccessStudent,
   countPushSubscriptions,
   findChildren,
+  findFamilyLanguage,
   findParentAccess,
   findParentName,
   findStudentForAccess,

@@ -16,8 +16,13 @@ export { changeFamilyPhone, getParentAccess, issueParentAccess, type StaffActor 
 export { familyDate, familyTexts, type LeaveDecision, statusWord } from './family-texts';
 export { getFamilyLanguage, setParentLanguage } from './language';
 export {
+  type AlertSubject,
+  countFamilies,
+  findAlertSubjects,
   findChild,
   findChildren,
+  findFamilies,
+  findFamilyLanguage,
   findParentAccess,
   findParentName,
   insertFamilyNotice,

@@ -14,8 +14,15 @@ import { type Actor, recordActivity } from '../../lib/activity-log';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, readableDate, today } from '../../lib/time';
 import { loadScope, type Marker } from '../attendance';
-import { enqueuePushes, findFamilyLanguage } from '../delivery';
-import { familyDate, familyTexts, findParentName, insertFamilyNotice, type LeaveDecision } from '../families';
+import { enqueuePushes } from '../delivery';
+import {
+  familyDate,
+  familyTexts,
+  findFamilyLanguage,
+  findParentName,
+  insertFamilyNotice,
+  type LeaveDecision,
+} from '../families';
 import {
   countLeave,
   decidePending,

@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { recordActivity } from '../../lib/activity-log';
-import { failQueuedForPhone, findFamilyLanguage, parseReplyPayload, readMessagingSettings } from '../delivery';
-import { familyTexts, setFamilyWhatsappConsent } from '../families';
+import { failQueuedForPhone, parseReplyPayload, readMessagingSettings } from '../delivery';
+import { familyTexts, findFamilyLanguage, setFamilyWhatsappConsent } from '../families';
 import { familyName, findMessageByProviderId, insertInbound } from './inbound-repository';
 import { recordParentReplyIn } from './replies';
 import { insertOneOffWhatsapp } from './repository';

@@ -22,9 +22,7 @@ import {
 import { today } from '../../lib/time';
 import {
   admitConversation,
-  countFamilies,
   type FamilyMessage,
-  findFamilies,
   type PlaceholderValues,
   type QueuedSend,
   queueFamilyMessages,
@@ -38,7 +36,7 @@ import {
   wakeSenders,
   windowOpenUntil,
 } from '../delivery';
-import { familyDate, familyTexts } from '../families';
+import { countFamilies, familyDate, familyTexts, findFamilies } from '../families';
 import { readWrittenPhone } from '../settings';
 import { findTemplateForSending, type TemplateForSending } from '../templates';
 import {
