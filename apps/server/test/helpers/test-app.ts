@@ -14,16 +14,21 @@ import { MIGRATIONS_DIR, migrate } from '../../src/db/migrate';
 
 export const ADMIN_PASSWORD = 'admin-test-password';
 
+/** The migrations' names and contents, hashed: a template database is named by it, so a changed migration makes a new one. */
+function migrationsHash(): string {
+  const hash = createHash('sha256');
+  for (const name of readdirSync(MIGRATIONS_DIR).sort())
+    hash.update(name).update(readFileSync(path.join(MIGRATIONS_DIR, name)));
+  return hash.digest('hex').slice(0, 16);
+}
+
 /**
  * PGlite costs ~2 s to start and migrate; a migrated copy loads in a fraction of that. The first test
  * file to need it builds the template (named by the migrations' content, so a changed migration makes
  * a new one); the others load it.
  */
 async function pgliteTemplate(): Promise<Blob> {
-  const hash = createHash('sha256');
-  for (const name of readdirSync(MIGRATIONS_DIR).sort())
-    hash.update(name).update(readFileSync(path.join(MIGRATIONS_DIR, name)));
-  const file = path.join(os.tmpdir(), `tuitiondesk-test-template-${hash.digest('hex').slice(0, 16)}.tar.gz`);
+  const file = path.join(os.tmpdir(), `tuitiondesk-test-template-${migrationsHash()}.tar.gz`);
   if (!existsSync(file)) {
     const { PGlite } = await import('@electric-sql/pglite');
     const client = await PGlite.create();
@@ -39,17 +44,18 @@ async function pgliteTemplate(): Promise<Blob> {
 }
 
 /**
- * A new, empty database of its own on the PostgreSQL server at `serverUrl` (nothing migrated), its
- * address, and how to drop it.
+ * A new, empty database of its own on the PostgreSQL server at `serverUrl` (nothing migrated; or a copy
+ * of the database `template`), its address, and how to drop it.
  */
 export async function emptyServerDatabase(
   serverUrl: string,
   prefix = 'tuitiondesk_test',
+  template?: string,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -64,6 +70,50 @@ export async function emptyServerDatabase(
   };
 }
 
+/** Any fixed number: the test processes that find no template on the server wait on it, and one builds it. */
+const SERVER_TEMPLATE_LOCK = 741_852_964;
+
+/**
+ * The same on PostgreSQL: a new database costs ~1-2 s to migrate, a copy of a migrated one
+ * (`CREATE DATABASE … TEMPLATE`) ~0.1 s. The first test file to need it builds the template database
+ * under a lock, migrating it under a name of its own and renaming it when done (so no one copies a
+ * half-migrated one); the others copy it. It is named by the migrations' content and kept on the
+ * server for the next run, as PGlite's is kept in the temporary directory. Only its name is answered:
+ * nothing stays connected to it (PostgreSQL copies a database no one is connected to).
+ */
+async function serverTemplate(serverUrl: string): Promise<string> {
+  const name = `tuitiondesk_template_${migrationsHash()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  const exists = async () =>
+    (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rows.length > 0;
+  try {
+    if (await exists()) return name;
+    await admin.query('SELECT pg_advisory_lock($1)', [SERVER_TEMPLATE_LOCK]);
+    if (await exists()) return name;
+    const building = `${name}_${process.pid}_${randomBytes(4).toString('hex')}`;
+    await admin.query(`CREATE DATABASE ${building}`);
+    try {
+      const url = new URL(serverUrl);
+      url.pathname = `/${building}`;
+      const db = openPostgres(url.toString(), { max: 1 });
+      try {
+        await migrate(db);
+      } finally {
+        await db.close();
+      }
+      await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+    } catch (error) {
+      await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+      throw error;
+    }
+    return name;
+  } finally {
+    // Ending the session also releases its advisory lock.
+    await admin.end();
+  }
+}
+
 /** A fresh, empty, migrated database: PGlite in memory, or its own database on TEST_DATABASE_URL. */
 export async function freshDatabase(): Promise<{ db: Database; drop: () => Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
@@ -71,7 +121,7 @@ export async function freshDatabase(): Promise<{ db: Database; drop: () => Promi
     const db = await openPglite(undefined, await pgliteTemplate());
     return { db, drop: () => db.close() };
   }
-  const created = await emptyServerDatabase(serverUrl);
+  const created = await emptyServerDatabase(serverUrl, 'tuitiondesk_test', await serverTemplate(serverUrl));
   const db = openPostgres(created.url, { max: 5 });
   return {
     db,
