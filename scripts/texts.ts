@@ -14,6 +14,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const CONSOLE = path.join(ROOT, 'apps/web/src/i18n/locales');
 const TEXTS = path.join(ROOT, 'packages/contract/texts');
 const GENERATED = path.join(ROOT, 'packages/contract/src/texts.gen.ts');
+const CONSOLE_GENERATED = path.join(ROOT, 'apps/web/src/i18n/namespaces.gen.ts');
 const LANGUAGES = ['en', 'hi', 'mr', 'ta', 'bn', 'ur'] as const;
 
 /** The areas whose English the contract exports typed (`as const`), so a code's params are typed. */
@@ -60,6 +61,29 @@ export function englishModule(): string {
   return `// Written by \`npm run texts\` from packages/contract/texts/*/en.json: edit those, not this.\n\n${parts.join('\n')}`;
 }
 
+/**
+ * The console's namespaces, one per English file, with the English each holds as a type: i18next's
+ * typed keys are declared from it (`i18n/index.ts`), so a namespace is added by adding its file.
+ */
+export function consoleNamespacesModule(): string {
+  const namespaces = jsonNames(path.join(CONSOLE, 'en'));
+  const identifier = (namespace: string) => `en_${namespace.replace(/\W/g, '_')}`;
+  return [
+    '// Written by `npm run texts` from apps/web/src/i18n/locales/en/*.json: add or edit those, not this.',
+    '',
+    ...namespaces.map((namespace) => `import type ${identifier(namespace)} from './locales/en/${namespace}.json';`),
+    '',
+    "/** The console's namespaces: a file each in `locales/<lang>/`. */",
+    `export const CONSOLE_NAMESPACES = [${namespaces.map((namespace) => `'${namespace}'`).join(', ')}] as const;`,
+    '',
+    "/** Each namespace's English, for i18next's typed keys. */",
+    'export interface EnglishResources {',
+    ...namespaces.map((namespace) => `  ${namespace}: typeof ${identifier(namespace)};`),
+    '}',
+    '',
+  ].join('\n');
+}
+
 /** What a language lacks and has extra against English, as `area: key` lines. */
 function gaps(
   language: string,
@@ -84,13 +108,16 @@ function gaps(
   return { missing, extra };
 }
 
+function writeIfChanged(file: string, text: string, what: string): void {
+  const before = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  if (text === before) return;
+  writeFileSync(file, text);
+  console.log(`Wrote ${path.relative(ROOT, file)} (${what}).`);
+}
+
 function main(): number {
-  const generated = englishModule();
-  const before = existsSync(GENERATED) ? readFileSync(GENERATED, 'utf8') : '';
-  if (generated !== before) {
-    writeFileSync(GENERATED, generated);
-    console.log(`Wrote ${path.relative(ROOT, GENERATED)} (the typed English).`);
-  }
+  writeIfChanged(GENERATED, englishModule(), 'the typed English');
+  writeIfChanged(CONSOLE_GENERATED, consoleNamespacesModule(), "the console's namespaces, typed");
 
   const namespaces = jsonNames(path.join(CONSOLE, 'en'));
   const areas = readdirSync(TEXTS)

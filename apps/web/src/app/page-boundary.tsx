@@ -28,7 +28,7 @@ export function FailureMessage({
   retry: () => void;
   scope: 'page' | 'console';
 }) {
-  const { t } = useTranslation('app');
+  const { t } = useTranslation(['app', 'common']);
   const notLoaded = isChunkLoadError(error);
   return (
     <Alert

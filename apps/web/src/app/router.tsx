@@ -6,7 +6,7 @@ import { useTranslation } from '../i18n';
 import { useAuth } from '../lib/auth/auth-provider';
 import { ConsoleBoundary } from './page-boundary';
 import { retryableLazy } from './retryable-lazy';
-import { CONSOLE_ROUTES, type ConsoleRoute } from './routes';
+import { CONSOLE_ROUTES, type ConsoleRoute, menuKey } from './routes';
 
 const LoginPage = retryableLazy(() => import('../features/auth/login-page')).Component;
 const Shell = retryableLazy(() => import('./shell/shell')).Component;
@@ -38,7 +38,7 @@ function RoleGate({ route }: { route: ConsoleRoute }) {
             </Button>
           }
         >
-          {t('adminsOnly', { page: t(`menu.${route.path.slice(1)}`) })}
+          {t('adminsOnly', { page: t(menuKey(route.path)) })}
         </Alert>
       </Box>
     );

@@ -14,8 +14,16 @@ import type { ComponentType, ReactElement } from 'react';
 import shell from '../i18n/locales/en/shell.json';
 import { retryableLazy } from './retryable-lazy';
 
+/** A page's name in the menu (`mark-attendance`): its path without the slash, its key under `menu`. */
+export type MenuPage = keyof typeof shell.menu;
+
+/** A page's name in the menu and the top bar: its path is its key in the catalogue (`/mark-attendance` → `menu.mark-attendance`). */
+export function menuKey(path: ConsoleRoute['path']): `menu.${MenuPage}` {
+  return `menu.${path.slice(1) as MenuPage}`;
+}
+
 export interface ConsoleRoute {
-  path: string;
+  path: `/${MenuPage}`;
   title: string;
   icon: ReactElement;
   roles: readonly Role[];

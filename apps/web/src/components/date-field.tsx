@@ -13,7 +13,7 @@ addEnglish('dates', enDates);
  * in use. Every date picker in the console is this field, so they are given here rather than on the
  * shell's LocalizationProvider, whose chunk the sign-in route loads. In English they are MUI's own.
  */
-function pickerTexts(t: TFunction): PickersInputComponentLocaleText {
+function pickerTexts(t: TFunction<'dates'>): PickersInputComponentLocaleText {
   return {
     previousMonth: t('picker.previousMonth'),
     nextMonth: t('picker.nextMonth'),

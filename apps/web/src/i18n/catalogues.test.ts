@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_ROUTES } from '../app/routes';
 import { BUNDLED, ENGLISH, LANGUAGES, NAMESPACES } from '.';
+import { CONSOLE_NAMESPACES } from './namespaces.gen';
 import { type Catalogue, expectEnglishPlurals, flatten, itKeepsTheRules } from './testing/catalogue-rules';
 
 const FILES = import.meta.glob<Catalogue>('./locales/*/*.json', { eager: true, import: 'default' });
@@ -25,6 +26,10 @@ describe('the catalogues', () => {
     const known = new Set<string>(NAMESPACES);
     const stray = Object.keys(FILES).filter((path) => !known.has(path.slice(path.lastIndexOf('/') + 1, -5)));
     expect(stray).toEqual([]);
+  });
+
+  it("types the keys from every namespace's English: run `npm run texts` after adding a namespace", () => {
+    expect([...CONSOLE_NAMESPACES].sort()).toEqual([...NAMESPACES].sort());
   });
 
   it('bundles the same English the files hold', () => {

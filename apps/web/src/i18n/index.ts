@@ -1,6 +1,6 @@
-import i18next, { type Resource } from 'i18next';
+import i18next, { type ParseKeys, type Resource } from 'i18next';
 
-export type { TFunction } from 'i18next';
+export type { ParseKeys, TFunction } from 'i18next';
 
 import { initReactI18next, useTranslation } from 'react-i18next';
 import { loadActivityTexts } from './activity-text-files';
@@ -14,9 +14,23 @@ import enAuth from './locales/en/auth.json';
 import enCommon from './locales/en/common.json';
 import enDashboard from './locales/en/dashboard.json';
 import enShell from './locales/en/shell.json';
+import type { EnglishResources } from './namespaces.gen';
 import { PSEUDO_LANGUAGE, pseudoLocaleOn } from './pseudo-switch';
 
 export { currentLanguage } from './current';
+
+/**
+ * Typed keys: `t` takes only a key its namespace's English file has (a misspelt key fails the type
+ * check). The namespaces and their English types are written by `npm run texts` (`namespaces.gen.ts`).
+ */
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'shell';
+    resources: EnglishResources;
+    returnNull: false;
+  }
+}
+
 export * from './languages';
 export { PSEUDO_LANGUAGE, pseudoLocaleOn } from './pseudo-switch';
 export { useTranslation };
@@ -78,9 +92,12 @@ export function addEnglish(namespace: string, texts: Catalogue): void {
 }
 
 /** A text in English whatever the language in use, for code that compares with the spec's words. */
-export function englishText(key: string, options?: Record<string, unknown>): string {
-  return i18n.t(key, { ...options, lng: 'en' });
+export function englishText(key: ConsoleKey, options?: Record<string, unknown>): string {
+  return (i18n.t as (key: string, options: Record<string, unknown>) => string)(key, { ...options, lng: 'en' });
 }
+
+/** Any key of the console's texts with its namespace: `students:dialog.consent`. */
+export type ConsoleKey = { [N in keyof EnglishResources]: `${N}:${ParseKeys<N>}` }[keyof EnglishResources];
 
 /** Fetches a language's catalogues once (English is already there). */
 export async function loadCatalogues(language: string): Promise<void> {

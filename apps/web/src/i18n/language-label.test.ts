@@ -8,16 +8,16 @@ afterEach(() => showLanguage('en'));
 describe("a family's language as staff read it", () => {
   it("is the contract's label in English", () => {
     for (const code of PARENT_LANGUAGES)
-      expect(languageLabel((key) => i18n.t(`common:${key}`), code)).toBe(PARENT_LANGUAGE_LABELS[code]);
+      expect(languageLabel((key) => i18n.t(key, { ns: 'common' }), code)).toBe(PARENT_LANGUAGE_LABELS[code]);
   });
 
   it('is the own name with the name in the language in use, once where they are the same', async () => {
     await showLanguage('hi');
-    expect(languageLabel((key) => i18n.t(`common:${key}`), 'hi')).toBe('हिन्दी');
-    expect(languageLabel((key) => i18n.t(`common:${key}`), 'ta')).toBe('தமிழ் (तमिल)');
-    expect(languageLabel((key) => i18n.t(`common:${key}`), 'en')).toBe('अंग्रेज़ी');
+    expect(languageLabel((key) => i18n.t(key, { ns: 'common' }), 'hi')).toBe('हिन्दी');
+    expect(languageLabel((key) => i18n.t(key, { ns: 'common' }), 'ta')).toBe('தமிழ் (तमिल)');
+    expect(languageLabel((key) => i18n.t(key, { ns: 'common' }), 'en')).toBe('अंग्रेज़ी');
     await showLanguage('ur');
-    expect(languageLabel((key) => i18n.t(`common:${key}`), 'ur')).toBe('اردو');
-    expect(languageLabel((key) => i18n.t(`common:${key}`), 'bn')).toBe('বাংলা (بنگالی)');
+    expect(languageLabel((key) => i18n.t(key, { ns: 'common' }), 'ur')).toBe('اردو');
+    expect(languageLabel((key) => i18n.t(key, { ns: 'common' }), 'bn')).toBe('বাংলা (بنگالی)');
   });
 });

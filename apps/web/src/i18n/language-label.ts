@@ -2,7 +2,8 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_INFO, type Language } from './languages';
 
-type Translate = (key: string) => string;
+/** A `t` of the `common` namespace, or one that reads its language names. */
+type Translate = (key: `languageNames.${Language}`) => string;
 
 /**
  * A family's language as staff read it in a list or a form: its own name in its own script (a
@@ -19,5 +20,5 @@ export function languageLabel(t: Translate, language: Language): string {
 /** `languageLabel` in the language in use, for components. */
 export function useLanguageLabel(): (language: Language) => string {
   const { t } = useTranslation('common');
-  return useCallback((language: Language) => languageLabel(t, language), [t]);
+  return useCallback((language: Language) => languageLabel((key) => t(key), language), [t]);
 }

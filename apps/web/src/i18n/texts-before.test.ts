@@ -8,6 +8,7 @@
 
 import { ACTIVITY_TEXTS, formatActivityText } from '@tuitiondesk/contract/activity-texts';
 import { ERROR_CODES, formatErrorText } from '@tuitiondesk/contract/error-codes';
+import type { Namespace } from 'i18next';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ParentTextKey, i18n as parentI18n, showLanguage as showParentLanguage } from '../parent/i18n';
 import { addEnglish, i18n, loadCatalogues, showLanguage } from '.';
@@ -60,7 +61,8 @@ async function snapshotOf(language: string): Promise<Record<string, Snapshot>> {
   const out: Record<string, Snapshot> = {};
   await loadCatalogues(language);
   for (const namespace of CONSOLE_NAMESPACES) {
-    const t = i18n.getFixedT(language, namespace);
+    // Every key of every namespace, found at run time: past the typed keys.
+    const t = i18n.getFixedT(language, namespace as Namespace) as unknown as (key: string, params: Params) => string;
     out[`console/${namespace}`] = i18nextRenderings(
       flattenTexts(CONSOLE[`./locales/en/${namespace}.json`] ?? {}),
       (key, params) => t(key, params),

@@ -35,7 +35,7 @@ import { useAuth } from '../../lib/auth/auth-provider';
 import { waitingMarks } from '../../lib/offline/mark-queue';
 import { useMarkQueue } from '../../lib/offline/mark-sync';
 import { PageBoundary } from '../page-boundary';
-import { CONSOLE_ROUTES, preloadPages, routesFor, titleOf } from '../routes';
+import { CONSOLE_ROUTES, menuKey, preloadPages, routesFor, titleOf } from '../routes';
 import { AccountTwoFactorDialog } from './account-two-factor';
 import { LanguageDialog } from './language-dialog';
 import { MarksWaitingChip, OfflineMarkingSupport, SignOutDialog } from './offline-marking';
@@ -62,11 +62,6 @@ function CountBadge({ count, color, label }: { count: number; color: 'error' | '
       sx={{ ml: 1, height: 20, fontSize: 12 }}
     />
   );
-}
-
-/** A page's name in the menu and the top bar: its path is its key in the catalogue (`/mark-attendance` → `menu.mark-attendance`). */
-export function menuKey(path: string): string {
-  return `menu.${path.slice(1)}`;
 }
 
 function Sidebar({ onNavigate }: { onNavigate?: () => void }) {

@@ -7,7 +7,7 @@ import enLists from '../../i18n/locales/en/lists.json';
 import { useRowSelection } from '../../lib/row-selection';
 import { useCardLayout } from '../row-cards';
 import { EntityCards, type EntityColumn, type EntityRowsProps, EntityTable, type RowsSelection } from './entity-table';
-import { entityTexts, listCountText, selectionSummary } from './entity-texts';
+import { type EntityNamespace, entityTexts, listCountText, selectionSummary } from './entity-texts';
 import { type EmptyText, ListStateView, listState } from './list-states';
 import { ListPagination, usePaging } from './paging';
 import { type DeleteOne, type RowAction, useDeleteAction, useEditAction } from './row-actions';
@@ -64,7 +64,8 @@ export function EntityList<T extends { id: number }>({
   deleting,
 }: EntityListProps<T>) {
   const { namespace, columns, nameOf, tableMinWidth, search, empty, noMatch } = list;
-  const { t } = useTranslation([namespace, 'lists']);
+  // Typed by the students' `entity.` keys, which every list's namespace has (see `EntityT`).
+  const { t } = useTranslation([namespace as EntityNamespace, 'lists'] as const);
   const texts = useMemo(() => entityTexts(t), [t]);
   const [searchText, setSearchText] = useState('');
   const deferredSearch = useDeferredValue(searchText);

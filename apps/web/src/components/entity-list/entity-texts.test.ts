@@ -6,7 +6,7 @@ import { countOf, entityTexts, listCountText, selectionSummary } from './entity-
 
 addEnglish('students', enStudents);
 addEnglish('teachers', enTeachers);
-const STUDENT = i18n.getFixedT('en', ['students', 'lists']);
+const STUDENT = i18n.getFixedT('en', ['students', 'lists'] as const);
 
 afterEach(async () => {
   await showLanguage('en');
@@ -26,7 +26,7 @@ describe('the counts a list shows', () => {
 
   it('counts in the language in use, in Western digits', async () => {
     await showLanguage('hi');
-    const hindi = i18n.getFixedT('hi', ['students', 'lists']);
+    const hindi = i18n.getFixedT('hi', ['students', 'lists'] as const);
     expect(listCountText(hindi, 1, 1200, true)).toBe('1,200 में से 1 विद्यार्थी');
   });
 });

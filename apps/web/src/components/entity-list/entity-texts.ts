@@ -13,7 +13,13 @@ addEnglish('lists', enLists);
  * `selected_one`/`_other`, `allSelected`, `allMatchingSelected` (`{{number}}`, the figure grouped).
  * The scaffold's own words (`Delete Selected (3)`, `… of 1,200`) are in the `lists` namespace.
  */
-export type EntityT = TFunction;
+export type EntityT = TFunction<readonly [EntityNamespace, 'lists']>;
+
+/**
+ * The namespace whose English types a list's `entity.` keys: every list's namespace has the same ones
+ * (the teachers' too, a test's made-up list), so the students' stand for them all.
+ */
+export type EntityNamespace = 'students';
 
 /** A count as the language groups it, in Western digits: `1,234`. */
 export function figure(n: number): string {

@@ -36,7 +36,7 @@ const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
  * When an activity happened. In English the server's own words ("5 minutes ago"); in another language
  * the same count in the same unit from its time, in the language's words (Intl) with Western digits.
  */
-function whenText(t: TFunction, activity: Activity, now = Date.now()): string {
+function whenText(t: TFunction<'activity'>, activity: Activity, now = Date.now()): string {
   const language = currentLanguage();
   if (language === 'en') return activity.time_ago;
   const seconds = Math.max(0, Math.round((now - new Date(activity.created_at).getTime()) / 1000));

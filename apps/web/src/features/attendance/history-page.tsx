@@ -30,7 +30,7 @@ import { RemarksAndReason } from './remarks-and-reason';
 addEnglish('attendance', enAttendance);
 
 /** Student, Student ID, Class, Date, Status, Marked By, Approved By, Remarks: on a phone, a card a record. */
-const columns = (t: TFunction): readonly DataColumn<AttendanceRecord>[] => [
+const columns = (t: TFunction<'attendance'>): readonly DataColumn<AttendanceRecord>[] => [
   { id: 'student', header: t('history.student'), sx: { fontWeight: 600 }, cell: (row) => row.student_name },
   { id: 'student-id', header: t('history.studentId'), cell: (row) => row.student_unique_id },
   { id: 'class', header: t('history.class'), cell: (row) => row.class_name },

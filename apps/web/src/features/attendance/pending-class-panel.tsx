@@ -15,7 +15,7 @@ import { RemarksAndReason } from './remarks-and-reason';
 addEnglish('attendance', enAttendance);
 
 /** Select, Student, ID, Status, Remarks, Parent Phone, Marked At: on a phone, a card a record under its name. */
-const columns = (t: TFunction): readonly DataColumn<AttendanceRecord>[] => [
+const columns = (t: TFunction<'attendance'>): readonly DataColumn<AttendanceRecord>[] => [
   { id: 'student', header: t('pending.student'), sx: { fontWeight: 600 }, cell: (record) => record.student_name },
   { id: 'id', header: t('pending.id'), cell: (record) => record.student_unique_id },
   { id: 'status', header: t('pending.status'), cell: (record) => <StatusLabel status={record.status} /> },

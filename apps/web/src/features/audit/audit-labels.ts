@@ -2,20 +2,25 @@ import type { AuditEntry, AuditWay } from '@tuitiondesk/contract';
 import type { TFunction } from '../../i18n';
 import enAudit from '../../i18n/locales/en/audit.json';
 
+/** The audit screen's `t`: its keys are the audit namespace's. */
+export type AuditT = TFunction<'audit'>;
+
 /** What an audit row can be about (a table's name, or an event): the What filter's choices, in order. */
 export { AUDIT_ENTITIES } from '@tuitiondesk/contract';
 
 /** What a row is about, in the screen's words; one the screen does not know is shown as the server named it. */
-export const entityLabel = (t: TFunction, entity: string) => t(`audit:entities.${entity}`, { defaultValue: entity });
-export const actionLabel = (t: TFunction, action: string) => t(`audit:actions.${action}`, { defaultValue: action });
-export const wayLabel = (t: TFunction, way: AuditWay) => t(`audit:ways.${way}`);
+export const entityLabel = (t: AuditT, entity: string) =>
+  Object.hasOwn(enAudit.entities, entity) ? t(`entities.${entity as keyof typeof enAudit.entities}`) : entity;
+export const actionLabel = (t: AuditT, action: string) =>
+  Object.hasOwn(enAudit.actions, action) ? t(`actions.${action as keyof typeof enAudit.actions}`) : action;
+export const wayLabel = (t: AuditT, way: AuditWay) => t(`ways.${way}`);
 
 /** A value as the screen shows it: empty for none, text as it is, anything else as JSON. */
-export function shownValue(t: TFunction, value: unknown): string {
-  if (value === null || value === undefined || value === '') return t('audit:values.empty');
+export function shownValue(t: AuditT, value: unknown): string {
+  if (value === null || value === undefined || value === '') return t('values.empty');
   if (typeof value === 'string') return value;
   if (Array.isArray(value))
-    return value.length === 0 ? t('audit:values.none') : value.map((item) => shownValue(t, item)).join(', ');
+    return value.length === 0 ? t('values.none') : value.map((item) => shownValue(t, item)).join(', ');
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
@@ -23,11 +28,11 @@ export function shownValue(t: TFunction, value: unknown): string {
  * Who did it: a staff account's name as stored; a parent, who has no account, is stored as "Parent"
  * and the family's phone (or "[removed]" once erased), and is said in the language in use.
  */
-export function actorName(t: TFunction, entry: Pick<AuditEntry, 'actor_id' | 'actor_name'>): string {
+export function actorName(t: AuditT, entry: Pick<AuditEntry, 'actor_id' | 'actor_name'>): string {
   const parent = entry.actor_id === null ? /^Parent (\+[0-9]+|\[removed\])$/.exec(entry.actor_name ?? '') : null;
   if (!parent) return entry.actor_name ?? '';
-  const phone = parent[1] === REMOVED ? t('audit:values.removed') : (parent[1] as string);
-  return t('audit:parentActor', { phone });
+  const phone = parent[1] === REMOVED ? t('values.removed') : (parent[1] as string);
+  return t('parentActor', { phone });
 }
 
 /** The product's own words a column holds (a status, a role, a language): said in the language in use. */
@@ -43,6 +48,10 @@ type Words =
   | 'signIn'
   | 'backups'
   | 'yesNo';
+/** A word's key: `values.roles.admin`. */
+type WordKey = {
+  [W in Exclude<Words, 'yesNo'>]: `values.${W}.${keyof (typeof enAudit.values)[W] & string}`;
+}[Exclude<Words, 'yesNo'>];
 const WORDS_OF: Readonly<Record<string, Readonly<Record<string, Words>>>> = {
   attendance: { status: 'attendance' },
   teacher_attendance: { status: 'teacherAttendance' },
@@ -73,20 +82,21 @@ export const REMOVED = '[removed]';
  * language, "[redacted]", "[removed]") in the language in use; what people wrote or the centre holds
  * (names, phones, remarks, reasons) as written. A word a column does not know is shown as stored.
  */
-export function fieldValue(t: TFunction, entity: string, field: string, value: unknown): string {
-  if (typeof value === 'boolean') return t(`audit:values.${value}`);
+export function fieldValue(t: AuditT, entity: string, field: string, value: unknown): string {
+  if (typeof value === 'boolean') return t(`values.${value}`);
   if (typeof value !== 'string') return shownValue(t, value);
-  if (value === REMOVED) return t('audit:values.removed');
-  if (value === '[redacted]' && HIDDEN[entity]?.includes(field)) return t('audit:values.hidden');
+  if (value === REMOVED) return t('values.removed');
+  if (value === '[redacted]' && HIDDEN[entity]?.includes(field)) return t('values.hidden');
   const words = WORDS_OF[entity]?.[field];
-  if (words === 'yesNo') return value === 'true' || value === 'false' ? t(`audit:values.${value}`) : value;
-  if (words && /^[A-Za-z_-]+$/.test(value)) return t(`audit:values.${words}.${value}`, { defaultValue: value });
+  if (words === 'yesNo') return value === 'true' || value === 'false' ? t(`values.${value}`) : value;
+  if (words && Object.hasOwn(enAudit.values[words], value)) return t(`values.${words}.${value}` as WordKey);
   return shownValue(t, value);
 }
 
 /** A field's name in the language in use; a column the screen does not know yet as stored (`full name`). */
-export function fieldLabel(t: TFunction, field: string): { text: string; known: boolean } {
-  if (Object.hasOwn(enAudit.fields, field)) return { text: t(`audit:fields.${field}`), known: true };
+export function fieldLabel(t: AuditT, field: string): { text: string; known: boolean } {
+  if (Object.hasOwn(enAudit.fields, field))
+    return { text: t(`fields.${field as keyof typeof enAudit.fields}`), known: true };
   return { text: field.replaceAll('_', ' '), known: false };
 }
 
@@ -100,7 +110,7 @@ export interface ChangeLine {
  * The row's change as lines a person reads: a change lists each field before → after; a creation or an
  * event its values; a deletion the values it had. The ids and timestamps every row carries come last.
  */
-export function changeLines(t: TFunction, entry: Pick<AuditEntry, 'entity' | 'before' | 'after'>): ChangeLine[] {
+export function changeLines(t: AuditT, entry: Pick<AuditEntry, 'entity' | 'before' | 'after'>): ChangeLine[] {
   const before = entry.before ?? {};
   const after = entry.after ?? {};
   const fields = [...new Set([...Object.keys(after), ...Object.keys(before)])];

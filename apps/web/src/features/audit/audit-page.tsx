@@ -19,7 +19,7 @@ import { AUDIT_ENTITIES, actionLabel, actorName, entityLabel, REMOVED, wayLabel 
 addEnglish('audit', enAudit);
 
 /** When, Who, Way, Address, What, Action, Change: on a phone, a card an entry, headed by when. */
-const columnsOf = (t: TFunction): readonly DataColumn<AuditEntry>[] => [
+const columnsOf = (t: TFunction<'audit'>): readonly DataColumn<AuditEntry>[] => [
   { id: 'when', header: t('columns.when'), nowrap: true, cell: (entry) => formatDayTime(entry.at) },
   {
     id: 'who',
@@ -59,7 +59,7 @@ const columnsOf = (t: TFunction): readonly DataColumn<AuditEntry>[] => [
 ];
 const entryId = (entry: AuditEntry) => entry.id;
 /** A card's name: what was done, to what, when. */
-const entryNameOf = (t: TFunction) => (entry: AuditEntry) =>
+const entryNameOf = (t: TFunction<'audit'>) => (entry: AuditEntry) =>
   t('entryName', {
     action: actionLabel(t, entry.action),
     entity: entityLabel(t, entry.entity),

@@ -19,7 +19,7 @@ export function checkNewPassword(
     next: string;
     confirm: string;
   },
-  t: TFunction,
+  t: TFunction<'account'>,
 ): PasswordProblem | undefined {
   if (!fields.current || !fields.next || !fields.confirm) return { message: t('password.allRequired') };
   if (fields.next !== fields.confirm) return { message: t('password.mismatch'), field: 'confirm' };
@@ -36,7 +36,7 @@ const NEW_PASSWORD_FIELD = 'new_password: ';
  * where there is a text for it, else the English reason after "New password"; undefined for any other
  * failure.
  */
-export function newPasswordRefusal(error: unknown, t: TFunction): string | undefined {
+export function newPasswordRefusal(error: unknown, t: TFunction<'account'>): string | undefined {
   if (!(error instanceof ApiError) || error.status !== 422 || !error.detail?.startsWith(NEW_PASSWORD_FIELD)) {
     return undefined;
   }

@@ -28,7 +28,7 @@ import { FLIP_IN_RTL } from '../../components/flip-in-rtl';
 import { NotLoaded } from '../../components/not-loaded';
 import { PageHeader } from '../../components/page-header';
 import { StatCard } from '../../components/stat-card';
-import { type TFunction, useTranslation } from '../../i18n';
+import { type ParseKeys, type TFunction, useTranslation } from '../../i18n';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { formatDay, formatNumber } from '../../lib/dates';
 import { useDashboardSummary, useMyClasses } from './api';
@@ -41,8 +41,8 @@ const UNKNOWN = '—';
 
 interface CardSpec {
   /** Keys in the dashboard's catalogue. */
-  label: string;
-  caption?: string;
+  label: ParseKeys<'dashboard'>;
+  caption?: ParseKeys<'dashboard'>;
   icon: ReactNode;
   value: (summary: DashboardSummary, t: TFunction<'dashboard'>) => ReactNode;
   /** The page where admins act on the figure: the card opens it (teachers do not have that page). */

@@ -45,7 +45,7 @@ const STATE_COLOURS: Record<LeaveStatus, ChipProps['color']> = {
 const ALL = 'all';
 type StateFilter = LeaveStatus | typeof ALL;
 
-function dates(t: TFunction, request: LeaveRequest): string {
+function dates(t: TFunction<'leave'>, request: LeaveRequest): string {
   return request.from_date === request.to_date
     ? formatDay(request.from_date)
     : t('dateRange', { from: formatDay(request.from_date), to: formatDay(request.to_date) });
@@ -233,7 +233,7 @@ export default function LeavePage() {
 }
 
 /** "by Mrs Rao, 24 Nov 2026" for a decided request; undefined while it waits. */
-function decisionNote(t: TFunction, request: LeaveRequest): string | undefined {
+function decisionNote(t: TFunction<'leave'>, request: LeaveRequest): string | undefined {
   if (request.status === 'pending' || !request.decided_at) return undefined;
   const date = formatDay(request.decided_at);
   return request.status === 'withdrawn'

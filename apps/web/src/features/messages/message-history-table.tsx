@@ -3,7 +3,7 @@ import MailOutlineIcon from '@mui/icons-material/MailOutlined';
 import PhoneIphoneIcon from '@mui/icons-material/PhoneIphone';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import { Box, Chip, type ChipProps, Paper, Skeleton, Tooltip, Typography } from '@mui/material';
-import { type Communication, DELIVERY_STATUSES, type MessageAttempt } from '@tuitiondesk/contract';
+import { type Communication, DELIVERY_STATUSES, type DeliveryStatus, type MessageAttempt } from '@tuitiondesk/contract';
 import { ColumnTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import { Pager, type PageState } from '../../components/pager';
@@ -44,7 +44,9 @@ const KNOWN_STATUSES = new Set<string>(DELIVERY_STATUSES);
 export function deliveryStatusText(t: TFunction<'messages'>, status: string): string {
   if (!status) return t('status.unknown');
   const name = status.toLowerCase();
-  return KNOWN_STATUSES.has(name) ? t(`status.${name}`) : name.charAt(0).toUpperCase() + name.slice(1);
+  return KNOWN_STATUSES.has(name)
+    ? t(`status.${name as DeliveryStatus}`)
+    : name.charAt(0).toUpperCase() + name.slice(1);
 }
 
 /** The channel that reached the family (or is trying to). */
@@ -71,6 +73,8 @@ const NAMED_KINDS = new Set<Communication['kind']>([
   'leave_notice',
   'whatsapp',
 ]);
+const isNamedKind = (kind: Communication['kind']): kind is Exclude<Communication['kind'], 'notice'> =>
+  NAMED_KINDS.has(kind);
 
 /** One line per channel tried: "WhatsApp: Delivered 22 Nov 2026, 09:07", with the reason it failed or waits. */
 export function attemptLine(t: TFunction<'messages'>, attempt: MessageAttempt): string {
@@ -137,7 +141,7 @@ const columns = (t: TFunction<'messages'>): readonly DataColumn<Communication>[]
     sx: { maxWidth: 360 },
     cell: (item) => (
       <>
-        {NAMED_KINDS.has(item.kind) && (
+        {isNamedKind(item.kind) && (
           <Typography variant="caption" color="text.secondary" component="div">
             {t(`history.kind.${item.kind}`)}
           </Typography>

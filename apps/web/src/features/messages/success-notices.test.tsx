@@ -6,7 +6,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { MessageTemplate, SendToParentsResult, SendWhatsappResult } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { i18n, type Language, showLanguage } from '../../i18n';
+import { i18n, type Language, type ParseKeys, showLanguage } from '../../i18n';
 import { fakeApi, renderPage, student } from '../../testing';
 import { SendMessageDialog } from './send-message-dialog';
 import { TemplatesTab } from './templates-tab';
@@ -19,7 +19,7 @@ afterEach(async () => {
   await showLanguage('en');
 });
 
-const text = (key: string) => i18n.t(key, { ns: 'messages' });
+const text = (key: ParseKeys<'messages'>) => i18n.t(key, { ns: 'messages' });
 
 async function send(answer: SendToParentsResult) {
   fakeApi({

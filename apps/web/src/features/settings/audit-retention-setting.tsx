@@ -11,7 +11,7 @@ addEnglish('settings', enSettings);
 
 export const AUDIT_RETENTION_LABEL = englishText('settings:auditRetention.label');
 
-function problemOf(t: TFunction, text: string): string | undefined {
+function problemOf(t: TFunction<'settings'>, text: string): string | undefined {
   const months = Number(text);
   if (!/^\d+$/.test(text.trim()) || months < AUDIT_RETENTION_MONTHS_MIN || months > AUDIT_RETENTION_MONTHS_MAX)
     return t('auditRetention.problem', { min: AUDIT_RETENTION_MONTHS_MIN, max: AUDIT_RETENTION_MONTHS_MAX });

@@ -14,7 +14,7 @@ export const REMINDER_TIME_LABEL = englishText('settings:reminders.time');
 
 const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-function savedText(t: TFunction, settings: MarkingReminderSettings): string {
+function savedText(t: TFunction<'settings'>, settings: MarkingReminderSettings): string {
   return settings.marking_reminders ? t('reminders.on', { time: settings.reminder_time }) : t('reminders.off');
 }
 
