@@ -18,7 +18,7 @@ import {
 import { TokenService } from './lib/tokens';
 import { AnswerCache } from './lib/versioned-answer';
 import { countUsers, insertUser } from './modules/auth';
-import { createWhatsappSender, PushWorker, resolveVapidDetails, WhatsappWorker } from './modules/delivery';
+import { createDelivery } from './modules/delivery';
 
 export interface PreparedContext {
   ctx: AppContext;
@@ -37,11 +37,8 @@ export async function prepareContext(config: AppConfig, db: Database): Promise<P
   const keys = await prepareKeys(config, db, loadOrCreateKeyFile(config.keyFile));
   const generatedAdminPassword = await ensureAdmin(db, config.adminPassword);
   const tokens = new TokenService(signingSecretOf(keys, config.jwtSecret), config.tokenTtlSeconds);
-  // Not started here: the server starts it once listening (tests start theirs when they need it).
-  const push = new PushWorker({ db, tokens, vapid: resolveVapidDetails(config.push, keys.vapid), config: config.push });
-  const whatsapp = config.whatsapp ? createWhatsappSender(config.whatsapp) : undefined;
-  const whatsappWorker =
-    config.whatsapp && whatsapp ? new WhatsappWorker({ db, sender: whatsapp, config: config.whatsapp }) : undefined;
+  // Not started here: the server starts them once listening (tests start theirs when they need it).
+  const { push, whatsapp, whatsappWorker } = createDelivery(config, db, tokens, keys.vapid);
   return {
     ctx: {
       config,

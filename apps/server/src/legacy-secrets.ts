@@ -21,10 +21,15 @@ import {
   replaceRecoveryHashes,
   replaceSecret,
 } from './modules/auth';
-import { LEGACY_VAPID_SETTING } from './modules/delivery';
 
 /** Where the token signing secret was kept before ADR 017, unless JWT_SECRET was set. */
 export const LEGACY_SIGNING_SETTING = 'jwt_secret';
+
+/**
+ * Where the VAPID pair was kept before ADR 017 (one setting, both halves); moved into the key file,
+ * unchanged, since the devices' subscriptions are bound to it.
+ */
+export const LEGACY_VAPID_SETTING = 'vapid_keys';
 
 export interface LegacyConversion {
   /** The keys in force afterwards (the VAPID pair may have come from the database). */

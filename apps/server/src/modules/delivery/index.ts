@@ -1,5 +1,17 @@
-/** The delivery module's public surface: other modules, the app and the start-up code import only this. */
-export { cancelWaitingFallback, refreshMessageStatuses, setAttemptStatus } from './attempts';
+/**
+ * The delivery module's public surface: other modules, the app and the start-up code import only this.
+ * (Biome keeps the exports in file order; by job they are:)
+ *
+ * - Sending to families: `queueFamilyMessages` (one message per family, on the channel that reaches it;
+ *   `renderForFamily` fills a template for a family), `notifyFamilyDevices` (a notice to a family's
+ *   devices), `sendWhatsappNow` (one WhatsApp message, sent now); after the commit, `wakeSenders`.
+ *   `signOutFamilyDevices` (a replaced access code; the devices get one last notice).
+ * - What became of a message: `messageReached` (a push receipt, opened or answered), `applyWhatsappStatus`
+ *   (a status callback), `failQueuedForPhone` (the phone opted out), `parseReplyPayload` (a reply button).
+ * - The message settings: `readMessagingSettings`.
+ * - For the composition: `createDelivery` (the senders, built at start-up), `registerPushRoutes`,
+ *   `registerMessagingSettingsRoutes`.
+ */
 export {
   type FamilyMessage,
   type PlaceholderValues,
@@ -9,19 +21,14 @@ export {
   wakeSenders,
 } from './outgoing';
 export type { FamilyChannels } from './outgoing-repository';
-export { dropPushesOfMessage, enqueuePushes, revokeSubscriptions } from './push-repository';
-export { PushWorker } from './push-worker';
+export { notifyFamilyDevices, signOutFamilyDevices } from './push-service';
+export { messageReached } from './reached';
 export { parseReplyPayload } from './reply-payload';
 export { registerPushRoutes } from './routes';
+export { createDelivery } from './senders';
 export { readMessagingSettings } from './settings';
 export { registerMessagingSettingsRoutes } from './settings-routes';
-export { LEGACY_VAPID_SETTING, resolveVapidDetails } from './vapid';
-export { createWhatsappSender, WhatsappError, type WhatsappRequest, type WhatsappSender } from './whatsapp';
-export {
-  admitConversation,
-  failQueuedForPhone,
-  storeProviderMessageId,
-  windowOpenUntil,
-} from './whatsapp-repository';
+export type { WhatsappRequest } from './whatsapp';
+export { sendWhatsappNow } from './whatsapp-now';
+export { failQueuedForPhone } from './whatsapp-repository';
 export { applyWhatsappStatus } from './whatsapp-statuses';
-export { WhatsappWorker } from './whatsapp-worker';

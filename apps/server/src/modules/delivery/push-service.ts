@@ -1,8 +1,15 @@
 import type { PushSubscriptionBody } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
+import type { Queryable } from '../../db/database';
 import { ValidationError } from '../../lib/errors';
 import { checkEndpointUrl } from './endpoint-policy';
-import { deleteSubscription, type PushAudience, upsertSubscription } from './push-repository';
+import {
+  deleteSubscription,
+  enqueuePushes,
+  type PushAudience,
+  revokeSubscriptions,
+  upsertSubscription,
+} from './push-repository';
 
 /**
  * The server POSTs to whatever endpoint a parent's (or staff member's) browser hands it, so only a public push service's
@@ -50,4 +57,21 @@ export async function unsubscribe(
   endpoint: string,
 ): Promise<void> {
   await deleteSubscription(ctx.db, audience, owner, endpoint);
+}
+
+/**
+ * Queues a notice (a message already stored for a family) to every device of the family that allowed
+ * notifications, in the caller's transaction. Answers whether any device will get it; the caller wakes
+ * the senders after the commit.
+ */
+export async function notifyFamilyDevices(tx: Queryable, noticeId: number): Promise<boolean> {
+  return (await enqueuePushes(tx, [noticeId])).length > 0;
+}
+
+/**
+ * Signs a family's devices out of the parent app's notifications (a replaced access code), each still
+ * told once by the notice `noticeId`. Answers how many devices will be told (see revokeSubscriptions).
+ */
+export function signOutFamilyDevices(tx: Queryable, phone: string, noticeId: number): Promise<number> {
+  return revokeSubscriptions(tx, phone, noticeId);
 }

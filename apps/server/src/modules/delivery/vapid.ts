@@ -9,12 +9,6 @@ export interface VapidDetails {
 }
 
 /**
- * Where the pair was kept before ADR 017 (one setting, both halves); bootstrap moves it into the key
- * file, unchanged, since the devices' subscriptions are bound to it.
- */
-export const LEGACY_VAPID_SETTING = 'vapid_keys';
-
-/**
  * The VAPID key pair: from the environment when set, else the key file's, so restarts and every
  * instance sharing the key file sign with the same key (subscriptions are bound to it: a new key
  * would silently orphan every device). Never from the database: with the private key, a stolen

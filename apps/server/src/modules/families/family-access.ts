@@ -9,7 +9,7 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, recordActivity } from '../../lib/activity-log';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
-import { enqueuePushes, revokeSubscriptions } from '../delivery';
+import { notifyFamilyDevices, signOutFamilyDevices } from '../delivery';
 import { generateAccessCode, hashAccessCode } from './access-codes';
 import { familyTexts } from './family-texts';
 import {
@@ -137,7 +137,7 @@ export async function issueParentAccess(
         language,
         sender: actor,
       });
-      told = await revokeSubscriptions(tx, phone, noticeId);
+      told = await signOutFamilyDevices(tx, phone, noticeId);
     }
     await recordActivity(
       tx,
@@ -186,7 +186,7 @@ export async function changeFamilyPhone(
     language,
     sender: actor,
   });
-  const queued = (await enqueuePushes(tx, [noticeId])).length > 0;
+  const queued = await notifyFamilyDevices(tx, noticeId);
   return {
     oldPhone,
     newPhone,

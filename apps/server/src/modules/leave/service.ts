@@ -14,7 +14,7 @@ import { type Actor, recordActivity } from '../../lib/activity-log';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, readableDate, today } from '../../lib/time';
 import { loadScope, type Marker } from '../attendance';
-import { enqueuePushes } from '../delivery';
+import { notifyFamilyDevices } from '../delivery';
 import {
   familyDate,
   familyTexts,
@@ -272,5 +272,5 @@ async function tellFamily(tx: Queryable, actor: Actor, request: LeaveRequest, de
     sender: actor,
     studentId: request.student_id,
   });
-  return (await enqueuePushes(tx, [noticeId])).length > 0;
+  return notifyFamilyDevices(tx, noticeId);
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { recordActivity } from '../../lib/activity-log';
 import { readableDate } from '../../lib/time';
-import { cancelWaitingFallback, dropPushesOfMessage, refreshMessageStatuses, setAttemptStatus } from '../delivery';
+import { messageReached } from '../delivery';
 import { lockAlert, recordReply, writeParentReason } from './replies-repository';
 
 export type ReplyChannel = 'whatsapp' | 'parent_app';
@@ -34,12 +34,9 @@ export async function recordParentReplyIn(tx: Queryable, input: ParentReplyInput
   const label = PARENT_REPLY_LABELS[input.reply];
   await recordReply(tx, alert.id, input.reply, input.via === 'parent_app');
   if (alert.attendance_id !== null) await writeParentReason(tx, alert.attendance_id, label);
-  // The parent saw it, on the channel they answered from.
-  if (input.via === 'whatsapp') await setAttemptStatus(tx, { messageId: alert.id, channel: 'whatsapp' }, 'read');
-  else await refreshMessageStatuses(tx, [alert.id]);
-  await cancelWaitingFallback(tx, alert.id);
-  // Answered is seen: pushes still queued for it are pointless.
-  await dropPushesOfMessage(tx, alert.id);
+  // The parent saw it, on the channel they answered from: a fallback still waiting and pushes still
+  // queued for it are pointless.
+  await messageReached(tx, alert.id, input.via === 'whatsapp' ? 'answered_on_whatsapp' : 'answered_in_app');
   const who = alert.recipient_name ?? `Parent (${input.phone})`;
   if (alert.student_name && alert.date) {
     await recordActivity(tx, { id: null, full_name: who }, 'messages.parent_replied', 'messages.parent_replied', {

@@ -8,7 +8,6 @@ import {
   type SendWhatsappBody,
   type SendWhatsappResult,
 } from '@tuitiondesk/contract';
-import { DEFAULT_WHATSAPP_DAILY_LIMIT } from '../../config';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
@@ -21,20 +20,14 @@ import {
 } from '../../lib/errors';
 import { today } from '../../lib/time';
 import {
-  admitConversation,
   type FamilyMessage,
   type PlaceholderValues,
   type QueuedSend,
   queueFamilyMessages,
   readMessagingSettings,
   renderForFamily,
-  setAttemptStatus,
-  storeProviderMessageId,
-  WhatsappError,
-  type WhatsappRequest,
-  type WhatsappSender,
+  sendWhatsappNow,
   wakeSenders,
-  windowOpenUntil,
 } from '../delivery';
 import { countFamilies, familyDate, familyTexts, findFamilies } from '../families';
 import { readWrittenPhone } from '../settings';
@@ -173,13 +166,10 @@ export function communicationHistory(ctx: AppContext, limit: number, offset: num
   return listCommunications(ctx.db, limit, offset);
 }
 
-export function requireWhatsapp(ctx: AppContext): WhatsappSender {
+export function requireWhatsapp(ctx: AppContext): NonNullable<AppContext['whatsapp']> {
   if (!ctx.whatsapp) throw new ServiceUnavailableError('whatsapp.not_configured');
   return ctx.whatsapp;
 }
-
-/** How long a one-off being sent is kept from the worker: well past the adapter's 10 s time limit. */
-const ONE_OFF_LEASE_MS = 120_000;
 
 const STUDENT_CODE = /^STU\d+$/i;
 const MAX_ID = 2_147_483_647;
@@ -229,8 +219,9 @@ async function findStudent(db: Queryable, reference: string | number): Promise<M
  * Sends one WhatsApp message to one parent, by the rules every WhatsApp message follows: free text
  * while the parent's last message is less than 24 hours old, else the centre's notice template, which
  * needs the family's opt-in and room under the daily limit (over it, the message waits, queued). A
- * parent who opted out is not written to. The provider is called outside any transaction; the row, its
- * attempt and the activity are written after, `failed` with the reason when WhatsApp did not take it.
+ * parent who opted out is not written to. Delivery sends it (sendWhatsappNow): the row and its attempt
+ * are stored before the provider is called, outside any transaction; the activity is written after,
+ * the attempt `failed` with the reason when WhatsApp did not take it.
  */
 export async function sendWhatsapp(
   ctx: AppContext,
@@ -244,91 +235,60 @@ export async function sendWhatsapp(
   if (standing.optedOutByParent) {
     throw new ConflictError('whatsapp.opted_out');
   }
-  const windowOpen = (await windowOpenUntil(ctx.db, target.phone)) !== null;
-  if (!windowOpen && !standing.optedIn) {
-    throw new ConflictError('whatsapp.no_consent');
-  }
-  const whatsappRequest: WhatsappRequest = windowOpen
-    ? { kind: 'text', to: target.phone, body: request.message }
-    : {
-        kind: 'template',
-        to: target.phone,
-        template: settings.whatsapp_notice_template,
-        language: 'en',
-        parameters: [settings.centre_name, 'Message', request.message],
-      };
-
-  // A template to a family not written to in 24 hours counts against the daily limit: admitted first,
-  // and the message stored as being sent, so the count includes it before anyone else counts.
-  const dailyLimit = ctx.config.whatsapp?.dailyLimit ?? DEFAULT_WHATSAPP_DAILY_LIMIT;
-  const stored = await ctx.db.transaction(async (tx) => {
-    const admitted =
-      whatsappRequest.kind === 'template'
-        ? await admitConversation(tx, target.phone, dailyLimit)
-        : { ok: true as const, counted: false };
-    const ids = await insertOneOffWhatsapp(tx, {
-      body: request.message,
-      recipient: target.phone,
-      recipientName: target.name,
-      sender,
-      request: whatsappRequest,
-      state: admitted.ok
-        ? { kind: 'sending', counted: admitted.counted, leaseMs: ONE_OFF_LEASE_MS }
-        : { kind: 'waiting', until: admitted.until, reason: admitted.reason },
-    });
-    if (!admitted.ok) {
-      await recordActivity(tx, sender, 'messages.whatsapp_queued', 'messages.whatsapp_queued', { phone: target.phone });
-    }
-    return { ...ids, waiting: admitted.ok ? undefined : admitted.reason };
+  const sent = await sendWhatsappNow(ctx, whatsapp, {
+    phone: target.phone,
+    optedIn: standing.optedIn,
+    text: request.message,
+    template: {
+      template: settings.whatsapp_notice_template,
+      language: 'en',
+      parameters: [settings.centre_name, 'Message', request.message],
+    },
+    store: async (tx, whatsappRequest, state) => {
+      const ids = await insertOneOffWhatsapp(tx, {
+        body: request.message,
+        recipient: target.phone,
+        recipientName: target.name,
+        sender,
+        request: whatsappRequest,
+        state,
+      });
+      if (state.kind === 'waiting') {
+        await recordActivity(tx, sender, 'messages.whatsapp_queued', 'messages.whatsapp_queued', {
+          phone: target.phone,
+        });
+      }
+      return ids;
+    },
+    record: (tx, failure) =>
+      recordActivity(
+        tx,
+        sender,
+        failure ? 'messages.whatsapp_failed' : 'messages.whatsapp_sent',
+        failure
+          ? activityWords('messages.whatsapp_failed', { phone: target.phone, reason: failure.reason })
+          : activityWords('messages.whatsapp_sent', { phone: target.phone }),
+      ),
   });
-  if (stored.waiting) {
+  if (sent.outcome === 'waiting') {
     return {
-      message: `WhatsApp message queued. ${stored.waiting}`,
-      id: stored.messageId,
+      message: `WhatsApp message queued. ${sent.reason}`,
+      id: sent.messageId,
       recipient: target.phone,
       delivery_status: 'queued',
       sent_as: 'template',
     };
   }
-
-  let failure: WhatsappError | undefined;
-  let providerMessageId: string | undefined;
-  try {
-    providerMessageId = (await whatsapp.send(whatsappRequest)).providerMessageId;
-  } catch (error) {
-    failure = error instanceof WhatsappError ? error : new WhatsappError('WhatsApp could not be reached', true);
-  }
-
-  const attempt = { attemptId: stored.attemptId };
-  if (providerMessageId) await storeProviderMessageId(ctx.db, attempt, providerMessageId);
-  await ctx.db.transaction(async (tx) => {
-    if (!providerMessageId) {
-      await setAttemptStatus(tx, attempt, 'failed', {
-        failureReason: failure?.message ?? 'WhatsApp could not be reached',
-        errorCode: failure?.code ?? null,
-      });
-    }
-    await recordActivity(
-      tx,
-      sender,
-      failure ? 'messages.whatsapp_failed' : 'messages.whatsapp_sent',
-      failure
-        ? activityWords('messages.whatsapp_failed', { phone: target.phone, reason: failure.message })
-        : activityWords('messages.whatsapp_sent', { phone: target.phone }),
-    );
-  });
-  const id = stored.messageId;
-
-  if (failure) {
-    throw failure.isUnreachable
+  if (sent.outcome === 'failed') {
+    throw sent.unreachable
       ? new BadGatewayError('whatsapp.unreachable')
-      : new BadGatewayError('whatsapp.rejected', { reason: failure.message });
+      : new BadGatewayError('whatsapp.rejected', { reason: sent.reason });
   }
   return {
     message: 'WhatsApp message sent',
-    id,
+    id: sent.messageId,
     recipient: target.phone,
     delivery_status: 'sent',
-    sent_as: whatsappRequest.kind,
+    sent_as: sent.sentAs,
   };
 }

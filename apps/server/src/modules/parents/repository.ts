@@ -1,6 +1,6 @@
 import type { AttendanceStatus, DeliveryStatus, ParentMessage } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
-import { cancelWaitingFallback, refreshMessageStatuses, setAttemptStatus } from '../delivery';
+import { messageReached } from '../delivery';
 
 // ---- The parent's inbox ----
 
@@ -44,8 +44,8 @@ export async function countUnread(db: Queryable, phone: string): Promise<number>
 
 /**
  * Marks one of the phone's messages read (the first time only): opening it proves it arrived, on the
- * parent app. The message becomes read, its push attempt too, and a WhatsApp fallback still waiting is
- * not needed. Undefined when the message is not the phone's.
+ * parent app. The message becomes read, its push attempt too, a WhatsApp fallback still waiting is not
+ * needed, and its pushes still queued are dropped. Undefined when the message is not the phone's.
  */
 export async function markRead(tx: Queryable, phone: string, messageId: number): Promise<ParentMessage | undefined> {
   const opened = await tx.query<{ id: number }>(
@@ -55,9 +55,7 @@ export async function markRead(tx: Queryable, phone: string, messageId: number):
     [phone, messageId],
   );
   if (opened.length === 0) return undefined;
-  await setAttemptStatus(tx, { messageId, channel: 'push' }, 'read');
-  await refreshMessageStatuses(tx, [messageId]);
-  await cancelWaitingFallback(tx, messageId);
+  await messageReached(tx, messageId, 'opened_in_app');
   return findInboxMessage(tx, phone, messageId);
 }
 
@@ -78,8 +76,7 @@ export async function markDelivered(
      ON CONFLICT (message_id, channel) DO NOTHING`,
     [messageId],
   );
-  await setAttemptStatus(tx, { messageId, channel: 'push' }, 'delivered');
-  await cancelWaitingFallback(tx, messageId);
+  await messageReached(tx, messageId, 'push_receipt');
   const rows = await tx.query<{ id: number; delivery_status: DeliveryStatus }>(
     'SELECT id, delivery_status FROM messages WHERE id = $1',
     [messageId],

@@ -18,7 +18,7 @@ import type { ParentTokenClaims } from '../../lib/tokens';
 import { keptSession } from '../../lib/versioned-answer';
 import type { AuthenticatedParent } from '../../plugins/authentication';
 import { POLICIES, parentAccount, releaseAttempt, rememberAddress, reserveAttempt } from '../auth';
-import { dropPushesOfMessage, failQueuedForPhone } from '../delivery';
+import { failQueuedForPhone } from '../delivery';
 import {
   findChild,
   findChildren,
@@ -116,11 +116,7 @@ export async function getInbox(ctx: AppContext, phone: string, limit: number, of
 
 /** Opening a message proves it arrived: read, delivered, and no longer worth a push. */
 export async function readMessage(ctx: AppContext, phone: string, messageId: number): Promise<ParentMessage> {
-  const message = await ctx.db.transaction(async (tx) => {
-    const updated = await markRead(tx, phone, messageId);
-    if (updated) await dropPushesOfMessage(tx, messageId);
-    return updated;
-  });
+  const message = await ctx.db.transaction((tx) => markRead(tx, phone, messageId));
   if (!message) throw new NotFoundError('parents.message_not_found');
   return message;
 }

@@ -1,0 +1,40 @@
+import type { Queryable } from '../../db/database';
+import { cancelWaitingFallback, refreshMessageStatuses, setAttemptStatus } from './attempts';
+import { dropPushesOfMessage } from './push-repository';
+
+/**
+ * How a family showed a message reached them: a device's push receipt, opening it in the parent app,
+ * or answering it (one-tap reply) in the app or on WhatsApp.
+ */
+export type ReachedBy = 'push_receipt' | 'opened_in_app' | 'answered_in_app' | 'answered_on_whatsapp';
+
+/**
+ * The family got (or saw) message `messageId`, in the caller's transaction, which holds the message:
+ * the attempt of the channel that proved it moves on (delivered by a receipt, read when opened or
+ * answered on WhatsApp), the message's status with it, and a WhatsApp fallback still waiting is not
+ * needed. Once seen (opened or answered), no device needs its pushes any more.
+ */
+export async function messageReached(tx: Queryable, messageId: number, by: ReachedBy): Promise<void> {
+  switch (by) {
+    case 'push_receipt':
+      await setAttemptStatus(tx, { messageId, channel: 'push' }, 'delivered');
+      await cancelWaitingFallback(tx, messageId);
+      return;
+    case 'opened_in_app':
+      await setAttemptStatus(tx, { messageId, channel: 'push' }, 'read');
+      await refreshMessageStatuses(tx, [messageId]);
+      await cancelWaitingFallback(tx, messageId);
+      await dropPushesOfMessage(tx, messageId);
+      return;
+    case 'answered_in_app':
+      await refreshMessageStatuses(tx, [messageId]);
+      await cancelWaitingFallback(tx, messageId);
+      await dropPushesOfMessage(tx, messageId);
+      return;
+    case 'answered_on_whatsapp':
+      await setAttemptStatus(tx, { messageId, channel: 'whatsapp' }, 'read');
+      await cancelWaitingFallback(tx, messageId);
+      await dropPushesOfMessage(tx, messageId);
+      return;
+  }
+}
