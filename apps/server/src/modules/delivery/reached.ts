@@ -10,13 +10,19 @@ export type ReachedBy = 'push_receipt' | 'opened_in_app' | 'answered_in_app' | '
 
 /**
  * The family got (or saw) message `messageId`, in the caller's transaction, which holds the message:
- * the attempt of the channel that proved it moves on (delivered by a receipt, read when opened or
- * answered on WhatsApp), the message's status with it, and a WhatsApp fallback still waiting is not
+ * the attempt of the channel that proved it moves on (delivered by a receipt, which puts a push attempt
+ * on record when there was none; read when opened or answered on WhatsApp), the message's status with it, and a WhatsApp fallback still waiting is not
  * needed. Once seen (opened or answered), no device needs its pushes any more.
  */
 export async function messageReached(tx: Queryable, messageId: number, by: ReachedBy): Promise<void> {
   switch (by) {
     case 'push_receipt':
+      // A valid receipt proves a push reached a device, even for a message whose push attempt is not on record.
+      await tx.query(
+        `INSERT INTO message_attempts (message_id, channel, status, sent_at) VALUES ($1, 'push', 'sent', now())
+         ON CONFLICT (message_id, channel) DO NOTHING`,
+        [messageId],
+      );
       await setAttemptStatus(tx, { messageId, channel: 'push' }, 'delivered');
       await cancelWaitingFallback(tx, messageId);
       return;

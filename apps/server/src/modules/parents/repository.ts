@@ -70,12 +70,6 @@ export async function markDelivered(
 ): Promise<{ id: number; delivery_status: DeliveryStatus } | undefined> {
   const locked = await tx.query('SELECT id FROM messages WHERE id = $1 FOR UPDATE', [messageId]);
   if (locked.length === 0) return undefined;
-  // A valid receipt proves a push reached a device, even for a message whose push attempt is not on record.
-  await tx.query(
-    `INSERT INTO message_attempts (message_id, channel, status, sent_at) VALUES ($1, 'push', 'sent', now())
-     ON CONFLICT (message_id, channel) DO NOTHING`,
-    [messageId],
-  );
   await messageReached(tx, messageId, 'push_receipt');
   const rows = await tx.query<{ id: number; delivery_status: DeliveryStatus }>(
     'SELECT id, delivery_status FROM messages WHERE id = $1',
