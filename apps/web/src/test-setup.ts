@@ -4,6 +4,10 @@ import { cleanup } from '@testing-library/react';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach } from 'vitest';
 import { closeQueueDatabase } from './lib/offline/mark-queue';
+import { preloadEnglish } from './testing/english';
+
+// Every namespace's English is there before any test renders (the app loads a screen's when it shows).
+preloadEnglish();
 
 afterEach(() => {
   cleanup();

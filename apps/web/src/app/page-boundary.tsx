@@ -1,14 +1,9 @@
 import { Alert, AlertTitle, Box, Button } from '@mui/material';
 import type { ErrorInfo, ReactNode } from 'react';
-import { addEnglish, useTranslation } from '../i18n';
-import enApp from '../i18n/locales/en/app.json';
+import { useTranslation } from '../i18n';
 import { ErrorBoundary } from '../lib/error-boundary';
 import { browserVersionCheck, isChunkLoadError, reloadOnceIfNewVersion } from './new-version';
 import { renewFailedLazies } from './retryable-lazy';
-
-// What the console says in place of what could not be shown, when a screen's code could not be fetched:
-// so these texts are in the console's first code, with the spinners' (a few hundred bytes).
-addEnglish('app', enApp);
 
 function reloadIfNewVersion(): void {
   void reloadOnceIfNewVersion(browserVersionCheck());

@@ -11,6 +11,7 @@ import SchoolIcon from '@mui/icons-material/School';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import type { Role } from '@tuitiondesk/contract';
 import type { ComponentType, ReactElement } from 'react';
+import { loadEnglish } from '../i18n';
 import shell from '../i18n/locales/en/shell.json';
 import { retryableLazy } from './retryable-lazy';
 
@@ -137,11 +138,13 @@ export function routesFor(role: Role | undefined): ConsoleRoute[] {
 }
 
 /**
- * Fetches the bundles of a role's pages in the background, so the first click on a menu item shows
- * its page without waiting for code. Failures are left for the page itself to report when opened.
+ * Fetches the bundles of a role's pages and every namespace's English in the background, so the first
+ * click on a menu item shows its page without waiting for code or texts. Failures are left for the page
+ * itself to report when opened.
  */
 export function preloadPages(role: Role | undefined): void {
   for (const route of routesFor(role)) route.load().catch(() => undefined);
+  loadEnglish().catch(() => undefined);
 }
 
 export function titleOf(pathname: string): string {

@@ -13,11 +13,8 @@ import {
   type Theme,
 } from '@mui/material';
 import { type Key, memo, type ReactNode } from 'react';
-import { addEnglish, useTranslation } from '../i18n';
-import enLists from '../i18n/locales/en/lists.json';
+import { useTranslation } from '../i18n';
 import { type CardSelection, type DataColumn, RowCards, useCardLayout } from './row-cards';
-
-addEnglish('lists', enLists);
 
 interface TableHeadingsProps {
   labels: readonly string[];

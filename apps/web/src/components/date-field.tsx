@@ -2,11 +2,8 @@ import type { PickersInputComponentLocaleText } from '@mui/x-date-pickers';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import dayjs from 'dayjs';
 import { memo, useEffect, useMemo, useState } from 'react';
-import { addEnglish, type TFunction, useTranslation } from '../i18n';
-import enDates from '../i18n/locales/en/dates.json';
+import { type TFunction, useTranslation } from '../i18n';
 import { formatDay } from '../lib/dates';
-
-addEnglish('dates', enDates);
 
 /**
  * The picker's own words (buttons, the calendar's labels, what a screen reader says) in the language

@@ -1,8 +1,5 @@
 import { Box, CircularProgress } from '@mui/material';
-import { addEnglish, useTranslation } from '../i18n';
-import enApp from '../i18n/locales/en/app.json';
-
-addEnglish('app', enApp);
+import { useTranslation } from '../i18n';
 
 /** A spinner in the middle of a dialog while what it shows loads; `label` names what is loading. */
 export function DialogSpinner({ label }: { label?: string }) {

@@ -1,9 +1,5 @@
 import { Box, CircularProgress } from '@mui/material';
-import { addEnglish, useTranslation } from '../i18n';
-import enApp from '../i18n/locales/en/app.json';
-
-// Shown while a screen's code loads, so its one text is in the console's first code.
-addEnglish('app', enApp);
+import { useTranslation } from '../i18n';
 
 /** Centred spinner: the whole screen while the session loads, the page area while a page loads. */
 export function PageSpinner({ fullScreen = false }: { fullScreen?: boolean }) {

@@ -1,10 +1,7 @@
 import { TablePagination, type TablePaginationProps } from '@mui/material';
 import { useCallback, useMemo, useState } from 'react';
-import { addEnglish, useTranslation } from '../i18n';
+import { useTranslation } from '../i18n';
 import { currentLanguage } from '../i18n/current';
-import enLists from '../i18n/locales/en/lists.json';
-
-addEnglish('lists', enLists);
 
 /** Which page of a table is shown, and how many rows a page holds. */
 export interface PageState {

@@ -1,9 +1,6 @@
 import { Box, Checkbox, type SxProps, type Theme, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { Fragment, type Key, memo, type ReactNode } from 'react';
-import { addEnglish, useTranslation } from '../i18n';
-import enLists from '../i18n/locales/en/lists.json';
-
-addEnglish('lists', enLists);
+import { useTranslation } from '../i18n';
 
 /** A column given as data: its header, and what a row shows in it (a table cell, or a line of a card). */
 export interface DataColumn<T> {

@@ -1,4 +1,4 @@
-import i18next, { type ParseKeys, type Resource } from 'i18next';
+import i18next, { type BackendModule, type ParseKeys, type Resource, type ResourceKey } from 'i18next';
 
 export type { ParseKeys, TFunction } from 'i18next';
 
@@ -10,6 +10,7 @@ import { loadRtlCache } from './direction';
 import { loadErrorTexts } from './error-texts';
 import { loadFont } from './fonts';
 import { browserLanguages, DEFAULT_LANGUAGE, LANGUAGE_INFO, type Language, resolveLanguage } from './languages';
+import enApp from './locales/en/app.json';
 import enAuth from './locales/en/auth.json';
 import enCommon from './locales/en/common.json';
 import enDashboard from './locales/en/dashboard.json';
@@ -36,7 +37,8 @@ export { PSEUDO_LANGUAGE, pseudoLocaleOn } from './pseudo-switch';
 export { useTranslation };
 
 /**
- * The English of every namespace, loaded on demand: for the pseudo-locale, which is made from it. Its
+ * The English of every namespace, each its own chunk, loaded when a screen first asks for the namespace
+ * (`useTranslation('students')`: see `BACKEND`), and for the pseudo-locale, which is made from it. Its
  * file names are the catalogues' namespaces, one per area of the app.
  */
 const ENGLISH_FILES = import.meta.glob<{ default: Catalogue }>('./locales/en/*.json');
@@ -44,14 +46,20 @@ type Catalogue = { [key: string]: string | Catalogue };
 
 export const NAMESPACES: readonly string[] = Object.keys(ENGLISH_FILES).map(namespaceOf);
 
-/** The namespaces of the sign-in page, the shell and the dashboard: bundled, so they render at once. */
-export const BUNDLED = ['common', 'auth', 'shell', 'dashboard'] as const;
+/**
+ * The namespaces of the sign-in page, the shell and the dashboard, and of the page spinner and the
+ * toasts (`app`, what shows while any other namespace loads): bundled, so they render at once.
+ */
+export const BUNDLED = ['common', 'auth', 'shell', 'dashboard', 'app'] as const;
 
 /** English is bundled for these; every other language falls back to English key by key. */
-export const ENGLISH = { common: enCommon, auth: enAuth, shell: enShell, dashboard: enDashboard } satisfies Record<
-  (typeof BUNDLED)[number],
-  unknown
->;
+export const ENGLISH = {
+  common: enCommon,
+  auth: enAuth,
+  shell: enShell,
+  dashboard: enDashboard,
+  app: enApp,
+} satisfies Record<(typeof BUNDLED)[number], unknown>;
 
 function namespaceOf(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1, -'.json'.length);
@@ -66,32 +74,52 @@ const CATALOGUES = import.meta.glob<{ default: Record<string, unknown> }>([
   '!./locales/en/*.json',
 ]);
 
+/**
+ * Finds a namespace by convention, `locales/<lang>/<namespace>.json`: i18next asks for it (in the
+ * language in use and in English, its fallback) when a component's `useTranslation` first names it,
+ * and the component suspends until it is there (the pages render inside a Suspense boundary with the
+ * page spinner). No screen registers its texts.
+ */
+const BACKEND: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, namespace, done) {
+    const catalogue =
+      language === PSEUDO_LANGUAGE
+        ? pseudoFile(namespace)
+        : (language === DEFAULT_LANGUAGE ? ENGLISH_FILES : CATALOGUES)[`./locales/${language}/${namespace}.json`]?.();
+    if (!catalogue) return done(null, {});
+    catalogue.then(
+      (file) => done(null, file.default as ResourceKey),
+      (error: unknown) => done(error instanceof Error ? error.message : String(error), null),
+    );
+  },
+};
+
 export const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({
-  lng: DEFAULT_LANGUAGE,
-  fallbackLng: DEFAULT_LANGUAGE,
-  supportedLngs: [...Object.keys(LANGUAGE_INFO), PSEUDO_LANGUAGE],
-  ns: [...BUNDLED],
-  defaultNS: 'shell',
-  resources: { en: ENGLISH } as Resource,
-  partialBundledLanguages: true,
-  // React escapes what it renders; escaping here too would show '&amp;' for a name with '&'.
-  interpolation: { escapeValue: false },
-  returnNull: false,
-  initAsync: false,
-  react: { useSuspense: false },
-});
+void i18n
+  .use(BACKEND)
+  .use(initReactI18next)
+  .init({
+    lng: DEFAULT_LANGUAGE,
+    fallbackLng: DEFAULT_LANGUAGE,
+    supportedLngs: [...Object.keys(LANGUAGE_INFO), PSEUDO_LANGUAGE],
+    ns: [...BUNDLED],
+    defaultNS: 'shell',
+    resources: { en: ENGLISH } as Resource,
+    partialBundledLanguages: true,
+    // React escapes what it renders; escaping here too would show '&amp;' for a name with '&'.
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    initAsync: false,
+    react: { useSuspense: true },
+  });
 
 /**
- * A screen's own namespace: its English travels in the screen's chunk (not in the sign-in route's) and
- * is added when the screen's module loads, before it renders. Call it at the top of the module that
- * uses the namespace: `addEnglish('students', enStudents)`.
+ * A text in English whatever the language in use, for code that compares with the spec's words. It
+ * reads the English already loaded: a screen's namespace is by the time the screen renders (its
+ * `useTranslation` waits for it), the bundled ones always, and in the tests every one (`test-setup.ts`).
  */
-export function addEnglish(namespace: string, texts: Catalogue): void {
-  if (!i18n.hasResourceBundle('en', namespace)) i18n.addResourceBundle('en', namespace, texts, true, true);
-}
-
-/** A text in English whatever the language in use, for code that compares with the spec's words. */
 export function englishText(key: ConsoleKey, options?: Record<string, unknown>): string {
   return (i18n.t as (key: string, options: Record<string, unknown>) => string)(key, { ...options, lng: 'en' });
 }
@@ -99,27 +127,53 @@ export function englishText(key: ConsoleKey, options?: Record<string, unknown>):
 /** Any key of the console's texts with its namespace: `students:dialog.consent`. */
 export type ConsoleKey = { [N in keyof EnglishResources]: `${N}:${ParseKeys<N>}` }[keyof EnglishResources];
 
-/** Fetches a language's catalogues once (English is already there). */
-export async function loadCatalogues(language: string): Promise<void> {
-  if (language === DEFAULT_LANGUAGE || i18n.hasResourceBundle(language, BUNDLED[0])) return;
-  if (language === PSEUDO_LANGUAGE) return loadPseudoCatalogues();
+/**
+ * Fetches the English of every namespace not yet loaded: in the background once the first page has
+ * shown, so the other pages (their code is fetched then too) render at once when opened; and with
+ * another language's catalogues, whose screens then never ask for their English, which `englishText`
+ * reads.
+ */
+export async function loadEnglish(): Promise<void> {
   await Promise.all(
-    Object.entries(CATALOGUES)
-      .filter(([path]) => path.startsWith(`./locales/${language}/`))
+    Object.entries(ENGLISH_FILES)
+      .filter(([path]) => !i18n.hasResourceBundle(DEFAULT_LANGUAGE, namespaceOf(path)))
       .map(async ([path, load]) => {
-        i18n.addResourceBundle(language, namespaceOf(path), (await load()).default, true, true);
+        i18n.addResourceBundle(DEFAULT_LANGUAGE, namespaceOf(path), (await load()).default, true, true);
       }),
   );
 }
 
-/** The pseudo-locale's catalogues, made from every English one (a test's language: see `pseudo.ts`). */
+/** Fetches a language's catalogues once, every namespace at once, and the English beside them. */
+export async function loadCatalogues(language: string): Promise<void> {
+  if (language === DEFAULT_LANGUAGE || i18n.hasResourceBundle(language, BUNDLED[0])) return;
+  if (language === PSEUDO_LANGUAGE) return loadPseudoCatalogues();
+  await Promise.all([
+    loadEnglish(),
+    ...Object.entries(CATALOGUES)
+      .filter(([path]) => path.startsWith(`./locales/${language}/`))
+      .map(async ([path, load]) => {
+        i18n.addResourceBundle(language, namespaceOf(path), (await load()).default, true, true);
+      }),
+  ]);
+}
+
+/** A namespace of the pseudo-locale, made from its English (a test's language: see `pseudo.ts`). */
+async function pseudoFile(namespace: string): Promise<{ default: Catalogue }> {
+  const [{ pseudoCatalogue }, english] = await Promise.all([
+    import('./pseudo'),
+    ENGLISH_FILES[`./locales/en/${namespace}.json`]?.() ?? { default: {} },
+  ]);
+  return { default: pseudoCatalogue(english.default) };
+}
+
+/** The pseudo-locale's catalogues, made from every English one. */
 async function loadPseudoCatalogues(): Promise<void> {
-  const { pseudoCatalogue } = await import('./pseudo');
-  await Promise.all(
-    Object.entries(ENGLISH_FILES).map(async ([path, load]) => {
-      i18n.addResourceBundle(PSEUDO_LANGUAGE, namespaceOf(path), pseudoCatalogue((await load()).default), true, true);
+  await Promise.all([
+    loadEnglish(),
+    ...NAMESPACES.map(async (namespace) => {
+      i18n.addResourceBundle(PSEUDO_LANGUAGE, namespace, (await pseudoFile(namespace)).default, true, true);
     }),
-  );
+  ]);
 }
 
 let latest = 0;

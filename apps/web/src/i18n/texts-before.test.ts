@@ -11,7 +11,7 @@ import { ERROR_CODES, formatErrorText } from '@tuitiondesk/contract/error-codes'
 import type { Namespace } from 'i18next';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ParentTextKey, i18n as parentI18n, showLanguage as showParentLanguage } from '../parent/i18n';
-import { addEnglish, i18n, loadCatalogues, showLanguage } from '.';
+import { i18n, loadCatalogues, showLanguage } from '.';
 import { LANGUAGES } from './languages';
 import {
   flattenTexts,
@@ -87,7 +87,6 @@ async function snapshotOf(language: string): Promise<Record<string, Snapshot>> {
 const now: Record<string, Record<string, Snapshot>> = {};
 
 beforeAll(async () => {
-  for (const namespace of CONSOLE_NAMESPACES) addEnglish(namespace, CONSOLE[`./locales/en/${namespace}.json`] ?? {});
   for (const language of LANGUAGES) {
     for (const [area, snapshot] of Object.entries(await snapshotOf(language))) {
       now[area] ??= {};

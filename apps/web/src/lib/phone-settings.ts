@@ -1,10 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { PhoneSettings, UpdatePhoneSettingsRequest } from '@tuitiondesk/contract';
-import { addEnglish, useTranslation } from '../i18n';
-import enLists from '../i18n/locales/en/lists.json';
+import { useTranslation } from '../i18n';
 import { settingQuery, useSettingUpdate } from './settings-query';
-
-addEnglish('lists', enLists);
 
 /**
  * The centre's default country code, which the server gives phones written without one. Shared: the

@@ -1,10 +1,6 @@
 import { Alert, type AlertColor, Snackbar, useMediaQuery, useTheme } from '@mui/material';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
-import { addEnglish, useTranslation } from '../i18n';
-import enApp from '../i18n/locales/en/app.json';
-
-// The toasts are in the console's first code, and so is their close button's name.
-addEnglish('app', enApp);
+import { useTranslation } from '../i18n';
 
 export const TOAST_DURATION_MS = 4000;
 

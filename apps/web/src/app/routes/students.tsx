@@ -9,11 +9,8 @@ import { WhatsappMessageDialog } from '../../features/messages/whatsapp-message-
 import { ParentAccessDialog } from '../../features/parents/parent-access-dialog';
 import { PhoneCountryCodeSetting } from '../../features/settings/phone-country-code-setting';
 import StudentsPage from '../../features/students/students-page';
-import { addEnglish, useTranslation } from '../../i18n';
-import enStudents from '../../i18n/locales/en/students.json';
+import { useTranslation } from '../../i18n';
 import { useAuth } from '../../lib/auth/auth-provider';
-
-addEnglish('students', enStudents);
 
 const attends = (student: Student) => student.left_on === null;
 

@@ -1,9 +1,6 @@
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, type DialogProps, DialogTitle } from '@mui/material';
 import { type FormEvent, type ReactNode, useId } from 'react';
-import { addEnglish, useTranslation } from '../../i18n';
-import enLists from '../../i18n/locales/en/lists.json';
-
-addEnglish('lists', enLists);
+import { useTranslation } from '../../i18n';
 
 // The form sits between the dialog and its parts: it must pass on the column layout, so that the
 // fields scroll while the title and the buttons stay in view.

@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { DeletedCount } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { addEnglish } from '../../i18n';
+import { i18n } from '../../i18n';
 import { apiRequest } from '../../lib/api-client';
 import { deferred, type FakeReply, type FakeRoute, fakeApi, listOf, renderAtWidth, renderPage } from '../../testing';
 import { EntityList, type EntityListProps, type EntityListSpec } from './entity-list';
@@ -18,7 +18,7 @@ interface Thing {
 }
 
 /** The made-up list's own words, as a screen's namespace gives them (see entity-texts.ts). */
-addEnglish('things', {
+i18n.addResourceBundle('en', 'things', {
   entity: {
     table: 'Things',
     add: 'Add Thing',

@@ -2,8 +2,7 @@ import AddIcon from '@mui/icons-material/Add';
 import { Button, Paper, Stack, Typography } from '@mui/material';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
-import { addEnglish, useTranslation } from '../../i18n';
-import enLists from '../../i18n/locales/en/lists.json';
+import { useTranslation } from '../../i18n';
 import { useRowSelection } from '../../lib/row-selection';
 import { useCardLayout } from '../row-cards';
 import { EntityCards, type EntityColumn, type EntityRowsProps, EntityTable, type RowsSelection } from './entity-table';
@@ -13,8 +12,6 @@ import { ListPagination, usePaging } from './paging';
 import { type DeleteOne, type RowAction, useDeleteAction, useEditAction } from './row-actions';
 import { SearchBox } from './search-box';
 import { type DeleteMany, DeleteSelectedButton, SelectionBar } from './selection-toolbar';
-
-addEnglish('lists', enLists);
 
 const NO_ROWS: never[] = [];
 

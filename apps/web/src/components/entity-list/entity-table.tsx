@@ -10,13 +10,10 @@ import {
   TableRow,
 } from '@mui/material';
 import { useCallback, useMemo } from 'react';
-import { addEnglish, useTranslation } from '../../i18n';
-import enLists from '../../i18n/locales/en/lists.json';
+import { useTranslation } from '../../i18n';
 import { ColumnRow } from '../data-table';
 import { type CardSelection, type DataColumn, RowCards } from '../row-cards';
 import { type RowAction, RowActionButtons } from './row-actions';
-
-addEnglish('lists', enLists);
 
 /** A column given as data: its header, and what a row shows in it (a table cell, or a line of a card). */
 export type EntityColumn<T> = DataColumn<T>;

@@ -1,11 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { addEnglish, i18n, showLanguage } from '../../i18n';
-import enStudents from '../../i18n/locales/en/students.json';
-import enTeachers from '../../i18n/locales/en/teachers.json';
+import { i18n, showLanguage } from '../../i18n';
 import { countOf, entityTexts, listCountText, selectionSummary } from './entity-texts';
 
-addEnglish('students', enStudents);
-addEnglish('teachers', enTeachers);
 const STUDENT = i18n.getFixedT('en', ['students', 'lists'] as const);
 
 afterEach(async () => {

@@ -1,9 +1,5 @@
 import type { TFunction } from '../../i18n';
-import { addEnglish } from '../../i18n';
 import { currentLanguage } from '../../i18n/current';
-import enLists from '../../i18n/locales/en/lists.json';
-
-addEnglish('lists', enLists);
 
 /**
  * What a list screen calls its rows, as texts of its own namespace under `entity.` (each language says

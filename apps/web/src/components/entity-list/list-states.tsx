@@ -1,12 +1,9 @@
 import { Alert, Box, Button } from '@mui/material';
 import type { ReactNode } from 'react';
-import { addEnglish, useTranslation } from '../../i18n';
-import enLists from '../../i18n/locales/en/lists.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { EmptyState } from '../empty-state';
 import { PageSpinner } from '../page-spinner';
-
-addEnglish('lists', enLists);
 
 /** An empty state's icon, title and line of advice. */
 export interface EmptyText {

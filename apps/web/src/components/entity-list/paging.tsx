@@ -1,9 +1,6 @@
 import { useMemo } from 'react';
-import { addEnglish, useTranslation } from '../../i18n';
-import enLists from '../../i18n/locales/en/lists.json';
+import { useTranslation } from '../../i18n';
 import { Pager, type PageState, rowsOfPage, usePageState } from '../pager';
-
-addEnglish('lists', enLists);
 
 export const ROWS_PER_PAGE_OPTIONS = [25, 50, 100];
 

@@ -3,13 +3,10 @@ import EditIcon from '@mui/icons-material/Edit';
 import { IconButton, Tooltip } from '@mui/material';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
-import { addEnglish, useTranslation } from '../../i18n';
-import enLists from '../../i18n/locales/en/lists.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import type { EntityTexts } from './entity-texts';
-
-addEnglish('lists', enLists);
 
 /** A button in a row's Actions cell: an icon with a tooltip, named for the row it acts on. */
 export interface RowAction<T> {

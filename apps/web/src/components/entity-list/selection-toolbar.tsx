@@ -2,13 +2,10 @@ import DeleteSweepIcon from '@mui/icons-material/DeleteSweep';
 import { Button, Stack, Typography } from '@mui/material';
 import type { UseMutationResult } from '@tanstack/react-query';
 import type { DeletedCount } from '@tuitiondesk/contract';
-import { addEnglish, useTranslation } from '../../i18n';
-import enLists from '../../i18n/locales/en/lists.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import type { EntityTexts } from './entity-texts';
-
-addEnglish('lists', enLists);
 
 /** The server's all-or-nothing delete of many rows, answering how many it deleted. */
 export type DeleteMany = Pick<UseMutationResult<DeletedCount, Error, number[]>, 'mutate' | 'isPending'>;

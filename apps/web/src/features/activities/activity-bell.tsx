@@ -14,13 +14,9 @@ import {
 } from '@mui/material';
 import type { Activity } from '@tuitiondesk/contract';
 import { useState } from 'react';
-import { addEnglish, currentLanguage, type TFunction, useTranslation } from '../../i18n';
+import { currentLanguage, type TFunction, useTranslation } from '../../i18n';
 import { translatedActivity } from '../../i18n/activity-texts';
-import enActivity from '../../i18n/locales/en/activity.json';
 import { useMarkActivitiesViewed, useRecentActivities, useUnreadCount } from './api';
-
-// The bell is in the shell's own code, so its few texts travel with it.
-addEnglish('activity', enActivity);
 
 /** The units the server's "5 minutes ago" counts in, largest first, as seconds. */
 const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [

@@ -7,8 +7,7 @@ import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { DateField } from '../../components/date-field';
 import { EmptyState } from '../../components/empty-state';
 import { PageSpinner } from '../../components/page-spinner';
-import { addEnglish, i18n, useTranslation } from '../../i18n';
-import enAttendance from '../../i18n/locales/en/attendance.json';
+import { i18n, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { formatDay, todayIso } from '../../lib/dates';
 import { toggledIn } from '../../lib/row-selection';
@@ -19,8 +18,6 @@ import { otherPendingDays, PendingDays } from './pending-days';
 import { groupByClass, keepPending, toggleGroup } from './pending-selection';
 import { RecordFilterFields } from './record-filter-fields';
 import { filterRecords, NO_FILTERS, type RecordFilters } from './record-filters';
-
-addEnglish('attendance', enAttendance);
 
 const EMPTY: AttendanceRecord[] = [];
 const NO_DAYS: PendingDay[] = [];

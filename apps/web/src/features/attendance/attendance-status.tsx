@@ -5,10 +5,7 @@ import EventBusyIcon from '@mui/icons-material/EventBusy';
 import { Box, darken, type Theme } from '@mui/material';
 import { ATTENDANCE_STATUSES, type AttendanceStatus, CLASS_NAMES, type ClassName } from '@tuitiondesk/contract';
 import type { ReactElement } from 'react';
-import { addEnglish, i18n, useTranslation } from '../../i18n';
-import enAttendance from '../../i18n/locales/en/attendance.json';
-
-addEnglish('attendance', enAttendance);
+import { i18n, useTranslation } from '../../i18n';
 
 export { ATTENDANCE_STATUSES, CLASS_NAMES };
 

@@ -14,8 +14,7 @@ import { NotLoaded } from '../../components/not-loaded';
 import { Pager, usePageState } from '../../components/pager';
 import type { DataColumn } from '../../components/row-cards';
 import { StatCard } from '../../components/stat-card';
-import { addEnglish, i18n, type TFunction, useTranslation } from '../../i18n';
-import enAttendance from '../../i18n/locales/en/attendance.json';
+import { i18n, type TFunction, useTranslation } from '../../i18n';
 import { errorText, saveFile } from '../../lib/api-client';
 import { csvBlob } from '../../lib/csv';
 import { formatDay, isoDaysAgo, todayIso } from '../../lib/dates';
@@ -26,8 +25,6 @@ import { buildHistoryCsv, historyCsvFilename } from './history-rows';
 import { RecordFilterFields } from './record-filter-fields';
 import { filterRecords, NO_FILTERS, type RecordFilters } from './record-filters';
 import { RemarksAndReason } from './remarks-and-reason';
-
-addEnglish('attendance', enAttendance);
 
 /** Student, Student ID, Class, Date, Status, Marked By, Approved By, Remarks: on a phone, a card a record. */
 const columns = (t: TFunction<'attendance'>): readonly DataColumn<AttendanceRecord>[] => [

@@ -1,9 +1,6 @@
 import type { AttendanceRecord } from '@tuitiondesk/contract';
-import { addEnglish, englishText } from '../../i18n';
-import enAttendance from '../../i18n/locales/en/attendance.json';
+import { englishText } from '../../i18n';
 import { buildCsv } from '../../lib/csv';
-
-addEnglish('attendance', enAttendance);
 
 /**
  * The export, built in the browser: these columns, in this order. A file for other systems: its

@@ -9,8 +9,7 @@ import { useSearchParams } from 'react-router';
 import { DateField } from '../../components/date-field';
 import { EmptyState } from '../../components/empty-state';
 import { PageSpinner } from '../../components/page-spinner';
-import { addEnglish, i18n, useTranslation } from '../../i18n';
-import enAttendance from '../../i18n/locales/en/attendance.json';
+import { i18n, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { formatDay, todayIso } from '../../lib/dates';
@@ -22,8 +21,6 @@ import { MarkingRulesDialog } from './marking-rules-dialog';
 import { QueuedMarksPanel } from './queued-marks-panel';
 import { pruneOldDrafts } from './register-draft';
 import { RosterForm } from './roster-form';
-
-addEnglish('attendance', enAttendance);
 
 /** `?date=` when it is a real date inside the window, else the window's last day (today). */
 function dateFrom(param: string | null, min: string | undefined, max: string): string {

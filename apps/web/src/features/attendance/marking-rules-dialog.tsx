@@ -15,13 +15,10 @@ import {
 } from '@mui/material';
 import { type MarkingRules, TEACHER_MARK_DAYS_BACK_MAX } from '@tuitiondesk/contract';
 import { useState } from 'react';
-import { addEnglish, useTranslation } from '../../i18n';
-import enAttendance from '../../i18n/locales/en/attendance.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useMarkingRules, useUpdateMarkingRules } from './api';
-
-addEnglish('attendance', enAttendance);
 
 /** The number typed, when it is one the server accepts. */
 export function parseDaysBack(text: string): number | undefined {

@@ -5,14 +5,11 @@ import { useCallback, useEffect, useMemo } from 'react';
 import { ColumnTable } from '../../components/data-table';
 import { Pager, rowsOfPage, usePageState } from '../../components/pager';
 import type { DataColumn } from '../../components/row-cards';
-import { addEnglish, type TFunction, useTranslation } from '../../i18n';
-import enAttendance from '../../i18n/locales/en/attendance.json';
+import { type TFunction, useTranslation } from '../../i18n';
 import { formatClock } from '../../lib/dates';
 import { classLabel, StatusLabel } from './attendance-status';
 import { groupCheckState } from './pending-selection';
 import { RemarksAndReason } from './remarks-and-reason';
-
-addEnglish('attendance', enAttendance);
 
 /** Select, Student, ID, Status, Remarks, Parent Phone, Marked At: on a phone, a card a record under its name. */
 const columns = (t: TFunction<'attendance'>): readonly DataColumn<AttendanceRecord>[] => [

@@ -3,11 +3,8 @@ import { Box, Button, Chip, Typography } from '@mui/material';
 import type { PendingDay } from '@tuitiondesk/contract';
 import dayjs from 'dayjs';
 import { useId, useState } from 'react';
-import { addEnglish, currentLanguage, i18n, useTranslation } from '../../i18n';
-import enAttendance from '../../i18n/locales/en/attendance.json';
+import { currentLanguage, i18n, useTranslation } from '../../i18n';
 import { formatDay } from '../../lib/dates';
-
-addEnglish('attendance', enAttendance);
 
 /** Days shown before "more": enough for a fortnight of weekdays, short enough to read at a glance. */
 const SHOWN_DAYS = 8;

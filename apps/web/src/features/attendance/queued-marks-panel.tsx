@@ -1,14 +1,11 @@
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import { Alert, AlertTitle, Box, Button, Stack, Typography } from '@mui/material';
-import { addEnglish, i18n, useTranslation } from '../../i18n';
-import enAttendance from '../../i18n/locales/en/attendance.json';
+import { i18n, useTranslation } from '../../i18n';
 import { formatClock, formatDay } from '../../lib/dates';
 import { type QueuedMarks, waitingMarks } from '../../lib/offline/mark-queue';
 import { markSync, shownWaiting, useMarkQueue } from '../../lib/offline/mark-sync';
 import { answerText } from './answer-text';
 import { classLabel } from './attendance-status';
-
-addEnglish('attendance', enAttendance);
 
 function registerName(entry: QueuedMarks): string {
   return i18n.t('attendance:register', { class: classLabel(entry.class_name), date: formatDay(entry.date) });

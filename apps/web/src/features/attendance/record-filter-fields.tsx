@@ -1,11 +1,8 @@
 import { MenuItem, TextField } from '@mui/material';
 import { SearchField } from '../../components/search-field';
-import { addEnglish, useTranslation } from '../../i18n';
-import enAttendance from '../../i18n/locales/en/attendance.json';
+import { useTranslation } from '../../i18n';
 import { ATTENDANCE_STATUSES, CLASS_NAMES, classLabel, isClassName, isStatus, statusLabel } from './attendance-status';
 import type { RecordFilters } from './record-filters';
-
-addEnglish('attendance', enAttendance);
 
 interface Props {
   filters: RecordFilters;

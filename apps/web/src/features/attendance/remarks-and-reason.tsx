@@ -1,8 +1,5 @@
 import { Typography } from '@mui/material';
-import { addEnglish, useTranslation } from '../../i18n';
-import enAttendance from '../../i18n/locales/en/attendance.json';
-
-addEnglish('attendance', enAttendance);
+import { useTranslation } from '../../i18n';
 
 /** The marker's remarks, and under them the parent's one-tap reply to the alert (Sick, Coming late …). */
 export function RemarksAndReason({ remarks, parentReason }: { remarks: string | null; parentReason: string | null }) {

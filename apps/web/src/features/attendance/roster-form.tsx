@@ -3,8 +3,7 @@ import type { Roster } from '@tuitiondesk/contract';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Pager, rowsOfPage, usePageState } from '../../components/pager';
 import { SearchField } from '../../components/search-field';
-import { addEnglish, useTranslation } from '../../i18n';
-import enAttendance from '../../i18n/locales/en/attendance.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { formatDay } from '../../lib/dates';
 import { markSync, useMarkQueue } from '../../lib/offline/mark-sync';
@@ -15,8 +14,6 @@ import { clearDraft, type RegisterKey, readDraft, saveDraft, startingMarks } fro
 import { RosterBar } from './roster-bar';
 import { countStatuses, isLocked, type Mark, recordsToSubmit } from './roster-marks';
 import { StudentRow } from './roster-row';
-
-addEnglish('attendance', enAttendance);
 
 const PAGE_SIZES = [50, 100, 200];
 /** From this many students a register offers a search: a class of 30 on a phone is long to scroll. */

@@ -1,10 +1,7 @@
 import { Box, Typography, useTheme } from '@mui/material';
 import type { AuditEntry } from '@tuitiondesk/contract';
-import { addEnglish, useTranslation } from '../../i18n';
-import enAudit from '../../i18n/locales/en/audit.json';
+import { useTranslation } from '../../i18n';
 import { changeLines, fieldLabel } from './audit-labels';
-
-addEnglish('audit', enAudit);
 
 /** A row's before → after, one field a line; a creation shows what was set, a deletion what was there. */
 export function AuditChange({ entry }: { entry: Pick<AuditEntry, 'entity' | 'before' | 'after'> }) {

@@ -7,16 +7,13 @@ import { ColumnTable } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
 import { Pager, usePageState } from '../../components/pager';
 import type { DataColumn } from '../../components/row-cards';
-import { addEnglish, type TFunction, useTranslation } from '../../i18n';
-import enAudit from '../../i18n/locales/en/audit.json';
+import { type TFunction, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { formatDayTime } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
 import { type AuditFilters, exportAuditCsv, NO_AUDIT_FILTERS, useAuditPage } from './api';
 import { AuditChange } from './audit-change';
 import { AUDIT_ENTITIES, actionLabel, actorName, entityLabel, REMOVED, wayLabel } from './audit-labels';
-
-addEnglish('audit', enAudit);
 
 /** When, Who, Way, Address, What, Action, Change: on a phone, a card an entry, headed by when. */
 const columnsOf = (t: TFunction<'audit'>): readonly DataColumn<AuditEntry>[] => [

@@ -1,12 +1,9 @@
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { Box, Button, Typography } from '@mui/material';
 import type { TwoFactorSetup } from '@tuitiondesk/contract';
-import { addEnglish, useTranslation } from '../../i18n';
-import enAccount from '../../i18n/locales/en/account.json';
+import { useTranslation } from '../../i18n';
 import { useToast } from '../../lib/toast';
 import { MONOSPACE } from './monospace';
-
-addEnglish('account', enAccount);
 
 /** `ABCD EFGH …`: a long secret is easier to type into a phone in groups of four. */
 export function groupSecret(secret: string): string {

@@ -1,11 +1,8 @@
 import LockResetIcon from '@mui/icons-material/LockReset';
 import { Button } from '@mui/material';
 import { useState } from 'react';
-import { addEnglish, useTranslation } from '../../i18n';
-import enAccount from '../../i18n/locales/en/account.json';
+import { useTranslation } from '../../i18n';
 import { ChangePasswordDialog } from './change-password-dialog';
-
-addEnglish('account', enAccount);
 
 /** A signed-in user's own password change: the button, and the dialog it opens. */
 export function ChangePasswordButton() {

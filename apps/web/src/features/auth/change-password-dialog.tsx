@@ -1,7 +1,6 @@
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { addEnglish, useTranslation } from '../../i18n';
-import enAccount from '../../i18n/locales/en/account.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { changePassword, isOtpRequired, login } from '../../lib/auth/api';
 import { useAuth } from '../../lib/auth/auth-provider';
@@ -9,8 +8,6 @@ import { useToast } from '../../lib/toast';
 import { OneTimeCodeField } from './one-time-code-field';
 import { PasswordField } from './password-field';
 import { checkNewPassword, newPasswordRefusal } from './password-rules';
-
-addEnglish('account', enAccount);
 
 export const SIGN_IN_CLOSE_DELAY_MS = 2000;
 

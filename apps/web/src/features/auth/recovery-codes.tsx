@@ -2,13 +2,10 @@ import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DownloadIcon from '@mui/icons-material/Download';
 import { Alert, Box, Button, Checkbox, FormControlLabel, Stack } from '@mui/material';
 import { useState } from 'react';
-import { addEnglish, useTranslation } from '../../i18n';
-import enAccount from '../../i18n/locales/en/account.json';
+import { useTranslation } from '../../i18n';
 import { saveFile } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { MONOSPACE } from './monospace';
-
-addEnglish('account', enAccount);
 
 export const RECOVERY_CODES_FILE = 'tuitiondesk-recovery-codes.txt';
 

@@ -1,14 +1,11 @@
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { type FormEvent, useState } from 'react';
-import { addEnglish, useTranslation } from '../../i18n';
-import enAccount from '../../i18n/locales/en/account.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { OneTimeCodeField } from './one-time-code-field';
 import { PasswordField } from './password-field';
 import { useDisableTwoFactor } from './two-factor-api';
-
-addEnglish('account', enAccount);
 
 /** Turning two-factor sign-in off takes the password and a code from the app (or a recovery code). */
 export function TurnOffTwoFactor({ onTurnedOff }: { onTurnedOff: () => Promise<void> }) {

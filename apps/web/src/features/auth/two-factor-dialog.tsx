@@ -3,8 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { TwoFactorStatus } from '@tuitiondesk/contract';
 import { type ReactNode, useState } from 'react';
 import { DialogSpinner } from '../../components/dialog-spinner';
-import { addEnglish, useTranslation } from '../../i18n';
-import enAccount from '../../i18n/locales/en/account.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { fetchCurrentUser } from '../../lib/auth/api';
 import { useAuth } from '../../lib/auth/auth-provider';
@@ -12,8 +11,6 @@ import { useTwoFactorStatus } from '../../lib/auth/two-factor-status';
 import { RecoveryCodes } from './recovery-codes';
 import { TwoFactorEnrol } from './two-factor-enrol';
 import { TwoFactorOn } from './two-factor-on';
-
-addEnglish('account', enAccount);
 
 type Mode =
   /** From the account menu. */

@@ -1,15 +1,12 @@
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { normaliseTotpCode, type TwoFactorSetup } from '@tuitiondesk/contract';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { addEnglish, useTranslation } from '../../i18n';
-import enAccount from '../../i18n/locales/en/account.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { AuthenticatorKey } from './authenticator-key';
 import { OneTimeCodeField } from './one-time-code-field';
 import { useConfirmTwoFactor, useStartTwoFactorSetup } from './two-factor-api';
-
-addEnglish('account', enAccount);
 
 interface Props {
   /** The centre requires it: the setup starts at once. */

@@ -1,11 +1,8 @@
 import { Alert, Stack, Typography } from '@mui/material';
 import type { TwoFactorStatus } from '@tuitiondesk/contract';
-import { addEnglish, useTranslation } from '../../i18n';
-import enAccount from '../../i18n/locales/en/account.json';
+import { useTranslation } from '../../i18n';
 import { formatDayTime } from '../../lib/dates';
 import { TurnOffTwoFactor } from './turn-off-two-factor';
-
-addEnglish('account', enAccount);
 
 /** Few enough recovery codes left to warn about. */
 const FEW_CODES_LEFT = 3;

@@ -5,15 +5,12 @@ import InsertDriveFileIcon from '@mui/icons-material/InsertDriveFile';
 import UploadIcon from '@mui/icons-material/Upload';
 import { Alert, Box, Button, Card, CardContent, CardHeader, Stack, Typography } from '@mui/material';
 import { type ChangeEvent, type DragEvent, useId, useRef, useState } from 'react';
-import { addEnglish, useTranslation } from '../../i18n';
-import enImports from '../../i18n/locales/en/imports.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { type AnyImportResult, type ImportKind, useDownloadTemplate, useImportFile } from './api';
 import { ACCEPT, formatFileSize, isExcelFileName } from './import-files';
 import { ImportResult } from './import-result';
-
-addEnglish('imports', enImports);
 
 interface Props {
   kind: ImportKind;

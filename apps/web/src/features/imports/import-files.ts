@@ -1,9 +1,6 @@
 import { IMPORT_EXTENSIONS, type TeacherImportResult } from '@tuitiondesk/contract';
-import { addEnglish, i18n } from '../../i18n';
-import enImports from '../../i18n/locales/en/imports.json';
+import { i18n } from '../../i18n';
 import { buildCsv } from '../../lib/csv';
-
-addEnglish('imports', enImports);
 
 export const ACCEPT = IMPORT_EXTENSIONS.join(',');
 

@@ -13,14 +13,11 @@ import {
   Typography,
 } from '@mui/material';
 import { PageHeader } from '../../components/page-header';
-import { addEnglish, type TFunction, useTranslation } from '../../i18n';
-import enImports from '../../i18n/locales/en/imports.json';
+import { type TFunction, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useDefaultCountryCode } from '../../lib/phone-settings';
 import { type ClearAllResult, useClearAllData } from './api';
 import { ImportCard } from './import-card';
-
-addEnglish('imports', enImports);
 
 export function clearAllSummary(t: TFunction<'imports'>, result: ClearAllResult): string {
   return t('page.cleared', {

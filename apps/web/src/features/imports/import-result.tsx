@@ -13,16 +13,13 @@ import {
 } from '@mui/material';
 import type { AlreadyImported, ImportRowError } from '@tuitiondesk/contract';
 import { DataTable } from '../../components/data-table';
-import { addEnglish, type TFunction, useTranslation } from '../../i18n';
-import enImports from '../../i18n/locales/en/imports.json';
+import { type TFunction, useTranslation } from '../../i18n';
 import { saveFile } from '../../lib/api-client';
 import { csvBlob } from '../../lib/csv';
 import { todayIso } from '../../lib/dates';
 import { serverMessage } from '../../lib/server-words';
 import type { AnyImportResult, ImportKind } from './api';
 import { buildAccountsCsv, type ImportedTeacher } from './import-files';
-
-addEnglish('imports', enImports);
 
 /** Beyond this many, the imported list says how many more there are rather than listing them all. */
 export const SHOWN_RECORDS = 200;

@@ -25,15 +25,12 @@ import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/page-spinner';
 import { useCardLayout } from '../../components/row-cards';
-import { addEnglish, type TFunction, useTranslation } from '../../i18n';
-import enLeave from '../../i18n/locales/en/leave.json';
+import { type TFunction, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { formatDay, formatDayTime } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
 import { LEAVE_PAGE_SIZE, type LeaveDecision, useDecideLeave, useLeaveList } from './api';
-
-addEnglish('leave', enLeave);
 
 const STATE_COLOURS: Record<LeaveStatus, ChipProps['color']> = {
   pending: 'warning',

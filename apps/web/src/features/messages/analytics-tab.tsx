@@ -5,12 +5,9 @@ import { lazy, Suspense, useState } from 'react';
 import { ColumnTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import type { DataColumn } from '../../components/row-cards';
-import { addEnglish, type TFunction, useTranslation } from '../../i18n';
-import enMessages from '../../i18n/locales/en/messages.json';
+import { type TFunction, useTranslation } from '../../i18n';
 import { formatDayTime, formatNumber, isoDaysAgo, todayIso } from '../../lib/dates';
 import { useAnalytics } from './api';
-
-addEnglish('messages', enMessages);
 
 const ReachChart = lazy(() => import('./reach-chart'));
 

@@ -15,13 +15,10 @@ import {
 import type { CallListItem } from '@tuitiondesk/contract';
 import { useState } from 'react';
 import { EmptyState } from '../../components/empty-state';
-import { addEnglish, type TFunction, useTranslation } from '../../i18n';
-import enMessages from '../../i18n/locales/en/messages.json';
+import { type TFunction, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { formatDayTime } from '../../lib/dates';
 import { useCallList, useMarkCalled } from './api';
-
-addEnglish('messages', enMessages);
 
 /** Why this family is on the list, in the office's words. */
 export function callReason(t: TFunction<'messages'>, item: CallListItem): string {

@@ -7,8 +7,7 @@ import { FLIP_IN_RTL } from '../../components/flip-in-rtl';
 import { NotLoaded } from '../../components/not-loaded';
 import { PageHeader } from '../../components/page-header';
 import { usePageState } from '../../components/pager';
-import { addEnglish, useTranslation } from '../../i18n';
-import enMessages from '../../i18n/locales/en/messages.json';
+import { useTranslation } from '../../i18n';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { AnalyticsTab } from './analytics-tab';
 import { useMessageHistory, useMessagingSettings } from './api';
@@ -18,8 +17,6 @@ import { MessageHistoryTable, ROWS_PER_PAGE_OPTIONS } from './message-history-ta
 import { MessagingSettingsDialog } from './messaging-settings-dialog';
 import { SendMessageDialog } from './send-message-dialog';
 import { TemplatesTab } from './templates-tab';
-
-addEnglish('messages', enMessages);
 
 /** The tabs' texts (`tabs.<key>`), in their order. */
 const TABS = ['history', 'analytics', 'templates', 'callList', 'conversations'] as const;

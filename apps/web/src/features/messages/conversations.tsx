@@ -14,13 +14,10 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { EmptyState } from '../../components/empty-state';
-import { addEnglish, useTranslation } from '../../i18n';
-import enMessages from '../../i18n/locales/en/messages.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { formatDayTime } from '../../lib/dates';
 import { useConversation, useConversations, useSendWhatsapp } from './api';
-
-addEnglish('messages', enMessages);
 
 function Thread({ phone, canAnswer }: { phone: string; canAnswer: boolean }) {
   const { t } = useTranslation('messages');

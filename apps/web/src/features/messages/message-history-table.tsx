@@ -8,11 +8,8 @@ import { ColumnTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import { Pager, type PageState } from '../../components/pager';
 import type { DataColumn } from '../../components/row-cards';
-import { addEnglish, type TFunction, useTranslation } from '../../i18n';
-import enMessages from '../../i18n/locales/en/messages.json';
+import { type TFunction, useTranslation } from '../../i18n';
 import { formatDayTime } from '../../lib/dates';
-
-addEnglish('messages', enMessages);
 
 /** The history shows the first 50 characters of each message. */
 export const PREVIEW_LENGTH = 50;

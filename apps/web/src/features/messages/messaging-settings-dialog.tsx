@@ -2,13 +2,10 @@ import { Alert, Stack, TextField } from '@mui/material';
 import type { MessagingSettings } from '@tuitiondesk/contract';
 import { useState } from 'react';
 import { EntityFormDialog } from '../../components/entity-list';
-import { addEnglish, type TFunction, useTranslation } from '../../i18n';
-import enMessages from '../../i18n/locales/en/messages.json';
+import { type TFunction, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useSaveMessagingSettings } from './api';
-
-addEnglish('messages', enMessages);
 
 /** Where WhatsApp stands, in one sentence. */
 export function whatsappStatusText(t: TFunction<'messages'>, settings: MessagingSettings): string {

@@ -1,10 +1,7 @@
 import { BarChart } from '@mui/x-charts/BarChart';
 import type { MessageAnalytics } from '@tuitiondesk/contract';
-import { addEnglish, useTranslation } from '../../i18n';
-import enMessages from '../../i18n/locales/en/messages.json';
+import { useTranslation } from '../../i18n';
 import { formatDay } from '../../lib/dates';
-
-addEnglish('messages', enMessages);
 
 /** A day without its year: `22 Nov`, `22 नवंबर`, `23 नोव्हेंबर` (the year and the comma before it go). */
 const withoutYear = (day: string) => formatDay(day).replace(/[,،]? \d{4}$/, '');

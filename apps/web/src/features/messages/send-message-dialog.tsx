@@ -1,15 +1,12 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
 import { ALL_PARENTS, fillPlaceholders, type SendToParentsResult } from '@tuitiondesk/contract';
 import { type FormEvent, useEffect, useState } from 'react';
-import { addEnglish, englishText, type TFunction, useTranslation } from '../../i18n';
-import enMessages from '../../i18n/locales/en/messages.json';
+import { englishText, type TFunction, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { formatDay, todayIso } from '../../lib/dates';
 import { serverMessage } from '../../lib/server-words';
 import { useToast } from '../../lib/toast';
 import { useFamilyCount, useMessagingSettings, useRecipientClasses, useSendToParents, useTemplates } from './api';
-
-addEnglish('messages', enMessages);
 
 /** A message is sent only when both texts hold something once trimmed. */
 export function isMessageComplete(subject: string, message: string): boolean {

@@ -11,15 +11,12 @@ import {
 } from '@tuitiondesk/contract';
 import { useState } from 'react';
 import { EntityFormDialog } from '../../components/entity-list';
-import { addEnglish, type TFunction, useTranslation } from '../../i18n';
+import { type TFunction, useTranslation } from '../../i18n';
 import { useLanguageLabel } from '../../i18n/language-label';
-import enMessages from '../../i18n/locales/en/messages.json';
 import { errorText } from '../../lib/api-client';
 import { formatDay } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
 import { useSaveTemplate } from './api';
-
-addEnglish('messages', enMessages);
 
 /** What a preview fills the placeholders with: `Class 8`, `23 Nov 2026`, `absent` in the language in use. */
 export function exampleValues(t: TFunction<'messages'>): Record<TemplatePlaceholder, string> {

@@ -8,16 +8,13 @@ import { useState } from 'react';
 import { ColumnTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import type { DataColumn } from '../../components/row-cards';
-import { addEnglish, type TFunction, useTranslation } from '../../i18n';
+import { type TFunction, useTranslation } from '../../i18n';
 import { useLanguageLabel } from '../../i18n/language-label';
-import enMessages from '../../i18n/locales/en/messages.json';
 import { errorText } from '../../lib/api-client';
 import { serverMessage } from '../../lib/server-words';
 import { useToast } from '../../lib/toast';
 import { useDeleteTemplate, useTemplates } from './api';
 import { TemplateDialog } from './template-dialog';
-
-addEnglish('messages', enMessages);
 
 /** Name, Used for, Languages, WhatsApp templates, then the buttons: on a phone, a card a template. */
 const columns = (

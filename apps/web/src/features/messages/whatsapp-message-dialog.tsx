@@ -11,14 +11,11 @@ import {
 } from '@mui/material';
 import type { Student } from '@tuitiondesk/contract';
 import { useState } from 'react';
-import { addEnglish, useTranslation } from '../../i18n';
-import enMessages from '../../i18n/locales/en/messages.json';
+import { useTranslation } from '../../i18n';
 import { ApiError, errorText } from '../../lib/api-client';
 import { serverMessage } from '../../lib/server-words';
 import { useToast } from '../../lib/toast';
 import { useSendWhatsapp } from './api';
-
-addEnglish('messages', enMessages);
 
 /**
  * Message on WhatsApp: one message to the parent of `student`. Outside the 24 hours after the parent

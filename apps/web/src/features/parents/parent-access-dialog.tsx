@@ -28,15 +28,12 @@ import {
 import { type ReactNode, useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { DialogSpinner } from '../../components/dialog-spinner';
-import { addEnglish, englishText, type TFunction, useTranslation } from '../../i18n';
-import enParents from '../../i18n/locales/en/parents.json';
+import { englishText, type TFunction, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { formatDayTime } from '../../lib/dates';
 import { serverMessage } from '../../lib/server-words';
 import { useToast } from '../../lib/toast';
 import { useIssueParentAccess, useParentAccess } from './api';
-
-addEnglish('parents', enParents);
 
 /** The printed card's advice in English (the words tests compare). */
 export const PRINT_INSTRUCTIONS = englishText('parents:card.instructions');

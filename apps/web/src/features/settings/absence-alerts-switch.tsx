@@ -1,10 +1,7 @@
 import { FormControlLabel, Switch, Typography } from '@mui/material';
-import { addEnglish, englishText, useTranslation } from '../../i18n';
-import enSettings from '../../i18n/locales/en/settings.json';
+import { englishText, useTranslation } from '../../i18n';
 import { useCentreSettings, useUpdateCentreSettings } from './api';
 import { useSettingSwitch } from './setting-switch';
-
-addEnglish('settings', enSettings);
 
 export const ABSENCE_ALERTS_LABEL = englishText('settings:absenceAlerts.label');
 

@@ -1,11 +1,7 @@
 import { Box, FormControlLabel, Switch, Typography } from '@mui/material';
-import { addEnglish, englishText, useTranslation } from '../../i18n';
-import enSettings from '../../i18n/locales/en/settings.json';
+import { englishText, useTranslation } from '../../i18n';
 import { useUpdateTwoFactorPolicy } from './api';
 import { useSettingSwitch } from './setting-switch';
-
-// In the shell's code (the account menu's two-factor dialog), so its texts travel with the shell.
-addEnglish('settings', enSettings);
 
 export const REQUIRE_FOR_ADMINS_LABEL = englishText('settings:adminTwoFactor.label');
 

@@ -1,13 +1,10 @@
 import { Box, Button, TextField, Typography } from '@mui/material';
 import { AUDIT_RETENTION_MONTHS_MAX, AUDIT_RETENTION_MONTHS_MIN } from '@tuitiondesk/contract';
 import { type FormEvent, useEffect, useState } from 'react';
-import { addEnglish, englishText, type TFunction, useTranslation } from '../../i18n';
-import enSettings from '../../i18n/locales/en/settings.json';
+import { englishText, type TFunction, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useAuditRetention, useUpdateAuditRetention } from './api';
-
-addEnglish('settings', enSettings);
 
 export const AUDIT_RETENTION_LABEL = englishText('settings:auditRetention.label');
 

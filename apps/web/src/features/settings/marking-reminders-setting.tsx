@@ -1,13 +1,10 @@
 import { FormControlLabel, Stack, Switch, TextField, Typography } from '@mui/material';
 import type { MarkingReminderSettings, UpdateMarkingReminderSettings } from '@tuitiondesk/contract';
 import { useState } from 'react';
-import { addEnglish, englishText, type TFunction, useTranslation } from '../../i18n';
-import enSettings from '../../i18n/locales/en/settings.json';
+import { englishText, type TFunction, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useReminderSettings, useUpdateReminderSettings } from './reminders-api';
-
-addEnglish('settings', enSettings);
 
 export const REMINDERS_LABEL = englishText('settings:reminders.label');
 export const REMINDER_TIME_LABEL = englishText('settings:reminders.time');

@@ -1,14 +1,11 @@
 import { Box, Button, TextField } from '@mui/material';
 import { normaliseCountryCode } from '@tuitiondesk/contract';
 import { type FormEvent, useEffect, useState } from 'react';
-import { addEnglish, englishText, useTranslation } from '../../i18n';
-import enSettings from '../../i18n/locales/en/settings.json';
+import { englishText, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { splitFieldError } from '../../lib/field-errors';
 import { usePhoneSettings, useUpdatePhoneSettings } from '../../lib/phone-settings';
 import { useToast } from '../../lib/toast';
-
-addEnglish('settings', enSettings);
 
 export const COUNTRY_CODE_LABEL = englishText('settings:countryCode.label');
 

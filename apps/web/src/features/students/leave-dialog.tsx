@@ -11,11 +11,8 @@ import {
 import type { Student } from '@tuitiondesk/contract';
 import { useState } from 'react';
 import { DateField } from '../../components/date-field';
-import { addEnglish, useTranslation } from '../../i18n';
-import enStudents from '../../i18n/locales/en/students.json';
+import { useTranslation } from '../../i18n';
 import { todayIso } from '../../lib/dates';
-
-addEnglish('students', enStudents);
 
 interface Props {
   student: Student;

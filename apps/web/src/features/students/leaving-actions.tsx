@@ -4,14 +4,11 @@ import { ToggleButton, ToggleButtonGroup } from '@mui/material';
 import type { Student } from '@tuitiondesk/contract';
 import { type ReactNode, useMemo, useState } from 'react';
 import type { RowAction } from '../../components/entity-list';
-import { addEnglish, englishText, useTranslation } from '../../i18n';
-import enStudents from '../../i18n/locales/en/students.json';
+import { englishText, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useMarkStudentLeft, useRestoreStudent } from './api';
 import { LeaveDialog } from './leave-dialog';
-
-addEnglish('students', enStudents);
 
 /** Which students the screen lists: those attending, or those who left. */
 export type StudentsView = 'current' | 'left';

@@ -1,12 +1,9 @@
 import { Button, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { addEnglish, englishText, useTranslation } from '../../i18n';
-import enStudents from '../../i18n/locales/en/students.json';
+import { englishText, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useStudentSettings, useUpdateStudentSettings } from './api';
-
-addEnglish('students', enStudents);
 
 /** The months field's name in English (the words tests look for). */
 export const SCRUB_MONTHS_LABEL = englishText('students:scrub.months');

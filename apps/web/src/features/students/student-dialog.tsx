@@ -3,9 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { CLASS_NAMES, PARENT_LANGUAGES, type ParentLanguage, type Student } from '@tuitiondesk/contract';
 import { useState } from 'react';
 import { EntityFormDialog } from '../../components/entity-list';
-import { addEnglish, englishText, type TFunction, useTranslation } from '../../i18n';
+import { englishText, type TFunction, useTranslation } from '../../i18n';
 import { useLanguageLabel } from '../../i18n/language-label';
-import enStudents from '../../i18n/locales/en/students.json';
 import { formatDay } from '../../lib/dates';
 import { useFieldErrors } from '../../lib/field-errors';
 import { useDefaultCountryCode, usePhoneFieldHint } from '../../lib/phone-settings';
@@ -19,8 +18,6 @@ import {
   type StudentForm,
   type StudentTextField,
 } from './student-form';
-
-addEnglish('students', enStudents);
 
 /** The consent switch's name in English (the words tests look for). */
 export const WHATSAPP_CONSENT_LABEL = englishText('students:dialog.consent');

@@ -3,14 +3,9 @@ import SchoolIcon from '@mui/icons-material/School';
 import { Typography } from '@mui/material';
 import type { Student } from '@tuitiondesk/contract';
 import { type EntityColumn, type EntityListSpec, NameCell } from '../../components/entity-list';
-import { addEnglish, type TFunction } from '../../i18n';
-import enLists from '../../i18n/locales/en/lists.json';
-import enStudents from '../../i18n/locales/en/students.json';
+import type { TFunction } from '../../i18n';
 import { formatDay } from '../../lib/dates';
 import { filterStudents } from './student-search';
-
-addEnglish('students', enStudents);
-addEnglish('lists', enLists);
 
 /** The students table: Student, Student ID, Class, Parent Contact (the Actions column follows). */
 function columns(t: TFunction<'students'>): EntityColumn<Student>[] {

@@ -2,8 +2,7 @@ import { Stack } from '@mui/material';
 import type { Student } from '@tuitiondesk/contract';
 import { type ReactNode, useMemo, useState } from 'react';
 import { EntityList, type RowAction, useEditor } from '../../components/entity-list';
-import { addEnglish, useTranslation } from '../../i18n';
-import enStudents from '../../i18n/locales/en/students.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { useToast } from '../../lib/toast';
@@ -20,8 +19,6 @@ import { ScrubSetting } from './scrub-setting';
 import { StudentDialog } from './student-dialog';
 import { editedStudent, type StudentForm } from './student-form';
 import { leftStudentsList, studentsList } from './students-list';
-
-addEnglish('students', enStudents);
 
 /**
  * The Students screen: everyone adds, searches and edits; only admins delete (the server refuses

@@ -10,14 +10,11 @@ import {
 } from '@mui/material';
 import type { TeacherAttendanceEntry } from '@tuitiondesk/contract';
 import { type FormEvent, useState } from 'react';
-import { addEnglish, useTranslation } from '../../i18n';
-import enTeacherAttendance from '../../i18n/locales/en/teacherAttendance.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { formatDay } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
 import { useUpdateTeacherRemarks } from './api';
-
-addEnglish('teacherAttendance', enTeacherAttendance);
 
 export const REMARKS_MAX = 500;
 

@@ -10,16 +10,13 @@ import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/page-spinner';
 import type { DataColumn } from '../../components/row-cards';
-import { addEnglish, useTranslation } from '../../i18n';
-import enTeacherAttendance from '../../i18n/locales/en/teacherAttendance.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { formatDay, formatDayTime, todayIso } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
 import { useLockTeacherAttendance, useMarkTeacherAttendance, useTeacherDay } from './api';
 import { buildTeacherRecords, type StatusEdits, statusOf, withEdit } from './attendance-marks';
 import { RemarksDialog } from './remarks-dialog';
-
-addEnglish('teacherAttendance', enTeacherAttendance);
 
 const NO_EDITS: StatusEdits = new Map();
 /** Read by screen readers, not shown. */

@@ -13,10 +13,7 @@ import {
 } from '@mui/material';
 import type { CreatedTeacher } from '@tuitiondesk/contract';
 import { useState } from 'react';
-import { addEnglish, useTranslation } from '../../i18n';
-import enTeachers from '../../i18n/locales/en/teachers.json';
-
-addEnglish('teachers', enTeachers);
+import { useTranslation } from '../../i18n';
 
 type CopyState = 'idle' | 'copied' | 'failed';
 

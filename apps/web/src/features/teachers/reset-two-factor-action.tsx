@@ -2,13 +2,10 @@ import LockResetIcon from '@mui/icons-material/LockReset';
 import type { Teacher } from '@tuitiondesk/contract';
 import { useMemo } from 'react';
 import type { RowAction } from '../../components/entity-list';
-import { addEnglish, useTranslation } from '../../i18n';
-import enTeachers from '../../i18n/locales/en/teachers.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useResetTeacherTwoFactor } from './api';
-
-addEnglish('teachers', enTeachers);
 
 /**
  * The row action for a teacher who lost their phone: offered only where two-factor sign-in is on,

@@ -2,8 +2,7 @@ import { Grid, TextField, useMediaQuery, useTheme } from '@mui/material';
 import { CLASS_NAMES, type ClassOption, SUBJECTS, type Subject, type Teacher } from '@tuitiondesk/contract';
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { EntityFormDialog } from '../../components/entity-list';
-import { addEnglish, useTranslation } from '../../i18n';
-import enTeachers from '../../i18n/locales/en/teachers.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useFieldErrors } from '../../lib/field-errors';
 import { usePhoneFieldHint } from '../../lib/phone-settings';
@@ -11,8 +10,6 @@ import { useToast } from '../../lib/toast';
 import { useClassOptions } from './api';
 import { MultiSelectField } from './multi-select-field';
 import { canSaveTeacher, emptyTeacherForm, formFromTeacher, type TeacherForm } from './teacher-form';
-
-addEnglish('teachers', enTeachers);
 
 type TextFieldName = Exclude<keyof TeacherForm, 'subjects' | 'classes_assigned'>;
 const TEXT_FIELDS = [

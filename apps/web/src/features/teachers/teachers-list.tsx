@@ -2,13 +2,8 @@ import PeopleIcon from '@mui/icons-material/People';
 import { Box, Chip, Typography } from '@mui/material';
 import type { Teacher } from '@tuitiondesk/contract';
 import { type EntityColumn, type EntityListSpec, NameCell } from '../../components/entity-list';
-import { addEnglish, type TFunction } from '../../i18n';
-import enLists from '../../i18n/locales/en/lists.json';
-import enTeachers from '../../i18n/locales/en/teachers.json';
+import type { TFunction } from '../../i18n';
 import { EmailAddress } from './email-address';
-
-addEnglish('teachers', enTeachers);
-addEnglish('lists', enLists);
 
 /** `B.Ed. · 3 years`: what the teacher brings, under their name. */
 function experienceText(t: TFunction<'teachers'>, teacher: Teacher): string {

@@ -1,8 +1,7 @@
 import type { CreatedTeacher, Teacher } from '@tuitiondesk/contract';
 import { useMemo, useState } from 'react';
 import { EntityList, useEditor } from '../../components/entity-list';
-import { addEnglish, useTranslation } from '../../i18n';
-import enTeachers from '../../i18n/locales/en/teachers.json';
+import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useCreateTeacher, useDeleteTeacher, useDeleteTeachers, useTeachers, useUpdateTeacher } from './api';
 import { InitialPasswordDialog } from './initial-password-dialog';
@@ -10,8 +9,6 @@ import { useResetTwoFactorAction } from './reset-two-factor-action';
 import { TeacherDialog } from './teacher-dialog';
 import { type TeacherForm, teacherRequest } from './teacher-form';
 import { teachersList } from './teachers-list';
-
-addEnglish('teachers', enTeachers);
 
 /**
  * The Teachers screen (admins only): add, edit and delete teachers. A new teacher's sign-in is shown
