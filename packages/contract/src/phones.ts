@@ -3,6 +3,8 @@
  * with the centre's default country code, what to fix when it cannot be one, and the phone settings.
  */
 import { z } from 'zod';
+import CLIENT_ERRORS from '../texts/client-errors/en.json';
+import { formatErrorText } from './error-codes';
 
 /** The country code a centre gives numbers written without one, until an admin chooses another. */
 export const DEFAULT_COUNTRY_CODE = '+91';
@@ -124,6 +126,20 @@ export function examplePhone(countryCode: string): string {
 }
 
 /**
+ * A phone problem's English, written once: the catalogue's finer text for it
+ * (`validation.phone.<kind>` in `texts/client-errors/en.json`, which the console translates) without
+ * its `{field}: ` lead, said of `number` ("the phone number", or "your phone number" to a parent).
+ */
+function catalogueText(
+  kind: 'characters' | 'international' | 'country_code_zero' | 'no_country_code',
+  params: Readonly<Record<string, string | number>>,
+  number: string,
+): string {
+  const text = CLIENT_ERRORS[`validation.phone.${kind}`].replace(/^\{field\}: /, '');
+  return formatErrorText(text, params).replace('the phone number', number);
+}
+
+/**
  * What to fix, in words for the person who typed the number: staff about a family's or a teacher's
  * number ("the phone number"), a parent about their own ("your phone number").
  */
@@ -131,13 +147,15 @@ export function phoneProblemText(problem: PhoneProblem, whose: 'the' | 'your' = 
   const number = `${whose} phone number`;
   switch (problem.kind) {
     case 'characters':
-      return `Remove "${problem.found}" from ${number}: digits only, with spaces, dashes or brackets if you like`;
+      return catalogueText('characters', { found: problem.found }, number);
     case 'international':
       return problem.startsWithZero && problem.digits >= 8 && problem.digits <= 15
-        ? `A country code never starts with 0: check ${number} after the +, e.g. +91 98123 45670`
-        : `After the + come the country code and the number, 8 to 15 digits in all (this one has ${problem.digits}): check ${number}`;
+        ? catalogueText('country_code_zero', {}, number)
+        : catalogueText('international', { digits: problem.digits }, number);
     case 'no-country-code':
-      return `Enter ${number} with its country code, e.g. +91 98123 45670`;
+      return catalogueText('no_country_code', {}, number);
+    // Says more than the catalogue's `validation.phone.local` (the country's lengths and an example
+    // number, which the console's finer text leaves to the English detail): its own words, here.
     case 'local': {
       const has = problem.digits > 0 ? ` (this one has ${problem.digits})` : '';
       const lengths = NATIONAL_NUMBERS[problem.countryCode.replace(/^\+/, '')]?.digits;
