@@ -304,3 +304,30 @@ describe('centre settings', () => {
     expect(await alertsFor([later.id])).toHaveLength(1);
   });
 });
+
+// Last in the file: it removes the centre's alert templates, which every test above reads.
+describe('a centre without alert templates', () => {
+  it('still alerts, in the default template words in English (the families catalogue alert_body)', async () => {
+    const date = nextDay();
+    const absent = await api.student({ full_name: 'Farah Khan', parent_name: 'Imran Khan' });
+    const late = await api.student({ full_name: 'Gopal Iyer' });
+    const ids = await mark(date, [
+      { student_id: absent.id, status: 'absent', remarks: 'Cough' },
+      { student_id: late.id, status: 'late' },
+    ]);
+    await api.db.query("DELETE FROM message_templates WHERE purpose IN ('absence_alert', 'late_alert')");
+
+    const response = await approve([...ids.values()]);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ approved_count: 2, alerted_families: 2 });
+    const alerts = await alertsFor([absent.id, late.id]);
+    expect(alerts.map(({ kind, subject, message }) => ({ kind, subject, message }))).toEqual([
+      {
+        kind: 'absence_alert',
+        subject: 'Absence alert',
+        message: `Farah Khan was marked absent on ${spoken(date)}. Remarks: Cough`,
+      },
+      { kind: 'late_alert', subject: 'Late arrival', message: `Gopal Iyer was marked late on ${spoken(date)}.` },
+    ]);
+  });
+});

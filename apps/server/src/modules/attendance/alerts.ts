@@ -65,7 +65,11 @@ export async function queueAbsenceAlerts(
       ? renderForFamily(template, subject.language, valuesIn, true)
       : {
           language: 'en' as const,
-          body: `${subject.student_name} was marked ${subject.status} on ${familyDate(subject.date, 'en')}.`,
+          body: familyTexts('en').alertBody({
+            student_name: subject.student_name,
+            status: subject.status,
+            date: familyDate(subject.date, 'en'),
+          }),
           whatsapp: null,
         };
     const texts = familyTexts(rendered.language);

@@ -24,6 +24,8 @@ export interface FamilyTexts {
   className: (name: string) => string;
   /** {class} for a notice to every class. */
   allClasses: string;
+  /** An alert's words when the centre has no template for it: the default template's text, filled. */
+  alertBody: (values: { student_name: string; status: string; date: string }) => string;
   /** After an alert's text, the teacher's remarks as written (with a leading space). */
   remarks: (remarks: string) => string;
   /** The alerts' subjects while the centre keeps the default ones ("Absence alert", "Late arrival"). */
@@ -51,7 +53,7 @@ type FamilyTextKey = keyof typeof en;
  * The texts of each language, as written in `packages/contract/texts/families/<lang>.json` (ADR 041),
  * in the contract's ICU form; a language's missing text falls back to English. `alert_body` is the
  * default text of the absence and late alert templates a new centre's database starts with (the
- * migrations seeded it; a test holds the two equal), not used here.
+ * migrations seeded it; a test holds the two equal), and the alert's words when a centre has none.
  */
 export const FAMILY_TEXTS: Record<ParentLanguage, Readonly<Record<string, string>>> = { en, hi, mr, ta, bn, ur };
 
@@ -64,6 +66,7 @@ function wordsIn(language: ParentLanguage): FamilyTexts {
     className: (name) => text('class', { name }),
     allClasses: text('all_classes'),
     remarks: (remarks) => text('remarks', { remarks }),
+    alertBody: (values) => text('alert_body', values),
     alertSubjects: {
       absence_alert: text('alert_subject.absence_alert'),
       late_alert: text('alert_subject.late_alert'),
