@@ -1,15 +1,41 @@
 import { defineConfig } from 'vitest/config';
+import { slowFirst } from '../scripts/kit/slow-first.mjs';
 
-// Browser tests: one server (the built server and console, on a fresh embedded database) for the
-// whole run, started by support/global-setup.ts; files run one after another because they share it.
-// start.spec.ts checks `npm start` itself on that built tree.
+/** Browser files at once (E2E_WORKERS, 2 by default: the CI machine's cores), each with a server of its own. */
+const WORKERS = Number(process.env.E2E_WORKERS) || 2;
+
+/**
+ * The slowest files, slowest first: they start first (ADR 039). first-scripts.spec.ts mostly waits
+ * on the pages' own 1, 2 and 4 s reloads, so the other worker gets through the rest meanwhile.
+ * pseudo-locale.spec.ts is first: it reads every screen and takes what the server holds as data only
+ * as far as its reads see it, so it runs on a server no other file has written to yet (a message
+ * another file sent shows cut short on Communications, an edited name's old value on Audit).
+ */
+const SLOWEST = [
+  'e2e/pseudo-locale.spec.ts',
+  'e2e/first-scripts.spec.ts',
+  'e2e/screens.spec.ts',
+  'e2e/languages.spec.ts',
+  'e2e/pending-and-reach.spec.ts',
+  'e2e/operations.spec.ts',
+  'e2e/small-things.spec.ts',
+  'e2e/phones.spec.ts',
+  'e2e/phone-cards.spec.ts',
+];
+
+// Browser tests: the built server and console, one server on a fresh embedded database for each worker,
+// started by support/global-setup.ts. A worker runs one file at a time on its own server, so a file
+// still has a server to itself, as when all ran one after another on one; support/browser.ts's
+// baseUrl() is the file's worker's server. start.spec.ts checks `npm start` itself on that built tree.
 export default defineConfig({
   test: {
     name: 'e2e',
     root: import.meta.dirname,
     include: ['**/*.spec.ts'],
     globalSetup: ['./support/global-setup.ts'],
-    fileParallelism: false,
+    fileParallelism: WORKERS > 1,
+    maxWorkers: WORKERS,
+    sequence: { sequencer: slowFirst(SLOWEST) },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

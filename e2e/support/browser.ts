@@ -7,7 +7,16 @@ import { ADMIN_NEW_PASSWORD } from './global-setup';
 // Pages from newPage() have the server as their base URL: signIn(page, username, password).
 export { signIn };
 
-export const baseUrl = (): string => inject('baseUrl');
+/**
+ * This file's server: global-setup.ts starts one per worker, and a worker runs one file at a time
+ * (VITEST_POOL_ID, 1 to the number of workers, says which worker), so a file has its server to itself.
+ */
+export const baseUrl = (): string => {
+  const servers = inject('baseUrls');
+  const server = servers[Number(process.env.VITEST_POOL_ID ?? 1) - 1];
+  if (!server) throw new Error(`no server for worker ${process.env.VITEST_POOL_ID} of ${servers.length}`);
+  return server;
+};
 export const ADMIN = { username: 'admin', password: ADMIN_NEW_PASSWORD };
 
 /** One Chromium per spec file; each test takes a fresh context (its own storage) from it. */
