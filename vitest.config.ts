@@ -7,39 +7,39 @@ import { slowFirst } from './scripts/kit/slow-first.mjs';
  * (ADR 039). A file missing here runs all the same, in vitest's order after these.
  */
 const SLOWEST = [
-  'apps/server/test/backup-process.test.ts',
   'apps/server/test/faults.test.ts',
-  'apps/server/test/backup.test.ts',
-  'apps/web/src/features/teachers/teachers-page.test.tsx',
+  'apps/server/test/backup-process.test.ts',
   'apps/server/test/fuzz-openapi.test.ts',
-  'apps/web/src/features/students/students-page.test.tsx',
-  'apps/server/test/server-process.test.ts',
-  'apps/web/src/components/entity-list/entity-list.test.tsx',
-  'apps/server/test/seed-demo.test.ts',
-  'apps/web/src/features/attendance/history-page.test.tsx',
-  'apps/web/src/features/auth/change-password-dialog.test.tsx',
-  'apps/server/test/sign-in-throttle.test.ts',
-  'apps/web/src/features/attendance/mark-attendance-page.test.tsx',
-  'apps/web/src/features/messages/communications-page.test.tsx',
+  'apps/server/test/backup.test.ts',
   'apps/server/test/server-keys.test.ts',
+  'apps/server/test/server-process.test.ts',
+  'apps/web/src/features/teachers/teachers-page.test.tsx',
+  'apps/server/test/sign-in-throttle.test.ts',
   'apps/server/test/backup-secrets.test.ts',
+  'apps/server/test/seed-demo.test.ts',
+  'apps/web/src/components/entity-list/entity-list.test.tsx',
+  'apps/web/src/features/students/students-page.test.tsx',
+  'apps/server/test/slow-clients.test.ts',
+  'apps/web/src/features/messages/communications-page.test.tsx',
   'apps/web/src/features/students/student-dialog.test.tsx',
-  'apps/web/src/features/messages/success-notices.test.tsx',
-  'apps/server/test/leave-requests.test.ts',
   'apps/server/test/passwords.test.ts',
+  'apps/web/src/features/messages/success-notices.test.tsx',
+  'apps/server/test/imports-refused.test.ts',
+  'apps/web/src/features/attendance/mark-attendance-page.test.tsx',
+  'apps/server/test/leave-requests.test.ts',
   'apps/server/test/family-access.test.ts',
 ];
 
 /** The same for the server's files on PostgreSQL (npm run test:postgres). */
 const SLOWEST_ON_POSTGRES = [
-  'apps/server/test/backup.test.ts',
-  'apps/server/test/backup-secrets.test.ts',
-  'apps/server/test/sign-in-throttle.test.ts',
-  'apps/server/test/server-keys.test.ts',
   'apps/server/test/fuzz-openapi.test.ts',
+  'apps/server/test/server-keys.test.ts',
+  'apps/server/test/sign-in-throttle.test.ts',
+  'apps/server/test/backup.test.ts',
   'apps/server/test/backup-process.test.ts',
-  'apps/server/test/two-instances.test.ts',
   'apps/server/test/leave-requests.test.ts',
+  'apps/server/test/seed-demo.test.ts',
+  'apps/server/test/parent-opt-out.test.ts',
 ];
 
 export default defineConfig({
