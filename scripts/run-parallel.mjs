@@ -1,39 +1,83 @@
 // @ts-check
 // Runs shell commands a few at a time (two by default, the CI machine's cores), in the order given
-// (give the longest first), each one's output printed whole when it ends with its time, and fails if
-// any failed, after all have run:
-//   node scripts/run-parallel.mjs [--jobs N] 'command' 'command' …
-// npm test's type check runs its tsc's this way (tsc uses one core).
+// (give the longest first), and fails if any failed, after all have run:
+//   node scripts/run-parallel.mjs [--jobs N] [--prefix] 'command' 'command' …
+// Each command's output is printed whole when it ends, with its time; with --prefix, line by line as it
+// comes instead, each line after its command's label: a command may start with one, `[label] command`
+// (else its number is its label). npm run typecheck runs its tsc's this way (tsc uses one core), and
+// npm test the API suites beside the browser tests (ADR 039).
 import { spawn } from 'node:child_process';
 
 const args = process.argv.slice(2);
 let jobs = Number(process.env.CI_JOBS) || 2;
-if (args[0] === '--jobs') {
-  jobs = Number(args[1]);
-  args.splice(0, 2);
+let prefix = false;
+for (;;) {
+  if (args[0] === '--jobs') {
+    jobs = Number(args[1]);
+    args.splice(0, 2);
+  } else if (args[0] === '--prefix') {
+    prefix = true;
+    args.shift();
+  } else break;
 }
 if (!Number.isInteger(jobs) || jobs < 1 || args.length === 0) {
-  process.stderr.write("usage: node scripts/run-parallel.mjs [--jobs N] 'command' 'command' …\n");
+  process.stderr.write("usage: node scripts/run-parallel.mjs [--jobs N] [--prefix] 'command' 'command' …\n");
   process.exit(2);
 }
 
 /**
- * Runs one command through the shell, its output collected, and answers its exit status.
- * @param {string} command
+ * A command's label (`[label] command`, else its number) and the command itself.
+ * @param {string} argument
+ * @param {number} index
+ */
+function parse(argument, index) {
+  const labelled = /^\[([^\]]+)\]\s+(.*)$/s.exec(argument);
+  return labelled
+    ? { label: labelled[1] ?? '', command: labelled[2] ?? '' }
+    : { label: String(index + 1), command: argument };
+}
+
+/**
+ * Writes `chunk` line by line after `[label] `, keeping a line cut between chunks until it ends.
+ * @param {string} label
+ */
+function lineWriter(label) {
+  let partial = '';
+  return {
+    /** @param {Buffer} chunk */
+    write(chunk) {
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) process.stdout.write(`[${label}] ${line}\n`);
+    },
+    end() {
+      if (partial) process.stdout.write(`[${label}] ${partial}\n`);
+      partial = '';
+    },
+  };
+}
+
+/**
+ * Runs one command through the shell and answers its exit status.
+ * @param {{ label: string, command: string }} job
  * @returns {Promise<number>}
  */
-function run(command) {
+function run({ label, command }) {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
     /** @type {Buffer[]} */
     const output = [];
-    child.stdout.on('data', (chunk) => output.push(chunk));
-    child.stderr.on('data', (chunk) => output.push(chunk));
+    const lines = lineWriter(label);
+    /** @param {Buffer} chunk */
+    const take = (chunk) => (prefix ? lines.write(chunk) : output.push(chunk));
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
     child.on('close', (code, signal) => {
       const status = code ?? (signal ? 1 : 0);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      process.stdout.write(`${status === 0 ? '✓' : '✗'} ${command} (${seconds} s)\n`);
+      lines.end();
+      process.stdout.write(`${status === 0 ? '✓' : '✗'} ${prefix ? `[${label}] ` : ''}${command} (${seconds} s)\n`);
       if (output.length > 0) process.stdout.write(Buffer.concat(output));
       resolve(status);
     });
@@ -41,12 +85,12 @@ function run(command) {
 }
 
 const began = Date.now();
-const queue = [...args];
+const queue = args.map(parse);
 /** @type {string[]} */
 const failed = [];
 async function lane() {
-  for (let command = queue.shift(); command !== undefined; command = queue.shift()) {
-    if ((await run(command)) !== 0) failed.push(command);
+  for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
+    if ((await run(job)) !== 0) failed.push(job.command);
   }
 }
 await Promise.all(Array.from({ length: Math.min(jobs, args.length) }, lane));
