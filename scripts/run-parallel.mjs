@@ -5,7 +5,8 @@
 // Each command's output is printed whole when it ends, with its time; with --prefix, line by line as it
 // comes instead, each line after its command's label: a command may start with one, `[label] command`
 // (else its number is its label). npm run typecheck runs its tsc's this way (tsc uses one core), and
-// npm test the API suites beside the browser tests (ADR 039).
+// npm test its three test runs: the unit and API suite beside the browser tests, then the PostgreSQL
+// run on whichever of the two is free first (ADR 039).
 import { spawn } from 'node:child_process';
 
 const args = process.argv.slice(2);
