@@ -17,7 +17,7 @@ describe('a day of attendance: the teacher marks, the admin approves, history ex
     const inClass = students.filter((student) => student.class_name === '9').length;
     const teacher = await createTeacherAccount({ first_name: 'Kiran', last_name: 'Mehta' }, 'kestrel-lantern-31');
 
-    // The teacher marks class 9: all present by default, one absent.
+    // The teacher marks class 9: nobody is marked until she says so (ADR 048): All Present, one absent.
     const marking = await signedInPage(browser(), teacher, { width: 390, height: 844 });
     await marking.page.goto('/mark-attendance?class_name=9');
     // Their own class only (ADR 019): the list offers class 9 and nothing else.
@@ -25,6 +25,11 @@ describe('a day of attendance: the teacher marks, the admin approves, history ex
     await marking.page.getByRole('combobox', { name: 'Class' }).click();
     expect(await marking.page.getByRole('option').allTextContents()).toEqual(['Class 9']);
     await marking.page.keyboard.press('Escape');
+    // Students another file marked today are not counted as not marked: the server says how many are left.
+    const notMarked = await api<{ classes: { class_name: string; not_marked: number }[] }>('/attendance/not-marked');
+    const left = notMarked.classes.find((item) => item.class_name === '9')?.not_marked ?? 0;
+    await marking.page.getByText(`Not marked: ${left}`, { exact: true }).waitFor();
+    await marking.page.getByRole('button', { name: 'Mark All Present' }).click();
     const bilal = marking.page.getByRole('group', { name: 'Attendance of Bilal Shaikh' });
     await bilal.getByRole('button', { name: 'Absent' }).click();
     await expectAccessible(marking.page);

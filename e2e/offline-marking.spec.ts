@@ -55,6 +55,8 @@ describe('a teacher marks a class with no network', () => {
         ),
       ),
     ).toBe('offline');
+    // Nobody is marked until the teacher says so (ADR 048): All Present, then the absences.
+    await page.getByRole('button', { name: 'Mark All Present' }).click();
     for (const name of ['Ojas Offline', 'Qadir Offline', 'Sana Offline']) {
       await page
         .getByRole('group', { name: `Attendance of ${name}` })
@@ -95,6 +97,54 @@ describe('a teacher marks a class with no network', () => {
     const byId = new Map(ours.map((record) => [record.student_id, record]));
     expect(ids.map((id) => byId.get(id)?.status)).toEqual(['absent', 'present', 'absent', 'present', 'absent']);
     expect(new Set(ours.map((record) => record.marked_by))).toEqual(new Set(['Usha Unplugged']));
+    await context.close();
+  });
+});
+
+describe('offline from the first sign-in (ADR 048)', () => {
+  it('a teacher who never opened Mark Attendance marks with no network, and the marks are saved when it returns', async () => {
+    const names = ['Tara Firstday', 'Umar Firstday', 'Vera Firstday'];
+    const ids: number[] = [];
+    for (const full_name of names) {
+      const student = await api<{ id: number }>('/students/', {
+        json: { full_name, class_name: '10', parent_name: 'Parent', parent_phone: uniquePhone() },
+      });
+      ids.push(student.id);
+    }
+    const teacher = await createTeacherAccount(
+      { first_name: 'Yamini', last_name: 'Firstday', classes_assigned: ['10'] },
+      'lantern-orchid-58',
+    );
+    // Signs in and stays on the dashboard: the console says when it can work offline.
+    const { context, page } = await signedInPage(browser(), teacher, PHONE);
+    await page.getByRole('status', { name: /^Not ready yet to work offline|^Ready to work offline/ }).waitFor();
+    await page
+      .getByRole('status', { name: /^Ready to work offline: your registers were kept on this device at \d\d:\d\d$/ })
+      .waitFor({ timeout: 60_000 });
+    await expectAccessible(page);
+
+    await context.setOffline(true);
+    await page.goto('/mark-attendance?class_name=10');
+    await page.getByRole('group', { name: 'Attendance of Tara Firstday' }).waitFor();
+    await page.getByRole('button', { name: 'Mark All Present' }).click();
+    await page
+      .getByRole('group', { name: 'Attendance of Umar Firstday' })
+      .getByRole('button', { name: 'Absent' })
+      .click();
+    await page.getByRole('button', { name: 'Submit Attendance' }).click();
+    await page.getByRole('status', { name: /^Kept on this device at .* waiting to be sent$/ }).waitFor();
+    const none = await api<HistoryRecord[]>(`/attendance/history?start_date=${today()}&end_date=${today()}`);
+    expect(none.filter((record) => ids.includes(record.student_id))).toEqual([]);
+
+    await context.setOffline(false);
+    await page.getByRole('status', { name: /^Saved at \d\d:\d\d/ }).waitFor({ timeout: 30_000 });
+    const saved = await api<HistoryRecord[]>(`/attendance/history?start_date=${today()}&end_date=${today()}`);
+    const byId = new Map(saved.map((record) => [record.student_id, record]));
+    expect(ids.map((id) => `${byId.get(id)?.status} by ${byId.get(id)?.marked_by}`)).toEqual([
+      'present by Yamini Firstday',
+      'absent by Yamini Firstday',
+      'present by Yamini Firstday',
+    ]);
     await context.close();
   });
 });

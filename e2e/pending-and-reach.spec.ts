@@ -41,12 +41,17 @@ async function familiesOf(className: string | null): Promise<number> {
   return new Set(attending.map((s) => s.parent_phone)).size;
 }
 
-function familiesText(count: number): string {
-  return `Goes to ${count === 1 ? '1 family' : `${count} families`}`;
+/** "Goes to 141 families: 12 in the app, 0 on WhatsApp, …": the count, then who each channel reaches (ADR 044). */
+function familiesText(count: number): RegExp {
+  return new RegExp(`^Goes to ${count === 1 ? '1 family' : `${count} families`}: \\d+ in the app, \\d+ on WhatsApp`);
 }
 
 describe('nothing pending out of sight', () => {
-  it('records waiting on an earlier day are one tap from the Approval page opened on today', async () => {
+  // 46 s and 58 s alone on a quiet two-core machine (issue 28 added reads on these pages); beside the
+  // unit run in npm test they need more than the default 60 s.
+  it('records waiting on an earlier day are one tap from the Approval page opened on today', {
+    timeout: 180_000,
+  }, async () => {
     const tag = `${process.pid % 10000}`;
     const yesterday = daysAgo(1);
     const early = await addStudent(`Early Pending ${tag}`, '8');
@@ -98,7 +103,10 @@ describe('nothing pending out of sight', () => {
     await page.getByRole('checkbox', { name: `Select Late Pending ${tag}` }).click();
     await page.getByRole('button', { name: 'Approve Attendance (2)' }).click();
     await page
-      .getByText('Successfully approved 2 attendance record(s). Absence alerts sent to 1 family.', { exact: true })
+      .getByText(
+        'Successfully approved 2 attendance record(s). Absence alerts for 1 family: 0 in the app, 0 on WhatsApp, 1 with no channel yet: they go on your send list.',
+        { exact: true },
+      )
       .waitFor();
     const left = waiting - 2;
     const rest = page.getByRole('button', { name: new RegExp(`pending on ${dayLabel(yesterday)}$`) });
@@ -138,12 +146,12 @@ describe('nothing pending out of sight', () => {
       const recipients = dialog.getByRole('combobox', { name: 'Recipients' });
       // The first focus is on Recipients, not on the fixed Message Type.
       await expect.poll(() => recipients.evaluate((element) => element === document.activeElement)).toBe(true);
-      await dialog.getByText(familiesText(await familiesOf(null)), { exact: true }).waitFor();
+      await dialog.getByText(familiesText(await familiesOf(null))).waitFor();
       await expectAccessible(page);
 
       await recipients.click();
       await page.getByRole('option', { name: 'Class 10' }).click();
-      await dialog.getByText(familiesText(await familiesOf('10')), { exact: true }).waitFor();
+      await dialog.getByText(familiesText(await familiesOf('10'))).waitFor();
       await expectAccessible(page);
       await context.close();
     }

@@ -32,13 +32,20 @@ const SCREENS = [
   '/leave',
   '/attendance-history',
   '/teacher-attendance',
+  '/fees',
+  '/fees?tab=plans',
+  '/fees?tab=charges',
   '/communications',
   '/communications?tab=analytics',
   '/communications?tab=templates',
   '/communications?tab=call-list',
   '/communications?tab=conversations',
+  '/communications?tab=whatsapp',
   '/import',
   '/audit',
+  '/admins',
+  '/settings',
+  '/classes',
 ] as const;
 type Screen = (typeof SCREENS)[number];
 
@@ -58,7 +65,8 @@ const STAMP = `${process.pid % 1000}${Date.now() % 100_000}`;
 async function dataWords(): Promise<string[]> {
   const words = new Set<string>();
   const names = new Set<string>();
-  const NAME_LIKE = /name|username|subject|title|message|body|remarks|reason|phone|email|text|content|class|code/i;
+  const NAME_LIKE =
+    /name|username|subject|title|message|body|remarks|reason|phone|email|text|content|class|code|label|value|section|zone/i;
   const collect = (value: unknown, key = ''): void => {
     if (typeof value === 'string') {
       const text = value.trim();
@@ -83,6 +91,12 @@ async function dataWords(): Promise<string[]> {
     '/message-templates',
     '/leave-requests',
     '/activities/recent',
+    '/admins',
+    '/classes',
+    '/subjects',
+    '/settings/centre',
+    '/fees/plans',
+    '/fees/dues',
   ]) {
     try {
       collect(await api<unknown>(path));

@@ -37,14 +37,18 @@ describe('signing in and the shell', () => {
       'Dashboard',
       'Students',
       'Teachers',
+      'Admins',
       'Mark Attendance',
       'Attendance Approval',
       'Leave',
       'Attendance History',
       'Teacher Attendance',
+      'Fees',
       'Communications',
       'Import Data',
       'Audit',
+      'Centre Settings',
+      'Classes and subjects',
     ]);
     await page.getByText('ADMIN', { exact: true }).waitFor();
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();

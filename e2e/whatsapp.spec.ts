@@ -133,7 +133,8 @@ describe('every parent reached', () => {
     await dialog.getByRole('textbox', { name: 'Subject', exact: true }).fill('Exam timetable');
     await dialog.getByRole('textbox', { name: 'Message', exact: true }).fill('The maths test is on Friday.');
     await dialog.getByRole('button', { name: 'Send Message' }).click();
-    await page.getByText('Message sent to 2 parent(s)').waitFor();
+    // Worded by who was reached (ADR 044): one in the app, one on WhatsApp.
+    await page.getByText('Message sent to 2 families: 1 in the app, 1 on WhatsApp.').waitFor();
 
     // The app family's phone gets the push, and its service worker confirms it; the other gets WhatsApp.
     const received = await until('the push', () => push.receivedBy(device.endpoint)[0]);
@@ -150,9 +151,15 @@ describe('every parent reached', () => {
     });
     await cloud.settle();
 
-    // The history shows both families, each with its channel and status.
+    // The history shows the send as one row (ADR 049); opened, both families, each with its channel and status.
     await page.reload();
-    const table = page.getByRole('table', { name: 'Message history' });
+    await page
+      .getByRole('table', { name: 'Message history' })
+      .getByRole('row')
+      .filter({ hasText: 'Exam timetable' })
+      .getByRole('button', { name: 'Show the 2 families' })
+      .click();
+    const table = page.getByRole('table', { name: 'Families: Exam timetable' });
     const appRow = table.getByRole('row').filter({ hasText: 'Kiran Mehta' });
     const whatsappRow = table.getByRole('row').filter({ hasText: 'Sunita Joshi' });
     await expect.poll(async () => appRow.getByRole('img', { name: 'In-app message' }).count()).toBe(1);

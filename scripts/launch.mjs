@@ -1,7 +1,7 @@
 // @ts-check
 // Runs one of the server's programs from its build with plain node (no TypeScript loader), building
 // first only what is missing or older than its sources, so a fresh clone's `npm ci && npm start` works:
-//   node scripts/launch.mjs server|backup|restore|seed-demo|rotate-signing-key [arguments…]
+//   node scripts/launch.mjs server|backup|restore|seed-demo|rotate-signing-key|reset-password [arguments…]
 // The server needs the console's build as well; the other programs only the server's. The program runs
 // in apps/server (where ./data and ./backups are relative to), with this process's arguments,
 // environment and terminal; signals sent here reach it, and its exit status is this one's.
@@ -19,6 +19,7 @@ const PROGRAMS = {
   restore: ['server'],
   'seed-demo': ['server'],
   'rotate-signing-key': ['server'],
+  'reset-password': ['server'],
 };
 
 const [program = '', ...args] = process.argv.slice(2);

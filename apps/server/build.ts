@@ -25,6 +25,7 @@ const PROGRAMS: Record<string, string> = {
   restore: 'src/scripts/restore.ts',
   'seed-demo': 'src/scripts/seed-demo.ts',
   'rotate-signing-key': 'src/scripts/rotate-signing-key.ts',
+  'reset-password': 'src/scripts/reset-password.ts',
 };
 
 /** The one file allowed to look at import.meta other than to name a file beside it. */

@@ -51,5 +51,8 @@ export default defineConfig({
     pool: 'vmThreads',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test-setup.ts'],
+    // A hang guard, not a speed check: a dialog typed into key by key takes 2 s on a quiet machine and
+    // over 20 s when the unit, PostgreSQL and browser runs share two loaded cores (bench/ measures speed).
+    testTimeout: 60_000,
   },
 });

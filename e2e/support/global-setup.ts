@@ -21,7 +21,7 @@ export default async function setup(project: TestProject) {
     Array.from({ length: workers }, () => startServer({ env: { ADMIN_PASSWORD }, timeoutMs: 90_000 })),
   );
   const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-  const stop = () => Promise.all(servers.map((server) => server.stop())).then(() => undefined);
+  const stop = () => Promise.all(servers.map(stopAndTellErrors)).then(() => undefined);
   const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failed) {
     await stop();
@@ -33,6 +33,20 @@ export default async function setup(project: TestProject) {
     servers.map((server: RunningServer) => server.base),
   );
   return stop;
+}
+
+/**
+ * Stops a server and prints what it logged as an error (a 500's stack among them): a browser test sees
+ * only "Internal server error", and the server's output is otherwise lost with its data directory.
+ */
+async function stopAndTellErrors(server: RunningServer) {
+  await server.stop();
+  const errors = server
+    .output()
+    .split('\n')
+    .filter((line) => /"level":(50|60)/.test(line));
+  if (errors.length > 0)
+    console.error(`the server at ${server.base} logged ${errors.length} error(s):\n${errors.join('\n')}`);
 }
 
 declare module 'vitest' {

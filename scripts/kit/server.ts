@@ -124,7 +124,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
 /**
  * The first sign-in of an account given a password (the first admin, a seeded one): it must choose its
- * own before anything else, done here through the API. Answers the session's token.
+ * own before anything else, done here through the API. The first admin also sets the centre up (its
+ * time zone, as the console's first sign-in asks: ADR 042), so the console opens on the dashboard.
+ * Answers the session's token.
  */
 export async function choosePassword(base: string, username: string, given: string, chosen: string): Promise<string> {
   const login = await fetch(`${base}/api/v1/auth/login`, {
@@ -142,5 +144,28 @@ export async function choosePassword(base: string, username: string, given: stri
   if (!changed.ok || !body.access_token) {
     throw new Error(`changing ${username}'s password failed: ${changed.status} ${JSON.stringify(body)}`);
   }
+  if (username === 'admin') await setUpCentre(base, body.access_token);
   return body.access_token;
+}
+
+/**
+ * The centre's first set-up through the API: its time zone, by default this machine's (so that a test
+ * computing "today" here agrees with the server), unless the server fixes one.
+ */
+export async function setUpCentre(
+  base: string,
+  token: string,
+  timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+): Promise<void> {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const centre = await fetch(`${base}/api/v1/settings/centre`, { headers });
+  if (!centre.ok) throw new Error(`reading the centre's settings failed: ${centre.status}`);
+  const { needs_set_up } = (await centre.json()) as { needs_set_up: boolean };
+  if (!needs_set_up) return;
+  const set = await fetch(`${base}/api/v1/settings/centre`, {
+    method: 'PUT',
+    headers,
+    body: JSON.stringify({ time_zone: timeZone }),
+  });
+  if (!set.ok) throw new Error(`setting the centre up failed: ${set.status} ${await set.text()}`);
 }

@@ -32,14 +32,24 @@ import {
 } from './modules/auth';
 import { registerBackupRoutes } from './modules/backups';
 import { registerCallListRoutes } from './modules/call-list';
+import { registerCentreRoutes } from './modules/centre';
+import { registerClassRoutes } from './modules/classes';
 import { registerConversationRoutes } from './modules/conversations';
 import { registerDashboardRoutes } from './modules/dashboard';
-import { registerMessagingSettingsRoutes, registerPushRoutes } from './modules/delivery';
+import { registerMessagingSettingsRoutes, registerPushRoutes, registerWhatsappSetupRoutes } from './modules/delivery';
+import { registerBulkAccessRoutes } from './modules/families';
+import {
+  registerFeeExportRoutes,
+  registerFeePlanRoutes,
+  registerFeeRoutes,
+  registerParentFeeRoutes,
+} from './modules/fees';
 import { registerHealthRoutes } from './modules/health';
 import { registerImportRoutes } from './modules/imports';
 import { registerLeaveRoutes } from './modules/leave';
 import { registerMessageRoutes, registerWhatsappWebhookRoutes } from './modules/messages';
 import { findParentSession, registerParentRoutes } from './modules/parents';
+import { familyPaymentLink, findOpenLink, registerPaymentGatewayRoutes } from './modules/payment-gateway';
 import { registerReminderRoutes } from './modules/reminders';
 import { registerPhoneSettingsRoutes } from './modules/settings';
 import { registerStudentRoutes } from './modules/students';
@@ -60,11 +70,17 @@ export const API_ROUTES: ((app: ZodApp, ctx: AppContext) => void)[] = [
   registerTwoFactorRoutes,
   registerStudentRoutes,
   registerTeacherRoutes,
+  registerClassRoutes,
   registerAttendanceRoutes,
   registerLeaveRoutes,
   registerTeacherAttendanceRoutes,
   registerMessageRoutes,
   registerWhatsappWebhookRoutes,
+  // Fees' online payment: a family's Razorpay link and Razorpay's signed webhook (ADR 053).
+  registerPaymentGatewayRoutes,
+  registerFeeRoutes,
+  registerFeePlanRoutes,
+  registerFeeExportRoutes,
   registerCallListRoutes,
   registerAnalyticsRoutes,
   registerConversationRoutes,
@@ -73,12 +89,21 @@ export const API_ROUTES: ((app: ZodApp, ctx: AppContext) => void)[] = [
   registerActivityRoutes,
   registerDashboardRoutes,
   registerParentRoutes,
+  // Fees in the parent app (ADR 059), handed the family's Razorpay links, which fees cannot import.
+  (app, ctx) =>
+    registerParentFeeRoutes(app, ctx, {
+      open: findOpenLink,
+      make: (context, actor, familyId) => familyPaymentLink(context, actor, familyId, undefined),
+    }),
+  registerBulkAccessRoutes,
   registerPushRoutes,
   // The /settings/... routes, each registered by the module that owns the setting, in the order they always had.
   registerCentreSettingsRoutes,
+  registerCentreRoutes,
   registerTwoFactorPolicyRoutes,
   registerMarkingRuleRoutes,
   registerMessagingSettingsRoutes,
+  registerWhatsappSetupRoutes,
   registerPhoneSettingsRoutes,
   registerReminderRoutes,
   registerBackupRoutes,

@@ -18,7 +18,8 @@ import {
 import { TokenService } from './lib/tokens';
 import { AnswerCache } from './lib/versioned-answer';
 import { countUsers, insertUser } from './modules/auth';
-import { createDelivery } from './modules/delivery';
+import { followCentreClock } from './modules/centre';
+import { createDelivery, loadConsoleWhatsapp } from './modules/delivery';
 
 export interface PreparedContext {
   ctx: AppContext;
@@ -34,25 +35,27 @@ export interface PreparedContext {
  */
 export async function prepareContext(config: AppConfig, db: Database): Promise<PreparedContext> {
   await migrate(db);
+  // Every date from here on is on the centre's clock (ADR 042).
+  await followCentreClock({ config, db });
   const keys = await prepareKeys(config, db, loadOrCreateKeyFile(config.keyFile));
   const generatedAdminPassword = await ensureAdmin(db, config.adminPassword);
   const tokens = new TokenService(signingSecretOf(keys, config.jwtSecret), config.tokenTtlSeconds);
   // Not started here: the server starts them once listening (tests start theirs when they need it).
   const { push, whatsapp, whatsappWorker } = createDelivery(config, db, tokens, keys.vapid);
-  return {
-    ctx: {
-      config,
-      db,
-      tokens,
-      whatsapp,
-      whatsappWorker,
-      push,
-      twoFactorKey: keys.sealingKey,
-      // PGlite keeps its own read cache (db/read-cache.ts): there, only the compressed answers are kept.
-      answers: new AnswerCache(config.answerCacheBytes, { keepText: db.kind === 'postgres' }),
-    },
-    generatedAdminPassword,
+  const ctx: AppContext = {
+    config,
+    db,
+    tokens,
+    whatsapp,
+    whatsappWorker,
+    push,
+    twoFactorKey: keys.sealingKey,
+    // PGlite keeps its own read cache (db/read-cache.ts): there, only the compressed answers are kept.
+    answers: new AnswerCache(config.answerCacheBytes, { keepText: db.kind === 'postgres' }),
   };
+  // Without WHATSAPP_* variables, the connection an admin made from the console (ADR 045).
+  await loadConsoleWhatsapp(ctx, keys);
+  return { ctx, generatedAdminPassword };
 }
 
 /**

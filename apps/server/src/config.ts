@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { isTimeZone } from './lib/time';
+import { RAZORPAY_ENV, type RazorpayConfig, razorpayConfigOf } from './razorpay-config';
 
 const optionalString = z
   .string()
@@ -45,8 +47,13 @@ const envSchema = z.object({
   WHATSAPP_VERIFY_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   WHATSAPP_DAILY_LIMIT: integer(DEFAULT_WHATSAPP_DAILY_LIMIT, 1, 10_000_000),
   WHATSAPP_MESSAGES_PER_SECOND: integer(80, 1, 1000),
+  ...RAZORPAY_ENV,
   WEB_DIST_DIR: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // The centre's time zone, fixed by the server when set (ADR 042); Node reads TZ itself too.
+  TZ: optionalString.refine((zone) => zone === undefined || isTimeZone(zone), {
+    message: 'must be an IANA time zone, e.g. Asia/Kolkata (or unset: the centre chooses its own in the console)',
+  }),
   TRUST_PROXY: optionalString.transform(parseTrustProxy),
   VAPID_PUBLIC_KEY: optionalString.pipe(
     z
@@ -131,6 +138,20 @@ export interface WhatsappConfig {
   messagesPerSecond: number;
 }
 
+/**
+ * The Cloud API as the console's connection uses it (ADR 045): where it is (WHATSAPP_API_BASE_URL, the
+ * Graph API version in its path) and the number's sending limits, from the environment or their defaults.
+ */
+export interface WhatsappApiConfig {
+  baseUrl: string;
+  dailyLimit: number;
+  messagesPerSecond: number;
+  /** How long a check against the Cloud API may take before Meta counts as unreachable. */
+  timeoutMs: number;
+}
+
+export const DEFAULT_WHATSAPP_API_BASE_URL = 'https://graph.facebook.com/v21.0';
+
 /** The WhatsApp settings that must all be set for WhatsApp to be on. */
 export const WHATSAPP_REQUIRED_SETTINGS = [
   'WHATSAPP_ACCESS_TOKEN',
@@ -154,8 +175,17 @@ export interface AppConfig {
   importMaxBytes: number;
   importMaxRows: number;
   http: HttpTimeouts;
+  /**
+   * WhatsApp in use: the WHATSAPP_* variables' at start-up, else what an admin connected from the
+   * console (modules/delivery/whatsapp-live.ts replaces it on a connect or a disconnect, ADR 045).
+   */
   whatsapp: WhatsappConfig | undefined;
+  whatsappApi: WhatsappApiConfig;
+  /** Online payment (ADR 053); undefined when no RAZORPAY_* setting is set: online payment is off. */
+  razorpay: RazorpayConfig | undefined;
   webDistDir: string | undefined;
+  /** TZ: the centre's time zone as the server fixes it (the console shows it, cannot change it); unset: the centre's setting. */
+  timeZone: string | undefined;
   logLevel: string;
   /**
    * Which proxies' X-Forwarded-For entries are believed: none (false), the N nearest hops, or the
@@ -292,6 +322,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       `Invalid configuration:\n  WhatsApp needs ${WHATSAPP_REQUIRED_SETTINGS.join(', ')} set together; missing: ${missingWhatsapp.join(', ')}`,
     );
   }
+  const razorpay = razorpayConfigOf(e);
+  if (typeof razorpay === 'string') throw new ConfigError(`Invalid configuration:\n  ${razorpay}`);
   if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
     throw new ConfigError('Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together');
   }
@@ -315,7 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     whatsapp:
       missingWhatsapp.length === 0
         ? {
-            baseUrl: e.WHATSAPP_API_BASE_URL ?? 'https://graph.facebook.com/v21.0',
+            baseUrl: e.WHATSAPP_API_BASE_URL ?? DEFAULT_WHATSAPP_API_BASE_URL,
             accessToken: e.WHATSAPP_ACCESS_TOKEN as string,
             phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID as string,
             businessAccountId: e.WHATSAPP_BUSINESS_ACCOUNT_ID as string,
@@ -325,7 +357,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
             messagesPerSecond: e.WHATSAPP_MESSAGES_PER_SECOND,
           }
         : undefined,
+    whatsappApi: {
+      baseUrl: e.WHATSAPP_API_BASE_URL ?? DEFAULT_WHATSAPP_API_BASE_URL,
+      dailyLimit: e.WHATSAPP_DAILY_LIMIT,
+      messagesPerSecond: e.WHATSAPP_MESSAGES_PER_SECOND,
+      timeoutMs: 10_000,
+    },
+    razorpay,
     webDistDir: e.WEB_DIST_DIR,
+    timeZone: e.TZ,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     push: {

@@ -9,6 +9,10 @@ import { adminPasswordProblem } from './lib/password-policy';
 import { deleteOldSubmissions } from './modules/attendance';
 import { dailyAuditRetention } from './modules/audit';
 import { deleteExpiredThrottleRows } from './modules/auth';
+import { CentreClockLoop } from './modules/centre';
+import { startWhatsapp } from './modules/delivery';
+import { ChargeRunLoop } from './modules/fees';
+import { RazorpayReconciler } from './modules/payment-gateway';
 import { MarkingReminderLoop } from './modules/reminders';
 import { scrubStudentsWhoLeft } from './modules/students';
 
@@ -55,7 +59,13 @@ async function main(): Promise<void> {
 
   // Reminders claimed here are pushed at once by this instance's worker.
   const reminders = new MarkingReminderLoop(db, () => ctx.push.wake());
+  // Another instance's change of the centre's time zone reaches this one's clock (ADR 042).
+  const centreClock = new CentreClockLoop(ctx);
+  // The fees' automatic charge run, at the hour the centre set (ADR 052).
+  const chargeRun = new ChargeRunLoop(db);
   ctx.reminders = reminders;
+  // Online payment on: payments the webhook did not bring are found every RAZORPAY_RECONCILE_SECONDS (ADR 053).
+  const reconciler = config.razorpay ? new RazorpayReconciler(db, config.razorpay) : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -77,6 +87,9 @@ async function main(): Promise<void> {
         ctx.push.stop(5000),
         ctx.whatsappWorker?.stop(5000),
         reminders.stop(5000),
+        chargeRun.stop(5000),
+        reconciler?.stop(5000),
+        centreClock.stop(),
         housekeeping.stop(),
       ]);
       await db.close();
@@ -97,17 +110,31 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   ctx.push.start(app.log.child({ module: 'push' }));
+  // A worker a connect from the console builds later is started too (ADR 045).
+  startWhatsapp(ctx, app.log.child({ module: 'whatsapp' }));
   if (ctx.whatsappWorker && config.whatsapp) {
-    ctx.whatsappWorker.start(app.log.child({ module: 'whatsapp' }));
     app.log.info(
       { phone_number_id: config.whatsapp.phoneNumberId, daily_limit: config.whatsapp.dailyLimit },
       'WhatsApp is on: webhook at /api/v1/whatsapp/webhook',
     );
   } else {
-    app.log.info('WhatsApp is off (no WHATSAPP_* settings): messages reach families through the parent app only');
+    app.log.info(
+      'WhatsApp is off (no WHATSAPP_* settings, not connected in the console): messages reach families through the parent app only',
+    );
+  }
+  if (reconciler && config.razorpay) {
+    reconciler.start(app.log.child({ module: 'razorpay' }));
+    app.log.info(
+      { reconcile_seconds: config.razorpay.reconcileSeconds },
+      'Online payment is on (Razorpay): webhook at /api/v1/payments/razorpay/webhook',
+    );
+  } else {
+    app.log.info('Online payment is off (no RAZORPAY_* settings): payments are recorded at the counter');
   }
   housekeeping.start();
   reminders.start(app.log.child({ module: 'reminders' }));
+  chargeRun.start(app.log.child({ module: 'fees' }));
+  centreClock.start(app.log.child({ module: 'centre clock' }));
   if (generatedAdminPassword) {
     process.stdout.write(
       [

@@ -102,11 +102,14 @@ describe('absence alerts on approval', () => {
 
     const response = await approve([...ids.values()]);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({
+    expect(response.json()).toMatchObject({
       approved_count: 5,
       message: 'Successfully approved 5 attendance record(s).',
       alerted_families: 3,
     });
+    // The alerted families by the channel that reaches each first add up to them (ADR 044).
+    const reach = response.json().alert_reach;
+    expect(reach.in_app + reach.whatsapp + reach.no_channel).toBe(3);
 
     const [user] = await api.db.query<{ id: number; full_name: string }>(
       "SELECT id, full_name FROM users WHERE username = 'admin'",
@@ -165,7 +168,7 @@ describe('absence alerts on approval', () => {
 
     const secondId = (await mark(date, [{ student_id: second.id, status: 'late' }])).get(second.id) as number;
     const mixed = await approve([firstId, secondId]);
-    expect(mixed.json()).toEqual({
+    expect(mixed.json()).toMatchObject({
       approved_count: 1,
       message: 'Successfully approved 1 attendance record(s).',
       alerted_families: 1,
@@ -246,7 +249,7 @@ describe('absence alerts on approval', () => {
     const started = performance.now();
     const response = await approve([...ids.values()]);
     const elapsed = performance.now() - started;
-    expect(response.json()).toEqual({
+    expect(response.json()).toMatchObject({
       approved_count: 200,
       message: 'Successfully approved 200 attendance record(s).',
       alerted_families: 100,

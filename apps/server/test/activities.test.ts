@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, readableDate, today } from '../src/lib/time';
 import { expectRefusal } from './helpers/answers';
 import { type TestClient, testClient } from './helpers/client';
+import { feeFamily, pay, postCharge } from './helpers/fees-ledger';
 import { detailOf } from './helpers/test-app';
 
 let api: TestClient;
@@ -327,5 +328,36 @@ describe('activity texts: dates as people read them, and "Class 9"', () => {
     // The stored rows are as they were written.
     const stored = await api.db.query<{ description: string }>('SELECT description FROM activities ORDER BY id');
     expect(stored.map((row) => row.description)).toEqual(older.map(([, description]) => description));
+  });
+});
+
+describe('money is for admins: fee activities are in no teacher feed', () => {
+  it("shows a payment and its reversal to the admin, and leaves them out of a teacher's feed (limit counts what is shown)", async () => {
+    const family = await feeFamily(api, 1, 'Kavya Rao');
+    await postCharge(api.db, family.familyId, family.children[0] ?? null, 100_000, today());
+    const payment = await pay(api, family.familyId, 125_000);
+    const reversed = await api
+      .as('admin')
+      .post(`/api/v1/fees/payments/${payment.payment_id}/reverse`, { reason: 'Entered twice' });
+    expect(reversed.statusCode, reversed.body).toBe(200);
+
+    const admin = await recent('admin', '?limit=3');
+    expect(admin.activities.map((item) => item.action)).toEqual([
+      'fees.payment_reversed',
+      'fees.payment_received',
+      'student.created',
+    ]);
+    expect(admin.activities[1]?.description).toBe(
+      `Administrator recorded a payment of ₹1,250.00 from Kavya Rao (${family.phone}), cash, receipt ${payment.receipt_number}`,
+    );
+
+    const teacher = await recent('teacher', '?limit=3');
+    expect(teacher.count).toBe(3);
+    expect(teacher.activities[0]?.action).toBe('student.created');
+    expect(teacher.activities.filter((item) => item.action.startsWith('fees.'))).toEqual([]);
+    const everything = await recent('teacher', '?limit=100');
+    expect(everything.activities.some((item) => item.action.startsWith('fees.'))).toBe(false);
+    const unread = await recent('teacher', '?limit=100&unread_only=true');
+    expect(unread.activities.some((item) => item.action.startsWith('fees.'))).toBe(false);
   });
 });

@@ -4,7 +4,13 @@
  * description is exactly that text filled in English; the feed answers both; rows from before have
  * neither and keep their English.
  */
-import { ACTIVITY_TEXTS, type ActivityTextCode, formatActivityText } from '@tuitiondesk/contract';
+import {
+  ACTIVITY_TEXTS,
+  type ActivityTextCode,
+  classLabelFallback,
+  formatActivityText,
+  withClassNames,
+} from '@tuitiondesk/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, readableDate, today } from '../src/lib/time';
 import { type TestClient, testClient } from './helpers/client';
@@ -97,7 +103,9 @@ describe('an activity row', () => {
     for (const row of rows) {
       const text = ACTIVITY_TEXTS[row.text_code as ActivityTextCode];
       expect(text, row.text_code ?? '').toBeDefined();
-      expect(formatActivityText(text, row.params ?? {}, { day: readableDate })).toBe(row.description);
+      // The centre has the spec's classes, so a class param ("9") reads by its label "Class 9" (ADR 054).
+      const params = withClassNames(row.text_code ?? '', row.params ?? {}, classLabelFallback);
+      expect(formatActivityText(text, params, { day: readableDate })).toBe(row.description);
     }
   });
 });

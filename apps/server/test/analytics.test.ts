@@ -13,7 +13,16 @@ afterAll(async () => {
 });
 
 const ANALYTICS = '/api/v1/communications/analytics';
-const ZERO = { families: 0, in_app: 0, whatsapp: 0, delivered: 0, read: 0, replies: 0, not_reached: 0 };
+const ZERO = {
+  families: 0,
+  in_app: 0,
+  whatsapp: 0,
+  delivered: 0,
+  read: 0,
+  replies: 0,
+  sent_by_hand: 0,
+  not_reached: 0,
+};
 
 interface FamilyMessage {
   status: 'queued' | 'sent' | 'delivered' | 'read' | 'failed';
@@ -95,7 +104,16 @@ describe('GET /communications/analytics: the counts', () => {
       { status: 'failed', type: 'WHATSAPP', reply: 'call' },
     ]);
     const body = await analytics(`?from=${day}&to=${day}`, 'teacher');
-    const expected = { families: 8, in_app: 2, whatsapp: 2, delivered: 4, read: 2, replies: 2, not_reached: 4 };
+    const expected = {
+      families: 8,
+      in_app: 2,
+      whatsapp: 2,
+      delivered: 4,
+      read: 2,
+      replies: 2,
+      sent_by_hand: 0,
+      not_reached: 4,
+    };
     expect(body.from).toBe(day);
     expect(body.to).toBe(day);
     expect(body.totals).toEqual(expected);

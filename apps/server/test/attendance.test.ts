@@ -378,6 +378,8 @@ describe('pending approval, approval and history', () => {
       approved_count: 2,
       message: 'Successfully approved 2 attendance record(s).',
       alerted_families: 1,
+      // Bala's family has neither the app nor WhatsApp: the alert goes on the send list (ADR 044).
+      alert_reach: { in_app: 0, whatsapp: 0, no_channel: 1 },
     });
     expect(await countActivities('attendance.approved')).toBe(before + 1);
     expect(await pendingIds(`?attendance_date=${date}`)).toEqual(ids.slice(2));

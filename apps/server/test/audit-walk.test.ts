@@ -6,7 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { api, auditApp, auditRowsAfter, CONSOLE, lastAuditId, PARENT_APP, type Scenario } from './helpers/audit';
+import { ACCOUNT_SCENARIOS } from './helpers/audit-scenarios-accounts';
 import { CENTRE_SCENARIOS } from './helpers/audit-scenarios-centre';
+import { CLASSES_SCENARIOS } from './helpers/audit-scenarios-classes';
+import { FEE_PLAN_SCENARIOS } from './helpers/audit-scenarios-fee-plans';
+import { FEES_LEDGER_SCENARIOS } from './helpers/audit-scenarios-fees-ledger';
+import { GST_SCENARIOS } from './helpers/audit-scenarios-gst';
 import { STAFF_SCENARIOS } from './helpers/audit-scenarios-staff';
 import { freshAddress } from './helpers/client';
 
@@ -16,7 +21,15 @@ auditApp();
  * A real, successful call for every write operation that changes audited data, with the rows it must
  * leave (helpers/audit-scenarios-*.ts).
  */
-const SCENARIOS: Record<string, () => Promise<Scenario>> = { ...STAFF_SCENARIOS, ...CENTRE_SCENARIOS };
+const SCENARIOS: Record<string, () => Promise<Scenario>> = {
+  ...STAFF_SCENARIOS,
+  ...CENTRE_SCENARIOS,
+  ...CLASSES_SCENARIOS,
+  ...ACCOUNT_SCENARIOS,
+  ...FEE_PLAN_SCENARIOS,
+  ...FEES_LEDGER_SCENARIOS,
+  ...GST_SCENARIOS,
+};
 
 /**
  * Writes that change nothing the audit log covers, each with why. A new write operation must be
@@ -27,6 +40,7 @@ const EXEMPT: Record<string, string> = {
   // the log leaves out on purpose, one row per message and not per delivery step.
   'POST /api/v1/parent/messages/{id}/read': 'delivery churn',
   'POST /api/v1/parent/receipts': 'delivery churn',
+  'POST /api/v1/parent/messages/shown': 'delivery churn',
   // A device's push subscription holds its keys and is not centre data.
   'POST /api/v1/parent/push/subscriptions': 'device push keys',
   'DELETE /api/v1/parent/push/subscriptions': 'device push keys',
@@ -38,6 +52,19 @@ const EXEMPT: Record<string, string> = {
   // needs WhatsApp configured against a fake Cloud API (whatsapp-webhook.test.ts). A STOP reply's
   // consent change is a students update, under the same triggers, with way 'api' and no account.
   'POST /api/v1/whatsapp/webhook': 'signed callback; covered by the students and messages triggers',
+  // Connecting WhatsApp asks Meta first (a fake Cloud API in whatsapp-setup.test.ts, which checks the
+  // settings rows these write under the settings trigger); the test template changes no centre data.
+  'PUT /api/v1/settings/whatsapp': 'checked with Meta first; settings rows checked in whatsapp-setup.test.ts',
+  'DELETE /api/v1/settings/whatsapp': 'removes the settings rows the connect wrote, under the same settings trigger',
+  'POST /api/v1/settings/whatsapp/test': 'sends a test template; changes no centre data',
+  // Online payment (ADR 053) asks Razorpay first (a fake Razorpay in fees-razorpay-links.test.ts, which checks the
+  // payment_links row's audit); a webhook's payment is written under the ledger's and gateway_payments' triggers,
+  // checked in fees-razorpay-webhook.test.ts. Without Razorpay set up, as here, both answer 409 and write nothing.
+  'POST /api/v1/fees/families/{family_id}/payment-link':
+    'asks Razorpay first; audited rows checked in fees-razorpay-links.test.ts',
+  'POST /api/v1/payments/razorpay/webhook': 'signed by Razorpay; audited rows checked in fees-razorpay-webhook.test.ts',
+  'POST /api/v1/parent/fees/pay-link':
+    "a parent's tap asks Razorpay first, as the staff's link does; its audited row is checked in parent-fees.test.ts",
 };
 
 /** Destructive ones last: they take the other walks' records with them. */

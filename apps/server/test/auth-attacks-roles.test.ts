@@ -8,10 +8,13 @@ import {
   attackedApp,
   get,
   postLogin,
+  ROLE_WALK_WHATSAPP,
   setTeacher,
   signedInTeacher,
   teacher,
 } from './helpers/auth-attacks';
+import { feePlanExamples } from './helpers/fee-plans-walks';
+import { feesLedgerExamples } from './helpers/fees-walks';
 import { ACCESS, type Access } from './helpers/roles';
 import { ADMIN_PASSWORD, createStudent, createTeacher, detailOf, uniquePhone } from './helpers/test-app';
 import { multipartBody, workbook } from './helpers/workbooks';
@@ -86,6 +89,14 @@ async function adminExamples(): Promise<Record<string, Example>> {
     texts: [{ language: 'en', body: 'Closed on {date}.', whatsapp_template: null }],
   };
   const template = (await api.withToken(admin).post('/api/v1/message-templates', notice)).json() as { id: number };
+  const walkClass = (await api.withToken(admin).post('/api/v1/classes', { value: 'Role walk batch' })).json() as {
+    id: number;
+  };
+  const walkSubject = (await api.withToken(admin).post('/api/v1/subjects', { value: 'Role walk subject' })).json() as {
+    id: number;
+  };
+  const classIds = ((await api.withToken(admin).get('/api/v1/classes')).json() as { id: number }[]).map((c) => c.id);
+  const subjectIds = ((await api.withToken(admin).get('/api/v1/subjects')).json() as { id: number }[]).map((c) => c.id);
   const teacherDay = addDays(today(), -2);
   const teacherMarked = await api.withToken(admin).post('/api/v1/teacher-attendance/mark', {
     date: teacherDay,
@@ -112,10 +123,29 @@ async function adminExamples(): Promise<Record<string, Example>> {
               ]),
       },
     ]);
+  // Another admin account for the admin accounts' calls (issue 28, item 7).
+  const [spareAdmin] = await api.db.query<{ id: number }>(
+    `INSERT INTO users (username, full_name, role, password_hash) VALUES ($1, 'Role Walk Admin', 'admin', 'x') RETURNING id`,
+    [`walk-${randomBytes(3).toString('hex')}`],
+  );
   const studentsUpload = upload('students');
   const teachersUpload = upload('teachers');
+  const feesLedger = await feesLedgerExamples(api.db, student);
+  const feePlans = await feePlanExamples(api.db);
   return {
+    ...feesLedger,
+    ...feePlans,
     'DELETE /api/v1/auth/two-factor/users/{id}': { url: `/api/v1/auth/two-factor/users/${users[0]?.id}` },
+    'POST /api/v1/staff/{user_id}/reset-password': { url: `/api/v1/staff/${users[0]?.id}/reset-password` },
+    'GET /api/v1/admins': { url: '/api/v1/admins' },
+    'POST /api/v1/admins': {
+      url: '/api/v1/admins',
+      payload: { username: `new-${randomBytes(3).toString('hex')}`, full_name: 'New Admin' },
+    },
+    'POST /api/v1/admins/{id}/disable': { url: `/api/v1/admins/${spareAdmin?.id}/disable` },
+    'POST /api/v1/admins/{id}/enable': { url: `/api/v1/admins/${spareAdmin?.id}/enable` },
+    'DELETE /api/v1/admins/{id}': { url: `/api/v1/admins/${spareAdmin?.id}` },
+    'POST /api/v1/parent-access/bulk': { url: '/api/v1/parent-access/bulk', payload: { class_name: '8' } },
     'DELETE /api/v1/students/{id}': { url: `/api/v1/students/${other.id}` },
     'POST /api/v1/students/delete-multiple': { url: '/api/v1/students/delete-multiple', payload: [other.id] },
     'DELETE /api/v1/students/clear-all': { url: '/api/v1/students/clear-all' },
@@ -194,6 +224,29 @@ async function adminExamples(): Promise<Record<string, Example>> {
       payload: { marking_reminders: true, reminder_time: '09:15' },
     },
     'PUT /api/v1/settings/phones': { url: '/api/v1/settings/phones', payload: { default_country_code: '+91' } },
+    'PUT /api/v1/settings/centre': { url: '/api/v1/settings/centre', payload: { name: 'Role Walk Centre' } },
+    'GET /api/v1/fees/gst': { url: '/api/v1/fees/gst' },
+    'PUT /api/v1/fees/gst': { url: '/api/v1/fees/gst', payload: { registered: false, gstin: null } },
+    ...classesExamples('classes', walkClass.id, classIds),
+    ...classesExamples('subjects', walkSubject.id, subjectIds),
+    'GET /api/v1/settings/whatsapp': { url: '/api/v1/settings/whatsapp' },
+    // Checked against the fake Cloud API the attacked app's Graph reads go to (helpers/auth-attacks.ts).
+    'PUT /api/v1/settings/whatsapp': { url: '/api/v1/settings/whatsapp', payload: ROLE_WALK_WHATSAPP },
+    'POST /api/v1/settings/whatsapp/test': { url: '/api/v1/settings/whatsapp/test', payload: { to: uniquePhone() } },
+    'DELETE /api/v1/settings/whatsapp': { url: '/api/v1/settings/whatsapp' },
+    // Online payment is off in this app: the admin's request is answered 409 (ADR 053), a teacher's 403 first.
+    'POST /api/v1/fees/families/{family_id}/payment-link': {
+      url: '/api/v1/fees/families/1/payment-link',
+      payload: { amount_paise: 5000 },
+    },
+    'PUT /api/v1/settings/centre/logo': {
+      url: '/api/v1/settings/centre/logo',
+      payload: {
+        image_base64:
+          'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+      },
+    },
+    'DELETE /api/v1/settings/centre/logo': { url: '/api/v1/settings/centre/logo' },
     'PUT /api/v1/settings/two-factor': {
       url: '/api/v1/settings/two-factor',
       payload: { require_admin_two_factor: false },
@@ -208,7 +261,26 @@ async function adminExamples(): Promise<Record<string, Example>> {
 }
 
 /** Destructive ones last, when the admin replays the examples. */
-const RUN_LAST = ['DELETE /api/v1/students/clear-all', 'DELETE /api/v1/teachers/clear-all'];
+/** A new order lists every class (subject) once: first, before the walk adds or deletes one. */
+const RUN_FIRST = ['PUT /api/v1/classes/order', 'PUT /api/v1/subjects/order'];
+
+const RUN_LAST = [
+  'DELETE /api/v1/settings/whatsapp',
+  'DELETE /api/v1/students/clear-all',
+  'DELETE /api/v1/teachers/clear-all',
+];
+
+/** The classes' (or subjects') admin calls on a row of the walk's own (ADR 043). */
+function classesExamples(kind: 'classes' | 'subjects', id: number, ids: number[]): Record<string, Example> {
+  return {
+    [`POST /api/v1/${kind}`]: { url: `/api/v1/${kind}`, payload: { value: `Role walk new ${kind}` } },
+    [`PUT /api/v1/${kind}/{id}`]: { url: `/api/v1/${kind}/${id}`, payload: { label: 'Role walk label' } },
+    [`POST /api/v1/${kind}/{id}/archive`]: { url: `/api/v1/${kind}/${id}/archive` },
+    [`POST /api/v1/${kind}/{id}/unarchive`]: { url: `/api/v1/${kind}/${id}/unarchive` },
+    [`PUT /api/v1/${kind}/order`]: { url: `/api/v1/${kind}/order`, payload: { ids } },
+    [`DELETE /api/v1/${kind}/{id}`]: { url: `/api/v1/${kind}/${id}` },
+  };
+}
 
 describe('roles on every operation (ASVS 8.2.1-8.2.3)', () => {
   it('every operation of the document says who may call it (helpers/roles.ts), and nothing listed is gone', async () => {
@@ -274,7 +346,8 @@ describe('roles on every operation (ASVS 8.2.1-8.2.3)', () => {
 
     // The same requests from the admin pass the role check and validation: the examples are real.
     const ordered = [
-      ...adminOnly.filter(({ key }) => !RUN_LAST.includes(key)),
+      ...adminOnly.filter(({ key }) => RUN_FIRST.includes(key)),
+      ...adminOnly.filter(({ key }) => !RUN_LAST.includes(key) && !RUN_FIRST.includes(key)),
       ...adminOnly.filter(({ key }) => RUN_LAST.includes(key)),
     ];
     const refused: string[] = [];

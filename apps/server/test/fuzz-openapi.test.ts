@@ -4,6 +4,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WhatsappRequest } from '../src/modules/delivery/whatsapp';
+import { APPROVED_TEMPLATES, startFakeCloudApi } from './helpers/fake-cloud-api';
+import { startFakeRazorpay } from './helpers/fake-razorpay';
 import { type Case, caseArbitrary, pathArbitrary } from './helpers/fuzz/cases';
 import { readApiDocument } from './helpers/fuzz/openapi';
 import { copy, MAX_PLAIN_DEPTH, Ref, resolve } from './helpers/fuzz/refs';
@@ -13,7 +15,9 @@ import { send } from './helpers/fuzz/send';
 import { addFields, MAX_NESTING, nesting, schemaValues } from './helpers/fuzz/values';
 import { FuzzWorld } from './helpers/fuzz/world';
 import { checkIntegrity } from './helpers/integrity';
+import { RAZORPAY_TEST, razorpayConfig } from './helpers/razorpay';
 import { auth, createTestApp } from './helpers/test-app';
+import { WHATSAPP_TEST, whatsappConfig } from './helpers/whatsapp';
 
 /**
  * Property-based fuzzing of every operation of the OpenAPI document: nothing lost, nobody let in. For
@@ -57,7 +61,8 @@ import { auth, createTestApp } from './helpers/test-app';
  * The engine lives in helpers/fuzz/: the generators (values.ts, bodies.ts, cases.ts), the app's state
  * and identities (world.ts, refs.ts), the request runner (send.ts, run.ts) and the invariants
  * (invariants.ts, response-schemas.ts). WhatsApp is configured with a stand-in that accepts every
- * message, so send-whatsapp goes past its "not configured" 503. Two calls cannot reach their success
+ * message, so send-whatsapp goes past its "not configured" 503, and Meta's Graph reads go to a fake
+ * Cloud API on loopback. Two calls cannot reach their success
  * path: two-factor confirm and disable need a current code from an authenticator, which no generated
  * value is (they are fuzzed all the same, and their refusals checked).
  */
@@ -78,9 +83,26 @@ function envInt(name: string, fallback: number): number {
 
 const whatsappSent: WhatsappRequest[] = [];
 const backupDir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-fuzz-backups-'));
+// Meta's Graph reads (the WhatsApp screen's status and its test message's templates) go to a fake
+// Cloud API on loopback; the messages themselves to the stand-in below.
+const graph = await startFakeCloudApi({
+  accessToken: WHATSAPP_TEST.accessToken,
+  phoneNumberId: WHATSAPP_TEST.phoneNumberId,
+  appSecret: WHATSAPP_TEST.appSecret,
+  businessAccountId: WHATSAPP_TEST.businessAccountId,
+  templates: APPROVED_TEMPLATES,
+  autoStatuses: false,
+});
+// Online payment on, against a fake Razorpay on loopback, so its routes get past "not set up" (ADR 053).
+const razorpay = await startFakeRazorpay(RAZORPAY_TEST);
 const t = await createTestApp({
   // Clear-all takes a backup first, and POST /backups writes one: into a folder of this run's own.
-  config: { backupDir },
+  config: {
+    backupDir,
+    whatsapp: whatsappConfig(graph.baseUrl),
+    whatsappApi: { baseUrl: graph.baseUrl, dailyLimit: 250, messagesPerSecond: 1000, timeoutMs: 2_000 },
+    razorpay: razorpayConfig(razorpay),
+  },
   prepare: (ctx) => ({
     ...ctx,
     whatsapp: {
@@ -93,6 +115,8 @@ const t = await createTestApp({
 });
 afterAll(async () => {
   await t?.close();
+  await graph.close();
+  await razorpay.close();
   rmSync(backupDir, { recursive: true, force: true });
 });
 

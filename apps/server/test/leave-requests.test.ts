@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, today } from '../src/lib/time';
-import { type Caller, type FamilyCode, type TestClient, testClient } from './helpers/client';
+import { type Caller, type FamilyCode, testClientForBlock } from './helpers/client';
 import { detailOf, signInNewTeacher } from './helpers/test-app';
 
 /**
@@ -8,16 +8,8 @@ import { detailOf, signInNewTeacher } from './helpers/test-app';
  * admins approve or decline it, the roster shows it, and approved leave silences the absence alert.
  */
 
-let api: TestClient;
-let admin: Caller;
-
-beforeAll(async () => {
-  api = await testClient();
-  admin = api.as('admin');
-});
-afterAll(async () => {
-  await api?.close();
-});
+const api = testClientForBlock();
+const admin = () => api().as('admin');
 
 interface LeaveRow {
   id: number;
@@ -38,9 +30,9 @@ const day = (offset: number) => addDays(today(), offset);
 
 /** A family with one child in `className`, signed in to the parent app. */
 async function family(name: string, className = '7') {
-  const created = await api.family({ full_name: name, class_name: className, parent_name: `Parent of ${name}` });
+  const created = await api().family({ full_name: name, class_name: className, parent_name: `Parent of ${name}` });
   const code: FamilyCode = { phone: created.phone, code: created.code };
-  return { studentId: created.studentId, phone: created.phone, parent: api.as('parent', code) };
+  return { studentId: created.studentId, phone: created.phone, parent: api().as('parent', code) };
 }
 
 function ask(parent: Caller, body: Record<string, unknown>) {
@@ -54,7 +46,7 @@ async function asked(parent: Caller, body: Record<string, unknown>): Promise<Lea
 }
 
 async function rowOf(id: number) {
-  const [row] = await api.db.query<{ status: string; decided_by: string | null; decided_by_user_id: number | null }>(
+  const [row] = await api().db.query<{ status: string; decided_by: string | null; decided_by_user_id: number | null }>(
     'SELECT status, decided_by, decided_by_user_id FROM leave_requests WHERE id = $1',
     [id],
   );
@@ -62,21 +54,21 @@ async function rowOf(id: number) {
 }
 
 async function activities(action: string) {
-  return api.db.query<{ actor: string; description: string; user_id: number | null }>(
+  return api().db.query<{ actor: string; description: string; user_id: number | null }>(
     'SELECT actor, description, user_id FROM activities WHERE action = $1 ORDER BY id',
     [action],
   );
 }
 
 async function leaveCount(): Promise<number> {
-  const [row] = await api.db.query<{ count: number }>('SELECT count(*)::int AS count FROM leave_requests');
+  const [row] = await api().db.query<{ count: number }>('SELECT count(*)::int AS count FROM leave_requests');
   return row?.count ?? 0;
 }
 
 describe('a parent tells the centre a child will be away', () => {
   it('asks for one child of several, sees it waiting, and withdraws it', async () => {
     const { phone, studentId, parent } = await family('Asha Verma');
-    const sibling = await api.student({ full_name: 'Kabir Verma', class_name: '9', parent_phone: phone });
+    const sibling = await api().student({ full_name: 'Kabir Verma', class_name: '9', parent_phone: phone });
 
     const created = await asked(parent, {
       student_id: sibling.id,
@@ -206,12 +198,12 @@ describe('a parent tells the centre a child will be away', () => {
     // Next to it, not on it: fine.
     const next = await asked(parent, { student_id: studentId, from_date: day(9), reason: 'Rest day' });
 
-    expect((await admin.post(`/api/v1/leave-requests/${first.id}/approve`)).statusCode).toBe(200);
+    expect((await admin().post(`/api/v1/leave-requests/${first.id}/approve`)).statusCode).toBe(200);
     const onApproved = await ask(parent, { student_id: studentId, from_date: day(4), to_date: day(5), reason: 'x' });
     expect(onApproved.statusCode).toBe(409);
     expect(detailOf(onApproved)).toContain('(approved)');
 
-    expect((await admin.post(`/api/v1/leave-requests/${next.id}/decline`)).statusCode).toBe(200);
+    expect((await admin().post(`/api/v1/leave-requests/${next.id}/decline`)).statusCode).toBe(200);
     await asked(parent, { student_id: studentId, from_date: day(9), to_date: day(10), reason: 'Asked again' });
   });
 
@@ -232,8 +224,8 @@ describe('a parent tells the centre a child will be away', () => {
     const first = await asked(parent, { student_id: studentId, from_date: day(1), reason: 'Audited' });
     const second = await asked(parent, { student_id: studentId, from_date: day(2), reason: 'Audited too' });
     await parent.post(`/api/v1/parent/leave-requests/${first.id}/withdraw`);
-    await admin.post(`/api/v1/leave-requests/${second.id}/approve`);
-    const rows = await api.db.query<{
+    await admin().post(`/api/v1/leave-requests/${second.id}/approve`);
+    const rows = await api().db.query<{
       record_id: string;
       action: string;
       way: string;
@@ -258,10 +250,10 @@ describe('a parent tells the centre a child will be away', () => {
 
   it("treats a child who left the centre as no longer the family's: no new request, none listed", async () => {
     const { phone, studentId, parent } = await family('Leaving Child');
-    const staying = await api.student({ full_name: 'Staying Sibling', class_name: '9', parent_phone: phone });
+    const staying = await api().student({ full_name: 'Staying Sibling', class_name: '9', parent_phone: phone });
     const before = await asked(parent, { student_id: studentId, from_date: day(3), reason: 'Before leaving' });
     await asked(parent, { student_id: staying.id, from_date: day(3), reason: 'Sibling stays' });
-    const left = await admin.post(`/api/v1/students/${studentId}/leave`, { left_on: today() });
+    const left = await admin().post(`/api/v1/students/${studentId}/leave`, { left_on: today() });
     expect(left.statusCode, left.body).toBe(200);
 
     const again = await ask(parent, { student_id: studentId, from_date: day(5), reason: 'After leaving' });
@@ -270,7 +262,7 @@ describe('a parent tells the centre a child will be away', () => {
     expect(mine.map((r) => r.student_name)).toEqual(['Staying Sibling']);
     const withdraw = await parent.post(`/api/v1/parent/leave-requests/${before.id}/withdraw`);
     expect(withdraw.statusCode).toBe(404);
-    const staff = (await admin.get('/api/v1/leave-requests?status=pending')).json().requests as LeaveRow[];
+    const staff = (await admin().get('/api/v1/leave-requests?status=pending')).json().requests as LeaveRow[];
     expect(staff.map((r) => r.id)).not.toContain(before.id);
   });
 
@@ -279,13 +271,13 @@ describe('a parent tells the centre a child will be away', () => {
     const request = await asked(parent, { student_id: studentId, from_date: day(1), reason: 'Fever' });
     expect((await parent.get('/api/v1/leave-requests')).statusCode).toBe(403);
     expect((await parent.post(`/api/v1/leave-requests/${request.id}/approve`)).statusCode).toBe(403);
-    expect((await admin.get('/api/v1/parent/leave-requests')).statusCode).toBe(403);
+    expect((await admin().get('/api/v1/parent/leave-requests')).statusCode).toBe(403);
     expect(
-      (await admin.post('/api/v1/parent/leave-requests', { student_id: studentId, from_date: day(1), reason: 'x' }))
+      (await admin().post('/api/v1/parent/leave-requests', { student_id: studentId, from_date: day(1), reason: 'x' }))
         .statusCode,
     ).toBe(403);
-    expect((await api.anonymous().get('/api/v1/parent/leave-requests')).statusCode).toBe(401);
-    expect((await api.anonymous().get('/api/v1/leave-requests')).statusCode).toBe(401);
+    expect((await api().anonymous().get('/api/v1/parent/leave-requests')).statusCode).toBe(401);
+    expect((await api().anonymous().get('/api/v1/leave-requests')).statusCode).toBe(401);
   });
 });
 
@@ -298,13 +290,13 @@ describe('staff see, admins decide', () => {
 
   beforeAll(async () => {
     // A centre of its own, so lists and counts hold only this block's requests.
-    await api.db.query('DELETE FROM leave_requests');
-    const signedIn = await signInNewTeacher(api.app, api.db, await api.adminToken(), {
+    await api().db.query('DELETE FROM leave_requests');
+    const signedIn = await signInNewTeacher(api().app, api().db, await api().adminToken(), {
       first_name: 'Meera',
       last_name: 'Iyer',
       classes_assigned: ['8'],
     });
-    teacher = api.as('teacher', signedIn);
+    teacher = api().as('teacher', signedIn);
     seven = await family('Arjun Patel', '7');
     eight = await family('Diya Shah', '8');
     sevenLeave = await asked(seven.parent, {
@@ -335,25 +327,25 @@ describe('staff see, admins decide', () => {
       'You can see leave requests only for your class (8).',
     ]);
 
-    const all = await admin.get('/api/v1/leave-requests');
+    const all = await admin().get('/api/v1/leave-requests');
     expect((all.json().requests as LeaveRow[]).map((r) => r.id)).toEqual([eightLeave.id, sevenLeave.id]);
     expect(all.json().total).toBe(2);
-    expect((await admin.get('/api/v1/leave-requests/count')).json()).toEqual({ pending: 2 });
-    expect((await admin.get('/api/v1/leave-requests?class_name=Class 7')).json().total).toBe(1);
+    expect((await admin().get('/api/v1/leave-requests/count')).json()).toEqual({ pending: 2 });
+    expect((await admin().get('/api/v1/leave-requests?class_name=Class 7')).json().total).toBe(1);
   });
 
   it('filters by state and by the days covered', async () => {
-    const covering = await admin.get(`/api/v1/leave-requests?from_date=${day(4)}&to_date=${day(9)}`);
+    const covering = await admin().get(`/api/v1/leave-requests?from_date=${day(4)}&to_date=${day(9)}`);
     expect((covering.json().requests as LeaveRow[]).map((r) => r.id)).toEqual([sevenLeave.id]);
-    const later = await admin.get(`/api/v1/leave-requests?from_date=${day(5)}`);
+    const later = await admin().get(`/api/v1/leave-requests?from_date=${day(5)}`);
     expect((later.json().requests as LeaveRow[]).map((r) => r.id)).toEqual([eightLeave.id]);
-    expect((await admin.get('/api/v1/leave-requests?status=approved')).json()).toEqual({ requests: [], total: 0 });
-    const page = await admin.get('/api/v1/leave-requests?limit=1&offset=1');
+    expect((await admin().get('/api/v1/leave-requests?status=approved')).json()).toEqual({ requests: [], total: 0 });
+    const page = await admin().get('/api/v1/leave-requests?limit=1&offset=1');
     expect(page.json()).toMatchObject({ requests: [{ id: sevenLeave.id }], total: 2 });
 
-    const reversed = await admin.get(`/api/v1/leave-requests?from_date=${day(5)}&to_date=${day(4)}`);
+    const reversed = await admin().get(`/api/v1/leave-requests?from_date=${day(5)}&to_date=${day(4)}`);
     expect([reversed.statusCode, detailOf(reversed)]).toEqual([422, 'to_date: must not be before from_date']);
-    const badStatus = await admin.get('/api/v1/leave-requests?status=maybe');
+    const badStatus = await admin().get('/api/v1/leave-requests?status=maybe');
     expect([badStatus.statusCode, detailOf(badStatus)]).toEqual([
       422,
       'status: must be one of pending, approved, declined or withdrawn',
@@ -365,14 +357,14 @@ describe('staff see, admins decide', () => {
     expect(byTeacher.statusCode).toBe(403);
     expect((await rowOf(eightLeave.id))?.status).toBe('pending');
 
-    const approved = await admin.post(`/api/v1/leave-requests/${eightLeave.id}/approve`);
+    const approved = await admin().post(`/api/v1/leave-requests/${eightLeave.id}/approve`);
     expect(approved.statusCode).toBe(200);
     expect(approved.json()).toMatchObject({ id: eightLeave.id, status: 'approved', decided_by: 'Administrator' });
 
     const seen = (await eight.parent.get('/api/v1/parent/leave-requests')).json().requests as LeaveRow[];
     expect(seen.find((r) => r.id === eightLeave.id)).toMatchObject({ status: 'approved', decided_by: 'Administrator' });
 
-    const twice = await admin.post(`/api/v1/leave-requests/${eightLeave.id}/decline`);
+    const twice = await admin().post(`/api/v1/leave-requests/${eightLeave.id}/decline`);
     expect([twice.statusCode, detailOf(twice)]).toEqual([
       409,
       'This leave request was already approved by Administrator.',
@@ -382,22 +374,22 @@ describe('staff see, admins decide', () => {
       409,
       'This leave request was already approved and cannot be withdrawn.',
     ]);
-    const missing = await admin.post('/api/v1/leave-requests/1999999/approve');
+    const missing = await admin().post('/api/v1/leave-requests/1999999/approve');
     expect([missing.statusCode, detailOf(missing)]).toEqual([404, 'Leave request not found']);
-    expect((await admin.post('/api/v1/leave-requests/abc/approve')).statusCode).toBe(422);
+    expect((await admin().post('/api/v1/leave-requests/abc/approve')).statusCode).toBe(422);
 
     expect((await activities('leave.approved')).at(-1)).toMatchObject({
       actor: 'Administrator',
       description: `Administrator approved leave for Diya Shah (Class 8) on ${spoken(day(10))} (1 day)`,
     });
-    expect((await admin.get('/api/v1/leave-requests/count')).json()).toEqual({ pending: 1 });
+    expect((await admin().get('/api/v1/leave-requests/count')).json()).toEqual({ pending: 1 });
   });
 
   it("tells the family in the parent app, in the family's language, with a push to its devices", async () => {
     const hindi = await family('Ira Rao', '8');
     expect((await hindi.parent.put('/api/v1/parent/language', { language: 'hi' })).statusCode).toBe(200);
     // A device of the family's, as the parent app's subscription leaves it.
-    await api.db.query(
+    await api().db.query(
       `INSERT INTO push_subscriptions (phone, endpoint, p256dh, auth, user_agent)
        VALUES ($1, 'https://push.example.test/ira', 'key', 'auth', 'test')`,
       [hindi.phone],
@@ -408,7 +400,7 @@ describe('staff see, admins decide', () => {
       to_date: day(6),
       reason: 'Trip',
     });
-    expect((await admin.post(`/api/v1/leave-requests/${request.id}/approve`)).statusCode).toBe(200);
+    expect((await admin().post(`/api/v1/leave-requests/${request.id}/approve`)).statusCode).toBe(200);
 
     const inbox = (await hindi.parent.get('/api/v1/parent/messages')).json();
     const notice = inbox.messages.find((message: { kind: string }) => message.kind === 'leave_notice');
@@ -417,7 +409,7 @@ describe('staff see, admins decide', () => {
       message: expect.stringMatching(/^केंद्र ने Ira Rao की .+ से .+ तक की छुट्टी स्वीकृत कर दी है।$/),
       student_id: hindi.studentId,
     });
-    const pushes = await api.db.query<{ id: number }>(
+    const pushes = await api().db.query<{ id: number }>(
       'SELECT o.id FROM push_outbox o JOIN messages m ON m.id = o.message_id WHERE m.id = $1',
       [notice.id],
     );
@@ -426,7 +418,7 @@ describe('staff see, admins decide', () => {
     // English, one day, declined: the words say so and where to ask.
     const english = await family('Omar Khan', '8');
     const one = await asked(english.parent, { student_id: english.studentId, from_date: day(7), reason: 'Doctor' });
-    expect((await admin.post(`/api/v1/leave-requests/${one.id}/decline`)).statusCode).toBe(200);
+    expect((await admin().post(`/api/v1/leave-requests/${one.id}/decline`)).statusCode).toBe(200);
     const told = (await english.parent.get('/api/v1/parent/messages')).json().messages;
     expect(told).toEqual([
       expect.objectContaining({
@@ -436,7 +428,7 @@ describe('staff see, admins decide', () => {
       }),
     ]);
     // A notice in the server's own words: not a message staff sent, so not on the call list or in the counts.
-    const calls = (await admin.get('/api/v1/communications/call-list')).json();
+    const calls = (await admin().get('/api/v1/communications/call-list')).json();
     expect(JSON.stringify(calls)).not.toContain('Omar Khan');
   });
 
@@ -447,8 +439,8 @@ describe('staff see, admins decide', () => {
       const approvedBefore = (await activities('leave.approved')).length;
       const declinedBefore = (await activities('leave.declined')).length;
       const [approve, decline] = await Promise.all([
-        admin.post(`/api/v1/leave-requests/${request.id}/approve`),
-        admin.post(`/api/v1/leave-requests/${request.id}/decline`),
+        admin().post(`/api/v1/leave-requests/${request.id}/approve`),
+        admin().post(`/api/v1/leave-requests/${request.id}/decline`),
       ]);
       expect([approve.statusCode, decline.statusCode].sort()).toEqual([200, 409]);
       const winner = approve.statusCode === 200 ? 'approved' : 'declined';
@@ -456,7 +448,7 @@ describe('staff see, admins decide', () => {
       expect((await activities('leave.approved')).length - approvedBefore).toBe(winner === 'approved' ? 1 : 0);
       expect((await activities('leave.declined')).length - declinedBefore).toBe(winner === 'declined' ? 1 : 0);
       // The family hears once, of the decision that won.
-      const notices = await api.db.query<{ subject: string }>(
+      const notices = await api().db.query<{ subject: string }>(
         "SELECT subject FROM messages WHERE kind = 'leave_notice' AND student_id = $1",
         [studentId],
       );
@@ -465,12 +457,12 @@ describe('staff see, admins decide', () => {
   });
 
   it('shows nothing to a teacher with no class', async () => {
-    const signedIn = await signInNewTeacher(api.app, api.db, await api.adminToken(), {
+    const signedIn = await signInNewTeacher(api().app, api().db, await api().adminToken(), {
       first_name: 'No',
       last_name: 'Class',
       classes_assigned: [],
     });
-    const nobody = api.as('teacher', signedIn);
+    const nobody = api().as('teacher', signedIn);
     expect((await nobody.get('/api/v1/leave-requests')).json()).toEqual({ requests: [], total: 0 });
     expect((await nobody.get('/api/v1/leave-requests/count')).json()).toEqual({ pending: 0 });
   });
@@ -482,7 +474,7 @@ describe('the roster and the absence alert', () => {
     leave: null | { id: number; status: string; reason: string; from_date: string; to_date: string };
   }
   async function rosterLeave(className: string, date: string, studentId: number) {
-    const response = await admin.get(`/api/v1/attendance/roster?class_name=${className}&date=${date}`);
+    const response = await admin().get(`/api/v1/attendance/roster?class_name=${className}&date=${date}`);
     expect(response.statusCode).toBe(200);
     return (response.json().students as RosterLine[]).find((line) => line.student_id === studentId)?.leave;
   }
@@ -501,11 +493,11 @@ describe('the roster and the absence alert', () => {
     expect(await rosterLeave('10', day(0), studentId)).toBeNull();
     expect(await rosterLeave('10', day(3), studentId)).toBeNull();
 
-    await admin.post(`/api/v1/leave-requests/${request.id}/approve`);
+    await admin().post(`/api/v1/leave-requests/${request.id}/approve`);
     expect(await rosterLeave('10', day(2), studentId)).toEqual({ ...expected, status: 'approved' });
 
     const other = await asked(parent, { student_id: studentId, from_date: day(5), reason: 'Declined one' });
-    await admin.post(`/api/v1/leave-requests/${other.id}/decline`);
+    await admin().post(`/api/v1/leave-requests/${other.id}/decline`);
     expect(await rosterLeave('10', day(5), studentId)).toBeNull();
   });
 
@@ -521,10 +513,10 @@ describe('the roster and the absence alert', () => {
     });
     const lateLeave = await asked(late.parent, { student_id: late.studentId, from_date: day(0), reason: 'Dentist' });
     await asked(waiting.parent, { student_id: waiting.studentId, from_date: day(0), reason: 'Not yet decided' });
-    expect((await admin.post(`/api/v1/leave-requests/${approvedLeave.id}/approve`)).statusCode).toBe(200);
-    expect((await admin.post(`/api/v1/leave-requests/${lateLeave.id}/approve`)).statusCode).toBe(200);
+    expect((await admin().post(`/api/v1/leave-requests/${approvedLeave.id}/approve`)).statusCode).toBe(200);
+    expect((await admin().post(`/api/v1/leave-requests/${lateLeave.id}/approve`)).statusCode).toBe(200);
 
-    const marked = await admin.post('/api/v1/attendance/mark', {
+    const marked = await admin().post('/api/v1/attendance/mark', {
       date: day(0),
       records: [
         { student_id: onLeave.studentId, status: 'absent' },
@@ -534,13 +526,13 @@ describe('the roster and the absence alert', () => {
       ],
     });
     expect(marked.statusCode).toBe(200);
-    const pending = (await admin.get(`/api/v1/attendance/pending-approval?attendance_date=${day(0)}`)).json() as {
+    const pending = (await admin().get(`/api/v1/attendance/pending-approval?attendance_date=${day(0)}`)).json() as {
       id: number;
     }[];
-    const approval = await admin.post('/api/v1/attendance/approve', { attendance_ids: pending.map((r) => r.id) });
+    const approval = await admin().post('/api/v1/attendance/approve', { attendance_ids: pending.map((r) => r.id) });
     expect(approval.statusCode).toBe(200);
 
-    const alerted = await api.db.query<{ student_id: number; kind: string }>(
+    const alerted = await api().db.query<{ student_id: number; kind: string }>(
       `SELECT student_id, kind FROM messages WHERE kind IN ('absence_alert', 'late_alert') AND student_id = ANY($1::int[])
         ORDER BY student_id`,
       [[onLeave.studentId, waiting.studentId, late.studentId, plain.studentId]],

@@ -359,6 +359,23 @@ describe('the push and the card', () => {
     expect(fake.receivedBy(device.endpoint)).toHaveLength(1);
   });
 
+  it('names a class the centre labelled by its label: "Morning batch has no attendance marked today" (ADR 043)', async () => {
+    expect((await admin.post('/api/v1/classes', { value: 'Morning batch' })).statusCode).toBe(201);
+    const meena = await teacher(['Morning batch']);
+    await students('Morning batch', 1);
+    const device = await subscribeDevice(meena.api);
+    a.ctx.push.start();
+    await remindTeachers(a.db, at(10, 0));
+    a.ctx.push.wake();
+    const [push] = await waitFor('the push', () => {
+      const got = fake.receivedBy(device.endpoint);
+      return got.length > 0 ? got : undefined;
+    });
+    expect(staffPushPayloadSchema.parse(JSON.parse(push?.plaintext ?? '')).body).toBe(
+      'Morning batch has no attendance marked today. Tap to open the register.',
+    );
+  });
+
   it('the card is in GET /dashboard/my-classes until the class is marked; the states go not marked, marked (n of m), approved', async () => {
     const meena = await teacher(['10', '9']);
     const nine = await students('9', 3);

@@ -3,7 +3,7 @@
  * classes assigned to them, from today back the centre's number of days (default 2); admins mark any
  * class on any past day; a centre setting lets every teacher mark every class.
  */
-import { ERROR_CODES, formatErrorText } from '@tuitiondesk/contract';
+import { classLabelFallback, ERROR_CODES, formatErrorText, withClassNames } from '@tuitiondesk/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, today } from '../src/lib/time';
 import { type Caller, type TestClient, testClient } from './helpers/client';
@@ -238,12 +238,16 @@ describe('the any-class setting', () => {
   });
 });
 
-/** A roster's or a scope's English reason is its code's catalogue text filled with its params. */
+/**
+ * A roster's or a scope's English reason is its code's catalogue text filled with its params, a class
+ * by its label (the spec's classes here: "9" reads "Class 9", ADR 054).
+ */
 function expectReasonFromCode(answer: {
   cannot_mark_reason: string;
   cannot_mark: { code: keyof typeof ERROR_CODES; params: Record<string, string | number> };
 }): void {
-  expect(formatErrorText(ERROR_CODES[answer.cannot_mark.code], answer.cannot_mark.params)).toBe(
+  const { code, params } = answer.cannot_mark;
+  expect(formatErrorText(ERROR_CODES[code], withClassNames(code, params, classLabelFallback))).toBe(
     answer.cannot_mark_reason,
   );
 }

@@ -212,14 +212,14 @@ describe('POST /messages/send-to-parents', () => {
     expect(response.statusCode).toBe(200);
     // One family has the app; the two others have neither the app nor WhatsApp: stored failed, said so.
     expect(response.json()).toEqual({
-      message: 'Message sent to 3 parent(s)',
+      message:
+        'Message sent to 1 of 3 parent(s): 1 in the app, 0 on WhatsApp, 2 with no channel yet: they go on your send list.',
       recipients_count: 3,
       in_app_count: 1,
       whatsapp_count: 0,
       unreachable_count: 2,
       whatsapp_waiting: 0,
-      notice:
-        '2 families cannot be reached: no parent app notifications, and WhatsApp is off. They are on the call list.',
+      notice: null,
     });
     const rows = await api.db.query<{ id: number; recipient: string; recipient_name: string }>(
       "SELECT id, recipient, recipient_name FROM messages WHERE subject = 'Fees' ORDER BY recipient",

@@ -336,9 +336,13 @@ describe('audiences', () => {
       if (isParentCall) expect((await call(operation, teacher)).statusCode).toBe(403);
     }
     expect(publicOperations.filter((name) => !name.includes('/parent/')).sort()).toEqual([
+      // The centre's name and logo, for the parent app's sign-in page (ADR 042).
+      'GET /api/v1/centre',
+      'GET /api/v1/centre/logo',
       'GET /api/v1/health',
       'GET /api/v1/whatsapp/webhook',
       'POST /api/v1/auth/login',
+      'POST /api/v1/payments/razorpay/webhook',
       'POST /api/v1/whatsapp/webhook',
     ]);
     expect(publicOperations).toEqual(

@@ -115,10 +115,11 @@ describe('GET /messages/family-count', () => {
     return { count: response.json().recipients_count as number, phones: send?.phones ?? -1 };
   }
 
+  type FamilyCount = { recipients: string; families: number; in_app: number; whatsapp: number; no_channel: number };
   async function familyCount(recipients: string, caller: Caller = admin()) {
     const response = await caller.get(`/api/v1/messages/family-count?recipients=${recipients}`);
     expect(response.statusCode, response.body).toBe(200);
-    return response.json() as { recipients: string; families: number };
+    return response.json() as FamilyCount;
   }
 
   let sharedPhone: string;
@@ -138,7 +139,7 @@ describe('GET /messages/family-count', () => {
 
   it('counts the families of a class once each, without those whose child left, as the send writes to them', async () => {
     const before = await familyCount('7');
-    expect(before).toEqual({ recipients: '7', families: 2 });
+    expect(before).toEqual({ recipients: '7', families: 2, in_app: 0, whatsapp: 0, no_channel: 2 });
     const sent = await sendReaches('7');
     expect(sent).toEqual({ count: before.families, phones: before.families });
   });
@@ -148,14 +149,15 @@ describe('GET /messages/family-count', () => {
       'SELECT count(DISTINCT parent_phone)::int AS families FROM students WHERE left_on IS NULL',
     );
     const before = await familyCount('all_parents');
-    expect(before).toEqual({ recipients: 'all_parents', families: expected?.families });
+    expect(before).toMatchObject({ recipients: 'all_parents', families: expected?.families });
+    expect(before.in_app + before.whatsapp + before.no_channel).toBe(before.families);
     const sent = await sendReaches('all_parents');
     expect(sent).toEqual({ count: before.families, phones: before.families });
   });
 
   it('takes a class as the send does ("Class 10" is 10), for teachers too', async () => {
-    expect(await familyCount('Class%2010')).toEqual({ recipients: '10', families: 2 });
-    expect(await familyCount('9', api.as('teacher'))).toEqual({ recipients: '9', families: 1 });
+    expect(await familyCount('Class%2010')).toMatchObject({ recipients: '10', families: 2 });
+    expect(await familyCount('9', api.as('teacher'))).toMatchObject({ recipients: '9', families: 1 });
   });
 
   it('refuses recipients that are neither all parents nor a class, naming the field', async () => {
@@ -188,6 +190,7 @@ describe('POST /attendance/approve: families alerted', () => {
       approved_count: 4,
       message: 'Successfully approved 4 attendance record(s).',
       alerted_families: 2,
+      alert_reach: { in_app: 0, whatsapp: 0, no_channel: 2 },
     });
     const [alerts] = await api.db.query<{ messages: number }>(
       `SELECT count(*)::int AS messages FROM messages

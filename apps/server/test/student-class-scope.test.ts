@@ -4,7 +4,7 @@
  * phone change, and nothing is written. Otherwise a teacher could move another class's student into
  * theirs, mark them (an absence alert goes to the family) and move them back. Admins are unchanged.
  */
-import { ERROR_CODES, formatErrorText } from '@tuitiondesk/contract';
+import { classLabelFallback, ERROR_CODES, formatErrorText, withClassNames } from '@tuitiondesk/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { today } from '../src/lib/time';
@@ -54,7 +54,7 @@ async function activitiesAfter(id: number): Promise<string[]> {
   return rows.map((row) => row.action);
 }
 
-/** The 403: its code and params, and the detail made from them. */
+/** The 403: its code and params, and the detail made from them, a class by its label ("Class 9", ADR 054). */
 function expectNotYours(
   response: LightMyRequestResponse,
   params: { from: string; to: string; count: number; classes: string },
@@ -62,7 +62,10 @@ function expectNotYours(
   expect(response.statusCode, response.body).toBe(403);
   const body = response.json();
   expect(body).toEqual({
-    detail: formatErrorText(ERROR_CODES['student.class_change_not_yours'], params),
+    detail: formatErrorText(
+      ERROR_CODES['student.class_change_not_yours'],
+      withClassNames('student.class_change_not_yours', params, classLabelFallback),
+    ),
     code: 'student.class_change_not_yours',
     params,
   });

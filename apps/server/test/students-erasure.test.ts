@@ -20,6 +20,7 @@ import { addDays, today } from '../src/lib/time';
 import { monthsBefore, scrubStudentsWhoLeft } from '../src/modules/students/leaving';
 import type { Caller, TestClient } from './helpers/client';
 import { testClient } from './helpers/client';
+import { NOT_FAMILY } from './helpers/erasure-columns';
 import { APPROVED_TEMPLATES, type FakeCloudApi, startFakeCloudApi } from './helpers/fake-cloud-api';
 import { callbackOf, postCallback, textFrom, WHATSAPP_TEST, whatsappConfig } from './helpers/whatsapp';
 
@@ -103,108 +104,13 @@ const FAMILY_COLUMNS = [
   'audit_log.record_id',
   'audit_log.before',
   'audit_log.after',
+  // A family's fee account, by its phone (ADR 051): cleared when no record holds the phone.
+  'fee_families.phone',
+  // Razorpay's webhook events as they came: the payer's phone, name and e-mail (ADR 053).
+  'payment_gateway_events.raw_body',
 ];
 
-/** Every other text column, and why no family's name or phone is written to it. Searched all the same. */
-const NOT_FAMILY: Record<string, string> = {
-  'activities.action': 'a code',
-  'activities.text_code': 'a code',
-  'attendance.approved_by': "a staff member's name",
-  'attendance.class_name': 'a class',
-  'attendance.marked_by': "a staff member's name",
-  'attendance.parent_reason': "the label of the parent's one-tap reply (Sick, Coming late...)",
-  'attendance.status': 'a code',
-  'attendance_counts.class_name': 'a class',
-  'attendance_counts.status': 'a code',
-  'attendance_submissions.request_hash': 'a hash',
-  'audit_log.action': 'a code',
-  'audit_log.address': "the caller's network address",
-  'audit_log.entity': 'a code',
-  'audit_log.way': 'a code',
-  'data_versions.kind': 'a code',
-  'leave_requests.decided_by': "a staff member's name",
-  'leave_requests.status': 'a code',
-  'marking_reminders.class_name': 'a class',
-  'message_attempts.channel': 'a code',
-  'message_attempts.failure_reason': "WhatsApp's or the push service's reason (a phone in it is removed)",
-  'message_attempts.status': 'a code',
-  'message_attempts.waiting_reason': 'why a message waits (a phone in it is removed)',
-  'message_attempts.whatsapp_language': 'a language code',
-  'message_attempts.whatsapp_template': "an approved template's name",
-  'message_sends.kind': 'a code',
-  'message_sends.recipients': 'a class, all classes or an approval: a send to many families',
-  'message_sends.sent_by': "a staff member's name",
-  'message_sends.subject': 'what staff wrote to many families at once',
-  'message_template_texts.audit_key': 'a template id and language',
-  'message_template_texts.body': "the centre's template (placeholders, not names)",
-  'message_template_texts.language': 'a language code',
-  'message_template_texts.whatsapp_template': "an approved template's name",
-  'message_templates.name': "the centre's template",
-  'message_templates.purpose': 'a code',
-  'message_templates.subject': "the centre's template",
-  'message_templates.updated_by': "a staff member's name",
-  'messages.called_by': "a staff member's name",
-  'messages.delivery_status': 'a code',
-  'messages.failure_reason': 'why a message failed (a phone in it is removed)',
-  'messages.kind': 'a code',
-  'messages.language': 'a language code',
-  'messages.message_type': 'a code',
-  'messages.reply': 'a code',
-  'messages.sent_by': "a staff member's or the centre's name",
-  'messages.subject': "the subject of a notice or an alert (a forgotten family's are removed too)",
-  'parent_access.code_hash': 'a hash',
-  'parent_access.issued_by': "a staff member's name",
-  'push_outbox.last_error': "the push service's answer",
-  'push_subscriptions.auth': 'a device key',
-  'push_subscriptions.endpoint': "the push service's address for a device",
-  'push_subscriptions.p256dh': 'a device key',
-  'push_subscriptions.user_agent': "the device's browser",
-  'settings.key': "the centre's settings",
-  'settings.value': "the centre's settings",
-  'sign_in_addresses.address': 'a network address',
-  'staff_push_outbox.last_error': "a staff device's push answer",
-  'staff_push_subscriptions.auth': 'a staff device key',
-  'staff_push_subscriptions.endpoint': "a staff device's push address",
-  'staff_push_subscriptions.p256dh': 'a staff device key',
-  'staff_push_subscriptions.user_agent': "a staff device's browser",
-  'students.class_name': 'a class',
-  'students.parent_language': 'a language code',
-  'students.parent_whatsapp_opt_in_changed_by': "a staff member's name or how the parent changed it",
-  'students.unique_id': "the centre's own code, kept on the scrubbed record",
-  'teacher_attendance.check_in_time': 'a time',
-  'teacher_attendance.check_out_time': 'a time',
-  'teacher_attendance.remarks': "about a teacher's day",
-  'teacher_attendance.status': 'a code',
-  'teacher_attendance_locks.locked_by': "a staff member's name",
-  'teachers.address': "a teacher's own record",
-  'teachers.classes_assigned': 'classes',
-  'teachers.email': "a teacher's own record",
-  'teachers.emergency_contact': "a teacher's own record",
-  'teachers.first_name': "a teacher's own record",
-  'teachers.full_name': "a teacher's own record",
-  'teachers.last_name': "a teacher's own record",
-  'teachers.phone_number': "a teacher's own record",
-  'teachers.qualification': "a teacher's own record",
-  'teachers.subjects': "a teacher's own record",
-  'teachers.unique_id': "the centre's own code",
-  'two_factor_recovery_codes.code_hash': 'a hash',
-  'user_two_factor.secret_encrypted': 'a sealed secret',
-  'users.full_name': 'a staff account',
-  'users.language': 'a language code',
-  'users.password_hash': 'a hash',
-  'users.role': 'a code',
-  'users.username': 'a staff account',
-  'whatsapp_consent_log.changed_by': "a staff member's name or how the parent changed it",
-  'whatsapp_consent_log.source': 'a code',
-  'whatsapp_early_statuses.failure_reason': "WhatsApp's reason for a failed message",
-  'whatsapp_early_statuses.provider_message_id': "a sent message's id, waiting at most a day for its attempt",
-  'whatsapp_early_statuses.status': 'a code',
-  'whatsapp_inbound.context_provider_message_id':
-    "the centre's message a reply answers (the row goes with the conversation)",
-  'whatsapp_inbound.kind': 'a code',
-  'whatsapp_inbound.provider_message_id': "WhatsApp's id of what the parent wrote (the row goes with the conversation)",
-  'whatsapp_inbound.reply': 'a code',
-};
+/** Every other text column, and why no family's name or phone is written to it: helpers/erasure-columns.ts. */
 
 // ---- The families ----
 
@@ -456,6 +362,27 @@ describe('the scrub of students who left', () => {
         `${gone.parent} replied "Sick" to the absence alert for Aarav Fowler${t} on 3 Nov 2025 (WhatsApp)`,
         `Administrator issued parent access code for ${gone.parent} (${gone.phone})`,
       ],
+    );
+
+    // Razorpay told of a payment by the family (its event names the payer), kept as it came (ADR 053).
+    await api.db.query(
+      `INSERT INTO payment_gateway_events (event_id, event, raw_body) VALUES ($1, 'payment.captured', $2)`,
+      [
+        `evt_erasure_${t}`,
+        JSON.stringify({ payload: { payment: { entity: { contact: gone.phone, notes: { name: gone.parent } } } } }),
+      ],
+    );
+
+    // The family pays at the counter: its fee account holds the phone, the feed names the parent (ADR 051).
+    const goneFees = await ok<{ family_id: number }>(admin.get(`/api/v1/fees/students/${aarav.id}/family`));
+    await ok(
+      admin.post('/api/v1/fees/payments', {
+        family_id: goneFees.family_id,
+        amount_paise: 50_000,
+        mode: 'cash',
+        received_on: today(),
+        client_id: randomUUID(),
+      }),
     );
 
     // They leave, long ago; a device's queued marks for a day after leaving are refused, naming the child.

@@ -275,7 +275,10 @@ describe('data versions', () => {
   it('has a version for every kind the server names', async () => {
     const rows = await api.db.query<{ kind: string }>('SELECT kind FROM data_versions ORDER BY kind');
     expect(rows.map((row) => row.kind)).toEqual([...DATA_KINDS]);
-    expect((await readVersions(api.db, ['students', 'attendance'])).split(',')).toHaveLength(2);
+    // One per kind, and the centre's time zone last (ADR 042).
+    const versions = (await readVersions(api.db, ['students', 'attendance'])).split(',');
+    expect(versions).toHaveLength(3);
+    expect(versions[2]).toMatch(/^zone=/);
   });
 
   it('rises when a statement changes a row, and not when it changes none', async () => {
@@ -392,6 +395,13 @@ describe('data versions', () => {
       [
         'activities',
         'attendance',
+        'classes',
+        'fee_charges',
+        'fee_families',
+        'fee_late_fees',
+        'fee_payments',
+        'ledger_entries',
+        'ledger_transactions',
         'marking_reminders',
         'message_attempts',
         'message_sends',
@@ -400,6 +410,7 @@ describe('data versions', () => {
         'push_subscriptions',
         'settings',
         'students',
+        'subjects',
         'teacher_attendance',
         'teacher_attendance_locks',
         'teachers',

@@ -23,7 +23,15 @@ describe('the activity catalogue', () => {
   });
 
   it('starts every text with who did it, but those the system does itself', () => {
-    const bySystem = ['student.scrubbed', 'two_factor.reset_other_installation', 'two_factor.reset_unreadable_secret'];
+    const bySystem = [
+      'student.scrubbed',
+      'two_factor.reset_other_installation',
+      'two_factor.reset_unreadable_secret',
+      // npm run reset-password: no account did it, the owner at the server's machine did (ADR 046).
+      'account.password_reset_by_command',
+      // The automatic charge run, at the hour the centre set (ADR 052).
+      'fees.charges_run_automatic',
+    ];
     for (const [code, text] of entries) {
       expect({ code, actor: text.startsWith('{actor} ') }).toEqual({ code, actor: !bySystem.includes(code) });
     }
@@ -70,10 +78,17 @@ describe('the activity catalogue', () => {
   });
 
   it('shows a name or reason with braces as written, not as a placeholder', () => {
+    // The class as the server fills it, by its label (ADR 054).
     expect(
       formatActivityText(
         ACTIVITY_TEXTS['leave.requested'],
-        { actor: 'Parent {x}', name: 'Ravi {date, date}', class_name: '9', date: '2026-11-23', reason: '{fever}' },
+        {
+          actor: 'Parent {x}',
+          name: 'Ravi {date, date}',
+          class_name: 'Class 9',
+          date: '2026-11-23',
+          reason: '{fever}',
+        },
         { day },
       ),
     ).toBe('Parent {x} (parent) asked for leave for Ravi {date, date} (Class 9) on <2026-11-23>: {fever}');

@@ -76,6 +76,13 @@ export const textWordsSchema = z
   .meta({ id: 'TextWords' });
 export type TextWords = z.infer<typeof textWordsSchema>;
 
+/** Who marked a register last, and when (the newest of its marks). */
+export const lastMarkedSchema = z.object({
+  by: z.string().describe('the full name of the staff member who made the newest mark'),
+  at: z.string().describe('when (ISO 8601)'),
+});
+export type LastMarked = z.infer<typeof lastMarkedSchema>;
+
 export const rosterSchema = z.object({
   date: z.string(),
   class_name: z.string(),
@@ -89,8 +96,34 @@ export const rosterSchema = z.object({
       'cannot_mark_reason as a code and params a client can translate, or null when the caller can mark (absent from older answers)',
     ),
   students: z.array(rosterEntrySchema),
+  last_marked: lastMarkedSchema
+    .nullable()
+    .optional()
+    .describe(
+      'who marked this register last and when (the newest mark among its students), or null when no one is marked (absent from older answers)',
+    ),
 });
 export type Roster = z.infer<typeof rosterSchema>;
+
+/** A class with students who have no attendance mark on a day: "Class 8: 9 students not marked". */
+export const notMarkedClassSchema = z
+  .object({
+    class_name: z.string(),
+    students: z.number().int().describe("students on the class's register that day"),
+    not_marked: z.number().int().describe('of them, students with no attendance mark that day'),
+  })
+  .meta({ id: 'NotMarkedClass' });
+export type NotMarkedClass = z.infer<typeof notMarkedClassSchema>;
+
+export const notMarkedQuerySchema = z.object({ date: isoDateSchema.optional() });
+
+export const notMarkedSchema = z.object({
+  date: z.string().describe('yyyy-MM-dd (default today, in the centre time zone)'),
+  classes: z
+    .array(notMarkedClassSchema)
+    .describe('classes with at least one student not marked that day, in class order; none when all are marked'),
+});
+export type NotMarked = z.infer<typeof notMarkedSchema>;
 
 export const markAttendanceSchema = z.object({
   date: isoDateSchema,
@@ -177,6 +210,13 @@ export const approveAttendanceResultSchema = z.object({
     .describe(
       'families this approval sent an absence or late alert to (one family however many of its children); 0 when absence alerts are off',
     ),
+  alert_reach: z
+    .object({
+      in_app: z.number().int().describe('alerted families the parent app reaches'),
+      whatsapp: z.number().int().describe('alerted families WhatsApp reaches and the app does not'),
+      no_channel: z.number().int().describe('alerted families no channel reaches yet: they are on the send list'),
+    })
+    .describe('the alerted families by the first channel that reaches each (they add up to alerted_families)'),
 });
 export type ApproveAttendanceResult = z.infer<typeof approveAttendanceResultSchema>;
 

@@ -127,10 +127,11 @@ describe('createStudentSchema', () => {
     parent_phone: '+91 98765 43210',
   };
 
-  it('trims names and normalises the class, keeping the phone as written', () => {
+  // The class is read against the centre's own list by the server (ADR 043): the schema keeps it as written.
+  it('trims names, keeping the class and the phone as written', () => {
     expect(createStudentSchema.parse({ ...typed, unique_id: 'ignored' })).toEqual({
       full_name: 'Ravi Kumar',
-      class_name: '7',
+      class_name: 'Class 7',
       parent_name: 'Sunil',
       parent_phone: '+91 98765 43210',
     });

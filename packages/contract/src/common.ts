@@ -2,10 +2,17 @@ import { z } from 'zod';
 
 export const API_BASE_PATH = '/api/v1';
 
-/** The classes the centre teaches. */
+/**
+ * The spec's classes, which a new centre starts with (migration 0028 seeds them, labelled `Class 7`…).
+ * The centre's own list lives in the database (`GET /classes`, ADR 043); this is only its default.
+ */
 export const CLASS_NAMES = ['7', '8', '9', '10'] as const;
-export type ClassName = (typeof CLASS_NAMES)[number];
+/** One of the spec's four default classes (the demo centre's). */
+export type DefaultClassName = (typeof CLASS_NAMES)[number];
+/** A class's stable value as stored on a student (`7`, `11-A`, `Morning batch`): one of the centre's classes. */
+export type ClassName = string;
 
+/** The subjects a new centre starts with (migration 0028); the centre's own list is `GET /subjects`. */
 export const SUBJECTS = [
   'Mathematics',
   'Science',
@@ -18,7 +25,7 @@ export const SUBJECTS = [
   'Computer Science',
   'Physical Education',
 ] as const;
-export type Subject = (typeof SUBJECTS)[number];
+export type Subject = string;
 
 export const MIN_PASSWORD_LENGTH = 6;
 
@@ -94,21 +101,77 @@ export const studentRecordFields = {
 
 /**
  * People write a class as `7`, `Class 7`, `class-7`, `7th` or `VII`; all mean class "7".
- * Returns the canonical class name, or undefined when the text is not one of the centre's classes.
+ * Returns the canonical class name, or undefined when the text is not one of the spec's four classes
+ * (the default list; a centre's own list is matched by `matchClassName`).
  */
-export function normaliseClassName(value: unknown): ClassName | undefined {
-  if (typeof value === 'number') return normaliseClassName(String(value));
+export function normaliseClassName(value: unknown): DefaultClassName | undefined {
+  const compact = compactClassText(value);
+  return (CLASS_NAMES as readonly string[]).includes(compact ?? '') ? (compact as DefaultClassName) : undefined;
+}
+
+const ROMAN_CLASSES: Record<string, string> = {
+  i: '1',
+  ii: '2',
+  iii: '3',
+  iv: '4',
+  v: '5',
+  vi: '6',
+  vii: '7',
+  viii: '8',
+  ix: '9',
+  x: '10',
+  xi: '11',
+  xii: '12',
+};
+
+/**
+ * A class as people write it, reduced to what it names: lower case, single spaces, without a leading
+ * `Class`/`Grade`/`Std`/`Standard`; a number written as a Roman numeral, an ordinal (`7th`) or `10.0`
+ * as its digits. Undefined for what is not text or a number.
+ */
+export function compactClassText(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? compactClassText(String(value)) : undefined;
   if (typeof value !== 'string') return undefined;
   const compact = value
     .trim()
     .toLowerCase()
+    .replace(/\s+/g, ' ')
     .replace(/^(class|grade|std\.?|standard)[\s_-]*/, '');
-  const roman: Record<string, ClassName> = { vii: '7', viii: '8', ix: '9', x: '10' };
-  const digits = roman[compact] ?? compact.replace(/(st|nd|rd|th)$/, '').replace(/\.0+$/, '');
-  return (CLASS_NAMES as readonly string[]).includes(digits) ? (digits as ClassName) : undefined;
+  return ROMAN_CLASSES[compact] ?? compact.replace(/^(\d+)(st|nd|rd|th)$/, '$1').replace(/^(\d+)\.0+$/, '$1');
 }
 
-export const CLASS_NAME_HINT = 'must be one of 7, 8, 9 or 10';
+/** A class as the centre lists it: the value stored on students and the label people see. */
+export interface ClassChoice {
+  value: string;
+  label: string;
+}
+
+/**
+ * Which of `classes` the written text names: its value or label in any case, or either as
+ * `compactClassText` reads it (`Class 7`, `7th` and `VII` for a class "7"; `class 11-a` for "11-A").
+ * Undefined when it names none.
+ */
+export function matchClassName(written: unknown, classes: readonly ClassChoice[]): string | undefined {
+  const text = typeof written === 'number' ? String(written) : typeof written === 'string' ? written.trim() : undefined;
+  if (!text) return undefined;
+  const lower = text.toLowerCase();
+  const compact = compactClassText(text);
+  const found =
+    classes.find((c) => c.value.toLowerCase() === lower) ??
+    classes.find((c) => c.label.toLowerCase() === lower) ??
+    classes.find((c) => compactClassText(c.value) === compact) ??
+    classes.find((c) => compactClassText(c.label) === compact);
+  return found?.value;
+}
+
+/** `7, 8, 9 or 10`: a list as a sentence names it. */
+export function listInWords(values: readonly string[]): string {
+  if (values.length <= 1) return values.join('');
+  return `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+}
+
+/** What the default classes' hint says; a centre's own list says its own (the server's `validation.not_a_class`). */
+export const CLASS_NAME_HINT = `must be one of ${listInWords(CLASS_NAMES)}`;
 
 /**
  * Any JSON value `normalise` can read, as what it reads it as (a spreadsheet's number as well as
@@ -125,10 +188,22 @@ export function normalisedSchema<T>(normalise: (value: unknown) => T | undefined
   });
 }
 
-export const classNameSchema = normalisedSchema(normaliseClassName, CLASS_NAME_HINT).meta({
-  type: 'string',
-  enum: [...CLASS_NAMES],
-});
+/**
+ * A class as written (text, or a spreadsheet's number), trimmed; anything else reads as empty. Only
+ * its shape is checked here: the server matches it against the centre's classes (`matchClassName`)
+ * and refuses one it does not teach with 422 listing those it does.
+ */
+export const classNameSchema = z
+  .preprocess(
+    (value) =>
+      typeof value === 'number' && Number.isFinite(value)
+        ? String(value)
+        : typeof value === 'string'
+          ? value.trim().slice(0, 200)
+          : '',
+    z.string(),
+  )
+  .meta({ description: "one of the centre's classes (GET /students/classes), by value or label" });
 
 /** A calendar date, yyyy-MM-dd, that exists. */
 export const isoDateSchema = z

@@ -125,9 +125,19 @@ export function formatErrorText(
   return out + text.slice(at);
 }
 
+/**
+ * Where words carry it, the params as the English detail says them: a class by its label ("Morning
+ * batch", "Class 7") where `params` keeps its value (ADR 054). A symbol, so it is never sent.
+ */
+export const ENGLISH_PARAMS: unique symbol = Symbol('english params');
+
 /** The English detail of an error. */
-export function errorDetail(words: { code: ErrorCode; params: Readonly<Record<string, ErrorParamValue>> }): string {
-  return formatErrorText(ERROR_CODES[words.code], words.params);
+export function errorDetail(words: {
+  code: ErrorCode;
+  params: Readonly<Record<string, ErrorParamValue>>;
+  [ENGLISH_PARAMS]?: Readonly<Record<string, ErrorParamValue>>;
+}): string {
+  return formatErrorText(ERROR_CODES[words.code], words[ENGLISH_PARAMS] ?? words.params);
 }
 
 export function isErrorCode(code: string): code is ErrorCode {

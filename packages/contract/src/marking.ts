@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { textWordsSchema } from './attendance';
-import { CLASS_NAMES } from './common';
 
 /**
  * Who marks which attendance (ADR 019): a teacher marks the classes assigned to them, for
@@ -43,7 +42,7 @@ export const markingScopeSchema = z
     restricted: z
       .boolean()
       .describe('true for a teacher: only the classes and dates below; false for an admin: any class, any past day'),
-    classes: z.array(z.enum(CLASS_NAMES)).describe('the classes the caller may mark, in class order'),
+    classes: z.array(z.string()).describe("the classes the caller may mark (their values), in the centre's order"),
     any_class: z.boolean().describe('the centre lets every teacher mark every class'),
     days_back: z.number().int().describe("the centre's setting: a teacher marks today and this many days before"),
     earliest_date: z.string().nullable().describe('the first day the caller may mark (yyyy-MM-dd); null: no limit'),

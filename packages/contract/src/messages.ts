@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import {
-  idSchema,
-  isoDateSchema,
-  normaliseClassName,
-  normalisedSchema,
-  PARENT_LANGUAGES,
-  pageQuerySchema,
-  requiredText,
-} from './common';
+import { classNameSchema, idSchema, isoDateSchema, PARENT_LANGUAGES, pageQuerySchema, requiredText } from './common';
 import { WHATSAPP_TEMPLATE_NAME } from './templates';
 
 /**
@@ -51,10 +43,13 @@ export const parentReplySchema = z.enum(PARENT_REPLIES, { error: 'must be one of
 
 export const ALL_PARENTS = 'all_parents';
 
-export const recipientsSchema = normalisedSchema(
-  (value) => (value === ALL_PARENTS ? ALL_PARENTS : normaliseClassName(value)),
-  'must be all_parents or a class (7, 8, 9 or 10)',
-).meta({ type: 'string', enum: [ALL_PARENTS, '7', '8', '9', '10'] });
+/**
+ * `all_parents` or a class as written; the server matches the class against the centre's classes and
+ * refuses one it does not teach with 422 listing them (`validation.not_a_recipient`).
+ */
+export const recipientsSchema = classNameSchema.meta({
+  description: "all_parents, or one of the centre's classes (GET /students/classes) by value or label",
+});
 
 export const sendToParentsSchema = z.object({
   subject: requiredText(200),
@@ -73,12 +68,12 @@ export type SendToParentsBody = z.output<typeof sendToParentsSchema>;
 export const sendToParentsResultSchema = z.object({
   message: z.string(),
   recipients_count: z.number().int(),
-  in_app_count: z.number().int().describe('families reached first through the parent app'),
+  in_app_count: z.number().int().describe('families the parent app reaches first (notifications or its inbox)'),
   whatsapp_count: z.number().int().describe('families reached first on WhatsApp'),
   unreachable_count: z
     .number()
     .int()
-    .describe('families no channel can reach: no app notifications, no WhatsApp opt-in'),
+    .describe('families no channel reaches yet (no parent app, no WhatsApp): they are on the send list'),
   whatsapp_waiting: z
     .number()
     .int()
@@ -95,6 +90,17 @@ export const familyCountQuerySchema = z.object({ recipients: recipientsSchema })
 export const familyCountSchema = z.object({
   recipients: z.string().describe('all_parents or the class, as the send takes it'),
   families: z.number().int().describe('distinct parent phones of the students in scope who have not left'),
+  in_app: z
+    .number()
+    .int()
+    .describe(
+      'of these, families the parent app reaches first (a device with notifications, or signed in to its inbox)',
+    ),
+  whatsapp: z.number().int().describe('families WhatsApp reaches (opted in, WhatsApp on) and the app does not'),
+  no_channel: z
+    .number()
+    .int()
+    .describe('families no channel reaches yet: the send puts them on the send list, to be messaged by hand'),
 });
 export type FamilyCount = z.infer<typeof familyCountSchema>;
 
@@ -168,9 +174,18 @@ export const sendWhatsappResultSchema = z.object({
 });
 export type SendWhatsappResult = z.infer<typeof sendWhatsappResultSchema>;
 
-// ---- The call list: families no channel reached in time, and families who asked to be called ----
+// ---- The send list (and call list): families no channel reached, and families who asked to be called ----
 
 export const CALL_REASONS = ['not_reached', 'call_requested'] as const;
+/**
+ * Where a message stands with its family, by the one definition the list, the history, the analytics
+ * and the dashboard share (ADR 044): read or delivered (a channel proved it; the parent app's inbox
+ * showing it counts as delivered), sent_by_hand (staff sent it from their own phone), not_reached
+ * (nothing reached the family: no channel took it, or none proved it in time), waiting (a channel has
+ * it and there is still time).
+ */
+export const MESSAGE_REACH = ['read', 'delivered', 'sent_by_hand', 'not_reached', 'waiting'] as const;
+export type MessageReach = (typeof MESSAGE_REACH)[number];
 export const callListItemSchema = z
   .object({
     message_id: z.number().int(),
@@ -184,12 +199,35 @@ export const callListItemSchema = z
     failure_reason: z.string().nullable(),
     called_at: z.string().nullable(),
     called_by: z.string().nullable(),
+    reach: z.enum(MESSAGE_REACH),
+    students: z.string().describe("the family's children who attend, by name"),
+    language: z.enum(PARENT_LANGUAGES).describe('the language the text is in: the one the family reads'),
+    text: z.string().describe('the message as the family gets it, in its language: centre name, subject and text'),
+    whatsapp_link: z
+      .string()
+      .describe(
+        "WhatsApp click-to-chat with the text filled in (https://wa.me/<digits>?text=…), for the staff member's phone",
+      ),
+    sms_link: z
+      .string()
+      .describe('an SMS to the family with the text filled in (sms:<+phone>?&body=…): Android and iOS'),
+    sent_by_hand_at: z.string().nullable(),
+    sent_by_hand_by: z.string().nullable(),
   })
   .meta({ id: 'CallListItem' });
 export type CallListItem = z.infer<typeof callListItemSchema>;
 export const callListSchema = z.object({
   items: z.array(callListItemSchema).describe('newest first; called ones of the last 7 days stay, ticked'),
-  waiting_count: z.number().int().describe('families still to be called'),
+  waiting_count: z
+    .number()
+    .int()
+    .describe('families still to do: not reached and not sent by hand, or asking for a call not yet made'),
+  not_reached_families: z
+    .number()
+    .int()
+    .describe(
+      'families a message of the last 7 days did not reach (the shared definition; the dashboard says the same)',
+    ),
   not_reached_minutes: z.number().int(),
 });
 export type CallList = z.infer<typeof callListSchema>;
@@ -236,14 +274,19 @@ export const analyticsQuerySchema = z.object({
     .optional()
     .describe("last day, default today in the centre's time zone; not before from, at most 366 days in all"),
 });
+/** Families (distinct parent phones), not messages: a family messaged twice counts once (ADR 044). */
 const reachCounts = {
-  families: z.number().int(),
-  in_app: z.number().int().describe('reached (delivered or read) through the parent app'),
-  whatsapp: z.number().int().describe('reached (delivered or read) on WhatsApp'),
-  delivered: z.number().int().describe('delivered or read, on any channel'),
+  families: z.number().int().describe('families messaged'),
+  in_app: z.number().int().describe('families reached (delivered or read) through the parent app'),
+  whatsapp: z.number().int().describe('families reached (delivered or read) on WhatsApp'),
+  delivered: z.number().int().describe('families reached: delivered or read, on any channel'),
   read: z.number().int(),
   replies: z.number().int(),
-  not_reached: z.number().int(),
+  sent_by_hand: z.number().int().describe("families a message was sent to by hand, from staff's own phones"),
+  not_reached: z
+    .number()
+    .int()
+    .describe('families a message did not reach: nothing delivered or read, not sent by hand (as the send list says)'),
 };
 export const messageAnalyticsSchema = z
   .object({

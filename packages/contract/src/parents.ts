@@ -6,6 +6,7 @@ import {
   normaliseCrockfordCode,
   PARENT_LANGUAGES,
   pageQuerySchema,
+  rowIdSchema,
 } from './common';
 import { MESSAGE_KINDS, parentReplySchema } from './messages';
 import { writtenPhoneSchema } from './phones';
@@ -84,6 +85,11 @@ export const parentAccessIssuedSchema = parentAccessStatusSchema
   .extend({
     code: z.string().describe('the new access code, XXXX-XXXX; it is not stored and cannot be shown again'),
     message: z.string(),
+    share_text: z
+      .string()
+      .describe(
+        "in the family's language, for a WhatsApp click-to-chat message (the sign-in link goes after it), as a class's codes have",
+      ),
   })
   .meta({ id: 'ParentAccessIssued' });
 export type ParentAccessIssued = z.infer<typeof parentAccessIssuedSchema>;
@@ -154,6 +160,21 @@ export const parentInboxSchema = z.object({
 export type ParentInbox = z.infer<typeof parentInboxSchema>;
 
 export const parentInboxQuerySchema = pageQuerySchema({ maxLimit: 200, defaultLimit: 50 });
+
+/**
+ * The parent app's inbox showed these messages on screen: each of the family's among them counts as
+ * delivered (ADR 044), whatever its push did. Ids that are not the family's are left alone.
+ */
+export const parentMessagesShownSchema = z.object({
+  ids: z
+    .array(rowIdSchema('must be a message id'), { error: 'must be a list of message ids' })
+    .min(1, 'must list at least one message id')
+    .max(200, 'must list at most 200 message ids'),
+});
+export type ParentMessagesShown = z.infer<typeof parentMessagesShownSchema>;
+export const parentMessagesShownResultSchema = z.object({
+  delivered: z.number().int().describe('messages of the family among ids that were not known delivered or read before'),
+});
 
 export const childAttendanceDaySchema = z.object({
   date: z.string(),

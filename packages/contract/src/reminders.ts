@@ -80,7 +80,10 @@ export function registerUrl(className: string, date: string): string {
   return `/mark-attendance?${new URLSearchParams({ class_name: className, date }).toString()}`;
 }
 
-/** A reminder's words, the same on the phone's notification and the dashboard's card. */
-export function reminderText(className: string): string {
-  return `Class ${className} has no attendance marked today`;
+/**
+ * A reminder's words, the same on the phone's notification and the dashboard's card: the class as the
+ * centre labels it ("Class 7", "Morning batch": ADR 043), never "Class " put before its value.
+ */
+export function reminderText(classLabel: string): string {
+  return `${classLabel} has no attendance marked today`;
 }

@@ -1,6 +1,6 @@
 import { PGlite, types as pgliteTypes, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
-import { formatTimestamp, parsePostgresTimestamp } from '../lib/time';
+import { centreTimeZone, formatTimestamp, parsePostgresTimestamp } from '../lib/time';
 import { currentAuditSource, mayWrite, SET_AUDIT_SOURCE } from './audit-context';
 import { isRead, isRowWrite, ReadCache, textBytes } from './read-cache';
 
@@ -37,11 +37,30 @@ export interface Database extends Queryable {
 }
 
 /**
- * The IANA zone of this process (`TZ`): sessions use it so that timestamps the database prints itself
- * (`jsonTimestamp`) carry the same offset as those formatted here. No SQL depends on it otherwise.
+ * The centre's IANA zone (lib/time.ts `centreTimeZone`, ADR 042): sessions follow it, so that timestamps
+ * the database prints itself (`jsonTimestamp`) carry the same offset as those formatted here. Each
+ * statement checks its connection's zone against it first, so a change applies from the next one
+ * (PGlite's one connection, or each PostgreSQL connection when next checked out). No SQL depends on it
+ * otherwise: days are passed in, and the analytics name the zone in their SQL.
  */
 export function sessionTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return centreTimeZone();
+}
+
+/** The zone a session was last set to, and the statement that sets it (UTC, with a warning, if the database does not know the zone). */
+async function followCentreZone(
+  current: string | undefined,
+  run: (sql: string, params?: unknown[]) => Promise<unknown>,
+): Promise<string> {
+  const zone = sessionTimeZone();
+  if (zone === current) return zone;
+  try {
+    await run('SELECT set_config($1, $2, false)', ['TimeZone', zone]);
+  } catch {
+    process.emitWarning(`The database does not know the time zone ${zone}; timestamps are printed in UTC`);
+    await run("SET TIME ZONE 'UTC'");
+  }
+  return zone;
 }
 
 /** ISO 8601 with milliseconds and the zone's offset, exactly as `formatTimestamp` prints it. */
@@ -72,8 +91,9 @@ const EMBEDDED_SHARED_BUFFERS = '16MB';
 /** Enough for the longest history a screen asks for at a large centre (31 days: about 45 MB). */
 const READ_CACHE_BYTES = 128 * 1024 * 1024;
 
+// The zone is part of the key: rows hold timestamps printed with the centre's offset (ADR 042).
 const cacheKey = (kind: string, sql: string, params?: unknown[]) =>
-  `${kind}\u0000${sql}\u0000${JSON.stringify(params ?? [])}`;
+  `${kind}\u0000${sessionTimeZone()}\u0000${sql}\u0000${JSON.stringify(params ?? [])}`;
 
 export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
   const client = await PGlite.create(dataDir, {
@@ -85,24 +105,18 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
     ...(loadDataDir ? { loadDataDir } : {}),
   });
-  await setTimeZone(client);
   return wrapPglite(client);
-}
-
-/** The process's zone, or UTC (with a warning) if the database does not know its name. */
-async function setTimeZone(client: PGlite): Promise<void> {
-  const zone = sessionTimeZone();
-  try {
-    await client.query('SELECT set_config($1, $2, false)', ['TimeZone', zone]);
-  } catch {
-    process.emitWarning(`The database does not know the time zone ${zone}; timestamps are printed in UTC`);
-    await client.exec("SET TIME ZONE 'UTC'");
-  }
 }
 
 export function wrapPglite(client: PGlite): Database {
   const cache = new ReadCache(READ_CACHE_BYTES);
+  let sessionZone: string | undefined;
+  const followZone = async () => {
+    if (sessionZone !== sessionTimeZone())
+      sessionZone = await followCentreZone(sessionZone, (q, p) => client.query(q, p));
+  };
   const run = async <Row>(sql: string, params?: unknown[]): Promise<Row[]> => {
+    await followZone();
     if (isRead(sql)) return (await client.query(sql, params)).rows as Row[];
     try {
       const result = await queryWithSource(sql, params);
@@ -155,6 +169,7 @@ export function wrapPglite(client: PGlite): Database {
     },
     async exec(sql) {
       try {
+        await followZone();
         await client.exec(sql);
       } finally {
         cache.invalidate();
@@ -162,6 +177,7 @@ export function wrapPglite(client: PGlite): Database {
     },
     async transaction(work) {
       try {
+        await followZone();
         return await client.transaction((tx) => work(carryingAuditSource(inTransaction(tx))));
       } finally {
         cache.invalidate();
@@ -185,7 +201,6 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
-    options: `-c TimeZone=${sessionTimeZone()}`,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
     types: {
@@ -196,7 +211,21 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
   // A connection lost while idle is reported here; without a listener it would crash the process.
   pool.on('error', (error) => options.onError?.(error));
   let closed = false;
-  const onPool = postgresQueryable(pool);
+  const zones = new WeakMap<pg.PoolClient, string>();
+  /** A connection of the pool, its session in the centre's zone (set again after a change). */
+  const checkOut = async (): Promise<pg.PoolClient> => {
+    const client = await pool.connect();
+    const current = zones.get(client);
+    if (current === sessionTimeZone()) return client;
+    try {
+      zones.set(client, await followCentreZone(current, (q, p) => client.query(q, p as unknown[])));
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+    return client;
+  };
+  const onPool = postgresQueryable(pooled(checkOut));
   return {
     kind: 'postgres',
     cachedBytes: () => 0,
@@ -227,7 +256,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
   };
 
   async function transactionOnce<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
+    const client = await checkOut();
     let broken: Error | undefined;
     // The pool stops listening while a client is checked out: a connection lost between two
     // statements of this transaction would be an uncaught 'error' event, and end the process.
@@ -292,10 +321,34 @@ function carryingAuditSource(tx: Queryable): Queryable {
 }
 
 /**
+ * `pool.query`, on a connection checked out with `checkOut` (so its session follows the centre's
+ * zone): a connection lost during the statement is destroyed, not handed back, and its 'error' event
+ * (the pool stops listening while it is checked out) does not end the process.
+ */
+function pooled(checkOut: () => Promise<pg.PoolClient>): Pick<pg.PoolClient, 'query'> {
+  return {
+    query: (async (sql: string, params?: unknown[]) => {
+      const client = await checkOut();
+      let broken: Error | undefined;
+      const onLost = (error: Error) => {
+        broken = error;
+      };
+      client.on('error', onLost);
+      try {
+        return await client.query(sql, params);
+      } finally {
+        if (!broken) client.removeListener('error', onLost);
+        client.release(broken);
+      }
+    }) as pg.PoolClient['query'],
+  };
+}
+
+/**
  * Statements on the pool (each on whichever connection is free) or on one checked-out connection (a
  * transaction): PostgreSQL has no read cache, so `queryCached` is `query`.
  */
-function postgresQueryable(target: pg.Pool | pg.PoolClient): Queryable {
+function postgresQueryable(target: Pick<pg.PoolClient, 'query'>): Queryable {
   return {
     async query(sql, params) {
       const result = await target.query(sql, params as unknown[]);

@@ -62,6 +62,15 @@ export class KeptValues {
     return value;
   }
 
+  /** The value kept (or being loaded) by `key`, without loading it: undefined when there is none. */
+  peek<T>(key: string): Promise<T> | undefined {
+    const kept = this.entries.get(key);
+    if (!kept) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, kept);
+    return kept.value as Promise<T>;
+  }
+
   /** Drops every value kept. */
   clear(): void {
     this.entries.clear();

@@ -4,8 +4,14 @@ import {
   type ActivityParamValue,
   type ActivityTextCode,
   type ActivityWords,
+  classDisplayLabel,
+  classLabelFallback,
+  classListParamsOf,
+  classListValues,
+  classParamsOf,
   formatActivityText,
   isActivityTextCode,
+  withClassNames,
 } from '@tuitiondesk/contract';
 import type { Queryable } from '../db/database';
 import { readableDate } from './time';
@@ -65,20 +71,55 @@ export async function recordActivity(
       actor.id,
       actor.full_name,
       action,
-      words ? activityDescription(words, actor) : codeOrDescription,
+      words
+        ? activityDescription(words, actor, await classLabelsOf(tx, classValuesIn(words.code, words.params)))
+        : codeOrDescription,
       words?.code ?? null,
       words ? JSON.stringify({ actor: actor.text_name ?? actor.full_name, ...words.params }) : null,
     ],
   );
 }
 
-/** The English text of an activity: the catalogue's text filled with its params, days as "23 Nov 2026". */
-export function activityDescription(words: ActivityWords, actor: ActivityActor): string {
+/**
+ * The English text of an activity: the catalogue's text filled with its params, days as "23 Nov 2026",
+ * a class by its label ("Class 7", "Morning batch"; ADR 054).
+ */
+export function activityDescription(
+  words: ActivityWords,
+  actor: ActivityActor,
+  labelOf: (value: string) => string = classLabelFallback,
+): string {
   return formatActivityText(
     ACTIVITY_TEXTS[words.code],
-    { actor: actor.text_name ?? actor.full_name, ...words.params },
+    withClassNames(words.code, { actor: actor.text_name ?? actor.full_name, ...words.params }, labelOf),
     { day: readableDate },
   );
+}
+
+/**
+ * The classes a text's params name, by value: `['7']` for a leave request's `class_name`, `['8', '9']`
+ * for a mark's `classes` ("8, 9").
+ */
+export function classValuesIn(code: string, params: Readonly<Record<string, ActivityParamValue>>): string[] {
+  const one = classParamsOf(code).flatMap((key) => (params[key] === undefined ? [] : [String(params[key])]));
+  const lists = classListParamsOf(code).flatMap((key) =>
+    params[key] === undefined ? [] : classListValues(String(params[key])),
+  );
+  return [...one, ...lists];
+}
+
+/**
+ * The labels of `values` (none read for no values): "Class 7", "Class 11 – A", "Morning batch"; a
+ * value the centre's list does not hold as `classLabelFallback` names it.
+ */
+export async function classLabelsOf(db: Queryable, values: readonly string[]): Promise<(value: string) => string> {
+  if (values.length === 0) return (value) => value;
+  const rows = await db.query<{ value: string; label: string; section: string | null }>(
+    'SELECT value, label, section FROM classes WHERE value = ANY($1::text[])',
+    [[...new Set(values)]],
+  );
+  const labels = new Map(rows.map((row) => [row.value, classDisplayLabel(row.label, row.section)]));
+  return (value) => labels.get(value) ?? classLabelFallback(value);
 }
 
 /** The names and the count a text about classes needs: `{ classes: '8, 9', class_count: 2 }`. */

@@ -164,8 +164,8 @@ export async function eraseStudentTexts(tx: Queryable, students: readonly Scrubb
  * was sent and of their WhatsApp attempts become "[removed]" (they may name any of its children, or
  * the parent, in any form), and a delivery reason that quotes its phone too; WhatsApp's ids of the
  * messages sent (which encode the number) are dropped; where the phone was a sign-in account (addresses it signed in from, throttle counts); leave
- * requests it sent for a child now in another family. Answers the ids of its messages, whose audit rows
- * lose the same texts. Must run before `forgetFamilies`, which empties the messages' recipient.
+ * requests it sent for a child now in another family; Razorpay's events that name it. Answers the ids
+ * of its messages, whose audit rows lose the same texts. Must run before `forgetFamilies`, which empties the messages' recipient.
  */
 export async function eraseFamilyTexts(tx: Queryable, phones: readonly string[]): Promise<number[]> {
   if (phones.length === 0) return [];
@@ -205,5 +205,12 @@ export async function eraseFamilyTexts(tx: Queryable, phones: readonly string[])
     [accounts],
   );
   await tx.query(`UPDATE leave_requests SET parent_phone = '' WHERE parent_phone = ANY($1::text[])`, [phones]);
+  // Razorpay's webhook events, kept as they came, name the payer (its phone, name, e-mail): the whole
+  // body goes; the payments recorded from them stay in the ledger by the gateway's ids (ADR 053).
+  await tx.query(
+    `UPDATE payment_gateway_events SET raw_body = $2
+      WHERE raw_body <> $2 AND EXISTS (SELECT 1 FROM unnest($1::text[]) f WHERE strpos(raw_body, f) > 0)`,
+    [forms, REMOVED],
+  );
   return ids;
 }

@@ -1,4 +1,5 @@
 import {
+  ENGLISH_PARAMS,
   ERROR_CODES,
   type ErrorCode,
   type ErrorParamsArg,
@@ -17,16 +18,19 @@ import {
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly params: Readonly<Record<string, ErrorParamValue>>;
+  /** The params as the English detail says them, where they differ (a class by its label, ADR 054). */
+  readonly [ENGLISH_PARAMS]?: Readonly<Record<string, ErrorParamValue>>;
 
   constructor(
     readonly statusCode: number,
-    words: ErrorWords,
+    words: ErrorWords & { [ENGLISH_PARAMS]?: Readonly<Record<string, ErrorParamValue>> },
     readonly headers: Record<string, string> = {},
   ) {
     super(errorDetail(words));
     this.name = new.target.name;
     this.code = words.code;
     this.params = words.params;
+    this[ENGLISH_PARAMS] = words[ENGLISH_PARAMS];
   }
 }
 
@@ -99,8 +103,14 @@ export function fieldProblemText(words: FieldWords): string {
 /** A field-level validation failure: the detail names the field, as `field: what to fix`. */
 export class ValidationError<C extends ValidationCode = ValidationCode> extends AppError {
   constructor(field: string, code: C | FieldWords, ...params: FieldParamsArg<C>) {
-    const words = typeof code === 'string' ? fieldWords(code, ...params) : code;
-    super(422, { code: words.code, params: { ...words.params, field } } as ErrorWords);
+    const words: FieldWords & { [ENGLISH_PARAMS]?: FieldWords['params'] } =
+      typeof code === 'string' ? fieldWords(code, ...params) : code;
+    const english = words[ENGLISH_PARAMS];
+    super(422, {
+      code: words.code,
+      params: { ...words.params, field },
+      ...(english ? { [ENGLISH_PARAMS]: { ...english, field } } : {}),
+    } as ErrorWords);
   }
 }
 

@@ -8,6 +8,8 @@
  *   sealing_key   seals the TOTP secrets and keys the recovery-code hashes; never rotated, so the
  *                 signing key can change without touching two-factor.
  *   vapid_*       the Web Push identity (unless VAPID_* are set); devices' subscriptions are bound to it.
+ *   whatsapp      the WhatsApp secrets an admin connected from the console (access token, app secret,
+ *                 the webhook's verify token; ADR 045), when there are any; the ids are in `settings`.
  *
  * Created on first start, replaced only whole (temporary file, fsync, rename), owner-only (0600).
  */
@@ -36,10 +38,19 @@ export interface VapidKeyPair {
   privateKey: string;
 }
 
+/** The WhatsApp secrets kept for the console's connection (ADR 045); each may be absent. */
+export interface WhatsappSecrets {
+  /** Made when the admin first opens the WhatsApp screen, so it can be pasted into Meta before connecting. */
+  verifyToken?: string;
+  accessToken?: string;
+  appSecret?: string;
+}
+
 export interface ServerKeys {
   signingKey: Buffer;
   sealingKey: Buffer;
   vapid: VapidKeyPair;
+  whatsapp?: WhatsappSecrets;
 }
 
 /** The key file is missing where it must exist, unreadable, malformed or readable by others. */
@@ -60,6 +71,13 @@ const keyFileSchema = z.object({
   sealing_key: base64urlOf(32, 'a random key'),
   vapid_public_key: base64urlOf(65, 'an uncompressed P-256 public key'),
   vapid_private_key: base64urlOf(32, 'a P-256 private key'),
+  whatsapp: z
+    .object({
+      verify_token: z.string().min(16).optional(),
+      access_token: z.string().min(1).optional(),
+      app_secret: z.string().min(1).optional(),
+    })
+    .optional(),
 });
 
 export function generateServerKeys(): ServerKeys {
@@ -96,6 +114,15 @@ function serialise(keys: ServerKeys): string {
       sealing_key: keys.sealingKey.toString('base64url'),
       vapid_public_key: keys.vapid.publicKey,
       vapid_private_key: keys.vapid.privateKey,
+      ...(keys.whatsapp && Object.values(keys.whatsapp).some(Boolean)
+        ? {
+            whatsapp: {
+              verify_token: keys.whatsapp.verifyToken,
+              access_token: keys.whatsapp.accessToken,
+              app_secret: keys.whatsapp.appSecret,
+            },
+          }
+        : {}),
     },
     null,
     2,
@@ -164,6 +191,15 @@ export function readKeyFile(file: string): ServerKeys | undefined {
     signingKey: Buffer.from(data.signing_key, 'base64url'),
     sealingKey: Buffer.from(data.sealing_key, 'base64url'),
     vapid: { publicKey: data.vapid_public_key, privateKey: data.vapid_private_key },
+    ...(data.whatsapp
+      ? {
+          whatsapp: {
+            verifyToken: data.whatsapp.verify_token,
+            accessToken: data.whatsapp.access_token,
+            appSecret: data.whatsapp.app_secret,
+          },
+        }
+      : {}),
   };
 }
 
@@ -249,4 +285,20 @@ export function rotateSigningKey(file: string): ServerKeys {
   const rotated = { ...keys, signingKey: randomBytes(32) };
   replaceKeyFile(file, rotated);
   return rotated;
+}
+
+/**
+ * Replaces the WhatsApp secrets in `file` (which must exist), the rest kept: `change` gets the ones
+ * there and answers the new ones (undefined removes them all). Answers the new keys.
+ */
+export function updateWhatsappSecrets(
+  file: string,
+  change: (current: WhatsappSecrets | undefined) => WhatsappSecrets | undefined,
+): ServerKeys {
+  const keys = requireKeyFile(file);
+  const whatsapp = change(keys.whatsapp);
+  const { whatsapp: _dropped, ...rest } = keys;
+  const updated: ServerKeys = whatsapp ? { ...rest, whatsapp } : rest;
+  replaceKeyFile(file, updated);
+  return updated;
 }

@@ -5,7 +5,7 @@ import type { Queryable } from '../db/database';
 import { KeptValues, textBytes } from '../db/read-cache';
 import { COMPRESSION_THRESHOLD, compressText, keptEncoding } from '../plugins/compression';
 import { Gate } from './gate';
-import { today } from './time';
+import { centreTimeZone, today } from './time';
 
 /** The kinds of data whose versions the database keeps (migration 0010): each names a few tables. */
 export const DATA_KINDS = [
@@ -13,6 +13,7 @@ export const DATA_KINDS = [
   'activities',
   'attendance',
   'families',
+  'fees',
   'messages',
   'settings',
   'students',
@@ -107,6 +108,11 @@ export class AnswerCache {
     return this.kept.get(key, build, (bytes) => bytes.length);
   }
 
+  /** The compressed answer kept by `key`, if there is one: sent without building its text again. */
+  keptBytes(key: string): Promise<Buffer> | undefined {
+    return this.keeps ? this.kept.peek<Buffer>(key) : undefined;
+  }
+
   /** Bytes held now. */
   size(): number {
     return this.kept.size();
@@ -135,10 +141,11 @@ export async function readVersions(db: Queryable, kinds: readonly DataKind[], re
     if (request) versionsOfRequest.set(request, all);
   }
   const versions = await all;
-  return [...new Set(kinds)]
-    .sort()
-    .map((kind) => `${kind}=${versions.get(kind) ?? ''}`)
-    .join(',');
+  // The centre's zone too: answers hold timestamps printed with its offset, and days on its clock (ADR 042).
+  return [
+    ...[...new Set(kinds)].sort().map((kind) => `${kind}=${versions.get(kind) ?? ''}`),
+    `zone=${centreTimeZone()}`,
+  ].join(',');
 }
 
 /**
@@ -241,6 +248,18 @@ export async function sendVersioned(
 ): Promise<FastifyReply> {
   const { name, unchanged } = await tagAnswer(ctx, request, reply, dependencies);
   if (unchanged) return reply.code(304).send();
+  // Compressed bytes are kept only for an answer built under its name: when they are there, they are
+  // the answer, and its text (not kept for a large answer where the read cache holds the rows) is not
+  // built again.
+  const encoding = ctx.answers.keeps ? keptEncoding(request.headers['accept-encoding']) : undefined;
+  const keptBytes = encoding ? ctx.answers.keptBytes(`${name}\nencoding=${encoding}`) : undefined;
+  if (encoding && keptBytes) {
+    return reply
+      .type('application/json; charset=utf-8')
+      .header('content-encoding', encoding)
+      .header('vary', 'accept-encoding')
+      .send(await keptBytes);
+  }
   let answer: BuiltAnswer;
   try {
     answer = await ctx.answers.get(name, async () => {
@@ -259,7 +278,6 @@ export async function sendVersioned(
   const { text } = answer;
   // A large answer is kept compressed too, in the encoding the client asks for: the next read of
   // unchanged data is sent without building or compressing anything.
-  const encoding = ctx.answers.keeps ? keptEncoding(request.headers['accept-encoding']) : undefined;
   if (encoding && text.length >= COMPRESSION_THRESHOLD) {
     const bytes = await ctx.answers.getBytes(`${name}\nencoding=${encoding}`, () => compressText(text, encoding));
     return reply.header('content-encoding', encoding).header('vary', 'accept-encoding').send(bytes);

@@ -4,6 +4,9 @@ import { ADMIN, admin, adminActor, alertFor, api, leaveRequest, type Scenario, u
 import { enrol } from './authenticator';
 import { login } from './test-app';
 
+/** A real 1×1 PNG, as the centre's logo. */
+const LOGO_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
 export const CENTRE_SCENARIOS: Record<string, () => Promise<Scenario>> = {
   'POST /api/v1/messages/send-to-parents': async () => {
     await api.student({ class_name: '10', full_name: 'Notice Reader' });
@@ -52,6 +55,28 @@ export const CENTRE_SCENARIOS: Record<string, () => Promise<Scenario>> = {
           record_id: String(message?.id),
           before: { called_at: null, called_by: null },
           after: { called_by: ADMIN.name },
+        },
+      ],
+    };
+  },
+  'PUT /api/v1/communications/call-list/{message_id}/sent-by-hand': async () => {
+    const student = await api.student({ class_name: '9' });
+    const [message] = await api.db.query<{ id: number }>(
+      `INSERT INTO messages (subject, message, recipient, kind, student_id, delivery_status)
+       VALUES ('Holiday', 'Closed on Friday', $1, 'notice', $2, 'failed') RETURNING id`,
+      [student.parent_phone, student.id],
+    );
+    return {
+      actor: adminActor(),
+      way: 'console',
+      send: (options) => admin.put(`/api/v1/communications/call-list/${message?.id}/sent-by-hand`, {}, options),
+      rows: [
+        {
+          entity: 'messages',
+          action: 'update',
+          record_id: String(message?.id),
+          before: { sent_by_hand_by: null },
+          after: { sent_by_hand_by: ADMIN.name },
         },
       ],
     };
@@ -408,6 +433,27 @@ export const CENTRE_SCENARIOS: Record<string, () => Promise<Scenario>> = {
       },
     ],
   }),
+  'PUT /api/v1/settings/centre': async () => ({
+    actor: adminActor(),
+    way: 'console',
+    send: (options) => admin.put('/api/v1/settings/centre', { time_zone: 'Asia/Kolkata' }, options),
+    rows: [{ entity: 'settings', action: 'create', record_id: 'centre_time_zone', after: { value: 'Asia/Kolkata' } }],
+  }),
+  'PUT /api/v1/settings/centre/logo': async () => ({
+    actor: adminActor(),
+    way: 'console',
+    send: (options) => admin.put('/api/v1/settings/centre/logo', { image_base64: LOGO_PNG }, options),
+    rows: [{ entity: 'centre_logo', action: 'create', record_id: '1', after: { content_type: 'image/png' } }],
+  }),
+  'DELETE /api/v1/settings/centre/logo': async () => {
+    await admin.put('/api/v1/settings/centre/logo', { image_base64: LOGO_PNG });
+    return {
+      actor: adminActor(),
+      way: 'console',
+      send: (options) => admin.delete('/api/v1/settings/centre/logo', options),
+      rows: [{ entity: 'centre_logo', action: 'delete', record_id: '1', before: { content_type: 'image/png' } }],
+    };
+  },
   'PUT /api/v1/settings/phones': async () => ({
     actor: adminActor(),
     way: 'console',

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { freshAddress, type TestClient, testClient } from './client';
+import { APPROVED_TEMPLATES, type FakeCloudApi, startFakeCloudApi } from './fake-cloud-api';
 import { signInNewTeacher } from './test-app';
 
 export let api: TestClient;
@@ -23,11 +24,34 @@ export function setTeacher(value: typeof teacher): void {
 }
 
 /** Opens the app before the file's tests and closes it after them. */
+/** The Meta values an admin connects WhatsApp with in the role walk; the fake Cloud API knows them. */
+export const ROLE_WALK_WHATSAPP = {
+  access_token: 'EAArolewalk-access-token-5d6e7f',
+  phone_number_id: '1098765499',
+  business_account_id: '2233445599',
+  app_secret: '0123456789abcdef0123456789abcdef',
+};
+
+let graph: FakeCloudApi | undefined;
+
 export function attackedApp(): void {
   beforeAll(async () => {
     backupDir = mkdtempSync(path.join(os.tmpdir(), 'tuitiondesk-auth-attacks-'));
+    graph = await startFakeCloudApi({
+      accessToken: ROLE_WALK_WHATSAPP.access_token,
+      phoneNumberId: ROLE_WALK_WHATSAPP.phone_number_id,
+      businessAccountId: ROLE_WALK_WHATSAPP.business_account_id,
+      appSecret: ROLE_WALK_WHATSAPP.app_secret,
+      // Meta's own sample, which the console's test message sends first.
+      templates: { ...APPROVED_TEMPLATES, hello_world: { languages: ['en_US'], parameters: 0, buttons: 0 } },
+      autoStatuses: false,
+    });
     api = await testClient({
-      config: { backupDir },
+      // Meta's Graph reads (connecting WhatsApp from the console) go to a fake Cloud API on loopback.
+      config: {
+        backupDir,
+        whatsappApi: { baseUrl: graph.baseUrl, dailyLimit: 250, messagesPerSecond: 1000, timeoutMs: 2_000 },
+      },
       // WhatsApp answers, so an admin's send-whatsapp in the role walk gets past "not configured".
       prepare: (ctx) => ({ ...ctx, whatsapp: { send: async () => ({ providerMessageId: 'wamid.test' }) } }),
     });
@@ -39,6 +63,7 @@ export function attackedApp(): void {
   });
   afterAll(async () => {
     await api?.close();
+    await graph?.close();
     if (backupDir) rmSync(backupDir, { recursive: true, force: true });
   });
 }

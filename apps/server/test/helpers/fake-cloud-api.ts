@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { defaultGraph, type FakeGraph, graphRead } from './fake-cloud-api-graph';
 
 /**
  * A stand-in for the WhatsApp Business Cloud API on loopback, checking each request as Meta does and
@@ -14,7 +15,8 @@ import type { AddressInfo } from 'node:net';
  * It posts signed callbacks (X-Hub-Signature-256 over the exact body) through `deliver`, which a test
  * points at the app's webhook: statuses (automatically after each accepted message, or by hand: late,
  * twice, out of order, failed with real codes) and inbound messages (texts, button replies), which open
- * the phone's window. Scripted faults: refuse the next requests with a code, hang, or break the socket.
+ * the phone's window. Scripted faults: refuse the next requests with a code, hang, answer late, or break
+ * the socket. GET answers the Graph reads of the console's connection (fake-cloud-api-graph.ts).
  */
 
 export interface ApprovedTemplate {
@@ -51,6 +53,8 @@ export interface FakeCloudApiOptions {
   templates: Record<string, ApprovedTemplate>;
   /** Statuses posted after each accepted message; `false` for none (tests post them by hand). */
   autoStatuses?: { delivered?: number; read?: number } | false;
+  /** The WhatsApp Business Account the number belongs to (the Graph reads check it). */
+  businessAccountId?: string;
 }
 
 export type Fault =
@@ -59,6 +63,8 @@ export type Fault =
   /** An answer that is not the Graph API's (a proxy's error page). */
   | { kind: 'garbage' }
   | { kind: 'hang' }
+  /** Answers, but only after `ms`. */
+  | { kind: 'slow'; ms: number }
   | { kind: 'reset' };
 
 export interface RecordedRequest {
@@ -105,6 +111,8 @@ export interface FakeCloudApi {
   postText(phone: string, body: string, at?: Date): Promise<number>;
   /** A parent taps a quick-reply button on a template message. */
   postButton(phone: string, payload: string, text: string, contextWamid: string): Promise<number>;
+  /** The business account's numbers and templates as the Graph reads answer them; tests change them. */
+  graph: FakeGraph;
   /** Waits until every automatic callback has been delivered. */
   settle(): Promise<void>;
   close(): Promise<void>;
@@ -262,8 +270,28 @@ export async function startFakeCloudApi(options: FakeCloudApiOptions): Promise<F
     return undefined;
   };
 
-  const handle = (request: IncomingMessage, response: ServerResponse, raw: string) => {
+  const handle = async (request: IncomingMessage, response: ServerResponse, raw: string) => {
     fake.arrivals.push(Date.now());
+    if (request.method === 'GET') {
+      fake.requests.push({
+        path: request.url ?? '',
+        authorization: request.headers.authorization,
+        contentType: undefined,
+        body: undefined,
+      });
+      const fault = fake.faults.shift();
+      if (fault?.kind === 'hang') return void hanging.add(response);
+      if (fault?.kind === 'reset') return void request.socket.destroy();
+      if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.ms));
+      if (fault?.kind === 'garbage') {
+        response.writeHead(502, { 'content-type': 'text/html' });
+        return void response.end('<html><body>Bad gateway</body></html>');
+      }
+      if (fault?.kind === 'refuse') return refuse(response, fault);
+      const answer = graphRead(request, fake.graph, options.accessToken, options.appSecret);
+      response.writeHead(answer.status, { 'content-type': 'application/json' });
+      return void response.end(JSON.stringify(answer.body));
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
@@ -305,6 +333,7 @@ export async function startFakeCloudApi(options: FakeCloudApiOptions): Promise<F
       request.socket.destroy();
       return;
     }
+    if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.ms));
     if (fault?.kind === 'garbage') {
       response.writeHead(500, { 'content-type': 'text/html' });
       response.end('<html><body>Bad gateway</body></html>');
@@ -384,7 +413,7 @@ export async function startFakeCloudApi(options: FakeCloudApiOptions): Promise<F
     request.on('data', (chunk: string) => {
       raw += chunk;
     });
-    request.on('end', () => handle(request, response, raw));
+    request.on('end', () => void handle(request, response, raw));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -401,6 +430,7 @@ export async function startFakeCloudApi(options: FakeCloudApiOptions): Promise<F
     faults: [],
     faultFor: new Map(),
     quiet: new Set(),
+    graph: defaultGraph(options.businessAccountId ?? '2233445566', options.phoneNumberId),
     postStatus: (wamid, status, extra = {}) =>
       post({ statuses: [statusObject(wamid, status, extra.at ?? new Date(), extra.error)] }),
     postStatuses: (statuses) =>

@@ -21,6 +21,28 @@ const focusRing = (offset: string) => ({
   '&.Mui-focusVisible': { outline: `3px solid ${FOCUS_RING}`, outlineOffset: offset },
 });
 
+/**
+ * Nastaliq (Urdu) rises and falls far more than Latin: more room between lines, and labels, chips,
+ * buttons and headings tall enough that no letter is clipped (ADR 048).
+ */
+const NASTALIQ_LINE = 1.9;
+const NASTALIQ_TYPOGRAPHY = Object.fromEntries(
+  ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'subtitle1', 'subtitle2', 'body1', 'body2', 'button', 'caption', 'overline'].map(
+    (variant) => [variant, { lineHeight: NASTALIQ_LINE }],
+  ),
+);
+const NASTALIQ_COMPONENTS = {
+  MuiInputLabel: { styleOverrides: { root: { lineHeight: NASTALIQ_LINE, overflow: 'visible' } } },
+  MuiInputBase: { styleOverrides: { input: { lineHeight: NASTALIQ_LINE, height: 'auto' } } },
+  MuiChip: {
+    styleOverrides: { root: { height: 'auto', minHeight: 32 }, label: { lineHeight: NASTALIQ_LINE, paddingBlock: 2 } },
+  },
+  MuiTableCell: { styleOverrides: { root: { lineHeight: NASTALIQ_LINE } } },
+  MuiListItemText: {
+    styleOverrides: { primary: { lineHeight: NASTALIQ_LINE }, secondary: { lineHeight: NASTALIQ_LINE } },
+  },
+} as const;
+
 /** The console's look; the direction and the font follow the language in use. */
 const themeFor = (language: Language, direction: 'ltr' | 'rtl') =>
   createTheme({
@@ -33,8 +55,9 @@ const themeFor = (language: Language, direction: 'ltr' | 'rtl') =>
       background: { default: '#f6f7fb' },
     },
     shape: { borderRadius: 8 },
-    typography: { fontFamily: fontFamilyFor(language) },
+    typography: { fontFamily: fontFamilyFor(language), ...(language === 'ur' ? NASTALIQ_TYPOGRAPHY : {}) },
     components: {
+      ...(language === 'ur' ? NASTALIQ_COMPONENTS : {}),
       MuiButtonBase: { styleOverrides: { root: focusRing('2px') } },
       MuiMenuItem: { styleOverrides: { root: focusRing('-3px') } },
       MuiListItemButton: { styleOverrides: { root: focusRing('-3px') } },

@@ -9,14 +9,18 @@ describe('the menu by role', () => {
       'Dashboard',
       'Students',
       'Teachers',
+      'Admins',
       'Mark Attendance',
       'Attendance Approval',
       'Leave',
       'Attendance History',
       'Teacher Attendance',
+      'Fees',
       'Communications',
       'Import Data',
       'Audit',
+      'Centre Settings',
+      'Classes and subjects',
     ]);
   });
 

@@ -1,6 +1,9 @@
+import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import AssignmentTurnedInIcon from '@mui/icons-material/AssignmentTurnedIn';
 import BadgeIcon from '@mui/icons-material/Badge';
+import CategoryIcon from '@mui/icons-material/Category';
 import ChatIcon from '@mui/icons-material/Chat';
+import CurrencyRupeeIcon from '@mui/icons-material/CurrencyRupee';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import EditCalendarIcon from '@mui/icons-material/EditCalendar';
 import EventBusyIcon from '@mui/icons-material/EventBusy';
@@ -8,6 +11,7 @@ import HistoryIcon from '@mui/icons-material/History';
 import ManageSearchIcon from '@mui/icons-material/ManageSearch';
 import PeopleIcon from '@mui/icons-material/People';
 import SchoolIcon from '@mui/icons-material/School';
+import SettingsIcon from '@mui/icons-material/Settings';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import type { Role } from '@tuitiondesk/contract';
 import type { ComponentType, ReactElement } from 'react';
@@ -73,6 +77,13 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     ...lazyPage(() => import('./routes/teachers')),
   },
   {
+    path: '/admins',
+    title: MENU.admins,
+    icon: <AdminPanelSettingsIcon />,
+    roles: adminOnly,
+    ...lazyPage(() => import('../features/teachers/admins-page')),
+  },
+  {
     path: '/mark-attendance',
     title: MENU['mark-attendance'],
     icon: <EditCalendarIcon />,
@@ -110,11 +121,18 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     ...lazyPage(() => import('../features/teacher-attendance/teacher-attendance-page')),
   },
   {
+    path: '/fees',
+    title: MENU.fees,
+    icon: <CurrencyRupeeIcon />,
+    roles: adminOnly,
+    ...lazyPage(() => import('../features/fees/fees-page')),
+  },
+  {
     path: '/communications',
     title: MENU.communications,
     icon: <ChatIcon />,
     roles: everyone,
-    ...lazyPage(() => import('../features/messages/communications-page')),
+    ...lazyPage(() => import('./routes/communications')),
   },
   {
     path: '/import',
@@ -129,6 +147,20 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     icon: <ManageSearchIcon />,
     roles: adminOnly,
     ...lazyPage(() => import('./routes/audit')),
+  },
+  {
+    path: '/settings',
+    title: MENU.settings,
+    icon: <SettingsIcon />,
+    roles: adminOnly,
+    ...lazyPage(() => import('./routes/settings')),
+  },
+  {
+    path: '/classes',
+    title: MENU.classes,
+    icon: <CategoryIcon />,
+    roles: adminOnly,
+    ...lazyPage(() => import('../features/classes/classes-page')),
   },
 ];
 

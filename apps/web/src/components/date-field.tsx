@@ -3,7 +3,7 @@ import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import dayjs from 'dayjs';
 import { memo, useEffect, useMemo, useState } from 'react';
 import { type TFunction, useTranslation } from '../i18n';
-import { formatDay } from '../lib/dates';
+import { formatDay, todayIso } from '../lib/dates';
 
 /**
  * The picker's own words (buttons, the calendar's labels, what a screen reader says) in the language
@@ -79,7 +79,8 @@ export const DateField = memo(function DateField({
   const problemOf = (day: dayjs.Dayjs): string | undefined => {
     if (!day.isValid()) return undefined;
     const isFuture =
-      (disableFuture && day.isAfter(dayjs(), 'day')) || (max !== undefined && day.isAfter(dayjs(max), 'day'));
+      // The future is after today on the centre's clock (ADR 042), not the browser's.
+      (disableFuture && day.isAfter(dayjs(todayIso()), 'day')) || (max !== undefined && day.isAfter(dayjs(max), 'day'));
     if (isFuture) return t('cannotBeFuture');
     if (min !== undefined && day.isBefore(dayjs(min), 'day')) return t('cannotBeBefore', { date: formatDay(min) });
     return undefined;

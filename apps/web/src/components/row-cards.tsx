@@ -48,6 +48,35 @@ export interface RowCardsProps<T> {
   busy?: boolean;
 }
 
+/** A card's lines below its title: each column's header, then what the row holds in it. */
+export function CardFields<T>({ row, columns }: { row: T; columns: readonly DataColumn<T>[] }) {
+  return (
+    <Box
+      component="dl"
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: 'minmax(88px, max-content) minmax(0, 1fr)',
+        columnGap: 2,
+        rowGap: 0.75,
+        alignItems: 'baseline',
+        m: 0,
+        mt: 1,
+      }}
+    >
+      {columns.map((column) => (
+        <Fragment key={column.id}>
+          <Typography component="dt" variant="body2" color="text.secondary">
+            {column.header}
+          </Typography>
+          <Box component="dd" sx={{ m: 0, minWidth: 0, typography: 'body2', overflowWrap: 'anywhere' }}>
+            {column.cell(row)}
+          </Box>
+        </Fragment>
+      ))}
+    </Box>
+  );
+}
+
 interface CardProps<T> {
   row: T;
   columns: readonly DataColumn<T>[];
@@ -99,31 +128,7 @@ const RowCard = memo(function RowCard<T>({
           {titleColumn ? titleColumn.cell(row) : name}
         </Box>
       </Box>
-      {lines.length > 0 && (
-        <Box
-          component="dl"
-          sx={{
-            display: 'grid',
-            gridTemplateColumns: 'minmax(88px, max-content) minmax(0, 1fr)',
-            columnGap: 2,
-            rowGap: 0.75,
-            alignItems: 'baseline',
-            m: 0,
-            mt: 1,
-          }}
-        >
-          {lines.map((column) => (
-            <Fragment key={column.id}>
-              <Typography component="dt" variant="body2" color="text.secondary">
-                {column.header}
-              </Typography>
-              <Box component="dd" sx={{ m: 0, minWidth: 0, typography: 'body2', overflowWrap: 'anywhere' }}>
-                {column.cell(row)}
-              </Box>
-            </Fragment>
-          ))}
-        </Box>
-      )}
+      {lines.length > 0 && <CardFields row={row} columns={lines} />}
       {buttons && (
         <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 0.5, mt: 1, mr: -0.5 }}>
           {buttons}

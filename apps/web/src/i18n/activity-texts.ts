@@ -1,7 +1,9 @@
 import { type ActivityParamValue, formatActivityText } from '@tuitiondesk/contract/activity-texts';
+import { withClassNames } from '@tuitiondesk/contract/class-params';
 import { formatDay } from '../lib/dates';
 import { i18n } from '.';
 import { activityTextsIn } from './activity-text-files';
+import { classIsPlain, classNamer } from './class-names';
 import { currentLanguage } from './current';
 
 /**
@@ -32,7 +34,11 @@ export function translatedActivity(
     Object.entries(params).map(([name, value]) => [name, value === REMOVED ? removed : value]),
   );
   try {
-    return formatActivityText(text, shown, { day: formatDay, plural: (count) => rules.select(count) });
+    // A class in the params is named through the centre's labels: "कक्षा 7", "Morning batch" (ADR 054).
+    return formatActivityText(text, withClassNames(code ?? '', shown, classNamer(language), classIsPlain), {
+      day: formatDay,
+      plural: (count) => rules.select(count),
+    });
   } catch {
     return undefined;
   }

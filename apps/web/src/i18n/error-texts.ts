@@ -1,5 +1,7 @@
+import { withClassNames } from '@tuitiondesk/contract/class-params';
 import { type ErrorParamValue, formatErrorText } from '@tuitiondesk/contract/error-codes';
 import clientErrors from '../../../../packages/contract/texts/client-errors/en.json';
+import { classIsPlain, classNamer } from './class-names';
 import { currentLanguage } from './current';
 import type { Language } from './languages';
 
@@ -81,10 +83,12 @@ export function translatedError(
   const texts = code === undefined ? undefined : loaded.get(language);
   if (code === undefined || texts === undefined) return undefined;
   const rules = new Intl.PluralRules(language);
+  // A class in the params is named through the centre's labels: "कक्षा 7", "Morning batch" (ADR 054).
+  const named = withClassNames(code, params ?? {}, classNamer(language), classIsPlain);
   const fill = (text: string | undefined): string | undefined => {
     if (text === undefined) return undefined;
     try {
-      return formatErrorText(text, params ?? {}, (count) => rules.select(count));
+      return formatErrorText(text, named, (count) => rules.select(count));
     } catch {
       // A param missing from an older server's answer: its English detail still says it.
       return undefined;

@@ -4,6 +4,7 @@ export type { ParseKeys, TFunction } from 'i18next';
 
 import { initReactI18next, useTranslation } from 'react-i18next';
 import { loadActivityTexts } from './activity-text-files';
+import { setClassWord } from './class-names';
 import { setCurrentLanguage } from './current';
 import { loadDayjsLocale } from './date-locales';
 import { loadRtlCache } from './direction';
@@ -97,6 +98,8 @@ const BACKEND: BackendModule = {
 };
 
 export const i18n = i18next.createInstance();
+// Errors and activities name a spec class with the dashboard's class word ('कक्षा 7', ADR 054).
+setClassWord((lng, name) => i18n.t('dashboard:myClasses.className', { lng, name }));
 void i18n
   .use(BACKEND)
   .use(initReactI18next)

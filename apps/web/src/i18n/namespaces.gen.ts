@@ -6,9 +6,13 @@ import type en_app from './locales/en/app.json';
 import type en_attendance from './locales/en/attendance.json';
 import type en_audit from './locales/en/audit.json';
 import type en_auth from './locales/en/auth.json';
+import type en_centre from './locales/en/centre.json';
+import type en_classes from './locales/en/classes.json';
 import type en_common from './locales/en/common.json';
 import type en_dashboard from './locales/en/dashboard.json';
 import type en_dates from './locales/en/dates.json';
+import type en_feePlans from './locales/en/feePlans.json';
+import type en_fees from './locales/en/fees.json';
 import type en_imports from './locales/en/imports.json';
 import type en_leave from './locales/en/leave.json';
 import type en_lists from './locales/en/lists.json';
@@ -19,9 +23,10 @@ import type en_shell from './locales/en/shell.json';
 import type en_students from './locales/en/students.json';
 import type en_teacherAttendance from './locales/en/teacherAttendance.json';
 import type en_teachers from './locales/en/teachers.json';
+import type en_whatsapp from './locales/en/whatsapp.json';
 
 /** The console's namespaces: a file each in `locales/<lang>/`. */
-export const CONSOLE_NAMESPACES = ['account', 'activity', 'app', 'attendance', 'audit', 'auth', 'common', 'dashboard', 'dates', 'imports', 'leave', 'lists', 'messages', 'parents', 'settings', 'shell', 'students', 'teacherAttendance', 'teachers'] as const;
+export const CONSOLE_NAMESPACES = ['account', 'activity', 'app', 'attendance', 'audit', 'auth', 'centre', 'classes', 'common', 'dashboard', 'dates', 'feePlans', 'fees', 'imports', 'leave', 'lists', 'messages', 'parents', 'settings', 'shell', 'students', 'teacherAttendance', 'teachers', 'whatsapp'] as const;
 
 /** Each namespace's English, for i18next's typed keys. */
 export interface EnglishResources {
@@ -31,9 +36,13 @@ export interface EnglishResources {
   attendance: typeof en_attendance;
   audit: typeof en_audit;
   auth: typeof en_auth;
+  centre: typeof en_centre;
+  classes: typeof en_classes;
   common: typeof en_common;
   dashboard: typeof en_dashboard;
   dates: typeof en_dates;
+  feePlans: typeof en_feePlans;
+  fees: typeof en_fees;
   imports: typeof en_imports;
   leave: typeof en_leave;
   lists: typeof en_lists;
@@ -44,4 +53,5 @@ export interface EnglishResources {
   students: typeof en_students;
   teacherAttendance: typeof en_teacherAttendance;
   teachers: typeof en_teachers;
+  whatsapp: typeof en_whatsapp;
 }

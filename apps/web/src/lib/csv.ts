@@ -1,3 +1,5 @@
+import { startsLikeFormula } from '@tuitiondesk/contract';
+
 /** A cell value as a caller has it; null and undefined become empty cells. */
 export type CsvCell = string | number | boolean | null | undefined;
 
@@ -5,17 +7,15 @@ export type CsvCell = string | number | boolean | null | undefined;
 export const CSV_BOM = '\uFEFF';
 export const CSV_LINE_END = '\r\n';
 
-/** Characters that make a spreadsheet read a cell as a formula (OWASP "CSV Injection"). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
 /**
- * Text a spreadsheet shows as text: a cell that would start a formula gets a leading single quote,
- * as OWASP advises. Numbers pass unchanged, so a negative figure stays a figure.
+ * Text a spreadsheet shows as text: a cell that would start a formula (the contract's one rule, the
+ * server's exports use it too) gets a leading single quote, as OWASP advises. Numbers pass
+ * unchanged, so a negative figure stays a figure.
  */
 export function neutraliseCell(value: CsvCell): string {
   if (value === null || value === undefined) return '';
   if (typeof value !== 'string') return String(value);
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  return startsLikeFormula(value) ? `'${value}` : value;
 }
 
 /**

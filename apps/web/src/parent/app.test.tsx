@@ -67,7 +67,8 @@ describe('the parent app', () => {
     render(<ParentApp />);
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Enter your phone number and the access code');
-    expect(api.calls).toEqual([]);
+    // Only the centre's name and logo for the page (public), never the sign-in.
+    expect(api.calls.map((call) => `${call.method} ${call.path}`).filter((call) => call !== 'GET /centre')).toEqual([]);
   });
 
   it('goes back to sign-in with a message when the code was changed (401)', async () => {

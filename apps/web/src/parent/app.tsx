@@ -9,7 +9,9 @@ import {
   saveSession,
   setUnauthorizedHandler,
 } from './api';
+import { useCentreBrand } from './centre';
 import { MyChildren } from './children';
+import { FeesTab } from './fees-tab';
 import { clearFragment, type Fragment, parseFragment } from './fragment';
 import { englishText, keepLanguage, keptLanguage, languageFor, showLanguage, useParentTranslation } from './i18n';
 import { Inbox, MessageView } from './inbox';
@@ -25,7 +27,7 @@ export { POLL_MS } from './use-inbox';
 export const API_CACHE = 'parent-api-v1';
 const PROMPT_DISMISSED_KEY = 'parent_push_prompt_dismissed';
 
-type View = 'inbox' | 'children' | 'leave' | 'settings';
+type View = 'inbox' | 'children' | 'leave' | 'fees' | 'settings';
 
 /** A fragment that arrived while the app runs, read and then wiped from the address bar. */
 function takeFragment(): Fragment {
@@ -186,6 +188,7 @@ function SignedIn({ session, openId, onOpened, onProfile, onSignedOut }: SignedI
   const [signingOut, setSigningOut] = useState(false);
   const { inbox, error, keptAt, online, refresh, setInbox } = useInbox();
   const push = usePushState();
+  const centre = useCentreBrand();
   const [promptDismissed, setPromptDismissed] = useState(() => localStorage.getItem(PROMPT_DISMISSED_KEY) === '1');
   const main = useRef<HTMLElement>(null);
   const { t } = useParentTranslation();
@@ -251,7 +254,7 @@ function SignedIn({ session, openId, onOpened, onProfile, onSignedOut }: SignedI
   return (
     <div className="shell">
       <header className="topbar">
-        <span className="brand">{t('app.brand')}</span>
+        <span className="brand">{centre?.name ?? t('app.brand')}</span>
         <span className="who">{session.profile.parent_name}</span>
       </header>
       <nav className="tabs" aria-label={t('app.sections')}>
@@ -273,6 +276,9 @@ function SignedIn({ session, openId, onOpened, onProfile, onSignedOut }: SignedI
         </TabButton>
         <TabButton current={view} view="leave" onSelect={go}>
           {t('app.leave')}
+        </TabButton>
+        <TabButton current={view} view="fees" onSelect={go}>
+          {t('app.fees')}
         </TabButton>
         <TabButton current={view} view="settings" onSelect={go}>
           {t('app.settings')}
@@ -318,6 +324,7 @@ function SignedIn({ session, openId, onOpened, onProfile, onSignedOut }: SignedI
         )}
         {view === 'children' && <MyChildren list={session.profile.children} />}
         {view === 'leave' && <Leave list={session.profile.children} />}
+        {view === 'fees' && <FeesTab />}
         {view === 'settings' && (
           <Settings
             parentName={session.profile.parent_name}

@@ -2,6 +2,7 @@ import type { AttendanceStatus, ChildAttendance, ParentChild } from '@tuitiondes
 import { useEffect, useState } from 'react';
 import { STATUS_INK } from '../lib/attendance-colours';
 import { errorText, parentRequest } from './api';
+import { classWords } from './class-words';
 import { useParentTranslation } from './i18n';
 import { schoolDay } from './inbox-state';
 
@@ -51,7 +52,7 @@ function ChildCard({ child }: { child: ParentChild }) {
   return (
     <article className="card child" aria-labelledby={titleId}>
       <h2 id={titleId}>
-        {child.full_name} <span className="class">{t('children.class', { name: child.class_name })}</span>
+        {child.full_name} <span className="class">{classWords(child.class_name)}</span>
       </h2>
       {error !== undefined && (
         <p className="error" role="alert">

@@ -31,6 +31,17 @@ function request(fields: Partial<LeaveRequest> & { id: number }): LeaveRequest {
 afterEach(() => vi.restoreAllMocks());
 
 describe('leave in the parent app', () => {
+  it('names a class the centre named itself as written, and the spec’s classes with the class word (ADR 043)', async () => {
+    fakeApi({ 'GET /api/v1/parent/leave-requests': () => [200, { requests: [] }] });
+    const batch: ParentChild = { id: 3, unique_id: 'STU0003', full_name: 'Kabir Sharma', class_name: 'Morning batch' };
+    render(<Leave list={[...children, batch]} />);
+    const options = within(screen.getByLabelText('Child'))
+      .getAllByRole('option')
+      .map((option) => option.textContent);
+    expect(options).toEqual(['Aarav Sharma (Class 8)', 'Meera Sharma (Class 10)', 'Kabir Sharma (Morning batch)']);
+    expect(await screen.findByText('You have not asked for leave yet.')).toBeInTheDocument();
+  });
+
   it('sends a request for the child chosen, and lists it waiting', async () => {
     const api = fakeApi({
       'GET /api/v1/parent/leave-requests': () => [200, { requests: [] }],

@@ -1,6 +1,8 @@
 import type { LeaveRequest, LeaveStatus, ParentChild, ParentLeaveRequests } from '@tuitiondesk/contract';
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { errorText, parentRequest } from './api';
+import { centreToday } from './centre-clock';
+import { classWords } from './class-words';
 import { englishText, i18n, useParentTranslation } from './i18n';
 import { schoolDay, shortDay } from './inbox-state';
 import { useAction } from './use-action';
@@ -21,12 +23,6 @@ const STATE_INK: Record<LeaveStatus, string> = {
 };
 
 const REASON_MAX = 200;
-
-/** Today on this device's calendar (the centre checks against its own). */
-function localToday(now = new Date()): string {
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
 
 function dates(request: Pick<LeaveRequest, 'from_date' | 'to_date'>): string {
   return request.from_date === request.to_date
@@ -107,7 +103,8 @@ export function Leave({ list }: { list: ParentChild[] }) {
 function LeaveForm({ list, onSent }: { list: ParentChild[]; onSent: (created: LeaveRequest) => void }) {
   const { t } = useParentTranslation();
   const id = useId();
-  const today = localToday();
+  // The centre's today, not the phone's: the first day the centre takes a request for.
+  const today = centreToday();
   const [childId, setChildId] = useState(String(list[0]?.id ?? ''));
   const [from, setFrom] = useState(today);
   const [to, setTo] = useState(today);
@@ -159,7 +156,7 @@ function LeaveForm({ list, onSent }: { list: ParentChild[]; onSent: (created: Le
           <select id={`${id}-child`} value={childId} onChange={(event) => setChildId(event.target.value)}>
             {list.map((candidate) => (
               <option key={candidate.id} value={candidate.id}>
-                {t('leave.childOption', { name: candidate.full_name, className: candidate.class_name })}
+                {t('leave.childOption', { name: candidate.full_name, className: classWords(candidate.class_name) })}
               </option>
             ))}
           </select>
@@ -167,7 +164,7 @@ function LeaveForm({ list, onSent }: { list: ParentChild[]; onSent: (created: Le
       ) : (
         <p>
           {t('leave.for')} <strong>{child?.full_name}</strong>{' '}
-          <span className="class">{t('children.class', { name: child?.class_name })}</span>
+          <span className="class">{child ? classWords(child.class_name) : ''}</span>
         </p>
       )}
       <div className="leave-dates">

@@ -235,7 +235,10 @@ export function Settings({ parentName, phone, push, onSignOut, signingOut }: Set
         <p>
           {parentName}
           <br />
-          <span className="muted">{phone}</span>
+          {/* A phone reads left to right inside Urdu too (isolated, ADR 048). */}
+          <bdi dir="ltr" className="muted">
+            {phone}
+          </bdi>
         </p>
         <p className="muted">{t('settings.signOutNote')}</p>
         <button type="button" className="secondary" onClick={onSignOut} disabled={signingOut}>

@@ -19,9 +19,16 @@ describe('the parent sign-in', () => {
     await userEvent.type(screen.getByLabelText('Access code'), 'ABCD-2345');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Phone number or access code is incorrect');
-    expect(api.calls[0]?.body).toEqual({ phone: '98123 45670', code: 'ABCD-2345' });
+    expect(api.calls.find((call) => call.method === 'POST')?.body).toEqual({ phone: '98123 45670', code: 'ABCD-2345' });
     // A wrong code is not about the number: the phone field stays as it was.
     expect(screen.getByLabelText('Phone number')).not.toHaveAttribute('aria-invalid');
+  });
+
+  it("shows the centre's name and logo, not the product's, once the centre answers", async () => {
+    fakeApi({ 'GET /api/v1/centre': () => [200, { name: 'Bright Minds', logo_url: '/api/v1/centre/logo?v=abc' }] });
+    const { container } = render(<SignIn onSignedIn={() => {}} />);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bright Minds' })).toBeInTheDocument();
+    expect(container.querySelector('.signin-brand img')).toHaveAttribute('src', '/api/v1/centre/logo?v=abc');
   });
 
   it('says what to fix in the number under the phone field, and stops saying it once the parent edits it', async () => {

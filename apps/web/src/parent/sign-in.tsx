@@ -1,6 +1,7 @@
 import type { ParentLoginResponse } from '@tuitiondesk/contract';
 import { type FormEvent, type InputHTMLAttributes, useEffect, useRef, useState } from 'react';
 import { errorText, ParentApiError, type ParentSession, parentRequest, saveSession } from './api';
+import { useCentreBrand } from './centre';
 import { useParentTranslation } from './i18n';
 
 interface SignInProps {
@@ -60,6 +61,7 @@ function phoneProblem(error: unknown): string | undefined {
 
 export function SignIn({ link, notice, onSignedIn }: SignInProps) {
   const { t } = useParentTranslation();
+  const centre = useCentreBrand();
   const [phone, setPhone] = useState(link?.phone ?? '');
   const [code, setCode] = useState(link?.code ?? '');
   const [error, setError] = useState<string>();
@@ -107,8 +109,8 @@ export function SignIn({ link, notice, onSignedIn }: SignInProps) {
   return (
     <main className="signin">
       <div className="signin-brand">
-        <img src="/parent/icons/icon-192.png" alt="" width="64" height="64" />
-        <h1>{t('signIn.title')}</h1>
+        <img src={centre?.logo_url ?? '/parent/icons/icon-192.png'} alt="" width="64" height="64" />
+        <h1>{centre?.name ?? t('signIn.title')}</h1>
         <p>{t('signIn.tagline')}</p>
       </div>
       <form className="card" onSubmit={onSubmit} noValidate>

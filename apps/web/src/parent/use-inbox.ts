@@ -1,9 +1,27 @@
 import type { ParentInbox } from '@tuitiondesk/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { errorText, ParentApiError, parentRead } from './api';
+import { errorText, ParentApiError, parentRead, parentRequest } from './api';
 import { i18n } from './i18n';
 
 export const POLL_MS = 30_000;
+
+/**
+ * Tells the centre which messages the inbox showed on screen: each counts as delivered, whatever its
+ * notification did (ADR 044). Only a fresh answer, on a visible page, and each message once per page
+ * load (`reported`); a failure is forgotten, so the next poll tries those again.
+ */
+export function reportShown(inbox: ParentInbox, reported: Set<number>): Promise<void> | undefined {
+  if (document.visibilityState !== 'visible') return undefined;
+  const ids = inbox.messages.map((message) => message.id).filter((id) => !reported.has(id));
+  if (ids.length === 0) return undefined;
+  for (const id of ids) reported.add(id);
+  return parentRequest('/parent/messages/shown', { json: { ids: ids.slice(0, 200) } }).then(
+    () => undefined,
+    () => {
+      for (const id of ids) reported.delete(id);
+    },
+  );
+}
 
 /**
  * The inbox, fetched now, every 30 s while the page is visible, on return to it, back online and on a
@@ -19,6 +37,7 @@ export function useInbox() {
   // When the server last answered, and whether there are messages on screen (read inside callbacks).
   const answeredAt = useRef<string>(undefined);
   const showing = useRef(false);
+  const reported = useRef(new Set<number>());
 
   const refresh = useCallback(async (): Promise<ParentInbox | undefined> => {
     try {
@@ -26,6 +45,7 @@ export function useInbox() {
       if (kept === undefined) answeredAt.current = new Date().toISOString();
       showing.current = true;
       setInbox(body);
+      if (kept === undefined) void reportShown(body, reported.current);
       setKeptAt(kept);
       setError(undefined);
       return body;

@@ -10,8 +10,10 @@ export function dashboardSummary(fields: Partial<DashboardSummary> = {}): Dashbo
     pending_approval: 17,
     messages_sent: 43,
     not_reached: 0,
+    reach: { families: 96, in_app: 12, whatsapp: 0, no_channel: 84 },
     attendance_rate: 92.5,
     classes_without_attendance: [{ class_name: '8', students: 31 }],
+    classes_not_marked: [{ class_name: '8', students: 31, not_marked: 31 }],
     ...fields,
   };
 }

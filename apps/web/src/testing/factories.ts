@@ -1,13 +1,18 @@
 import type {
   AttendanceRecord,
   Communication,
+  FamilyMessage,
+  MarkingScope,
+  MessageGroup,
   Role,
   RosterEntry,
   Student,
   Teacher,
   TeacherAttendanceEntry,
   User,
+  WhatsappSetup,
 } from '@tuitiondesk/contract';
+import { todayIso } from '../lib/dates';
 
 /** What the API answers, built for tests: each factory fills every field, the test overrides what it is about. */
 
@@ -116,6 +121,40 @@ export function rosterEntry(fields: Partial<RosterEntry> & { student_id: number 
   };
 }
 
+/** A caller's marking scope as the API answers it: an admin's (every class, today and two days back). */
+export function markingScope(fields: Partial<MarkingScope> = {}): MarkingScope {
+  return {
+    restricted: false,
+    classes: ['7', '8', '9', '10'],
+    any_class: false,
+    days_back: 2,
+    earliest_date: null,
+    today: todayIso(),
+    cannot_mark_reason: null,
+    ...fields,
+  };
+}
+
+/** WhatsApp's set-up as the API answers it: not connected, the webhook's address and token to paste. */
+export function whatsappSetup(fields: Partial<WhatsappSetup> = {}): WhatsappSetup {
+  return {
+    connected: false,
+    source: null,
+    fixed_by_server: false,
+    phone_number_id: null,
+    business_account_id: null,
+    access_token_set: false,
+    app_secret_set: false,
+    webhook_url: 'https://centre.example.com/api/v1/whatsapp/webhook',
+    verify_token: 'k3Jd0-verify-token-for-meta-00000',
+    connected_at: null,
+    last_callback_at: null,
+    live: null,
+    live_problem: null,
+    ...fields,
+  };
+}
+
 /** A teacher's line on the teacher attendance day: not marked, not locked. */
 export function teacherDayEntry(
   id: number,
@@ -154,6 +193,33 @@ export function communication(id: number, fields: Partial<Communication> = {}): 
     language: 'en',
     reply: null,
     attempts: [],
+    ...fields,
+  };
+}
+
+/** A family's message beneath a send of the grouped history (ADR 049): a communication with its reach. */
+export function familyMessage(id: number, fields: Partial<FamilyMessage> = {}): FamilyMessage {
+  return { ...communication(id), reach: 'waiting', sent_by_hand_at: null, sent_by_hand_by: null, ...fields };
+}
+
+/** A message to one family without a send, as the grouped history answers it: the family's row inside. */
+export function loneMessageGroup(item: FamilyMessage, fields: Partial<MessageGroup> = {}): MessageGroup {
+  return {
+    send_id: null,
+    kind: item.kind,
+    subject: item.subject,
+    message: item.message,
+    recipients: null,
+    sent_at: item.sent_at,
+    sent_by: item.sent_by,
+    families: 1,
+    read: item.reach === 'read' ? 1 : 0,
+    delivered: item.reach === 'delivered' ? 1 : 0,
+    sent_by_hand: item.reach === 'sent_by_hand' ? 1 : 0,
+    not_reached: item.reach === 'not_reached' ? 1 : 0,
+    waiting: item.reach === 'waiting' ? 1 : 0,
+    replies: item.reply ? 1 : 0,
+    family: item,
     ...fields,
   };
 }

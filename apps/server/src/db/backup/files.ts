@@ -27,13 +27,10 @@ export interface BackupFile extends BackupSummary {
   size_bytes: number;
 }
 
-const pad = (value: number) => String(value).padStart(2, '0');
-
-/** `tuitiondesk-<kind>-YYYYMMDD-HHMMSS.jsonl.gz`, in the server's time zone (the centre's). */
+/** `tuitiondesk-<kind>-YYYYMMDD-HHMMSS.jsonl.gz`, on the centre's clock (its time zone, ADR 042). */
 export function backupFileName(kind: BackupKind, at: Date, attempt = 1): string {
-  const stamp =
-    `${at.getFullYear()}${pad(at.getMonth() + 1)}${pad(at.getDate())}-` +
-    `${pad(at.getHours())}${pad(at.getMinutes())}${pad(at.getSeconds())}`;
+  const local = formatTimestamp(at);
+  const stamp = `${local.slice(0, 10).replaceAll('-', '')}-${local.slice(11, 19).replaceAll(':', '')}`;
   return `tuitiondesk-${kind}-${stamp}${attempt > 1 ? `-${attempt}` : ''}.jsonl.gz`;
 }
 

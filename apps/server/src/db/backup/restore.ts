@@ -230,8 +230,18 @@ const DERIVED_TABLES: Record<string, string> = {
     SELECT message_quarter(sent_at), count(*)::int FROM messages GROUP BY 1`,
 };
 
-/** Tables the migrations themselves put rows in: default settings, the default alert templates, data versions. */
-const SEEDED_BY_MIGRATIONS = new Set(['settings', 'message_templates', 'message_template_texts', 'data_versions']);
+/** Tables the migrations themselves put rows in: default settings, the default alert templates, data versions, the default classes and subjects, the GST settings. */
+const SEEDED_BY_MIGRATIONS = new Set([
+  'settings',
+  'message_templates',
+  'message_template_texts',
+  'data_versions',
+  // The spec's classes 7–10 and its ten subjects (migration 0028, ADR 043).
+  'classes',
+  'subjects',
+  // The centre's GST registration, not registered until an admin says so (migration 0036, ADR 057).
+  'fee_gst_settings',
+]);
 
 /**
  * Empty: no row in any table, except the rows the migrations write themselves. A database the server

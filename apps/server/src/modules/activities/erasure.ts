@@ -1,5 +1,12 @@
-import { ACTIVITY_TEXTS, type ActivityParamValue, formatActivityText, isActivityTextCode } from '@tuitiondesk/contract';
+import {
+  ACTIVITY_TEXTS,
+  type ActivityParamValue,
+  formatActivityText,
+  isActivityTextCode,
+  withClassNames,
+} from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
+import { classLabelsOf, classValuesIn } from '../../lib/activity-log';
 import { phoneForms, REMOVED, removeWords, type ScrubbedStudent } from '../../lib/erasure';
 import { readableDate } from '../../lib/time';
 
@@ -136,6 +143,11 @@ export async function eraseFromActivities(
   };
 
   const changed: { id: number; actor: string | null; description: string; params: string | null }[] = [];
+  // The classes the rows name, by label, as their English said them (ADR 054): read once.
+  const labelOf = await classLabelsOf(
+    tx,
+    rows.flatMap((row) => (row.text_code && row.params ? classValuesIn(row.text_code, row.params) : [])),
+  );
   for (const row of rows) {
     const original = row.params;
     const params = original && typeof original === 'object' ? { ...original } : null;
@@ -173,7 +185,9 @@ export async function eraseFromActivities(
 
     let description: string;
     if (params && row.text_code && isActivityTextCode(row.text_code)) {
-      description = formatActivityText(ACTIVITY_TEXTS[row.text_code], params, { day: readableDate });
+      description = formatActivityText(ACTIVITY_TEXTS[row.text_code], withClassNames(row.text_code, params, labelOf), {
+        day: readableDate,
+      });
     } else {
       // Only the English was kept: the names and phones are replaced where they stand.
       const names = [...childNames];

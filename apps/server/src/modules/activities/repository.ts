@@ -12,21 +12,22 @@ export interface ActivityRow {
 
 /**
  * Newest first. With `unreadOnly`, only what happened after the user last marked the feed viewed
- * (everything, if they never have).
+ * (everything, if they never have). Rows whose action matches a `hidden` LIKE pattern are left out.
  */
 export async function listRecentActivities(
   db: Queryable,
-  options: { userId: number; limit: number; unreadOnly: boolean },
+  options: { userId: number; limit: number; unreadOnly: boolean; hidden: readonly string[] },
 ): Promise<readonly ActivityRow[]> {
   return db.queryCached<ActivityRow>(
     `SELECT a.id, a.description, a.action, a.text_code, a.params, a.actor, a.created_at
        FROM activities a
-      WHERE NOT $2::boolean
-         OR a.created_at > COALESCE(
-              (SELECT u.activities_viewed_at FROM users u WHERE u.id = $3), '-infinity'::timestamptz)
+      WHERE (NOT $2::boolean
+              OR a.created_at > COALESCE(
+                   (SELECT u.activities_viewed_at FROM users u WHERE u.id = $3), '-infinity'::timestamptz))
+        AND NOT (a.action LIKE ANY ($4::text[]))
       ORDER BY a.created_at DESC, a.id DESC
       LIMIT $1`,
-    [options.limit, options.unreadOnly, options.userId],
+    [options.limit, options.unreadOnly, options.userId, options.hidden],
   );
 }
 

@@ -47,7 +47,7 @@ export function registerActivityRoutes(app: ZodApp, ctx: AppContext): void {
           { kinds: ['activities', 'accounts'], perUser: true, perMinute: true },
           async () =>
             JSON.stringify(
-              await recentActivities(ctx, currentUser(request).id, {
+              await recentActivities(ctx, currentUser(request), {
                 limit: request.query.limit,
                 unreadOnly: request.query.unread_only,
               }),

@@ -1,16 +1,23 @@
-import type { RecentActivities } from '@tuitiondesk/contract';
+import type { RecentActivities, Role } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { UnauthorizedError } from '../../lib/errors';
 import { timeAgo } from '../../lib/time';
 import { listRecentActivities, markActivitiesViewed } from './repository';
 import { readableActivityText } from './stored-texts';
 
+/**
+ * Money is for admins (issue 29): teachers see no fees, so no payment, charge run or plan in their
+ * feed either. LIKE patterns of the actions a teacher's feed leaves out.
+ */
+export const ADMIN_ONLY_ACTIVITIES: readonly string[] = ['fees.%'];
+
 export async function recentActivities(
   ctx: AppContext,
-  userId: number,
+  user: { id: number; role: Role },
   options: { limit: number; unreadOnly: boolean },
 ): Promise<RecentActivities> {
-  const rows = await listRecentActivities(ctx.db, { userId, ...options });
+  const hidden = user.role === 'admin' ? [] : ADMIN_ONLY_ACTIVITIES;
+  const rows = await listRecentActivities(ctx.db, { userId: user.id, hidden, ...options });
   const now = new Date();
   const activities = rows.map((row) => ({
     ...row,

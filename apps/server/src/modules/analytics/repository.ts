@@ -8,6 +8,7 @@ export interface ReachRow {
   delivered: number;
   read: number;
   replies: number;
+  sent_by_hand: number;
   not_reached: number;
 }
 
@@ -35,26 +36,25 @@ export interface ReachQuery {
   month: string;
   /** The centre's IANA time zone: days start at its midnight. */
   timeZone: string;
-  /** A message still queued or sent this long after sending was not reached (the call list's rule). */
-  notReachedMinutes: number;
+  /** A message sent before this and still unproven was not reached (the send list's minute, ISO). */
+  notReachedBefore: string;
 }
 
 /**
- * Family messages (notices and alerts) sent in the range, counted in one pass over the messages
- * (GROUPING SETS): in total, per centre day and per send. Reached means delivered or read; in app and
- * on WhatsApp by the channel that reached the family; not reached as the call list counts it (failed,
- * or still queued or sent after `notReachedMinutes`). Messages without a send (stored before sends
- * were recorded) count in the totals and days only. The same statement counts the month's WhatsApp
- * template messages, each of which Meta charges.
+ * Family messages (notices and alerts) sent in the range, counted in FAMILIES (distinct parent phones),
+ * not rows, in one pass (GROUPING SETS): in total, per centre day and per send. Where a message stands
+ * is the shared definition (`message_reach`, migration 0029, ADR 044), the one the send list and the
+ * dashboard read: a family is reached when a message to it was delivered or read (in the app, the
+ * inbox showing it, or on WhatsApp, by the channel that reached it), sent by hand when staff sent it
+ * from their phone, and not reached when nothing reached it (failed, or unproven by `notReachedBefore`).
+ * Messages without a send (stored before sends were recorded) count in the totals and days only. The
+ * same statement counts the month's WhatsApp template messages, each of which Meta charges.
  */
 export async function countReach(db: Queryable, query: ReachQuery): Promise<ReachGroupRow[]> {
   return db.query<ReachGroupRow>(
     `WITH family AS (
-       SELECT to_char((m.sent_at AT TIME ZONE $3)::date, 'YYYY-MM-DD') AS day, m.send_id,
-              m.delivery_status IN ('delivered', 'read') AS is_reached, m.message_type, m.delivery_status, m.reply,
-              (m.delivery_status = 'failed'
-               OR (m.delivery_status IN ('queued', 'sent') AND m.sent_at < now() - $4::int * interval '1 minute'))
-                AS is_not_reached
+       SELECT to_char((m.sent_at AT TIME ZONE $3)::date, 'YYYY-MM-DD') AS day, m.send_id, m.recipient, m.message_type,
+              message_reach(m.delivery_status, m.sent_by_hand_at, m.sent_at, $4::timestamptz) AS reach, m.reply
          FROM messages m
         WHERE m.sent_at >= ($1::date)::timestamp AT TIME ZONE $3
           AND m.sent_at < ($2::date + 1)::timestamp AT TIME ZONE $3
@@ -62,13 +62,14 @@ export async function countReach(db: Queryable, query: ReachQuery): Promise<Reac
      ), grouped AS (
        SELECT CASE GROUPING(f.day, f.send_id) WHEN 1 THEN 'day' WHEN 2 THEN 'send' ELSE 'total' END AS level,
               f.day, f.send_id,
-              count(*)::int AS families,
-              count(*) FILTER (WHERE f.is_reached AND f.message_type = 'IN_APP')::int AS in_app,
-              count(*) FILTER (WHERE f.is_reached AND f.message_type = 'WHATSAPP')::int AS whatsapp,
-              count(*) FILTER (WHERE f.is_reached)::int AS delivered,
-              count(*) FILTER (WHERE f.delivery_status = 'read')::int AS read,
-              count(*) FILTER (WHERE f.reply IS NOT NULL)::int AS replies,
-              count(*) FILTER (WHERE f.is_not_reached)::int AS not_reached
+              count(DISTINCT f.recipient)::int AS families,
+              count(DISTINCT f.recipient) FILTER (WHERE f.reach IN ('delivered', 'read') AND f.message_type = 'IN_APP')::int AS in_app,
+              count(DISTINCT f.recipient) FILTER (WHERE f.reach IN ('delivered', 'read') AND f.message_type = 'WHATSAPP')::int AS whatsapp,
+              count(DISTINCT f.recipient) FILTER (WHERE f.reach IN ('delivered', 'read'))::int AS delivered,
+              count(DISTINCT f.recipient) FILTER (WHERE f.reach = 'read')::int AS read,
+              count(DISTINCT f.recipient) FILTER (WHERE f.reply IS NOT NULL)::int AS replies,
+              count(DISTINCT f.recipient) FILTER (WHERE f.reach = 'sent_by_hand')::int AS sent_by_hand,
+              count(DISTINCT f.recipient) FILTER (WHERE f.reach = 'not_reached')::int AS not_reached
          FROM family f
         GROUP BY GROUPING SETS ((f.day), (f.send_id), ())
      ), template_messages AS (
@@ -84,6 +85,6 @@ export async function countReach(db: Queryable, query: ReachQuery): Promise<Reac
        LEFT JOIN message_sends s ON g.level = 'send' AND s.id = g.send_id
       WHERE g.level <> 'send' OR s.id IS NOT NULL
       ORDER BY g.level, g.day, s.sent_at DESC, s.id DESC`,
-    [query.from, query.to, query.timeZone, query.notReachedMinutes, query.month],
+    [query.from, query.to, query.timeZone, query.notReachedBefore, query.month],
   );
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import { sessionTimeZone } from '../../db/database';
 import { ValidationError } from '../../lib/errors';
 import { addDays, firstDayOfMonth, today } from '../../lib/time';
+import { notReachedBefore } from '../call-list';
 import { readMessagingSettings } from '../delivery';
 import { countReach, type ReachGroupRow, type ReachRow } from './repository';
 
@@ -19,7 +20,16 @@ const DEFAULT_DAYS = 30;
 /** The longest period one answer covers (a year, a leap day included). */
 const MAX_DAYS = 366;
 
-const REACH_KEYS = ['families', 'in_app', 'whatsapp', 'delivered', 'read', 'replies', 'not_reached'] as const;
+const REACH_KEYS = [
+  'families',
+  'in_app',
+  'whatsapp',
+  'delivered',
+  'read',
+  'replies',
+  'sent_by_hand',
+  'not_reached',
+] as const;
 
 function reachOf(row: ReachRow | undefined): ReachRow {
   const counts = {} as ReachRow;
@@ -58,7 +68,7 @@ export async function getAnalytics(
     to,
     month,
     timeZone: sessionTimeZone(),
-    notReachedMinutes: not_reached_minutes,
+    notReachedBefore: notReachedBefore(not_reached_minutes),
   });
 
   const total = rows.find((row) => row.level === 'total');

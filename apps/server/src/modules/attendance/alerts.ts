@@ -2,6 +2,7 @@ import { ALERT_STATUSES, type ParentLanguage } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
+import { readClassLabels } from '../classes';
 import {
   type FamilyMessage,
   type PlaceholderValues,
@@ -40,15 +41,16 @@ export async function queueAbsenceAlerts(
   tx: Queryable,
   attendanceIds: readonly number[],
   sender: Actor,
-): Promise<{ messages: number; families: number }> {
+): Promise<{ messages: number; families: number; reach: { in_app: number; whatsapp: number; no_channel: number } }> {
   const marked = await findAlertSubjects(tx, attendanceIds, ALERT_STATUSES);
   // The family told the centre in advance and an admin agreed: no alert about a day they know of.
   const onLeave = await findApprovedLeaveDays(tx, marked);
   const subjects = marked.filter((subject) => !onLeave.has(`${subject.student_id}|${subject.date}`));
-  if (subjects.length === 0) return { messages: 0, families: 0 };
+  if (subjects.length === 0) return { messages: 0, families: 0, reach: { in_app: 0, whatsapp: 0, no_channel: 0 } };
   const settings = await readMessagingSettings(tx);
   const absence = await findTemplateForSending(tx, { purpose: 'absence_alert' });
   const late = await findTemplateForSending(tx, { purpose: 'late_alert' });
+  const labelOf = await readClassLabels(tx);
   const messages: FamilyMessage[] = subjects.map((subject) => {
     const isLate = subject.status === 'late';
     const purpose = isLate ? 'late_alert' : 'absence_alert';
@@ -56,7 +58,7 @@ export async function queueAbsenceAlerts(
     // The placeholders in the language of the text they fill (the glossary's words; names as written).
     const valuesIn: PlaceholderValues = (language) => ({
       student_name: subject.student_name,
-      class: familyTexts(language).className(subject.class_name),
+      class: familyTexts(language).className(subject.class_name, labelOf(subject.class_name)),
       date: familyDate(subject.date, language),
       status: statusWord(subject.status, language),
       centre_name: settings.centre_name,
@@ -85,12 +87,17 @@ export async function queueAbsenceAlerts(
       whatsapp: rendered.whatsapp,
     };
   });
-  await queueFamilyMessages(
+  const queued = await queueFamilyMessages(
     ctx,
     tx,
     { kind: 'absence_alert', subject: 'Absence and late alerts', recipients: 'approval', templateId: null, sender },
     messages,
     settings.whatsapp_fallback_minutes,
   );
-  return { messages: messages.length, families: new Set(subjects.map((subject) => subject.phone)).size };
+  return {
+    messages: messages.length,
+    families: new Set(subjects.map((subject) => subject.phone)).size,
+    // Each family once, on the best channel of its alerts (ADR 044).
+    reach: { in_app: queued.inApp, whatsapp: queued.whatsapp, no_channel: queued.unreachable },
+  };
 }

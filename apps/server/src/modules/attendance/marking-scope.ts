@@ -1,16 +1,17 @@
 import {
-  CLASS_NAMES,
   type ClassName,
   type ErrorWords,
   errorDetail,
   errorWords,
   type MarkingRules,
   type MarkingScope,
+  namingClasses,
   type Role,
 } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
 import { type FieldWords, fieldWords } from '../../lib/errors';
 import { addDays, today } from '../../lib/time';
+import { classValues, readClassLabels } from '../classes';
 import { findAssignedClasses } from './repository';
 import { MARKING_RULES } from './settings';
 
@@ -36,9 +37,11 @@ export interface Scope {
   earliest: string | undefined;
   /** Why the caller may mark nothing at all (a teacher with no class), else undefined. */
   refusal: ErrorWords | undefined;
+  /** A class's label by its value, as a refusal's English names it (ADR 054). */
+  labelOf: (value: string) => string;
 }
 
-const byClassOrder = (a: string, b: string) => Number(a) - Number(b);
+const byClassOrder = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
 
 /**
  * Reads the caller's scope. `lock` holds their teacher row and the rules until the transaction ends,
@@ -47,19 +50,22 @@ const byClassOrder = (a: string, b: string) => Number(a) - Number(b);
  */
 export async function loadScope(db: Queryable, marker: Marker, lock = false): Promise<Scope> {
   const day = today();
+  // The centre's classes (ADR 043), archived ones too: their students are still marked.
+  const [classes, labelOf] = await Promise.all([classValues(db), readClassLabels(db)]);
   if (marker.role === 'admin') {
     return {
       restricted: false,
-      classes: CLASS_NAMES,
+      classes,
       rules: await MARKING_RULES.read(db),
       today: day,
       earliest: undefined,
       refusal: undefined,
+      labelOf,
     };
   }
   const assigned = await findAssignedClasses(db, marker.id, lock);
   const rules = await MARKING_RULES.read(db, lock ? 'share' : undefined);
-  const own = CLASS_NAMES.filter((name) => assigned?.includes(name));
+  const own = classes.filter((name) => assigned?.includes(name));
   let refusal: ErrorWords | undefined;
   if (!rules.teachers_mark_any_class) {
     if (assigned === undefined) {
@@ -70,11 +76,12 @@ export async function loadScope(db: Queryable, marker: Marker, lock = false): Pr
   }
   return {
     restricted: true,
-    classes: rules.teachers_mark_any_class ? CLASS_NAMES : own,
+    classes: rules.teachers_mark_any_class ? classes : own,
     rules,
     today: day,
     earliest: addDays(day, -rules.teacher_mark_days_back),
     refusal,
+    labelOf,
   };
 }
 
@@ -86,12 +93,15 @@ export function classRefusal(scope: Scope, classNames: readonly string[]): Error
   others.sort(byClassOrder);
   const yours = { count: scope.classes.length, classes: scope.classes.join(', ') };
   return others.length === 1
-    ? errorWords('attendance.class_not_yours', { ...yours, other: others[0] ?? '' })
-    : errorWords('attendance.classes_not_yours', {
-        ...yours,
-        others: others.slice(0, -1).join(', '),
-        last: others.at(-1) ?? '',
-      });
+    ? namingClasses(errorWords('attendance.class_not_yours', { ...yours, other: others[0] ?? '' }), scope.labelOf)
+    : namingClasses(
+        errorWords('attendance.classes_not_yours', {
+          ...yours,
+          others: others.slice(0, -1).join(', '),
+          last: others.at(-1) ?? '',
+        }),
+        scope.labelOf,
+      );
 }
 
 /**

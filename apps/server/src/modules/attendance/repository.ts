@@ -131,6 +131,26 @@ export async function findRoster(db: Queryable, className: string, date: string)
   );
 }
 
+/**
+ * Per class, the students on its register for `date` (as findRoster lists them) and how many of them
+ * have no mark that day; only classes with someone not marked, in class order.
+ */
+export async function countNotMarked(
+  db: Queryable,
+  date: string,
+): Promise<{ class_name: string; students: number; not_marked: number }[]> {
+  return db.query(
+    `SELECT s.class_name, count(*)::int AS students, count(*) FILTER (WHERE a.id IS NULL)::int AS not_marked
+       FROM students s
+       LEFT JOIN attendance a ON a.student_id = s.id AND a.date = $1::date
+      WHERE s.left_on IS NULL OR s.left_on >= $1::date OR a.id IS NOT NULL
+      GROUP BY s.class_name
+     HAVING count(*) FILTER (WHERE a.id IS NULL) > 0
+      ORDER BY length(s.class_name), s.class_name`,
+    [date],
+  );
+}
+
 /** Pending records (of one day, or all), as a JSON array of AttendanceRecord. */
 export function pendingJson(db: Queryable, date: string | undefined): Promise<string> {
   return db.queryJson(

@@ -10,6 +10,8 @@ import {
   markAttendanceResultSchema,
   markAttendanceSchema,
   markingScopeSchema,
+  notMarkedQuerySchema,
+  notMarkedSchema,
   pendingDaysSchema,
   pendingQuerySchema,
   queuedMarksResultSchema,
@@ -28,6 +30,7 @@ import {
   approveAttendance,
   getHistoryPage,
   getMarkingScope,
+  getNotMarked,
   getRoster,
   getSummary,
   historyJsonByDay,
@@ -115,6 +118,24 @@ export function registerAttendanceRoutes(app: ZodApp, ctx: AppContext): void {
     },
     async (request, reply) =>
       sendVersioned(ctx, request, reply, RECORDS, () => listPendingJson(ctx, request.query.attendance_date)),
+  );
+
+  app.get(
+    '/attendance/not-marked',
+    {
+      schema: {
+        tags,
+        summary: 'The classes with students who have no attendance mark on a date (default today), with how many',
+        description:
+          "A class is listed while any student on its register that day has no mark, whether the class is partly marked or not at all: the dashboard's and Approval's 'Class 8: 9 students not marked'.",
+        querystring: notMarkedQuerySchema,
+        response: { 200: notMarkedSchema, 422: errorSchema },
+      },
+    },
+    async (request, reply) =>
+      sendVersioned(ctx, request, reply, RECORDS, async () =>
+        JSON.stringify(await getNotMarked(ctx, request.query.date)),
+      ),
   );
 
   app.get(

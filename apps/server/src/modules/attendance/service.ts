@@ -7,15 +7,19 @@ import {
   type ErrorWords,
   errorDetail,
   errorWords,
+  type LastMarked,
   type MarkingScope,
+  type NotMarked,
   type PendingDay,
   type Roster,
+  type RosterEntry,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { type Actor, classesParams, recordActivity } from '../../lib/activity-log';
 import { distinctIds } from '../../lib/distinct-ids';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
-import { addDays, firstDayOfMonth, lastDayOfMonth, readableDate, today } from '../../lib/time';
+import { addDays, centreInstant, firstDayOfMonth, lastDayOfMonth, readableDate, today } from '../../lib/time';
+import { requireClass } from '../classes';
 import { wakeSenders } from '../delivery';
 import { queueAbsenceAlerts } from './alerts';
 import { classRefusal, dateRefusal, loadScope, type Marker, rosterRefusal, toMarkingScope } from './marking-scope';
@@ -25,6 +29,7 @@ import {
   countHistoryByDay,
   countMessagesSent,
   countMonth,
+  countNotMarked,
   dayJson,
   daysWithRecords,
   findLeftBefore,
@@ -53,15 +58,41 @@ export async function getRoster(
   date: string | undefined,
 ): Promise<Roster> {
   const day = date ?? today();
+  // One of the centre's classes as written ("Class 7" is 7), archived ones too (ADR 043).
+  className = await requireClass(ctx.db, 'class_name', className, { archivedToo: true });
   const refusal = rosterRefusal(await loadScope(ctx.db, user), className, day);
+  const students = await findRoster(ctx.db, className, day);
   return {
     date: day,
     class_name: className,
     can_mark: refusal === undefined,
     cannot_mark_reason: refusal ? errorDetail(refusal) : null,
     cannot_mark: refusal ?? null,
-    students: await findRoster(ctx.db, className, day),
+    students,
+    last_marked: lastMarked(students),
   };
+}
+
+/** The newest mark of a register: who made it and when ("Last marked by Priya Sharma at 10:42"). */
+export function lastMarked(students: readonly RosterEntry[]): LastMarked | null {
+  let newest: { by: string; at: string; time: number } | null = null;
+  for (const student of students) {
+    if (student.marked_at === null || student.marked_by === null) continue;
+    const time = new Date(student.marked_at).getTime();
+    if (newest === null || time > newest.time) {
+      newest = { by: student.marked_by, at: new Date(student.marked_at).toISOString(), time };
+    }
+  }
+  return newest && { by: newest.by, at: newest.at };
+}
+
+/**
+ * The classes with students who have no mark on `date` (default today), with how many: what the
+ * dashboard and Approval say ("Class 8: 9 students not marked").
+ */
+export async function getNotMarked(ctx: AppContext, date: string | undefined): Promise<NotMarked> {
+  const day = date ?? today();
+  return { date: day, classes: await countNotMarked(ctx.db, day) };
 }
 
 export async function getMarkingScope(ctx: AppContext, user: Marker): Promise<MarkingScope> {
@@ -149,7 +180,7 @@ export async function approveAttendance(
     // Only the records this call approved: one approved before never alerts twice.
     const alerts = (await ABSENCE_ALERTS.read(tx))
       ? await queueAbsenceAlerts(ctx, tx, approvedIds, actor)
-      : { messages: 0, families: 0 };
+      : { messages: 0, families: 0, reach: { in_app: 0, whatsapp: 0, no_channel: 0 } };
     await recordActivity(tx, actor, 'attendance.approved', 'attendance.approved', {
       count: approvedIds.length,
       alerts: alerts.messages,
@@ -161,6 +192,7 @@ export async function approveAttendance(
     approved_count: approved.count,
     message: `Successfully approved ${approved.count} attendance record(s).`,
     alerted_families: approved.alerts.families,
+    alert_reach: approved.alerts.reach,
   };
 }
 
@@ -213,7 +245,10 @@ export async function getHistoryPage(ctx: AppContext, query: AttendanceHistoryPa
   const filter = {
     start,
     end,
-    className: query.class_name ?? null,
+    className:
+      query.class_name === undefined
+        ? null
+        : await requireClass(ctx.db, 'class_name', query.class_name, { archivedToo: true }),
     status: query.status ?? null,
     search: query.search ? query.search.toLowerCase() : null,
   };
@@ -249,10 +284,9 @@ export async function getSummary(ctx: AppContext): Promise<AttendanceSummary> {
   const day = today();
   const start = firstDayOfMonth(day);
   const end = lastDayOfMonth(day);
-  // The month's bounds as instants at the centre's local midnight (TZ), for timestamps.
-  const [year, month] = day.split('-').map(Number) as [number, number];
-  const monthStart = new Date(year, month - 1, 1).toISOString();
-  const nextMonthStart = new Date(year, month, 1).toISOString();
+  // The month's bounds as instants at the centre's midnight (its time zone), for timestamps.
+  const monthStart = centreInstant(start).toISOString();
+  const nextMonthStart = centreInstant(addDays(end, 1)).toISOString();
 
   const counts = await countMonth(ctx.db, start, end);
   const messagesSent = await countMessagesSent(ctx.db, monthStart, nextMonthStart);

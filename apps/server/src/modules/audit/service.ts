@@ -1,4 +1,4 @@
-import type { AuditEntry, AuditPage, AuditRetention } from '@tuitiondesk/contract';
+import { type AuditEntry, type AuditPage, type AuditRetention, startsLikeFormula } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/database';
 import { type Actor, recordActivity } from '../../lib/activity-log';
@@ -20,14 +20,11 @@ export async function listAudit(
   return { ...found, limit: page.limit, offset: page.offset };
 }
 
-/** Characters that make a spreadsheet read a cell as a formula (OWASP "CSV Injection"), as the console's exports. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
 /** RFC 4180, every field quoted; a cell that would start a formula gets a leading single quote. */
 function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '""';
   const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  const safe = typeof value === 'string' && FORMULA_START.test(text) ? `'${text}` : text;
+  const safe = typeof value === 'string' && startsLikeFormula(text) ? `'${text}` : text;
   return `"${safe.replaceAll('"', '""')}"`;
 }
 

@@ -1,4 +1,5 @@
 /** The auth module's public surface: other modules, the app and the start-up code import only this. */
+export { resetPasswordByCommand, SERVER_COMMAND } from './accounts';
 export { countUsers, insertUser } from './repository';
 export { registerAuthRoutes } from './routes';
 export { findStaffSession } from './session';

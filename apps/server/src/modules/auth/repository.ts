@@ -8,10 +8,13 @@ export interface UserRow extends User {
   two_factor_enabled: boolean;
   /** An admin while the centre requires two-factor sign-in of every admin. */
   two_factor_required: boolean;
+  /** Switched off by another admin (ADR 046): no sign-in, no session. */
+  disabled: boolean;
 }
 
 // The two-factor columns ride on the lookup every request makes, so the enrolment gate costs no query.
 const USER_COLUMNS = `u.id, u.username, u.full_name, u.role, u.must_change_password, u.language, u.token_version, u.password_hash,
+  (u.disabled_at IS NOT NULL) AS disabled,
   (SELECT t.email FROM teachers t WHERE t.user_id = u.id) AS email,
   EXISTS (SELECT 1 FROM user_two_factor f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS two_factor_enabled,
   (u.role = 'admin' AND EXISTS (SELECT 1 FROM settings s WHERE s.key = 'require_admin_two_factor' AND s.value = 'true'))

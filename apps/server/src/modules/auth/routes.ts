@@ -12,6 +12,7 @@ import type { AppContext } from '../../context';
 import { currentUser } from '../../plugins/authentication';
 import { problemBody } from '../../plugins/errors';
 import type { ZodApp } from '../../plugins/zod-app';
+import { registerAccountRoutes } from './account-routes';
 import { changePassword, getCurrentUser, login, SecondFactorRequiredError, setLanguage } from './service';
 import { logSignIn } from './sign-in-log';
 
@@ -84,4 +85,6 @@ export function registerAuthRoutes(app: ZodApp, ctx: AppContext): void {
     async (request) =>
       changePassword(ctx, currentUser(request).id, request.body.current_password, request.body.new_password),
   );
+
+  registerAccountRoutes(app, ctx);
 }

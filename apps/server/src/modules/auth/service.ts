@@ -25,6 +25,8 @@ export async function login(ctx: AppContext, form: LoginForm, clientIp: string):
   const isValid = await verifyPassword(form.password, user?.password_hash ?? (await decoyPasswordHash()));
   if (!user || !isValid) throw new UnauthorizedError(INCORRECT);
   await releaseAttempt(ctx.db, attempt);
+  // Said only to whoever knows the password: a switched-off admin learns why, a guesser learns nothing.
+  if (user.disabled) throw new UnauthorizedError('auth.account_disabled');
   if (user.two_factor_enabled) {
     // No code yet is the normal first step, not a failure: the client asks for one and posts again.
     if (!form.otp) throw new SecondFactorRequiredError(ENTER_CODE);

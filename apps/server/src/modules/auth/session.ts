@@ -26,7 +26,7 @@ export async function findStaffSession(
     claims.tokenVersion,
     async () => {
       const user = await findUserById(ctx.db, claims.userId);
-      return user ? { token_version: user.token_version, session: publicUser(user) } : null;
+      return user && !user.disabled ? { token_version: user.token_version, session: publicUser(user) } : null;
     },
   );
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
-import { getCallList, setCalled } from './service';
+import { getCallList, setCalled, setSentByHand } from './service';
 
 const tags = ['messages'];
 
@@ -13,7 +13,8 @@ export function registerCallListRoutes(app: ZodApp, ctx: AppContext): void {
     {
       schema: {
         tags,
-        summary: 'Families to ring: no channel reached them in time, or they asked to be called',
+        summary:
+          'The send list: families no channel reached (with WhatsApp and SMS links to send by hand), and families who asked to be called',
         response: { 200: callListSchema },
       },
     },
@@ -32,5 +33,20 @@ export function registerCallListRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request) => setCalled(ctx, currentUser(request), request.params.message_id, request.body.called),
+  );
+
+  app.put(
+    '/communications/call-list/:message_id/sent-by-hand',
+    {
+      schema: {
+        tags,
+        summary: "Mark a message the family never got as sent by hand, from the staff member's own phone",
+        description:
+          'Once, with who and when; never undone. A second call (two staff at once) changes nothing and answers the same list. 404 when the message is not on the list or a channel reached the family.',
+        params: z.object({ message_id: idParamsSchema.shape.id }),
+        response: { 200: callListSchema, 404: errorSchema, 422: errorSchema },
+      },
+    },
+    async (request) => setSentByHand(ctx, currentUser(request), request.params.message_id),
   );
 }

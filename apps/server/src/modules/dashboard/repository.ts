@@ -27,7 +27,8 @@ export async function findClassesWithoutAttendance(
        FROM students s
       WHERE s.left_on IS NULL AND NOT EXISTS (SELECT 1 FROM attendance_counts a WHERE a.class_name = s.class_name AND a.date = $1::date)
       GROUP BY s.class_name
-      ORDER BY s.class_name::int`,
+      -- As the registers list classes (shorter first, so 7, 8, 9, 10 in order): never cast, 'Morning batch' is no number.
+      ORDER BY length(s.class_name), s.class_name`,
     [date],
   );
 }

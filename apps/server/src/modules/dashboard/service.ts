@@ -1,4 +1,5 @@
 import {
+  ALL_PARENTS,
   type ClassDayState,
   type DashboardSummary,
   type MyClasses,
@@ -7,25 +8,31 @@ import {
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { formatTimestamp, parsePostgresTimestamp, today } from '../../lib/time';
-import { getSummary } from '../attendance';
-import { familiesToCall } from '../call-list';
+import { getNotMarked, getSummary } from '../attendance';
+import { familiesNotReached } from '../call-list';
+import { readClassLabels } from '../classes';
+import { countRecipientFamilies } from '../messages';
 import { countCentre, findClassesWithoutAttendance, findMyClasses, type MyClassRow } from './repository';
 
 export async function getDashboard(ctx: AppContext): Promise<DashboardSummary> {
   const date = today();
-  const [counts, month, unmarked, notReached] = await Promise.all([
+  const [counts, month, unmarked, notMarked, notReached, reach] = await Promise.all([
     countCentre(ctx.db),
     getSummary(ctx),
     findClassesWithoutAttendance(ctx.db, date),
-    familiesToCall(ctx),
+    getNotMarked(ctx, date),
+    familiesNotReached(ctx),
+    countRecipientFamilies(ctx, ALL_PARENTS),
   ]);
   return {
     date,
     ...counts,
     messages_sent: month.totals.messages_sent,
     not_reached: notReached,
+    reach: { families: reach.families, in_app: reach.in_app, whatsapp: reach.whatsapp, no_channel: reach.no_channel },
     attendance_rate: month.metrics.attendance_rate,
     classes_without_attendance: [...unmarked],
+    classes_not_marked: notMarked.classes,
   };
 }
 
@@ -43,7 +50,8 @@ function stateOf(row: MyClassRow): ClassDayState {
  */
 export async function getMyClasses(ctx: AppContext, userId: number): Promise<MyClasses> {
   const date = today();
-  const rows = (await findMyClasses(ctx.db, userId, date)).sort(byClassOrder);
+  const [found, labelOf] = await Promise.all([findMyClasses(ctx.db, userId, date), readClassLabels(ctx.db)]);
+  const rows = found.sort(byClassOrder);
   return {
     date,
     classes: rows.map((row) => ({
@@ -59,7 +67,7 @@ export async function getMyClasses(ctx: AppContext, userId: number): Promise<MyC
       .map((row) => ({
         class_name: row.class_name,
         date,
-        text: reminderText(row.class_name),
+        text: reminderText(labelOf(row.class_name)),
         reminded_at: formatTimestamp(parsePostgresTimestamp(row.reminded_at as string)),
         register_url: registerUrl(row.class_name, date),
       })),

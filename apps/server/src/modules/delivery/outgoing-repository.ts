@@ -12,6 +12,11 @@ export interface FamilyChannels {
   opted_in: boolean;
   /** The family has a device that allowed notifications (a live push subscription). */
   has_device: boolean;
+  /**
+   * The family signed in to the parent app with its current code: its inbox shows what is sent, and
+   * showing it counts as delivered (ADR 044), even without notifications.
+   */
+  has_inbox: boolean;
 }
 
 export async function insertSend(
@@ -37,7 +42,8 @@ export interface NewMessage {
   language: ParentLanguage;
   student_id: number | null;
   attendance_id: number | null;
-  delivery_status: 'queued' | 'failed';
+  /** queued for a channel; sent: waiting in the parent app's inbox (no device to push to); failed: no channel. */
+  delivery_status: 'queued' | 'sent' | 'failed';
   failure_reason: string | null;
 }
 

@@ -35,6 +35,7 @@ export interface FamilyMessage {
 
 export interface QueuedSend {
   messageIds: number[];
+  /** Families (distinct phones, each once on its best channel) the parent app reaches, WhatsApp, none. */
   inApp: number;
   whatsapp: number;
   unreachable: number;
@@ -56,17 +57,18 @@ const NO_TEMPLATE_REASON =
 export async function queueFamilyMessages(
   ctx: AppContext,
   tx: Queryable,
-  send: { kind: MessageKind; subject: string; recipients: string; templateId: number | null; sender: Actor },
+  send: { kind: MessageKind; subject: string; recipients: string | null; templateId: number | null; sender: Actor },
   messages: readonly FamilyMessage[],
   fallbackMinutes: number,
 ): Promise<QueuedSend> {
-  const whatsappOn = ctx.whatsapp !== undefined;
-  const channelOf = (message: FamilyMessage): 'push' | 'whatsapp' | 'none' => {
+  const whatsappOn = whatsappIsOn(ctx);
+  const channelOf = (message: FamilyMessage): 'push' | 'inbox' | 'whatsapp' | 'none' => {
     if (message.family.has_device) return 'push';
-    if (whatsappOn && message.family.opted_in && message.whatsapp) return 'whatsapp';
-    return 'none';
+    if (message.family.has_inbox) return 'inbox';
+    return familyChannel(whatsappOn, message.family, message.whatsapp !== null) === 'whatsapp' ? 'whatsapp' : 'none';
   };
-  const sendId = await insertSend(tx, send);
+  // No recipients: a message to one family alone (a fee receipt), listed in the history as the family's, with no send.
+  const sendId = send.recipients === null ? null : await insertSend(tx, { ...send, recipients: send.recipients });
   const rows: NewMessage[] = messages.map((message) => {
     const channel = channelOf(message);
     const noTemplate = whatsappOn && message.family.opted_in && !message.whatsapp;
@@ -80,7 +82,8 @@ export async function queueFamilyMessages(
       language: message.language,
       student_id: message.studentId,
       attendance_id: message.attendanceId,
-      delivery_status: channel === 'none' ? 'failed' : 'queued',
+      // In the inbox with nothing to push: there, waiting to be shown (which counts as delivered).
+      delivery_status: channel === 'none' ? 'failed' : channel === 'inbox' ? 'sent' : 'queued',
       failure_reason: channel === 'none' ? (noTemplate ? NO_TEMPLATE_REASON : UNREACHABLE_REASON) : null,
     };
   });
@@ -96,7 +99,7 @@ export async function queueFamilyMessages(
     const channel = channelOf(message);
     const id = ids[index] as number;
     if (!whatsappOn || !message.family.opted_in || !message.whatsapp || channel === 'none') return;
-    const isFallback = channel === 'push';
+    const isFallback = channel === 'push' || channel === 'inbox';
     attempts.push({
       message_id: id,
       template: message.whatsapp.template,
@@ -126,14 +129,49 @@ export async function queueFamilyMessages(
     }
   }
 
-  const counts = { inApp: 0, whatsapp: 0, unreachable: 0 };
+  // A family with two alerts counts once, on the best channel any of its messages has.
+  const best = new Map<string, 'app' | 'whatsapp' | 'none'>();
   for (const message of messages) {
     const channel = channelOf(message);
-    if (channel === 'push') counts.inApp += 1;
-    else if (channel === 'whatsapp') counts.whatsapp += 1;
-    else counts.unreachable += 1;
+    const reach = channel === 'push' || channel === 'inbox' ? 'app' : channel;
+    const before = best.get(message.family.phone);
+    if (before === undefined || CHANNEL_ORDER.indexOf(reach) < CHANNEL_ORDER.indexOf(before)) {
+      best.set(message.family.phone, reach);
+    }
   }
-  return { messageIds: ids, ...counts, whatsappWaiting };
+  const counts = countByChannel(best.values());
+  return { messageIds: ids, inApp: counts.app, whatsapp: counts.whatsapp, unreachable: counts.none, whatsappWaiting };
+}
+
+/** The channels a family can be reached on, best first (ADR 044). */
+export type ReachChannel = 'app' | 'whatsapp' | 'none';
+const CHANNEL_ORDER: readonly ReachChannel[] = ['app', 'whatsapp', 'none'];
+
+/** WhatsApp is configured for the centre (its messages can go). */
+export function whatsappIsOn(ctx: AppContext): boolean {
+  return ctx.whatsapp !== undefined;
+}
+
+/**
+ * The best channel that reaches a family, the one a send uses first: the parent app (a device with
+ * notifications, or the inbox of a family signed in), else WhatsApp (opted in, WhatsApp on, and a
+ * WhatsApp text for the message), else none: the family goes on the send list.
+ */
+export function familyChannel(
+  whatsappOn: boolean,
+  family: Pick<FamilyChannels, 'has_device' | 'has_inbox' | 'opted_in'>,
+  hasWhatsappText: boolean,
+): ReachChannel {
+  if (family.has_device || family.has_inbox) return 'app';
+  if (whatsappOn && family.opted_in && hasWhatsappText) return 'whatsapp';
+  return 'none';
+}
+
+/** How many of `channels` are each channel. */
+export function countByChannel(channels: Iterable<ReachChannel>): Record<ReachChannel, number> {
+  const counts: Record<ReachChannel, number> = { app: 0, whatsapp: 0, none: 0 };
+  for (const channel of channels) counts[channel] += 1;
+  return counts;
 }
 
 /** After the commit: the push worker and the WhatsApp worker start on what was queued. */

@@ -37,11 +37,11 @@ export function encodePushPayload(payload: PushPayload, maxBytes = MAX_PUSH_PLAI
 }
 
 /** A marking reminder as the console's service worker shows it; a tap opens the class's register. */
-export function encodeStaffPushPayload(reminder: { className: string; date: string }): string {
+export function encodeStaffPushPayload(reminder: { className: string; classLabel: string; date: string }): string {
   const payload: StaffPushPayload = {
     kind: 'marking_reminder',
     title: 'Attendance not marked',
-    body: `${reminderText(reminder.className)}. Tap to open the register.`,
+    body: `${reminderText(reminder.classLabel)}. Tap to open the register.`,
     url: registerUrl(reminder.className, reminder.date),
     tag: `marking-reminder-${reminder.className}-${reminder.date}`,
   };

@@ -331,6 +331,8 @@ export interface ClaimedStaffPush {
   attempts: number;
   reminder_id: number;
   class_name: string;
+  /** The class as the centre labels it ("Class 7", "Class 11 – A", "Morning batch"), as classDisplayLabel writes it. */
+  class_label: string;
   date: string;
   /** The class got marks since the reminder was made: the push is no longer worth a notification. */
   marked: boolean;
@@ -348,7 +350,10 @@ export function claimDueStaffPushes(db: Queryable, limit: number, leaseMs: numbe
       outbox: 'staff_push_outbox',
       from: 'marking_reminders r, staff_push_subscriptions s',
       joins: 'r.id = o.reminder_id AND s.id = o.subscription_id',
-      returning: `o.id, o.attempts, o.reminder_id, r.class_name, to_char(r.date, 'YYYY-MM-DD') AS date,
+      returning: `o.id, o.attempts, o.reminder_id, r.class_name,
+               COALESCE((SELECT c.label || COALESCE(' – ' || c.section, '') FROM classes c WHERE c.value = r.class_name),
+                        r.class_name) AS class_label,
+               to_char(r.date, 'YYYY-MM-DD') AS date,
                EXISTS (SELECT 1 FROM attendance_counts a WHERE a.class_name = r.class_name AND a.date = r.date) AS marked,
                o.subscription_id, s.endpoint, s.p256dh, s.auth`,
     },

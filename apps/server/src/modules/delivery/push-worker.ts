@@ -180,7 +180,9 @@ export class PushWorker {
         // A class marked since its reminder was made needs no notification any more.
         const outcome: Outcome = push.marked
           ? { kind: 'dropped' }
-          : await this.post(push, async () => encodeStaffPushPayload({ className: push.class_name, date: push.date }));
+          : await this.post(push, async () =>
+              encodeStaffPushPayload({ className: push.class_name, classLabel: push.class_label, date: push.date }),
+            );
         await this.recordStaff(push, outcome);
       }
     });

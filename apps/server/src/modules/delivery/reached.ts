@@ -3,10 +3,10 @@ import { cancelWaitingFallback, refreshMessageStatuses, setAttemptStatus } from 
 import { dropPushesOfMessage } from './push-repository';
 
 /**
- * How a family showed a message reached them: a device's push receipt, opening it in the parent app,
- * or answering it (one-tap reply) in the app or on WhatsApp.
+ * How a family showed a message reached them: a device's push receipt, the parent app's inbox showing
+ * it, opening it in the parent app, or answering it (one-tap reply) in the app or on WhatsApp.
  */
-export type ReachedBy = 'push_receipt' | 'opened_in_app' | 'answered_in_app' | 'answered_on_whatsapp';
+export type ReachedBy = 'push_receipt' | 'shown_in_app' | 'opened_in_app' | 'answered_in_app' | 'answered_on_whatsapp';
 
 /**
  * The family got (or saw) message `messageId`, in the caller's transaction, which holds the message:
@@ -17,7 +17,10 @@ export type ReachedBy = 'push_receipt' | 'opened_in_app' | 'answered_in_app' | '
 export async function messageReached(tx: Queryable, messageId: number, by: ReachedBy): Promise<void> {
   switch (by) {
     case 'push_receipt':
-      // A valid receipt proves a push reached a device, even for a message whose push attempt is not on record.
+    case 'shown_in_app':
+      // A valid receipt proves a push reached a device, even for a message whose push attempt is not on
+      // record; the parent app's inbox showing the message proves the same of the app, whatever the push
+      // did (ADR 044): the app's attempt is delivered.
       await tx.query(
         `INSERT INTO message_attempts (message_id, channel, status, sent_at) VALUES ($1, 'push', 'sent', now())
          ON CONFLICT (message_id, channel) DO NOTHING`,

@@ -3,6 +3,7 @@ import { DEFAULT_WHATSAPP_DAILY_LIMIT } from '../../config';
 import type { AppContext } from '../../context';
 import { defineSetting, settingGroup } from '../../db/settings';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
+import { CENTRE_NAME_SETTING } from '../centre';
 import { countConversationsToday } from './whatsapp-repository';
 
 export interface MessagingSettingsRow {
@@ -18,7 +19,8 @@ export interface MessagingSettingsRow {
  * writes them in) so that two changes at once apply one after the other.
  */
 export const MESSAGING_SETTINGS = settingGroup<MessagingSettingsRow>({
-  centre_name: defineSetting({ key: 'centre_name', fallback: 'TuitionDesk' }),
+  // The centre's name is the centre module's (ADR 042); the message settings read and write it with their own.
+  centre_name: CENTRE_NAME_SETTING,
   whatsapp_fallback_minutes: defineSetting({
     key: 'whatsapp_fallback_minutes',
     fallback: 10,

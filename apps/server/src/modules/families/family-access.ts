@@ -9,6 +9,7 @@ import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { type Actor, recordActivity } from '../../lib/activity-log';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
+import { readCentreName } from '../centre';
 import { notifyFamilyDevices, signOutFamilyDevices } from '../delivery';
 import { generateAccessCode, hashAccessCode } from './access-codes';
 import { familyTexts } from './family-texts';
@@ -93,6 +94,38 @@ export async function getParentAccess(
 }
 
 /**
+ * Stores a phone's new code inside the caller's transaction: its first (undefined when it has one and
+ * `mayReplace` is false, or another request gave it one meanwhile), or a replacement, which ends the
+ * devices' sessions and tells them with an access notice in the family's language.
+ */
+export async function writeFamilyAccess(
+  tx: Queryable,
+  phone: string,
+  codeHash: string,
+  actor: Actor,
+  mayReplace: boolean,
+): Promise<{ first: boolean; told: number } | undefined> {
+  const access = mayReplace
+    ? await upsertParentAccess(tx, phone, codeHash, actor)
+    : await insertFirstParentAccess(tx, phone, codeHash, actor);
+  if (!access) return undefined;
+  if (access.token_version === 0) return { first: true, told: 0 };
+  // Told in the family's language (the server's own words, from its catalogue).
+  const language = await findFamilyLanguage(tx, phone);
+  const texts = familyTexts(language);
+  const noticeId = await insertFamilyNotice(tx, {
+    kind: 'access_notice',
+    phone,
+    recipientName: await findParentName(tx, phone),
+    subject: texts.accessNoticeSubject,
+    message: texts.codeReplacedNotice,
+    language,
+    sender: actor,
+  });
+  return { first: false, told: await signOutFamilyDevices(tx, phone, noticeId) };
+}
+
+/**
  * Issues the student's parent phone its first code, or (admins) a new one. A teacher's request for a
  * phone that has a code is refused before the hash, and again atomically in the transaction (an
  * insert that does nothing on conflict), so teachers issuing at once leave one code. Replacing bumps
@@ -112,33 +145,16 @@ export async function issueParentAccess(
   const code = generateAccessCode();
   // Hashed before the transaction: no connection waits on the hash.
   const codeHash = await hashAccessCode(code);
-  const { status, isFirst, devicesTold } = await ctx.db.transaction(async (tx) => {
+  const centre = await readCentreName(ctx.db);
+  const { status, isFirst, devicesTold, language } = await ctx.db.transaction(async (tx) => {
     // Locked: a concurrent edit of this student's phone lands wholly before or after the code.
     const current = await requireStudent(tx, studentId, true);
     if (current.left_on !== null) throw leftRefusal(current);
     const phone = current.parent_phone;
-    const access = mayReplace
-      ? await upsertParentAccess(tx, phone, codeHash, actor)
-      : await insertFirstParentAccess(tx, phone, codeHash, actor);
-    if (!access) throw new ForbiddenError('parents.replace_needs_admin');
-    const first = access.token_version === 0;
+    const written = await writeFamilyAccess(tx, phone, codeHash, actor, mayReplace);
+    if (!written) throw new ForbiddenError('parents.replace_needs_admin');
+    const { first, told } = written;
     const parentName = await findParentName(tx, phone);
-    let told = 0;
-    if (!first) {
-      // Told in the family's language (the server's own words, from its catalogue).
-      const language = await findFamilyLanguage(tx, phone);
-      const texts = familyTexts(language);
-      const noticeId = await insertFamilyNotice(tx, {
-        kind: 'access_notice',
-        phone,
-        recipientName: parentName,
-        subject: texts.accessNoticeSubject,
-        message: texts.codeReplacedNotice,
-        language,
-        sender: actor,
-      });
-      told = await signOutFamilyDevices(tx, phone, noticeId);
-    }
     await recordActivity(
       tx,
       actor,
@@ -146,10 +162,22 @@ export async function issueParentAccess(
       first ? 'parents.access_issued' : 'parents.access_reissued',
       { parent: parentName, phone },
     );
-    return { status: await accessStatus(tx, phone, actor.role), isFirst: first, devicesTold: told };
+    return {
+      status: await accessStatus(tx, phone, actor.role),
+      isFirst: first,
+      devicesTold: told,
+      language: await findFamilyLanguage(tx, phone),
+    };
   });
   if (devicesTold > 0) ctx.push.wake();
-  return { ...status, code: formatAccessCode(code), message: isFirst ? FIRST_CODE_MESSAGE : NEW_CODE_MESSAGE };
+  const shown = formatAccessCode(code);
+  return {
+    ...status,
+    code: shown,
+    message: isFirst ? FIRST_CODE_MESSAGE : NEW_CODE_MESSAGE,
+    // The words a class's codes are shared with (ADR 047), in the family's language.
+    share_text: familyTexts(language).slip({ centre, phone: status.phone, code: shown }).share_text,
+  };
 }
 
 export interface PhoneChange {

@@ -20,8 +20,12 @@ export type LeaveDecision = 'approved' | 'declined';
 export interface FamilyTexts {
   /** The status word an alert's {status} is filled with. */
   status: Record<AlertStatus, string>;
-  /** A class as {class} is filled with: the class word, then the class as the centre stored it. */
-  className: (name: string) => string;
+  /**
+   * A class as {class} is filled with: the spec's "Class 7" in the family's language (the class word,
+   * then the value), or a class the centre labelled itself (`label`: "Morning batch", "Class 11 – A",
+   * ADR 043) as the centre wrote it, never "Class Morning batch".
+   */
+  className: (name: string, label?: string) => string;
   /** {class} for a notice to every class. */
   allClasses: string;
   /** An alert's words when the centre has no template for it: the default template's text, filled. */
@@ -45,6 +49,12 @@ export interface FamilyTexts {
   /** The WhatsApp reply confirming a family's START or STOP. */
   whatsappOn: (centreName: string) => string;
   whatsappOff: (centreName: string) => string;
+  /** A printed slip that gives a family the parent app (ADR 047): its title, three steps, and a share text. */
+  slip: (values: { centre: string; phone: string; code: string }) => {
+    title: string;
+    steps: [string, string, string];
+    share_text: string;
+  };
 }
 
 type FamilyTextKey = keyof typeof en;
@@ -63,7 +73,7 @@ function wordsIn(language: ParentLanguage): FamilyTexts {
     formatErrorText(texts[key] ?? en[key], params);
   return {
     status: { absent: text('status.absent'), late: text('status.late') },
-    className: (name) => text('class', { name }),
+    className: (name, label) => (label !== undefined && label !== `Class ${name}` ? label : text('class', { name })),
     allClasses: text('all_classes'),
     remarks: (remarks) => text('remarks', { remarks }),
     alertBody: (values) => text('alert_body', values),
@@ -81,6 +91,11 @@ function wordsIn(language: ParentLanguage): FamilyTexts {
     },
     whatsappOn: (centre) => text('whatsapp.on', { centre }),
     whatsappOff: (centre) => text('whatsapp.off', { centre }),
+    slip: (values) => ({
+      title: text('slip.title', values),
+      steps: [text('slip.step1', values), text('slip.step2', values), text('slip.step3', values)],
+      share_text: text('slip.share', values),
+    }),
   };
 }
 

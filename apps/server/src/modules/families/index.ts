@@ -1,5 +1,6 @@
 /** The families module's public surface: other modules, the app and the start-up code import only this. */
 export { verifyAccessCode } from './access-codes';
+export { registerBulkAccessRoutes } from './bulk-routes';
 export {
   keepParentOptOut,
   lockAllFamilies,
@@ -22,6 +23,7 @@ export {
   findChild,
   findChildren,
   findFamilies,
+  findFamilyChannels,
   findFamilyLanguage,
   findParentAccess,
   findParentName,

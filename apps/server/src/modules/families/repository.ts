@@ -184,7 +184,8 @@ export async function recordSignIn(db: Queryable, phone: string): Promise<void> 
 const FAMILY_CHANNELS = `
   bool_and(s.parent_whatsapp_opt_in) AS opted_in,
   (array_agg(s.parent_language ORDER BY s.id))[1] AS language,
-  EXISTS (SELECT 1 FROM push_subscriptions p WHERE p.phone = s.parent_phone AND p.revoked_at IS NULL) AS has_device`;
+  EXISTS (SELECT 1 FROM push_subscriptions p WHERE p.phone = s.parent_phone AND p.revoked_at IS NULL) AS has_device,
+  EXISTS (SELECT 1 FROM parent_access pa WHERE pa.phone = s.parent_phone AND pa.last_sign_in_at IS NOT NULL) AS has_inbox`;
 
 /**
  * The language a family reads (the one phone's records agree; if ever not, the first record's, as
@@ -217,6 +218,20 @@ export async function findFamilies(db: Queryable, className: string | null): Pro
       ORDER BY s.parent_phone`,
     [className],
   );
+}
+
+/** One family's channels by its phone, students who left included (a fee receipt still reaches them); undefined for no such phone. */
+export async function findFamilyChannels(db: Queryable, phone: string): Promise<FamilyChannels | undefined> {
+  const rows = await db.query<FamilyChannels>(
+    `SELECT s.parent_phone AS phone,
+            COALESCE((array_agg(btrim(s.parent_name) ORDER BY s.id) FILTER (WHERE btrim(s.parent_name) <> ''))[1],
+                     'Parent of ' || string_agg(s.full_name, ', ' ORDER BY s.full_name, s.id)) AS recipient_name,
+            ${FAMILY_CHANNELS}
+       FROM students s WHERE s.parent_phone = $1
+      GROUP BY s.parent_phone`,
+    [phone],
+  );
+  return rows[0];
 }
 
 /** How many families `findFamilies` finds for `className`, without building them. */

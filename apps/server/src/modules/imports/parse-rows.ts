@@ -1,10 +1,12 @@
 import {
-  CLASS_NAME_HINT,
+  CLASS_NAMES,
+  type ClassChoice,
   createStudentSchema,
   createTeacherSchema,
   emailSchema,
   type ImportRowError,
-  normaliseClassName,
+  listInWords,
+  matchClassName,
   optionalText,
   phoneSchema,
   SUBJECTS,
@@ -41,9 +43,45 @@ import type { Sheet, SheetRow } from './spreadsheet';
  * question, asked inside its transaction.
  */
 
+/**
+ * The centre's active classes and subjects a file's cells are matched against (ADR 043), read by the
+ * service before the file is; the spec's defaults when none are given.
+ */
+export interface ImportLists {
+  classes: readonly ClassChoice[];
+  subjects: readonly ClassChoice[];
+}
+
+export const DEFAULT_LISTS: ImportLists = {
+  classes: CLASS_NAMES.map((value) => ({ value, label: `Class ${value}` })),
+  subjects: SUBJECTS.map((value) => ({ value, label: value })),
+};
+
+const classesHint = (lists: ImportLists) => `must be one of ${listInWords(lists.classes.map((c) => c.value))}`;
+
+/** A subject as a file writes it: its value or label in any case or spacing, or a usual short form ("Maths"). */
+function matchSubject(item: string, lists: ImportLists): string | undefined {
+  const key = subjectKey(item);
+  const lower = collapse(item).toLowerCase();
+  const found = lists.subjects.find(
+    (s) =>
+      s.value.toLowerCase() === lower ||
+      s.label.toLowerCase() === lower ||
+      (key !== '' && (subjectKey(s.value) === key || subjectKey(s.label) === key)),
+  );
+  if (found) return found.value;
+  const alias = SUBJECT_BY_KEY.get(key);
+  return lists.subjects.find((s) => s.value === alias)?.value;
+}
+
 /** A file's phones are read as the dialogs' are, with the centre's default country code. */
-function studentRowSchema(defaultCountryCode: string) {
+function studentRowSchema(defaultCountryCode: string, lists: ImportLists) {
   return createStudentSchema.extend({
+    class_name: createStudentSchema.shape.class_name.transform((written, ctx) => {
+      const value = matchClassName(written, lists.classes);
+      if (value === undefined) ctx.addIssue({ code: 'custom', message: classesHint(lists) });
+      return value ?? written;
+    }),
     parent_name: optionalText(200).transform((value) => value ?? ''),
     parent_phone: phoneSchema(defaultCountryCode),
   });
@@ -118,18 +156,24 @@ function isExampleRow<Field extends string>(reader: RowReader<Field>, columns: C
 
 const EXAMPLE_ROW = "This is the template's example row; delete it, or replace it with a real record";
 
-/** Empty required cells, named the way the sheet names them. */
+/**
+ * Empty required cells, named the way the sheet names them. A student may have one name, as the Add
+ * Student dialog allows (its last name cell, or the rest of a single Name cell, may be empty); a
+ * teacher needs both, as the Add Teacher dialog does.
+ */
 function missingValues<Field extends string>(
   reader: RowReader<Field>,
   columns: ColumnSpec<Field>[],
   splitsName: boolean,
+  oneName: boolean,
 ): string[] {
   const problems: string[] = [];
-  if (splitsName && (reader.first === '' || reader.last === '')) {
+  if (splitsName && (reader.first === '' || (reader.last === '' && !oneName))) {
     problems.push(`${reader.label(FULL_NAME)}: must hold a first and a last name, separated by a space`);
   }
   for (const { field, required } of columns) {
     if (!required || (splitsName && (field === 'first_name' || field === 'last_name'))) continue;
+    if (oneName && field === 'last_name') continue;
     if (fieldValue(reader, field) === '') problems.push(`${reader.label(field)}: is required`);
   }
   return problems;
@@ -189,7 +233,10 @@ function parseRows<Record, Field extends string>(
       errors.push({ row, error: EXAMPLE_ROW });
       continue;
     }
-    const verdict = rules.read(reader, missingValues(reader, rules.columns, columns.splitsName));
+    const verdict = rules.read(
+      reader,
+      missingValues(reader, rules.columns, columns.splitsName, rules.kind === 'students'),
+    );
     if ('problems' in verdict) {
       errors.push({ row, error: verdict.problems.join('; ') });
       continue;
@@ -211,8 +258,12 @@ export function studentKey(student: { full_name: string; parent_phone: string })
   return `${student.full_name.toLowerCase()}|${student.parent_phone}`;
 }
 
-export function parseStudentRows(sheet: Sheet, defaultCountryCode: string): ParsedRows<ImportedStudent, StudentField> {
-  const rowSchema = studentRowSchema(defaultCountryCode);
+export function parseStudentRows(
+  sheet: Sheet,
+  defaultCountryCode: string,
+  lists: ImportLists = DEFAULT_LISTS,
+): ParsedRows<ImportedStudent, StudentField> {
+  const rowSchema = studentRowSchema(defaultCountryCode, lists);
   return parseRows(sheet, {
     kind: 'students',
     columns: STUDENT_COLUMNS,
@@ -226,7 +277,7 @@ export function parseStudentRows(sheet: Sheet, defaultCountryCode: string): Pars
       ];
       if (problems.length > 0) return { problems };
       const result = rowSchema.safeParse({
-        full_name: `${reader.first} ${reader.last}`,
+        full_name: [reader.first, reader.last].filter(Boolean).join(' '),
         class_name: reader.cell('class_name'),
         parent_name: collapse(reader.cell('parent_name')),
         parent_phone: reader.cell('parent_phone'),
@@ -241,13 +292,13 @@ export function parseStudentRows(sheet: Sheet, defaultCountryCode: string): Pars
 }
 
 /** A comma-separated cell as a list, each item matched forgivingly; unknown items are named. */
-function parseList<T extends string>(
+function parseList(
   text: string,
-  match: (item: string) => T | undefined,
+  match: (item: string) => string | undefined,
   label: string,
   hint: string,
-): { items: T[]; problems: string[] } {
-  const items: T[] = [];
+): { items: string[]; problems: string[] } {
+  const items: string[] = [];
   const problems: string[] = [];
   for (const item of splitList(text)) {
     const value = match(item);
@@ -257,7 +308,11 @@ function parseList<T extends string>(
   return { items, problems };
 }
 
-export function parseTeacherRows(sheet: Sheet, defaultCountryCode: string): ParsedRows<ImportedTeacher, TeacherField> {
+export function parseTeacherRows(
+  sheet: Sheet,
+  defaultCountryCode: string,
+  lists: ImportLists = DEFAULT_LISTS,
+): ParsedRows<ImportedTeacher, TeacherField> {
   const rowSchema = teacherRowSchema(defaultCountryCode);
   return parseRows(sheet, {
     kind: 'teachers',
@@ -265,15 +320,15 @@ export function parseTeacherRows(sheet: Sheet, defaultCountryCode: string): Pars
     read: (reader, missing) => {
       const subjects = parseList(
         reader.cell('subjects'),
-        (item) => SUBJECT_BY_KEY.get(subjectKey(item)),
+        (item) => matchSubject(item, lists),
         reader.label('subjects'),
-        `is not a subject; use ${SUBJECTS.join(', ')}`,
+        `is not a subject; use ${lists.subjects.map((s) => s.value).join(', ')}`,
       );
       const classes = parseList(
         reader.cell('classes_assigned'),
-        normaliseClassName,
+        (item) => matchClassName(item, lists.classes),
         reader.label('classes_assigned'),
-        `is not a class: each ${CLASS_NAME_HINT}`,
+        `is not a class: each ${classesHint(lists)}`,
       );
       const problems = [...missing, ...subjects.problems, ...classes.problems];
       if (problems.length > 0) return { problems };

@@ -13,7 +13,7 @@ import type { ZodApp } from '../../plugins/zod-app';
 import type { ImportKind } from './columns';
 import { importStudents, importTeachers, type Upload } from './service';
 import { assertExcelName, fileTooLarge } from './spreadsheet';
-import { buildTemplate, XLSX_CONTENT_TYPE } from './templates';
+import { buildTemplate, templateLists, XLSX_CONTENT_TYPE } from './templates';
 
 const tags = ['import'];
 const config = { roles: ['admin'] as const };
@@ -63,7 +63,6 @@ export function registerImportRoutes(app: ZodApp, ctx: AppContext): void {
   const limits = { maxRows: ctx.config.importMaxRows, maxBytes: ctx.config.importMaxBytes };
 
   for (const kind of KINDS) {
-    const template = buildTemplate(kind, limits);
     app.get(
       `/import/${kind}/template`,
       {
@@ -75,11 +74,14 @@ export function registerImportRoutes(app: ZodApp, ctx: AppContext): void {
           response: { 200: z.any().meta({ type: 'string', format: 'binary' }) },
         },
       },
-      async (_request, reply) =>
-        reply
+      async (_request, reply) => {
+        // Built for each download: its instructions list the centre's classes and subjects as they are now.
+        const template = buildTemplate(kind, limits, await templateLists(ctx));
+        return reply
           .header('content-type', XLSX_CONTENT_TYPE)
           .header('content-disposition', `attachment; filename="${template.filename}"`)
-          .send(template.content),
+          .send(template.content);
+      },
     );
   }
 

@@ -10,12 +10,13 @@ import type { Queryable } from '../../db/database';
 import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import { ConflictError, isUniqueViolation } from '../../lib/errors';
 import { readableDate } from '../../lib/time';
+import { type Choices, readClassChoices, readSubjectChoices, requireClasses, requireSubjects } from '../classes';
 import { lockAllFamilies, type ParentSource, parentOptOuts, parentOptOutWords, setFamilyChoices } from '../families';
 import { DEFAULT_COUNTRY_CODE_SETTING } from '../settings';
 import { findByNameAndPhone, insertStudents } from '../students';
 import { findEmailsInUse, insertTeachersWithAccounts, prepareAccounts } from '../teachers';
 import { collapse } from './cell-values';
-import { parseStudentRows, parseTeacherRows, studentKey } from './parse-rows';
+import { type ImportLists, parseStudentRows, parseTeacherRows, studentKey } from './parse-rows';
 import { lockImports } from './repository';
 import { readSheet, type Sheet } from './spreadsheet';
 
@@ -138,6 +139,13 @@ async function recordImport(tx: Queryable, actor: Actor, noun: Noun, count: numb
   });
 }
 
+/** The centre's active classes and subjects, which a file's cells must name (ADR 043). */
+async function importLists(ctx: AppContext): Promise<ImportLists> {
+  const [classes, subjects] = await Promise.all([readClassChoices(ctx.db), readSubjectChoices(ctx.db)]);
+  const active = (choices: Choices) => choices.choices.filter((choice) => choices.allowed.includes(choice.value));
+  return { classes: active(classes), subjects: active(subjects) };
+}
+
 async function readUpload(ctx: AppContext, upload: Upload): Promise<Sheet> {
   return readSheet(upload.buffer, { maxBytes: ctx.config.importMaxBytes, maxRows: ctx.config.importMaxRows });
 }
@@ -148,9 +156,15 @@ export async function importStudents(
   upload: Upload,
   dryRun: boolean,
 ): Promise<StudentImportResult> {
-  const parsed = parseStudentRows(await readUpload(ctx, upload), await DEFAULT_COUNTRY_CODE_SETTING.read(ctx.db));
+  const parsed = parseStudentRows(
+    await readUpload(ctx, upload),
+    await DEFAULT_COUNTRY_CODE_SETTING.read(ctx.db),
+    await importLists(ctx),
+  );
   return ctx.db.transaction(async (tx) => {
     await lockImports(tx, 'students');
+    // The classes the rows name, held so that none is deleted or archived under the insert.
+    await requireClasses(tx, 'class_name', [...new Set(parsed.valid.map(({ record }) => record.class_name))]);
     // Children join families and families' consent changes: no single change may slip in between.
     if (!dryRun) await lockAllFamilies(tx);
     const students = parsed.valid.map(({ record }) => record);
@@ -215,13 +229,31 @@ export async function importTeachers(
   upload: Upload,
   dryRun: boolean,
 ): Promise<TeacherImportResult> {
-  const parsed = parseTeacherRows(await readUpload(ctx, upload), await DEFAULT_COUNTRY_CODE_SETTING.read(ctx.db));
+  const parsed = parseTeacherRows(
+    await readUpload(ctx, upload),
+    await DEFAULT_COUNTRY_CODE_SETTING.read(ctx.db),
+    await importLists(ctx),
+  );
   // Hashing is the slow part: done before the transaction opens, for every row that may be imported.
   const accounts = dryRun ? [] : await prepareAccounts(parsed.valid.length);
   const entries = parsed.valid.map((entry, index) => ({ ...entry, account: accounts[index] }));
   try {
     return await ctx.db.transaction(async (tx) => {
       await lockImports(tx, 'teachers');
+      const named = (list: (record: (typeof parsed.valid)[number]['record']) => string[]) => [
+        ...new Set(parsed.valid.flatMap(({ record }) => list(record))),
+      ];
+      // The subjects and classes the rows name, held so that none is deleted or archived under the insert.
+      await requireSubjects(
+        tx,
+        'subjects',
+        named((record) => record.subjects),
+      );
+      await requireClasses(
+        tx,
+        'classes_assigned',
+        named((record) => record.classes_assigned),
+      );
       const emails = parsed.valid.map(({ record }) => record.email);
       const taken = new Map((await findEmailsInUse(tx, emails)).map((match) => [match.email, match]));
       const already: AlreadyImported[] = [];

@@ -1,10 +1,30 @@
-import { CLASS_NAMES, SUBJECTS } from '@tuitiondesk/contract';
+import { listInWords } from '@tuitiondesk/contract';
+import type { AppContext } from '../../context';
+import { readClassChoices, readSubjectChoices } from '../classes';
 import { type ImportKind, STUDENT_COLUMNS, TEACHER_COLUMNS, templateTable } from './columns';
 import { formatSize, writeWorkbook } from './spreadsheet';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-const CLASSES = `${CLASS_NAMES.slice(0, -1).join(', ')} or ${CLASS_NAMES.at(-1)}`;
+/** The centre's active classes and subjects, as the instructions list them (ADR 043). */
+export interface TemplateLists {
+  classes: string[];
+  subjects: string[];
+}
+
+export async function templateLists(ctx: AppContext): Promise<TemplateLists> {
+  const [classes, subjects] = await Promise.all([readClassChoices(ctx.db), readSubjectChoices(ctx.db)]);
+  return { classes: classes.allowed, subjects: subjects.allowed };
+}
+
+/** "Class 7", "7th" and "VII" read as 7: said only when the centre has a class with a number. */
+function classesLine(lists: TemplateLists, lead: string): string {
+  const numbered = lists.classes.find((value) => /^\d+$/.test(value));
+  const example = numbered
+    ? ` "Class ${numbered}" and "${numbered}th" are read as ${numbered}.`
+    : ' A class may be written as its name or as its label.';
+  return `${lead}${listInWords(lists.classes.map((value) => (value.includes(' ') ? `"${value}"` : value)))}.${example}`;
+}
 
 const common = (limits: TemplateLimits) => [
   '',
@@ -28,7 +48,7 @@ interface Template {
   sheet: string;
   table: string[][];
   widths: number[];
-  instructions: (limits: TemplateLimits) => string[];
+  instructions: (limits: TemplateLimits, lists: TemplateLists) => string[];
 }
 
 const TEMPLATES: Record<ImportKind, Template> = {
@@ -37,13 +57,13 @@ const TEMPLATES: Record<ImportKind, Template> = {
     sheet: 'Students',
     table: templateTable(STUDENT_COLUMNS),
     widths: [16, 16, 12, 18, 22, 22, 16],
-    instructions: (limits) => [
+    instructions: (limits, lists) => [
       'Student import',
       '',
       'Columns',
       '- first_name (required)',
       '- last_name (required)',
-      `- class_name (required): ${CLASSES}, without sections. "Class 7", "7th" and "VII" are read as 7.`,
+      classesLine(lists, '- class_name (required): one of '),
       '- parent_phone (required): e.g. 98123 45670, or +91 98123 45670 with the country code.',
       '- parent_name (optional)',
       '- parent_whatsapp_opt_in (optional): yes when the parent agreed to WhatsApp messages from the centre, else no (true/false, y/n and 1/0 are read too). Empty keeps the family as it is (no for a new family).',
@@ -60,7 +80,7 @@ const TEMPLATES: Record<ImportKind, Template> = {
     sheet: 'Teachers',
     table: templateTable(TEACHER_COLUMNS),
     widths: [16, 16, 28, 18, 26, 18, 16, 18, 28, 20],
-    instructions: (limits) => [
+    instructions: (limits, lists) => [
       'Teacher import',
       '',
       'Columns',
@@ -68,8 +88,8 @@ const TEMPLATES: Record<ImportKind, Template> = {
       '- last_name (required)',
       '- email (required): a valid email address, different for every teacher. A teacher whose email is already on record is reported and not imported twice.',
       '- phone_number (required): e.g. 98123 45670, or +91 98123 45670 with the country code.',
-      `- subjects (optional): a comma-separated list from: ${SUBJECTS.join(', ')}.`,
-      `- classes_assigned (optional): a comma-separated list of ${CLASSES}.`,
+      `- subjects (optional): a comma-separated list from: ${lists.subjects.join(', ')}.`,
+      classesLine(lists, '- classes_assigned (optional): a comma-separated list of '),
       '- qualification (optional)',
       '- experience_years (optional): a whole number of years; empty means 0.',
       '- address (optional)',
@@ -87,10 +107,10 @@ export interface TemplateFile {
 }
 
 /** The template workbook; the routes build each once, at start-up, with the configured limits. */
-export function buildTemplate(kind: ImportKind, limits: TemplateLimits): TemplateFile {
+export function buildTemplate(kind: ImportKind, limits: TemplateLimits, lists: TemplateLists): TemplateFile {
   const template = TEMPLATES[kind];
   return {
     filename: template.filename,
-    content: writeWorkbook(template.sheet, template.table, template.instructions(limits), template.widths),
+    content: writeWorkbook(template.sheet, template.table, template.instructions(limits, lists), template.widths),
   };
 }

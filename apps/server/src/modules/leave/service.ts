@@ -1,11 +1,13 @@
 import {
   activityWords,
   type CreateLeaveRequest,
+  errorWords,
   LEAVE_MAX_DAYS,
   type LeaveCount,
   type LeaveList,
   type LeaveRequest,
   type LeaveStatus,
+  namingClasses,
   type ParentLeaveRequests,
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
@@ -14,6 +16,7 @@ import { type Actor, recordActivity } from '../../lib/activity-log';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, readableDate, today } from '../../lib/time';
 import { loadScope, type Marker } from '../attendance';
+import { requireClass } from '../classes';
 import { notifyFamilyDevices } from '../delivery';
 import {
   familyDate,
@@ -160,14 +163,21 @@ async function visibleClasses(
   user: Marker,
   className: string | undefined,
 ): Promise<readonly string[] | null> {
+  // One of the centre's classes as written ("Class 7" is 7), archived ones too (ADR 043).
+  if (className !== undefined) className = await requireClass(db, 'class_name', className, { archivedToo: true });
   const scope = await loadScope(db, user);
   if (!scope.restricted) return className === undefined ? null : [className];
   const classes = scope.refusal ? [] : scope.classes;
   if (className === undefined) return classes;
-  if (!classes.includes(className as (typeof classes)[number])) {
+  if (!classes.includes(className)) {
     throw classes.length === 0
       ? new ForbiddenError('leave.no_class_assigned')
-      : new ForbiddenError('leave.classes_only', { count: classes.length, classes: classes.join(', ') });
+      : new ForbiddenError(
+          namingClasses(
+            errorWords('leave.classes_only', { count: classes.length, classes: classes.join(', ') }),
+            scope.labelOf,
+          ),
+        );
   }
   return [className];
 }

@@ -2,4 +2,5 @@
 export { familyName } from './inbound-repository';
 export { recordParentReply } from './replies';
 export { registerMessageRoutes } from './routes';
+export { countRecipientFamilies } from './service';
 export { registerWhatsappWebhookRoutes } from './webhook-routes';

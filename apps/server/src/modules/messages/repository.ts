@@ -4,7 +4,7 @@ import type { ActivityActor } from '../../lib/activity-log';
 import { formatTimestamp, parsePostgresTimestamp } from '../../lib/time';
 import type { WhatsappRequest } from '../delivery';
 
-const COMMUNICATION_COLUMNS = `m.id, m.message_type, m.kind, m.subject, m.message, m.recipient, m.recipient_name, m.sent_at,
+export const COMMUNICATION_COLUMNS = `m.id, m.message_type, m.kind, m.subject, m.message, m.recipient, m.recipient_name, m.sent_at,
   m.sent_by, m.delivery_status, m.delivered_at, m.failure_reason, m.language, m.reply,
   COALESCE((
     SELECT json_agg(json_build_object(
@@ -24,7 +24,7 @@ export async function listCommunications(db: Queryable, limit: number, offset: n
 }
 
 /** Times inside json_build_object are not read by the driver's parsers: printed the way every other time is. */
-function withIsoTimes(row: Communication): Communication {
+export function withIsoTimes<Row extends Communication>(row: Row): Row {
   return {
     ...row,
     attempts: row.attempts.map((attempt) => ({

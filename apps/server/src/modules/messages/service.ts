@@ -3,6 +3,7 @@ import {
   activityWords,
   type Communication,
   type FamilyCount,
+  namingClasses,
   type SendToParentsBody,
   type SendToParentsResult,
   type SendWhatsappBody,
@@ -14,13 +15,17 @@ import { type Actor, plural, recordActivity } from '../../lib/activity-log';
 import {
   BadGatewayError,
   ConflictError,
+  fieldWords,
   NotFoundError,
   ServiceUnavailableError,
   ValidationError,
 } from '../../lib/errors';
 import { today } from '../../lib/time';
+import { readClassLabels, requireRecipients } from '../classes';
 import {
+  countByChannel,
   type FamilyMessage,
+  familyChannel,
   type PlaceholderValues,
   type QueuedSend,
   queueFamilyMessages,
@@ -28,8 +33,9 @@ import {
   renderForFamily,
   sendWhatsappNow,
   wakeSenders,
+  whatsappIsOn,
 } from '../delivery';
-import { countFamilies, familyDate, familyTexts, findFamilies } from '../families';
+import { familyDate, familyTexts, findFamilies } from '../families';
 import { readWrittenPhone } from '../settings';
 import { findTemplateForSending, type TemplateForSending } from '../templates';
 import {
@@ -50,13 +56,18 @@ export async function sendToParents(
   sender: Actor,
   request: SendToParentsBody,
 ): Promise<SendToParentsResult> {
-  const className = request.recipients === ALL_PARENTS ? null : request.recipients;
+  // all_parents or one of the centre's classes as written ("Class 7" is 7; ADR 043).
+  const recipients = await requireRecipients(ctx.db, 'recipients', request.recipients);
+  const className = recipients === ALL_PARENTS ? null : recipients;
   const settings = await readMessagingSettings(ctx.db);
   const template = request.template_id === undefined ? undefined : await noticeTemplate(ctx.db, request.template_id);
+  const labelOf = await readClassLabels(ctx.db);
   const day = today();
   // A template's own text is filled in its language; what staff typed is never touched.
   const valuesIn: PlaceholderValues = (language) => ({
-    class: className ? familyTexts(language).className(className) : familyTexts(language).allClasses,
+    class: className
+      ? familyTexts(language).className(className, labelOf(className))
+      : familyTexts(language).allClasses,
     date: familyDate(day, language),
     centre_name: settings.centre_name,
   });
@@ -73,7 +84,10 @@ export async function sendToParents(
     const families = await findFamilies(tx, className);
     if (families.length === 0) {
       throw className
-        ? new ValidationError('recipients', 'validation.no_parents_in_class', { class_name: className })
+        ? new ValidationError(
+            'recipients',
+            namingClasses(fieldWords('validation.no_parents_in_class', { class_name: className }), labelOf),
+          )
         : new ValidationError('recipients', 'validation.no_parents');
     }
     const messages: FamilyMessage[] = families.map((family) => {
@@ -121,7 +135,7 @@ export async function sendToParents(
   wakeSenders(ctx);
   const count = queued.messageIds.length;
   return {
-    message: `Message sent to ${count} parent(s)`,
+    message: sentMessage(queued),
     recipients_count: count,
     in_app_count: queued.inApp,
     whatsapp_count: queued.whatsapp,
@@ -131,10 +145,36 @@ export async function sendToParents(
   };
 }
 
-/** How many families a send to `recipients` would write to now (the same selection as the send's). */
-export async function countRecipientFamilies(ctx: AppContext, recipients: string): Promise<FamilyCount> {
+/**
+ * How many families a send to `recipients` would write to now (the same selection as the send's), and
+ * which channel reaches each first, as the send would choose it for a typed message (ADR 044).
+ */
+export async function countRecipientFamilies(ctx: AppContext, written: string): Promise<FamilyCount> {
+  const recipients = await requireRecipients(ctx.db, 'recipients', written);
   const className = recipients === ALL_PARENTS ? null : recipients;
-  return { recipients, families: await countFamilies(ctx.db, className) };
+  const [families, settings] = await Promise.all([findFamilies(ctx.db, className), readMessagingSettings(ctx.db)]);
+  const whatsappOn = whatsappIsOn(ctx);
+  const hasWhatsappText = settings.whatsapp_notice_template !== '';
+  const counts = countByChannel(families.map((family) => familyChannel(whatsappOn, family, hasWhatsappText)));
+  return {
+    recipients,
+    families: families.length,
+    in_app: counts.app,
+    whatsapp: counts.whatsapp,
+    no_channel: counts.none,
+  };
+}
+
+/**
+ * The answer's `message` (what a client of the spec shows), true to what happened: "sent" only of the
+ * families a channel took; those none reaches are said to be on the send list (ADR 044).
+ */
+export function sentMessage(queued: Pick<QueuedSend, 'messageIds' | 'inApp' | 'whatsapp' | 'unreachable'>): string {
+  const count = queued.messageIds.length;
+  if (queued.unreachable === 0) return `Message sent to ${count} parent(s)`;
+  const channels = `${queued.inApp} in the app, ${queued.whatsapp} on WhatsApp, ${queued.unreachable} with no channel yet: they go on your send list`;
+  if (queued.unreachable === count) return `No channel reaches these ${count} families yet (${channels}).`;
+  return `Message sent to ${count - queued.unreachable} of ${count} parent(s): ${channels}.`;
 }
 
 async function noticeTemplate(db: Queryable, id: number): Promise<TemplateForSending> {
@@ -144,19 +184,12 @@ async function noticeTemplate(db: Queryable, id: number): Promise<TemplateForSen
   return template;
 }
 
-/** What staff should know beyond the count: families no channel reaches, WhatsApp waiting for its limit. */
+/** What staff should know beyond the counts: WhatsApp messages waiting for the daily limit. */
 function sendNotice(ctx: AppContext, queued: QueuedSend): string | null {
   const parts: string[] = [];
   if (queued.whatsappWaiting > 0) {
     parts.push(
       `${plural(queued.whatsappWaiting, 'WhatsApp message')} ${queued.whatsappWaiting === 1 ? 'is' : 'are'} over WhatsApp's daily limit of ${ctx.config.whatsapp?.dailyLimit} new conversations and will go as the limit allows.`,
-    );
-  }
-  if (queued.unreachable > 0) {
-    parts.push(
-      `${plural(queued.unreachable, 'family', 'families')} cannot be reached: no parent app notifications${
-        ctx.whatsapp ? ' and no WhatsApp opt-in' : ', and WhatsApp is off'
-      }. They are on the call list.`,
     );
   }
   return parts.length > 0 ? parts.join(' ') : null;

@@ -60,6 +60,22 @@ export async function markRead(tx: Queryable, phone: string, messageId: number):
 }
 
 /**
+ * The parent app's inbox showed these messages: each of the phone's (in its inbox) not yet delivered or
+ * read becomes delivered, its app attempt with it, whatever the push did, and a WhatsApp fallback still
+ * waiting is not needed (ADR 044). Locks the messages in id order. Answers how many moved.
+ */
+export async function markShown(tx: Queryable, phone: string, messageIds: readonly number[]): Promise<number> {
+  const shown = await tx.query<{ id: number }>(
+    `SELECT m.id FROM messages m
+      WHERE m.id = ANY($2::int[]) AND ${INBOX_FILTER} AND m.delivery_status NOT IN ('delivered', 'read')
+      ORDER BY m.id FOR UPDATE`,
+    [phone, [...new Set(messageIds)]],
+  );
+  for (const { id } of shown) await messageReached(tx, id, 'shown_in_app');
+  return shown.length;
+}
+
+/**
  * A push receipt: the device got the message. Its push attempt becomes delivered (a read one stays
  * read), the message with it, and a WhatsApp fallback still waiting is not needed. Answers the
  * message's status afterwards, or undefined for no such message.

@@ -12,6 +12,8 @@ import {
   parentLoginResponseSchema,
   parentLoginSchema,
   parentMessageSchema,
+  parentMessagesShownResultSchema,
+  parentMessagesShownSchema,
   parentProfileSchema,
   parentReplyRequestSchema,
   parentWhatsappSchema,
@@ -33,6 +35,7 @@ import {
   getInbox,
   getParentProfile,
   getWhatsappChoice,
+  messagesShown,
   parentLogin,
   readMessage,
   replyToAlert,
@@ -157,6 +160,20 @@ export function registerParentRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request) => readMessage(ctx, currentParent(request).phone, request.params.id),
+  );
+
+  app.post(
+    '/parent/messages/shown',
+    {
+      config: parentOnly,
+      schema: {
+        tags: parentTags,
+        summary: 'The inbox showed these messages on screen: each counts as delivered, whatever its notification did',
+        body: parentMessagesShownSchema,
+        response: { 200: parentMessagesShownResultSchema, 422: errorSchema },
+      },
+    },
+    async (request) => messagesShown(ctx, currentParent(request).phone, request.body.ids),
   );
 
   app.post(

@@ -38,6 +38,7 @@ import {
   listInbox,
   markDelivered,
   markRead,
+  markShown,
 } from './repository';
 
 // Issuing and replacing access codes, and who may: family-access.ts.
@@ -119,6 +120,15 @@ export async function readMessage(ctx: AppContext, phone: string, messageId: num
   const message = await ctx.db.transaction((tx) => markRead(tx, phone, messageId));
   if (!message) throw new NotFoundError('parents.message_not_found');
   return message;
+}
+
+/** The inbox showed these messages on screen: delivered, whatever the push did (ADR 044). */
+export async function messagesShown(
+  ctx: AppContext,
+  phone: string,
+  ids: readonly number[],
+): Promise<{ delivered: number }> {
+  return { delivered: await ctx.db.transaction((tx) => markShown(tx, phone, ids)) };
 }
 
 /** A one-tap answer to an absence or late alert, from the parent app. */

@@ -3,7 +3,7 @@ import { activityWords } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/database';
 import { type Actor, recordActivity } from '../../lib/activity-log';
-import { addDays, formatDate } from '../../lib/time';
+import { addDays, clockTime, formatDate } from '../../lib/time';
 import {
   type ClaimedReminder,
   claimDueReminders,
@@ -44,11 +44,6 @@ export async function updateReminderSettings(
   return saved;
 }
 
-/** "10:05" for the centre's clock at `now` (the process time zone, as every date here). */
-function timeOfDay(now: Date): string {
-  return `${String(now.getHours()).padStart(2, '0')}:${String(now.getMinutes()).padStart(2, '0')}`;
-}
-
 /** Reminders are kept this many days (who was reminded of what), then removed. */
 const KEPT_DAYS = 30;
 
@@ -61,7 +56,7 @@ const KEPT_DAYS = 30;
  */
 export async function remindTeachers(db: Database, now: Date = new Date()): Promise<ClaimedReminder[]> {
   const settings = await readReminderSettings(db);
-  if (!settings.marking_reminders || timeOfDay(now) < settings.reminder_time) return [];
+  if (!settings.marking_reminders || clockTime(now) < settings.reminder_time) return [];
   const date = formatDate(now);
   // Most rounds after the time find every reminder made: a read, and no write that would raise a version.
   if (!(await hasDueReminders(db, date))) return [];

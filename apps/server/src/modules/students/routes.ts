@@ -18,9 +18,9 @@ import { registerRecordRoutes } from '../../lib/record-routes';
 import { sendVersioned } from '../../lib/versioned-answer';
 import { adminOnly, currentUser } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
+import { classOptions } from '../classes';
 import { getStudentSettings, markStudentLeft, restoreStudent, updateStudentSettings } from './leaving';
 import {
-  CLASS_OPTIONS,
   clearAllStudents,
   createStudent,
   editStudent,
@@ -54,11 +54,11 @@ export function registerStudentRoutes(app: ZodApp, ctx: AppContext): void {
     {
       schema: {
         tags,
-        summary: 'The classes the centre teaches, as value and label',
+        summary: "The centre's active classes in its order, as value and label (the spec's 7–10 by default)",
         response: { 200: z.array(classOptionSchema) },
       },
     },
-    async () => CLASS_OPTIONS,
+    async () => classOptions(ctx.db),
   );
 
   registerBulkDeleteRoutes(app, ctx, {

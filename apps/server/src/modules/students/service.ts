@@ -1,9 +1,9 @@
 import {
   activityWords,
-  CLASS_NAMES,
-  type ClassOption,
   type createStudentSchema,
   type DeletedCount,
+  errorWords,
+  namingClasses,
   type ParentLanguage,
   type Student,
   type StudentStatus,
@@ -17,6 +17,7 @@ import { type DeletableRecords, deleteAllOrNothing, deleteRecord } from '../../l
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
 import { loadScope, type Scope } from '../attendance';
 import { clearAfterBackup } from '../backups';
+import { requireClass } from '../classes';
 import {
   changeFamilyPhone,
   keepParentOptOut,
@@ -40,15 +41,18 @@ import {
 export type NewStudent = z.output<typeof createStudentSchema>;
 export type StudentChanges = z.output<typeof updateStudentSchema>;
 
-export const CLASS_OPTIONS: ClassOption[] = CLASS_NAMES.map((value) => ({ value, label: `Class ${value}` }));
-
-/** The students attending (or who left, or both), of every class or one, as the JSON text of a Student array. */
-export function listStudentsJson(
+/**
+ * The students attending (or who left, or both), of every class or one, as the JSON text of a Student
+ * array. The class is one of the centre's, archived ones too (ADR 043).
+ */
+export async function listStudentsJson(
   ctx: AppContext,
   className?: string,
   status: StudentStatus = 'current',
 ): Promise<string> {
-  return studentsJson(ctx.db, className, status);
+  const value =
+    className === undefined ? undefined : await requireClass(ctx.db, 'class_name', className, { archivedToo: true });
+  return studentsJson(ctx.db, value, status);
 }
 
 export async function getStudent(ctx: AppContext, id: number): Promise<Student> {
@@ -60,8 +64,10 @@ export async function getStudent(ctx: AppContext, id: number): Promise<Student> 
 export async function createStudent(ctx: AppContext, actor: Actor, written: NewStudent): Promise<Student> {
   const input = { ...written, parent_phone: await readWrittenPhone(ctx.db, 'parent_phone', written.parent_phone) };
   return ctx.db.transaction(async (tx) => {
+    // One of the centre's active classes, held so it cannot be deleted or archived under this insert.
+    const className = await requireClass(tx, 'class_name', input.class_name);
     await lockFamily(tx, input.parent_phone);
-    const [created] = (await insertStudents(tx, [input])) as [Student];
+    const [created] = (await insertStudents(tx, [{ ...input, class_name: className }])) as [Student];
     await recordActivity(tx, actor, 'student.created', 'student.created', {
       name: created.full_name,
       unique_id: created.unique_id,
@@ -122,14 +128,17 @@ async function lockStudentAndFamilies(tx: Queryable, id: number, newPhone: strin
  * (otherwise a teacher could move another class's student into theirs, mark them, and move them back).
  */
 function classChangeRefusal(scope: Scope, from: string, to: string): ForbiddenError | undefined {
-  if (scope.refusal) return new ForbiddenError('student.class_change_no_class', { from, to });
+  if (scope.refusal) {
+    return new ForbiddenError(namingClasses(errorWords('student.class_change_no_class', { from, to }), scope.labelOf));
+  }
   if ([from, to].every((name) => (scope.classes as readonly string[]).includes(name))) return undefined;
-  return new ForbiddenError('student.class_change_not_yours', {
+  const words = errorWords('student.class_change_not_yours', {
     from,
     to,
     count: scope.classes.length,
     classes: scope.classes.join(', '),
   });
+  return new ForbiddenError(namingClasses(words, scope.labelOf));
 }
 
 /**
@@ -154,8 +163,13 @@ export async function editStudent(
     if (current.scrubbed_at !== null) {
       throw new ConflictError('student.scrubbed_no_edit', { name: current.full_name });
     }
-    if (scope && changes.class_name !== undefined && changes.class_name !== current.class_name) {
-      const refusal = classChangeRefusal(scope, current.class_name, changes.class_name);
+    // A student keeps an archived class; a move is only into one of the centre's active classes.
+    const className =
+      changes.class_name === undefined
+        ? current.class_name
+        : await requireClass(tx, 'class_name', changes.class_name, { keep: [current.class_name] });
+    if (scope && className !== current.class_name) {
+      const refusal = classChangeRefusal(scope, current.class_name, className);
       if (refusal) throw refusal;
     }
     const parentPhone = changes.parent_phone ?? current.parent_phone;
@@ -163,7 +177,7 @@ export async function editStudent(
       parentPhone === current.parent_phone ? undefined : await changeFamilyPhone(tx, actor, current, parentPhone);
     const updated = await updateStudent(tx, id, {
       full_name: changes.full_name ?? current.full_name,
-      class_name: changes.class_name ?? current.class_name,
+      class_name: className,
       parent_name: changes.parent_name ?? current.parent_name,
       parent_phone: parentPhone,
     });

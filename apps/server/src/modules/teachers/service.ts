@@ -13,6 +13,7 @@ import { type DeletableRecords, deleteAllOrNothing, deleteRecord } from '../../l
 import { ConflictError, isUniqueViolation, NotFoundError } from '../../lib/errors';
 import { GENERATED_PASSWORD_COST, generatePassword, hashPassword } from '../../lib/passwords';
 import { clearAfterBackup } from '../backups';
+import { requireClasses, requireSubjects } from '../classes';
 import { readWrittenPhone } from '../settings';
 import {
   deleteTeachers,
@@ -111,7 +112,11 @@ export async function createTeacher(ctx: AppContext, actor: Actor, written: NewT
   return withEmailConflict(input.email, () =>
     ctx.db.transaction(async (tx) => {
       await assertEmailFree(tx, input.email);
-      const [teacher] = (await insertTeachersWithAccounts(tx, [input], accounts)) as [
+      // The centre's active subjects and classes (ADR 043), held so they cannot go under this insert.
+      const subjects = await requireSubjects(tx, 'subjects', input.subjects);
+      const classes = await requireClasses(tx, 'classes_assigned', input.classes_assigned);
+      const checked = { ...input, subjects, classes_assigned: classes };
+      const [teacher] = (await insertTeachersWithAccounts(tx, [checked], accounts)) as [
         Teacher & { initial_password: string },
       ];
       await recordActivity(tx, actor, 'teacher.created', 'teacher.created', {
@@ -143,13 +148,20 @@ export async function editTeacher(
       const [splitFirst, splitLast] = splitFullName(changes.full_name);
       const email = changes.email === undefined ? current.email : changes.email;
       if (email !== null && email.toLowerCase() !== current.email?.toLowerCase()) await assertEmailFree(tx, email, id);
+      // A teacher keeps an archived subject or class already on their record; nothing archived is added.
+      const subjects = changes.subjects
+        ? await requireSubjects(tx, 'subjects', changes.subjects, { keep: current.subjects })
+        : current.subjects;
+      const classes = changes.classes_assigned
+        ? await requireClasses(tx, 'classes_assigned', changes.classes_assigned, { keep: current.classes_assigned })
+        : current.classes_assigned;
       await updateTeacher(tx, id, {
         first_name: changes.first_name ?? splitFirst ?? current.first_name,
         last_name: changes.last_name ?? splitLast ?? current.last_name,
         email,
         phone_number: changes.phone_number ?? current.phone_number,
-        subjects: changes.subjects ? [...new Set(changes.subjects)] : current.subjects,
-        classes_assigned: changes.classes_assigned ? [...new Set(changes.classes_assigned)] : current.classes_assigned,
+        subjects,
+        classes_assigned: classes,
         qualification: changes.qualification ?? current.qualification,
         experience_years: changes.experience_years ?? current.experience_years,
         address: changes.address ?? current.address,

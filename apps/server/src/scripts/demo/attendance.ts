@@ -3,7 +3,7 @@
  * at the start of its lesson and approved that evening, and the teachers' own attendance, saved
  * by the admin and locked at night. The most recent days still wait for approval and stay open.
  */
-import type { AttendanceStatus, ClassName, TeacherAttendanceStatus } from '@tuitiondesk/contract';
+import type { AttendanceStatus, DefaultClassName as ClassName, TeacherAttendanceStatus } from '@tuitiondesk/contract';
 import { type Clock, timeOfDay } from './calendar';
 import { DEMO_CONTENT } from './content';
 import { between, pick, type Random, weighted } from './random';

@@ -1,8 +1,8 @@
 /**
- * The demo's time: every timestamp is on a centre calendar day (the process's time zone) and never
+ * The demo's time: every timestamp is on a centre calendar day (the centre's time zone) and never
  * in the future, and the school days are the calendar days back from today without Sundays.
  */
-import { addDays, formatDate } from '../../lib/time';
+import { addDays, centreInstant, formatDate } from '../../lib/time';
 
 export class Clock {
   readonly today: string;
@@ -12,11 +12,11 @@ export class Clock {
 
   /** The instant `hh:mm` on `date`. Today's afternoon is squeezed into the hours already past. */
   at(date: string, hours: number, minutes: number, seconds = 0): string {
-    const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-    let instant = new Date(y, m - 1, d, hours, minutes, seconds).getTime();
+    const wall = (time: string) => centreInstant(date, time).getTime();
+    let instant = wall(`${timeOfDay(hours, minutes)}:${String(seconds).padStart(2, '0')}`);
     if (date === this.today) {
-      const midnight = new Date(y, m - 1, d).getTime();
-      const endOfDay = new Date(y, m - 1, d, 22, 0).getTime();
+      const midnight = wall('00:00');
+      const endOfDay = wall('22:00');
       const latest = this.now.getTime() - 60_000;
       if (latest < endOfDay)
         instant = midnight + ((instant - midnight) * Math.max(0, latest - midnight)) / (endOfDay - midnight);

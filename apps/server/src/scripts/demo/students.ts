@@ -4,7 +4,7 @@
  * Each family reads messages in its community's languages, and most agreed to WhatsApp: with the
  * import, or later at the desk; a few opted out since with a STOP reply.
  */
-import type { ClassName, ParentLanguage } from '@tuitiondesk/contract';
+import type { DefaultClassName as ClassName, ParentLanguage } from '@tuitiondesk/contract';
 import type { Clock } from './calendar';
 import { type Community, DEMO_CONTENT } from './content';
 import { between, pick, type Random, weighted } from './random';

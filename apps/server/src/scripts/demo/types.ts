@@ -4,7 +4,7 @@
  */
 import type {
   AttendanceStatus,
-  ClassName,
+  DefaultClassName as ClassName,
   DeliveryStatus,
   ParentLanguage,
   TeacherAttendanceStatus,

@@ -8,7 +8,7 @@ const summary = dashboardSummary({ classes_without_attendance: [] });
 
 afterEach(() => vi.restoreAllMocks());
 
-describe('the Dashboard route', { timeout: 20_000 }, () => {
+describe('the Dashboard route', () => {
   it('offers Change Password to teachers, opening the dialog', async () => {
     fakeApi({ 'GET /dashboard/summary': () => [200, summary] });
     renderPage(<DashboardRoute />, { signedInAs: 'teacher' });

@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, listOf, renderPage, student } from '../../testing';
 import StudentsRoute from './students';
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => vi.restoreAllMocks());
 
 function WhereNow() {

@@ -1,11 +1,13 @@
 import KeyIcon from '@mui/icons-material/Key';
 import ManageSearchIcon from '@mui/icons-material/ManageSearch';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
+import { Stack } from '@mui/material';
 import type { Student } from '@tuitiondesk/contract';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { RowAction } from '../../components/entity-list';
 import { WhatsappMessageDialog } from '../../features/messages/whatsapp-message-dialog';
+import { BulkAccessButton } from '../../features/parents/bulk-access-dialog';
 import { ParentAccessDialog } from '../../features/parents/parent-access-dialog';
 import { PhoneCountryCodeSetting } from '../../features/settings/phone-country-code-setting';
 import StudentsPage from '../../features/students/students-page';
@@ -63,7 +65,17 @@ export default function StudentsRoute() {
   );
   return (
     <>
-      <StudentsPage rowActions={rowActions} settings={isAdmin && <PhoneCountryCodeSetting />} />
+      <StudentsPage
+        rowActions={rowActions}
+        settings={
+          isAdmin && (
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'flex-start' } }}>
+              <PhoneCountryCodeSetting />
+              <BulkAccessButton />
+            </Stack>
+          )
+        }
+      />
       {whatsappFor && (
         <WhatsappMessageDialog key={whatsappFor.id} student={whatsappFor} onClose={() => setWhatsappFor(null)} />
       )}

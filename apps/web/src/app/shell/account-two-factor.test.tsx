@@ -12,7 +12,6 @@ function renderAccountDialog(role: Role, status: TwoFactorStatus, routes: Record
   return calls;
 }
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => vi.restoreAllMocks());
 
 describe("the account menu's two-factor dialog", () => {

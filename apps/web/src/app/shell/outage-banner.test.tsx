@@ -56,7 +56,6 @@ function renderShell(page = <NamesPage />) {
   return { ...rendered, server };
 }
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => {
   vi.restoreAllMocks();
   noteReached();

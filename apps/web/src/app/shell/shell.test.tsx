@@ -36,7 +36,6 @@ function renderShell(
 
 const required = twoFactorStatus({ required: true, required_for_admins: true });
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => vi.restoreAllMocks());
 
 describe('the shell and two-factor sign-in', () => {

@@ -28,6 +28,7 @@ import { ActivityBell } from '../../features/activities/activity-bell';
 import { usePendingCount } from '../../features/attendance/pending-count';
 import { ChangePasswordDialog } from '../../features/auth/change-password-dialog';
 import { TwoFactorDialog } from '../../features/auth/two-factor-dialog';
+import { CentreBrand, CentreClock } from '../../features/centre/centre-clock';
 import { useWaitingLeaveCount } from '../../features/leave/api';
 import { useTranslation } from '../../i18n';
 import { dayjsLocale } from '../../i18n/date-locales';
@@ -73,9 +74,7 @@ function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <Toolbar>
-        <Typography variant="h6" component="div" sx={{ fontWeight: 700 }} color="primary">
-          {t('appName')}
-        </Typography>
+        <CentreBrand fallback={t('appName')} enabled={user !== null && !isSetupPending(user)} />
       </Toolbar>
       <Divider />
       <Box component="nav" aria-label={t('mainMenu')} sx={{ flexGrow: 1, overflowY: 'auto' }}>
@@ -162,6 +161,7 @@ export default function Shell() {
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <CentreClock enabled={auth.user !== null && !setupPending} isAdmin={role === 'admin'} />
       <AppBar
         position="fixed"
         color="inherit"

@@ -105,7 +105,6 @@ const rowNames = () =>
     .slice(1)
     .map((row) => within(row).getAllByRole('cell')[row.querySelector('input') ? 1 : 0]?.textContent);
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => vi.restoreAllMocks());
 
 describe('the list states', () => {

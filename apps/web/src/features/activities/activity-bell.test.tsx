@@ -38,6 +38,26 @@ const approved: Activity = {
   created_at: FIVE_MINUTES_AGO,
 };
 
+/** A payment received, as the server writes it for the counter and for Razorpay alike (admins only see it). */
+const paid: Activity = {
+  id: 3,
+  description:
+    'Razorpay recorded a payment of ₹1,250.00 from Meera Iyer (+919812345670), online, receipt R/2026-27/000123',
+  time_ago: '5 minutes ago',
+  action: 'fees.payment_received',
+  text_code: 'fees.payment_received',
+  params: {
+    actor: 'Razorpay',
+    amount: '₹1,250.00',
+    family: 'Meera Iyer',
+    phone: '+919812345670',
+    mode: 'online',
+    receipt: 'R/2026-27/000123',
+  },
+  actor: 'Razorpay',
+  created_at: FIVE_MINUTES_AGO,
+};
+
 function answerWith(activities: Activity[]) {
   fakeApi({
     'GET /activities/recent': () => [200, { activities, count: activities.length }],
@@ -100,5 +120,28 @@ describe('the activity bell', { timeout: 30_000 }, () => {
     ).toBeInTheDocument();
     expect(list.queryByText(approved.description)).not.toBeInTheDocument();
     expect(list.getByText(marked.description)).toBeInTheDocument();
+  });
+
+  it('says a payment received in Hindi and in Urdu, with its mode in the language', async () => {
+    answerWith([paid]);
+    await showLanguage('hi');
+    const { unmount } = renderPage(<ActivityBell />, { signedInAs: 'admin' });
+    await userEvent.click(await screen.findByRole('button', { name: 'हाल की गतिविधि, 1 अपठित' }));
+    expect(
+      await screen.findByText(
+        'Razorpay ने Meera Iyer (+919812345670) से ₹1,250.00 का भुगतान दर्ज किया (ऑनलाइन), रसीद R/2026-27/000123',
+      ),
+    ).toBeInTheDocument();
+    unmount();
+
+    await showLanguage('ur');
+    renderPage(<ActivityBell />, { signedInAs: 'admin' });
+    await userEvent.click(await screen.findByRole('button', { name: /1/ }));
+    expect(
+      await screen.findByText(
+        'Razorpay نے Meera Iyer (+919812345670) سے ₹1,250.00 کی ادائیگی درج کی (آن لائن)، رسید R/2026-27/000123',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(paid.description)).not.toBeInTheDocument();
   });
 });

@@ -8,6 +8,7 @@ import type {
   MarkAttendanceRequest,
   MarkingRules,
   MarkingScope,
+  NotMarked,
   PendingDay,
   Roster,
 } from '@tuitiondesk/contract';
@@ -30,6 +31,7 @@ const keys = {
   /** Under the attendance root: a change of the rules refreshes it with every roster's can_mark. */
   scope: [...ATTENDANCE_QUERY_ROOT, 'marking-scope'] as const,
   rules: [...ATTENDANCE_QUERY_ROOT, 'marking-rules'] as const,
+  notMarked: (date: string) => [...ATTENDANCE_QUERY_ROOT, 'not-marked', date] as const,
 };
 
 /** One page of the history: a range, its filters ('' or absent means all), and the rows wanted. */
@@ -57,6 +59,18 @@ export const pendingOnDateQuery = (date: string) =>
     queryFn: apiGet<AttendanceRecord[]>('/attendance/pending-approval', { attendance_date: date }),
     refetchInterval: PENDING_REFRESH_MS,
   });
+
+/** The classes with students not marked on a date, and how many, refreshed like the pending records. */
+export const notMarkedQuery = (date: string) =>
+  queryOptions({
+    queryKey: keys.notMarked(date),
+    queryFn: apiGet<NotMarked>('/attendance/not-marked', { date }),
+    refetchInterval: PENDING_REFRESH_MS,
+  });
+
+export function useNotMarked(date: string) {
+  return useQuery(notMarkedQuery(date));
+}
 
 /** Every day with records awaiting approval and how many, newest first, refreshed like the sidebar's count. */
 export const pendingDaysQuery = () =>

@@ -2,7 +2,7 @@ import DoneAllIcon from '@mui/icons-material/DoneAll';
 import PendingActionsIcon from '@mui/icons-material/PendingActions';
 import TaskAltIcon from '@mui/icons-material/TaskAlt';
 import { Alert, Box, Button, Chip, CircularProgress, Paper, Stack } from '@mui/material';
-import type { AttendanceRecord, PendingDay } from '@tuitiondesk/contract';
+import type { ApproveAttendanceResult, AttendanceRecord, PendingDay } from '@tuitiondesk/contract';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { DateField } from '../../components/date-field';
 import { EmptyState } from '../../components/empty-state';
@@ -13,6 +13,7 @@ import { formatDay, todayIso } from '../../lib/dates';
 import { toggledIn } from '../../lib/row-selection';
 import { useToast } from '../../lib/toast';
 import { useApproveAttendance, usePendingDays, usePendingOnDate } from './api';
+import { NotMarkedLines } from './not-marked-lines';
 import { PendingClassPanel } from './pending-class-panel';
 import { otherPendingDays, PendingDays } from './pending-days';
 import { groupByClass, keepPending, toggleGroup } from './pending-selection';
@@ -22,10 +23,22 @@ import { filterRecords, NO_FILTERS, type RecordFilters } from './record-filters'
 const EMPTY: AttendanceRecord[] = [];
 const NO_DAYS: PendingDay[] = [];
 
-/** What the approval's toast adds when absence alerts went out: ` Absence alerts sent to 3 families.` */
-export function alertedText(families: number | undefined): string {
+/**
+ * What the approval's toast adds when absence alerts went out, channel by channel in the send dialog's
+ * words (ADR 044): ` Absence alerts for 3 families: 1 in the app, 0 on WhatsApp, 2 with no channel yet:
+ * they go on your send list.` Never "sent" of a family no channel reaches. A server without the
+ * channels: ` Absence alerts sent to 3 families.`
+ */
+export function alertedText(
+  result: Pick<ApproveAttendanceResult, 'alerted_families'> & Partial<Pick<ApproveAttendanceResult, 'alert_reach'>>,
+): string {
+  const families = result.alerted_families;
   if (!families) return '';
-  return ` ${i18n.t('attendance:approval.alerted', { count: families })}`;
+  const reach = result.alert_reach;
+  if (!reach) return ` ${i18n.t('attendance:approval.alerted', { count: families })}`;
+  const values = { inApp: reach.in_app, whatsapp: reach.whatsapp, none: reach.no_channel };
+  const channels = i18n.t('attendance:approval.alertChannels', values);
+  return ` ${i18n.t('attendance:approval.alertReach', { count: families, channels })}`;
 }
 
 /**
@@ -86,8 +99,8 @@ export default function ApprovalPage({ settings }: { settings?: ReactNode }) {
       onSuccess: (result) => {
         setSelected(new Set());
         showToast(
-          t('approval.approvedToast', { count: result.approved_count }) + alertedText(result.alerted_families),
-          'success',
+          t('approval.approvedToast', { count: result.approved_count }) + alertedText(result),
+          result.alert_reach?.no_channel ? 'warning' : 'success',
         );
       },
       onError: (error) => showToast(errorText(error, t('approval.approveFailed')), 'error'),
@@ -175,6 +188,7 @@ export default function ApprovalPage({ settings }: { settings?: ReactNode }) {
         </Stack>
       </Paper>
       {pending.isError && <Alert severity="error">{errorText(pending.error, t('approval.fetchFailed'))}</Alert>}
+      <NotMarkedLines date={date} />
       {content}
     </Stack>
   );

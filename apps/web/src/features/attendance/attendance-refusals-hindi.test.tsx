@@ -139,7 +139,9 @@ describe("the server's reasons on Mark Attendance", { timeout: 30_000 }, () => {
     refusingApi();
     const user = userEvent.setup();
     renderPage(<MarkAttendancePage />, { path: '/mark-attendance?class_name=8', signedInAs: 'teacher' });
-    await user.click(await screen.findByRole('button', { name: 'उपस्थिति जमा करें' }));
+    // Nobody is marked until the teacher says so (ADR 048): All Present, then Submit.
+    await user.click(await screen.findByRole('button', { name: 'सभी को उपस्थित दर्ज करें' }));
+    await user.click(screen.getByRole('button', { name: 'उपस्थिति जमा करें' }));
     const name = await screen.findByText('Bala Das', { selector: 'strong' });
     const item = name.closest('li') as HTMLElement;
     expect(item).toHaveTextContent(
@@ -152,7 +154,8 @@ describe("the server's reasons on Mark Attendance", { timeout: 30_000 }, () => {
     refusingApi();
     const user = userEvent.setup();
     renderPage(<MarkAttendancePage />, { path: '/mark-attendance?class_name=8', signedInAs: 'teacher' });
-    await user.click(await screen.findByRole('button', { name: 'Submit Attendance' }));
+    await user.click(await screen.findByRole('button', { name: 'Mark All Present' }));
+    await user.click(screen.getByRole('button', { name: 'Submit Attendance' }));
     const name = await screen.findByText('Bala Das', { selector: 'strong' });
     expect(name.closest('li')).toHaveTextContent(`Bala Das: ${approvedReason}`);
   });

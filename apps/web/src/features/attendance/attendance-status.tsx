@@ -33,8 +33,12 @@ export function statusIcon(status: AttendanceStatus): ReactElement {
   return STATUS_ICONS[status];
 }
 
-/** `Class 9`, `कक्षा 9`: the glossary's word for class, the number as the centre stored it. */
-export function classLabel(className: string): string {
+/**
+ * `Class 9`, `कक्षा 9`: the glossary's word for class, the number as the centre stored it; a class the
+ * centre labelled itself (`centreLabel`, "Morning batch", ADR 043) as the centre wrote it.
+ */
+export function classLabel(className: string, centreLabel?: string): string {
+  if (centreLabel !== undefined && centreLabel !== `Class ${className}`) return centreLabel;
   return i18n.t('attendance:className', { name: className });
 }
 

@@ -9,6 +9,7 @@ import { type AttendanceRecord, HISTORY_SEARCH_MAX } from '@tuitiondesk/contract
 import dayjs from 'dayjs';
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { ColumnTable } from '../../components/data-table';
+import { LtrText } from '../../components/data-text';
 import { DateField } from '../../components/date-field';
 import { NotLoaded } from '../../components/not-loaded';
 import { Pager, usePageState } from '../../components/pager';
@@ -29,7 +30,7 @@ import { RemarksAndReason } from './remarks-and-reason';
 /** Student, Student ID, Class, Date, Status, Marked By, Approved By, Remarks: on a phone, a card a record. */
 const columns = (t: TFunction<'attendance'>): readonly DataColumn<AttendanceRecord>[] => [
   { id: 'student', header: t('history.student'), sx: { fontWeight: 600 }, cell: (row) => row.student_name },
-  { id: 'student-id', header: t('history.studentId'), cell: (row) => row.student_unique_id },
+  { id: 'student-id', header: t('history.studentId'), cell: (row) => <LtrText>{row.student_unique_id}</LtrText> },
   { id: 'class', header: t('history.class'), cell: (row) => row.class_name },
   { id: 'date', header: t('history.date'), cell: (row) => formatDay(row.date) },
   { id: 'status', header: t('history.status'), cell: (row) => <StatusLabel status={row.status} /> },

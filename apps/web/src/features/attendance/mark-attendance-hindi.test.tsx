@@ -47,9 +47,12 @@ describe('Mark Attendance in Hindi', { timeout: 30_000 }, () => {
     // Names stay as written; the glossary's words around them.
     expect(screen.getByRole('heading', { name: `कक्षा 8, ${formatDay(yesterday)}` })).toBeInTheDocument();
     expect(formatDay(yesterday)).toMatch(/^\d{1,2} \p{L}/u);
-    expect(within(row).getByRole('button', { name: 'उपस्थित' })).toHaveAttribute('aria-pressed', 'true');
+    // Not marked, in the glossary's words, and counted apart: never shown as present (ADR 048).
+    expect(within(row).getByRole('button', { name: 'उपस्थित' })).toHaveAttribute('aria-pressed', 'false');
     expect(within(row).getByRole('button', { name: 'देरी से उपस्थित' })).toBeInTheDocument();
-    expect(within(row).getByText('अभी दर्ज नहीं हुई')).toBeInTheDocument();
+    expect(within(row).getByText('दर्ज नहीं')).toBeInTheDocument();
+    expect(screen.getByText('दर्ज नहीं: 1')).toBeInTheDocument();
+    expect(screen.getByText('उपस्थित: 0')).toBeInTheDocument();
     expect(within(row).getByRole('textbox', { name: 'Asha Verma के लिए टिप्पणी' })).toBeInTheDocument();
     expect(screen.getByText('अनुपस्थित: 1')).toBeInTheDocument();
     expect(screen.getByText('2 विद्यार्थी')).toBeInTheDocument();

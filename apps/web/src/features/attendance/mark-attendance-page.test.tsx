@@ -3,19 +3,11 @@ import userEvent from '@testing-library/user-event';
 import type { MarkingScope, Roster } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatDay, isoDaysAgo, todayIso } from '../../lib/dates';
-import { deferred, fakeApi, optionTexts, renderPage, rosterEntry } from '../../testing';
+import { deferred, fakeApi, markingScope, optionTexts, renderPage, rosterEntry } from '../../testing';
 import MarkAttendancePage from './mark-attendance-page';
 
 const yesterday = isoDaysAgo(1);
-const adminScope: MarkingScope = {
-  restricted: false,
-  classes: ['7', '8', '9', '10'],
-  any_class: false,
-  days_back: 2,
-  earliest_date: null,
-  today: todayIso(),
-  cannot_mark_reason: null,
-};
+const adminScope: MarkingScope = markingScope();
 /** A teacher of classes 7 and 9, who may mark today and the 2 days before. */
 const teacherScope: MarkingScope = {
   ...adminScope,
@@ -79,7 +71,7 @@ afterEach(() => vi.restoreAllMocks());
 
 // jsdom draws MUI slowly, and test files share two cores: generous time per test.
 describe('Mark Attendance screen', { timeout: 30_000 }, () => {
-  it('reads class and date from the address and shows unmarked students as present', async () => {
+  it('reads class and date from the address and shows unmarked students as not marked', async () => {
     const api = fakeApi({
       'GET /api/v1/attendance/marking-scope': () => [200, adminScope],
       'GET /api/v1/attendance/roster': () => [200, roster],
@@ -93,14 +85,15 @@ describe('Mark Attendance screen', { timeout: 30_000 }, () => {
     expect(query?.get('class_name')).toBe('8');
     expect(query?.get('date')).toBe(yesterday);
 
-    expect(pressed('Asha Verma')).toBe('Present');
-    expect(within(row('Asha Verma')).getByText('Not marked yet')).toBeInTheDocument();
+    expect(pressed('Asha Verma')).toBeUndefined();
+    expect(within(row('Asha Verma')).getByText('Not marked')).toBeInTheDocument();
     expect(pressed('Bala Das')).toBe('Absent');
     expect(within(row('Bala Das')).getByRole('textbox', { name: 'Remarks for Bala Das' })).toHaveValue('Fever');
     expect(within(row('Bala Das')).getByText('Marked by Ravi Kumar at 09:05:00')).toBeInTheDocument();
-    expect(screen.getByText('Present: 1')).toBeInTheDocument();
+    expect(screen.getByText('Present: 0')).toBeInTheDocument();
     expect(screen.getByText('Absent: 1')).toBeInTheDocument();
     expect(screen.getByText('Late: 1')).toBeInTheDocument();
+    expect(screen.getByText('Not marked: 1')).toBeInTheDocument();
   });
 
   it('locks approved records: disabled, marked Approved, and not sent', async () => {
@@ -219,7 +212,8 @@ describe('Mark Attendance screen', { timeout: 30_000 }, () => {
       path: `/mark-attendance?class_name=8&date=${yesterday}`,
       signedInAs: 'admin',
     });
-    await user.click(await screen.findByRole('button', { name: 'Submit Attendance' }));
+    await user.click(await screen.findByRole('button', { name: 'Mark All Present' }));
+    await user.click(screen.getByRole('button', { name: 'Submit Attendance' }));
     expect(await screen.findByText('Saving...')).toBeInTheDocument();
     expect(screen.queryByText(/waiting to be sent/)).not.toBeInTheDocument();
     expect(screen.queryByRole('status')).not.toBeInTheDocument();

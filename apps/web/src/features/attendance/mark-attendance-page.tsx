@@ -2,7 +2,7 @@ import EventNoteIcon from '@mui/icons-material/EventNote';
 import GroupOffIcon from '@mui/icons-material/GroupOff';
 import RuleIcon from '@mui/icons-material/Rule';
 import { Alert, Box, Button, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
-import { type ClassName, type MarkingScope, normaliseClassName } from '@tuitiondesk/contract';
+import { type ClassName, type MarkingScope, matchClassName } from '@tuitiondesk/contract';
 import dayjs from 'dayjs';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -10,13 +10,15 @@ import { DateField } from '../../components/date-field';
 import { EmptyState } from '../../components/empty-state';
 import { PageSpinner } from '../../components/page-spinner';
 import { i18n, useTranslation } from '../../i18n';
+import { classIsPlain, classNamer } from '../../i18n/class-names';
 import { errorText } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth/auth-provider';
+import { useClassChoices } from '../../lib/centre-classes';
 import { formatDay, todayIso } from '../../lib/dates';
 import { useMarkQueue } from '../../lib/offline/mark-sync';
 import { answerText } from './answer-text';
 import { useMarkingScope, useRoster } from './api';
-import { CLASS_NAMES, classLabel } from './attendance-status';
+import { classLabel } from './attendance-status';
 import { MarkingRulesDialog } from './marking-rules-dialog';
 import { QueuedMarksPanel } from './queued-marks-panel';
 import { pruneOldDrafts } from './register-draft';
@@ -33,9 +35,14 @@ function dateFrom(param: string | null, min: string | undefined, max: string): s
 /** For a teacher: which classes and days they may mark, in one sentence. */
 export function scopeSentence(scope: MarkingScope): string {
   const t = i18n.getFixedT(null, 'attendance', 'mark.scope');
+  // The spec's classes as written ("your classes 7, 8"); once one is the centre's own, each by its
+  // label in brackets ("your classes (Class 9, Morning batch)", ADR 054).
+  const count = scope.classes.length;
   const classes = scope.any_class
     ? t('anyClass')
-    : t('yourClasses', { count: scope.classes.length, classes: scope.classes.join(', ') });
+    : scope.classes.every(classIsPlain)
+      ? t('yourClasses', { count, classes: scope.classes.join(', ') })
+      : t('yourNamedClasses', { count, classes: scope.classes.map(classNamer(i18n.language)).join(', ') });
   const days =
     scope.days_back === 0
       ? t('todayOnly')
@@ -57,10 +64,15 @@ export default function MarkAttendancePage() {
   useEffect(() => pruneOldDrafts(), []);
   const [params, setParams] = useSearchParams();
   // Without the scope (still loading, or failed) nothing is narrowed: the server refuses what is not allowed.
-  const allowed: readonly ClassName[] = scope.data?.classes ?? CLASS_NAMES;
+  // The centre's classes (ADR 043) name the scope's values ("Morning batch" as the centre wrote it).
+  const centre = useClassChoices();
+  const allowed: readonly ClassName[] = scope.data?.classes ?? centre.active.map((c) => c.value);
   const max = scope.data?.today ?? todayIso();
   const min = scope.data?.earliest_date ?? undefined;
-  const asked = normaliseClassName(params.get('class_name'));
+  const asked = matchClassName(
+    params.get('class_name'),
+    allowed.map((value) => ({ value, label: centre.labelOf(value) })),
+  );
   const className: ClassName | undefined =
     asked && allowed.includes(asked) ? asked : allowed.length === 1 ? allowed[0] : undefined;
   const date = dateFrom(params.get('date'), min, max);
@@ -142,7 +154,7 @@ export default function MarkAttendancePage() {
           >
             {allowed.map((name) => (
               <MenuItem key={name} value={name}>
-                {classLabel(name)}
+                {classLabel(name, centre.labelOf(name))}
               </MenuItem>
             ))}
           </TextField>

@@ -3,6 +3,7 @@ import { Accordion, AccordionDetails, AccordionSummary, Box, Checkbox, Chip, Typ
 import type { AttendanceRecord } from '@tuitiondesk/contract';
 import { useCallback, useEffect, useMemo } from 'react';
 import { ColumnTable } from '../../components/data-table';
+import { LtrText } from '../../components/data-text';
 import { Pager, rowsOfPage, usePageState } from '../../components/pager';
 import type { DataColumn } from '../../components/row-cards';
 import { type TFunction, useTranslation } from '../../i18n';
@@ -14,7 +15,7 @@ import { RemarksAndReason } from './remarks-and-reason';
 /** Select, Student, ID, Status, Remarks, Parent Phone, Marked At: on a phone, a card a record under its name. */
 const columns = (t: TFunction<'attendance'>): readonly DataColumn<AttendanceRecord>[] => [
   { id: 'student', header: t('pending.student'), sx: { fontWeight: 600 }, cell: (record) => record.student_name },
-  { id: 'id', header: t('pending.id'), cell: (record) => record.student_unique_id },
+  { id: 'id', header: t('pending.id'), cell: (record) => <LtrText>{record.student_unique_id}</LtrText> },
   { id: 'status', header: t('pending.status'), cell: (record) => <StatusLabel status={record.status} /> },
   {
     id: 'remarks',
@@ -22,7 +23,7 @@ const columns = (t: TFunction<'attendance'>): readonly DataColumn<AttendanceReco
     sx: { whiteSpace: 'normal', minWidth: 160, maxWidth: 280, overflowWrap: 'anywhere' },
     cell: (record) => <RemarksAndReason remarks={record.remarks} parentReason={record.parent_reason} />,
   },
-  { id: 'parent-phone', header: t('pending.parentPhone'), cell: (record) => record.parent_phone },
+  { id: 'parent-phone', header: t('pending.parentPhone'), cell: (record) => <LtrText>{record.parent_phone}</LtrText> },
   { id: 'marked-at', header: t('pending.markedAt'), cell: (record) => formatClock(record.marked_at) },
 ];
 

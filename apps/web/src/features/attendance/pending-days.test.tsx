@@ -114,10 +114,18 @@ describe('pending records of other days on the Approval page', { timeout: 30_000
   });
 
   it('says nothing of alerts when none went out, and one family in the singular', () => {
-    expect(alertedText(0)).toBe('');
-    expect(alertedText(undefined)).toBe('');
-    expect(alertedText(1)).toBe(' Absence alerts sent to 1 family.');
-    expect(alertedText(3)).toBe(' Absence alerts sent to 3 families.');
+    expect(alertedText({ alerted_families: 0 })).toBe('');
+    expect(alertedText({ alerted_families: 1 })).toBe(' Absence alerts sent to 1 family.');
+    expect(alertedText({ alerted_families: 3 })).toBe(' Absence alerts sent to 3 families.');
+  });
+
+  it('says which channel reaches the alerted families, never "sent" of those none reaches (ADR 044)', () => {
+    expect(alertedText({ alerted_families: 3, alert_reach: { in_app: 1, whatsapp: 0, no_channel: 2 } })).toBe(
+      ' Absence alerts for 3 families: 1 in the app, 0 on WhatsApp, 2 with no channel yet: they go on your send list.',
+    );
+    expect(alertedText({ alerted_families: 1, alert_reach: { in_app: 0, whatsapp: 0, no_channel: 1 } })).toBe(
+      ' Absence alerts for 1 family: 0 in the app, 0 on WhatsApp, 1 with no channel yet: they go on your send list.',
+    );
   });
 
   it('shows more than eight days behind one button', async () => {

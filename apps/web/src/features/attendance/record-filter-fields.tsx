@@ -1,7 +1,9 @@
 import { MenuItem, TextField } from '@mui/material';
+import { useState } from 'react';
 import { SearchField } from '../../components/search-field';
 import { useTranslation } from '../../i18n';
-import { ATTENDANCE_STATUSES, CLASS_NAMES, classLabel, isClassName, isStatus, statusLabel } from './attendance-status';
+import { useClassChoices } from '../../lib/centre-classes';
+import { ATTENDANCE_STATUSES, classLabel, isStatus, statusLabel } from './attendance-status';
 import type { RecordFilters } from './record-filters';
 
 interface Props {
@@ -15,6 +17,11 @@ const fieldWidth = { xs: '100%', sm: 160 };
 /** Search by name or ID, Status (All, Present…) and Class (All, Class 7…): approval and history alike. */
 export function RecordFilterFields({ filters, onChange, searchLabel }: Props) {
   const { t } = useTranslation('attendance');
+  // The centre's classes (ADR 043), archived ones too (their records are still kept), asked for once
+  // the select is first opened; the spec's four stand in until then.
+  const [opened, setOpened] = useState(false);
+  const classes = useClassChoices({ enabled: opened });
+  const offered = classes.offered(filters.className);
   return (
     <>
       <SearchField
@@ -45,15 +52,18 @@ export function RecordFilterFields({ filters, onChange, searchLabel }: Props) {
         label={t('filters.class')}
         value={filters.className}
         onChange={(event) =>
-          onChange({ ...filters, className: isClassName(event.target.value) ? event.target.value : '' })
+          onChange({
+            ...filters,
+            className: classes.all.some((c) => c.value === event.target.value) ? event.target.value : '',
+          })
         }
         sx={{ width: fieldWidth }}
-        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+        slotProps={{ select: { displayEmpty: true, onOpen: () => setOpened(true) }, inputLabel: { shrink: true } }}
       >
         <MenuItem value="">{t('filters.all')}</MenuItem>
-        {CLASS_NAMES.map((name) => (
-          <MenuItem key={name} value={name}>
-            {classLabel(name)}
+        {[...offered, ...classes.all.filter((c) => c.archived && !offered.includes(c))].map((choice) => (
+          <MenuItem key={choice.value} value={choice.value}>
+            {classLabel(choice.value, choice.label)}
           </MenuItem>
         ))}
       </TextField>

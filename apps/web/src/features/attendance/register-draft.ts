@@ -14,7 +14,7 @@ export interface RegisterKey {
   date: string;
 }
 
-type StoredMarks = Record<string, { status: AttendanceStatus; remarks: string }>;
+type StoredMarks = Record<string, { status: AttendanceStatus | null; remarks: string }>;
 
 function storageKey({ userId, className, date }: RegisterKey): string {
   return `${PREFIX}.${userId}.${className}.${date}`;
@@ -70,7 +70,7 @@ export function pruneOldDrafts(now = Date.now()): void {
 const STATUSES = new Set(['present', 'absent', 'late', 'leave']);
 
 /**
- * Where the register starts: the server's marks (unmarked students present), then the newest marks
+ * Where the register starts: the server's marks (unmarked students not marked), then the newest marks
  * of this register still waiting in the device's queue, then the draft. Locked (approved) students
  * always show what the server has.
  */
@@ -87,9 +87,9 @@ export function startingMarks(
   }
   for (const [id, mark] of Object.entries(draft ?? {})) {
     const student = students.find((entry) => entry.student_id === Number(id));
-    if (!student || isLocked(student) || !STATUSES.has(mark?.status)) continue;
+    if (!student || isLocked(student) || !STATUSES.has(mark?.status ?? '')) continue;
     marks.set(student.student_id, {
-      status: mark.status,
+      status: mark.status as AttendanceStatus,
       remarks: typeof mark.remarks === 'string' ? mark.remarks : '',
     });
   }

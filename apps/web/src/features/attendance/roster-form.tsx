@@ -1,5 +1,7 @@
+import HelpOutlineIcon from '@mui/icons-material/HelpOutlineOutlined';
 import { Alert, Box, Chip, Paper, Typography, useMediaQuery, useTheme } from '@mui/material';
 import type { Roster } from '@tuitiondesk/contract';
+import dayjs from 'dayjs';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Pager, rowsOfPage, usePageState } from '../../components/pager';
 import { SearchField } from '../../components/search-field';
@@ -12,7 +14,7 @@ import { answerText } from './answer-text';
 import { ATTENDANCE_STATUSES, classLabel, statusIcon, statusInk } from './attendance-status';
 import { clearDraft, type RegisterKey, readDraft, saveDraft, startingMarks } from './register-draft';
 import { RosterBar } from './roster-bar';
-import { countStatuses, isLocked, type Mark, recordsToSubmit } from './roster-marks';
+import { countStatuses, isLocked, type Mark, NOT_MARKED, recordsToSubmit } from './roster-marks';
 import { StudentRow } from './roster-row';
 
 const PAGE_SIZES = [50, 100, 200];
@@ -87,28 +89,39 @@ export function RosterForm({ roster, userId }: { roster: Roster; userId: number 
     });
   };
 
+  /**
+   * Saves the students marked; those not marked are left out and stay "Not marked" (ADR 048), and the
+   * toast says how many. With nobody marked there is nothing to save: the toast says how to start.
+   */
   const submit = async () => {
+    const records = recordsToSubmit(students, marks);
+    if (records.length === 0) {
+      showToast(t('roster.nothingMarked'), 'warning');
+      return;
+    }
+    const notMarked = editable - records.length;
+    const stillNotMarked = notMarked > 0 ? ` ${t('roster.stillNotMarked', { count: notMarked })}` : '';
     setSaving(true);
     try {
       const outcome = await markSync.submit({
         class_name: roster.class_name,
         date: roster.date,
-        records: recordsToSubmit(students, marks),
+        records,
         names: Object.fromEntries(students.map((student) => [student.student_id, student.student_name])),
       });
       // The queue holds the marks now: the draft's work is done.
       edited.current = false;
       clearDraft(register);
       if (outcome.kind === 'queued') {
-        showToast(t('roster.queuedToast'), 'warning');
+        showToast(t('roster.queuedToast') + stillNotMarked, 'warning');
       } else {
         // The server's sentence (`message`), written from its counts in the language in use.
         const { marked_count: marked, refused } = outcome.result;
         showToast(
-          refused.length > 0
+          (refused.length > 0
             ? t('roster.markedRefusedToast', { marked, count: refused.length })
-            : t('roster.markedToast', { count: marked }),
-          refused.length > 0 ? 'warning' : 'success',
+            : t('roster.markedToast', { count: marked })) + stillNotMarked,
+          refused.length > 0 || notMarked > 0 ? 'warning' : 'success',
         );
       }
     } catch (error) {
@@ -135,6 +148,23 @@ export function RosterForm({ roster, userId }: { roster: Roster; userId: number 
             sx={{ '& .MuiChip-icon': { color: (theme) => statusInk(theme, status) } }}
           />
         ))}
+        {counts.not_marked > 0 && (
+          <Chip
+            size="small"
+            color="warning"
+            icon={<HelpOutlineIcon />}
+            label={t('roster.statusCount', { status: t('roster.notMarkedStatus'), count: counts.not_marked })}
+            sx={{ fontWeight: 600, bgcolor: (theme) => theme.palette.warning.dark }}
+          />
+        )}
+        {roster.last_marked && (
+          <Typography variant="body2" color="text.secondary" sx={{ flexBasis: '100%' }}>
+            {t('roster.lastMarked', {
+              name: roster.last_marked.by,
+              time: dayjs(roster.last_marked.at).format('HH:mm'),
+            })}
+          </Typography>
+        )}
       </Box>
       {readOnly && (
         <Alert severity="info" sx={{ mx: 2, mb: 1 }}>
@@ -202,7 +232,7 @@ export function RosterForm({ roster, userId }: { roster: Roster; userId: number 
             <StudentRow
               key={student.student_id}
               student={student}
-              mark={marks.get(student.student_id) ?? { status: 'present', remarks: '' }}
+              mark={marks.get(student.student_id) ?? NOT_MARKED}
               readOnly={readOnly}
               compact={compact}
               onChange={change}

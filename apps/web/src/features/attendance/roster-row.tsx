@@ -4,6 +4,7 @@ import NotesIcon from '@mui/icons-material/Notes';
 import { Box, Chip, IconButton, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import type { AttendanceStatus, RosterEntry } from '@tuitiondesk/contract';
 import { memo, useState } from 'react';
+import { LtrText, NameText } from '../../components/data-text';
 import { useTranslation } from '../../i18n';
 import { formatClock, formatDay } from '../../lib/dates';
 import { ATTENDANCE_STATUSES, statusIcon, statusInk } from './attendance-status';
@@ -21,7 +22,22 @@ interface RowProps {
   onChange: (studentId: number, change: Partial<Mark>) => void;
 }
 
-function MarkerNote({ student }: { student: RosterEntry }) {
+/** Said on the row of a student with no mark, on every width: the register never shows them as present. */
+function NotMarkedNote() {
+  const { t } = useTranslation('attendance');
+  return (
+    <Typography
+      variant="caption"
+      component="div"
+      sx={{ color: (theme) => theme.palette.warning.dark, fontWeight: 600 }}
+      data-testid="not-marked"
+    >
+      {t('roster.notMarkedStatus')}
+    </Typography>
+  );
+}
+
+function MarkerNote({ student, mark }: { student: RosterEntry; mark: Mark }) {
   const { t } = useTranslation('attendance');
   if (isLocked(student)) {
     return (
@@ -34,11 +50,11 @@ function MarkerNote({ student }: { student: RosterEntry }) {
       />
     );
   }
+  if (mark.status === null) return <NotMarkedNote />;
+  if (!student.status) return null;
   return (
     <Typography variant="caption" color="text.secondary" component="div">
-      {student.status
-        ? t('roster.markedBy', { name: student.marked_by ?? t('roster.staff'), time: formatClock(student.marked_at) })
-        : t('roster.notMarked')}
+      {t('roster.markedBy', { name: student.marked_by ?? t('roster.staff'), time: formatClock(student.marked_at) })}
     </Typography>
   );
 }
@@ -143,10 +159,9 @@ export const StudentRow = memo(function StudentRow({ student, mark, readOnly, co
           <Box sx={{ minWidth: 0, flex: 1 }}>
             <Typography sx={{ fontWeight: 600, display: 'flex', alignItems: 'center', gap: 0.5 }} noWrap>
               {locked && <LockIcon sx={{ fontSize: 16 }} titleAccess={t('roster.approved')} />}
-              <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
-                {name}
-              </Box>
+              <NameText>{name}</NameText>
             </Typography>
+            {mark.status === null && !locked && <NotMarkedNote />}
             {hasRemarks && !remarksOpen && (
               <Typography variant="caption" color="text.secondary" noWrap component="div">
                 {mark.remarks}
@@ -188,13 +203,13 @@ export const StudentRow = memo(function StudentRow({ student, mark, readOnly, co
       }}
     >
       <Box sx={{ minWidth: 0 }}>
-        <Typography sx={{ fontWeight: 600 }} noWrap>
-          {name}
+        <Typography sx={{ fontWeight: 600 }} component="div">
+          <NameText>{name}</NameText>
         </Typography>
         <Typography variant="body2" color="text.secondary">
-          {student.student_unique_id}
+          <LtrText>{student.student_unique_id}</LtrText>
         </Typography>
-        <MarkerNote student={student} />
+        <MarkerNote student={student} mark={mark} />
         <LeaveNote student={student} />
       </Box>
       {statuses}

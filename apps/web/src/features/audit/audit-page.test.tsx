@@ -6,7 +6,6 @@ import { showLanguage } from '../../i18n';
 import { type FakeCall, fakeApi, renderPage } from '../../testing';
 import AuditPage from './audit-page';
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(async () => {
   vi.restoreAllMocks();
   await showLanguage('en');

@@ -6,7 +6,6 @@ import { fakeApi, fakeTwoFactorServer, renderPage, twoFactorOn, user } from '../
 import { ChangePasswordDialog } from './change-password-dialog';
 import { TwoFactorDialog } from './two-factor-dialog';
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(async () => {
   vi.restoreAllMocks();
   await showLanguage('en');

@@ -58,7 +58,6 @@ async function fill(dialog: HTMLElement, fields: { current: string; next: string
   return u;
 }
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => {
   vi.restoreAllMocks();
   localStorage.clear();

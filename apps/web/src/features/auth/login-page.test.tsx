@@ -47,7 +47,6 @@ async function signIn(password = 'right-password') {
   return u;
 }
 
-vi.setConfig({ testTimeout: 20_000 });
 beforeEach(() => {
   // The API client leaves 401s alone on the sign-in screen, as in the browser.
   window.history.pushState({}, '', '/login');
@@ -125,5 +124,23 @@ describe('signing in with two-factor', () => {
     await u.click(screen.getByRole('button', { name: 'Sign In' }));
     expect(await screen.findByText('Incorrect username or password')).toBeInTheDocument();
     expect(screen.queryByLabelText(/^Authentication code/)).not.toBeInTheDocument();
+  });
+});
+
+describe('a forgotten password', () => {
+  it('says what to do: staff ask an admin, the owner runs the server command', async () => {
+    const u = userEvent.setup({ delay: null });
+    fakeLogin();
+    renderLogin();
+    const forgot = await screen.findByRole('button', { name: 'Forgot your password?' });
+    expect(forgot).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByText(/ask an admin of the centre/)).not.toBeInTheDocument();
+    await u.click(forgot);
+    expect(forgot).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByText(/Teachers and staff: ask an admin of the centre to reset it/)).toBeInTheDocument();
+    expect(screen.getByText(/The owner \(the admin account\)/)).toBeInTheDocument();
+    expect(screen.getByText('npm run reset-password -- admin')).toBeInTheDocument();
+    await u.click(forgot);
+    expect(screen.queryByText('npm run reset-password -- admin')).not.toBeInTheDocument();
   });
 });

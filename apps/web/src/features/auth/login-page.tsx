@@ -14,6 +14,36 @@ const ChangePasswordDialog = lazy(() =>
   import('./change-password-dialog').then((module) => ({ default: module.ChangePasswordDialog })),
 );
 
+/**
+ * What to do about a forgotten password (issue 28, item 7; ADR 046): staff ask an admin for a reset;
+ * the owner, whom no admin can reset, runs the server command where TuitionDesk runs.
+ */
+function ForgotPassword({ open, onToggle }: { open: boolean; onToggle: () => void }) {
+  const { t } = useTranslation('auth');
+  return (
+    <Box sx={{ textAlign: 'center' }}>
+      <Link component="button" type="button" onClick={onToggle} aria-expanded={open} aria-controls="forgot-password">
+        {t('login.forgot')}
+      </Link>
+      {open && (
+        <Alert id="forgot-password" severity="info" icon={false} sx={{ mt: 1, textAlign: 'start' }}>
+          <Typography variant="body2" sx={{ mb: 1 }}>
+            {t('login.forgotStaff')}
+          </Typography>
+          <Typography variant="body2">{t('login.forgotOwner')}</Typography>
+          <Box
+            component="code"
+            dir="ltr"
+            sx={{ display: 'block', mt: 0.5, p: 0.75, bgcolor: 'action.hover', borderRadius: 1, fontSize: 13 }}
+          >
+            {t('login.forgotCommand')}
+          </Box>
+        </Alert>
+      )}
+    </Box>
+  );
+}
+
 export default function LoginPage() {
   const auth = useAuth();
   const { t } = useTranslation('auth');
@@ -25,6 +55,7 @@ export default function LoginPage() {
   const [changing, setChanging] = useState(false);
   /** Opened once: the dialog stays mounted after, so it closes with its transition. */
   const [asked, setAsked] = useState(false);
+  const [forgotOpen, setForgotOpen] = useState(false);
   // Set by the server's answer: the password was right and the account uses two-factor sign-in.
   const needsCode = Boolean(auth.otpPrompt);
 
@@ -105,6 +136,7 @@ export default function LoginPage() {
               >
                 {t('login.changePassword')}
               </Link>
+              <ForgotPassword open={forgotOpen} onToggle={() => setForgotOpen((open) => !open)} />
             </Stack>
           </form>
         </CardContent>

@@ -35,7 +35,6 @@ function renderDialog(
   return { calls, onClose, unmount };
 }
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => vi.restoreAllMocks());
 
 describe('the two-factor dialog', () => {

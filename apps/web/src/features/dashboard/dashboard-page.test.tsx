@@ -15,7 +15,7 @@ function renderAs(role: Role, answer: () => Promise<DashboardSummary> = async ()
 
 afterEach(() => vi.restoreAllMocks());
 
-describe('Dashboard', { timeout: 20_000 }, () => {
+describe('Dashboard', () => {
   it('shows each figure on its card, the attendance rate with a percent sign and messages_sent', async () => {
     renderAs('admin');
     expect(await within(card('Total Students')).findByText('120')).toBeInTheDocument();
@@ -64,15 +64,26 @@ describe('Dashboard', { timeout: 20_000 }, () => {
     expect(screen.queryByLabelText('Loading Total Students')).toBeNull();
   });
 
-  it('lists the classes without attendance today, each linking to Mark Attendance', async () => {
+  it('lists the classes with students not marked today, each linking to Mark Attendance', async () => {
     renderAs('admin');
     const link = await screen.findByRole('link', { name: /Class 8/ });
     expect(link).toHaveAttribute('href', '/mark-attendance?class_name=8');
-    expect(link).toHaveTextContent('31 student(s)');
+    expect(link).toHaveTextContent('31 students not marked · Mark attendance');
   });
 
-  it('says so when every class is marked', async () => {
-    renderAs('admin', async () => ({ ...summary, classes_without_attendance: [] }));
+  it('lists a partly marked class with how many are not marked: never "every class marked" (ADR 048)', async () => {
+    renderAs('admin', async () => ({
+      ...summary,
+      classes_without_attendance: [],
+      classes_not_marked: [{ class_name: '8', students: 34, not_marked: 9 }],
+    }));
+    const link = await screen.findByRole('link', { name: /Class 8/ });
+    expect(link).toHaveTextContent('9 students not marked');
+    expect(screen.queryByText('Attendance has been marked for every class today.')).not.toBeInTheDocument();
+  });
+
+  it('says so when every student of every class is marked', async () => {
+    renderAs('admin', async () => ({ ...summary, classes_without_attendance: [], classes_not_marked: [] }));
     expect(await screen.findByText('Attendance has been marked for every class today.')).toBeInTheDocument();
   });
 
@@ -103,7 +114,9 @@ describe('Dashboard', { timeout: 20_000 }, () => {
     ).toBeInTheDocument();
     expect(screen.queryByText('Attendance has been marked for every class today.')).toBeNull();
     up = true;
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    // The fee cards (admins) have their own Retry: this one is the unmarked classes'.
+    const unmarked = screen.getByText('Attendance not marked today').closest('.MuiPaper-root') as HTMLElement;
+    await userEvent.setup().click(within(unmarked).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('link', { name: /Class 8/ })).toBeInTheDocument();
     expect(within(card('Total Students')).getByText('120')).toBeInTheDocument();
   });
@@ -166,7 +179,7 @@ function precedes(first: Element, second: Element): boolean {
   return Boolean(first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING);
 }
 
-describe("A teacher's dashboard", { timeout: 20_000 }, () => {
+describe("A teacher's dashboard", () => {
   it("leads with today's reminder, then the teacher's classes with their state, each one tap from its register; the figures come after", async () => {
     const { calls } = fakeApi({
       'GET /dashboard/summary': () => [200, summary],
@@ -194,6 +207,53 @@ describe("A teacher's dashboard", { timeout: 20_000 }, () => {
     expect(precedes(reminder, heading)).toBe(true);
     expect(precedes(heading, figures)).toBe(true);
     expect(calls.filter((call) => call.path === '/dashboard/my-classes')).toHaveLength(1);
+  });
+
+  it('names a class the centre labelled by its label, never "Class Morning batch" (ADR 043)', async () => {
+    const centreClass = (id: number, value: string, label: string) => ({
+      id,
+      value,
+      label,
+      section: null,
+      display_label: label,
+      sort_order: id,
+      archived: false,
+      archived_at: null,
+      in_use: { students: 1, teachers: 1, attendance_records: 0 },
+    });
+    const batch = {
+      ...myClasses.classes[0],
+      class_name: 'Morning batch',
+      register_url: '/mark-attendance?class_name=Morning+batch',
+    };
+    fakeApi({
+      'GET /dashboard/summary': () => [
+        200,
+        dashboardSummary({ classes_not_marked: [{ class_name: 'Morning batch', students: 4, not_marked: 4 }] }),
+      ],
+      'GET /dashboard/my-classes': () => [
+        200,
+        {
+          ...myClasses,
+          classes: [batch, myClasses.classes[1]],
+          reminders: [
+            {
+              ...myClasses.reminders[0],
+              class_name: 'Morning batch',
+              text: 'Morning batch has no attendance marked today',
+            },
+          ],
+        },
+      ],
+      'GET /classes': () => [200, [centreClass(1, '9', 'Class 9'), centreClass(2, 'Morning batch', 'Morning batch')]],
+    });
+    renderPage(<DashboardPage />, { signedInAs: 'teacher' });
+    const classes = within(await screen.findByRole('region', { name: 'Your classes today' }));
+    expect(await classes.findByRole('link', { name: /^Morning batch: Not marked/ })).toBeInTheDocument();
+    expect(classes.getByText('Morning batch')).toBeInTheDocument();
+    expect(classes.getByRole('link', { name: /^Class 9: Marked 28 of 30/ })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Mark attendance for Morning batch' })).toBeInTheDocument();
+    expect(screen.queryByText(/Class Morning batch/)).toBeNull();
   });
 
   it('shows no reminder card when none is due, and says so when no class is assigned', async () => {
@@ -224,7 +284,7 @@ describe("A teacher's dashboard", { timeout: 20_000 }, () => {
   });
 });
 
-describe("An admin's dashboard", { timeout: 20_000 }, () => {
+describe("An admin's dashboard", () => {
   it('is unchanged: no classes card, no reminder, and no call for them', async () => {
     const { calls } = fakeApi({
       'GET /dashboard/summary': () => [200, summary],

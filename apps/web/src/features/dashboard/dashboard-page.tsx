@@ -32,8 +32,11 @@ import { type ParseKeys, type TFunction, useTranslation } from '../../i18n';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { formatDay, formatNumber } from '../../lib/dates';
 import { useDashboardSummary, useMyClasses } from './api';
+import { useClassText } from './class-text';
+import { FeeCards } from './fee-cards';
 import { MyClassesCard } from './my-classes-card';
 import { NotificationsControl } from './notifications-control';
+import { ReachCard } from './reach-card';
 import { ReminderCards } from './reminder-cards';
 
 /** Shown when the figure is unknown (the call failed and nothing was loaded before). */
@@ -100,6 +103,13 @@ function UnmarkedClasses({
   onRetry: () => void;
 }) {
   const { t } = useTranslation('dashboard');
+  const classText = useClassText();
+  // Every class with a student not marked, partly marked ones too (ADR 048); an older answer has only
+  // the classes with no mark at all.
+  const notMarked =
+    summary?.classes_not_marked ??
+    summary?.classes_without_attendance.map((item) => ({ ...item, not_marked: item.students })) ??
+    [];
   let body: ReactNode;
   if (loading) {
     body = <Skeleton height={48} aria-label={t('unmarked.loading')} />;
@@ -108,7 +118,7 @@ function UnmarkedClasses({
     body = <NotLoaded text={t('unmarked.notLoaded')} onRetry={onRetry} />;
   } else if (summary.active_classes === 0) {
     body = <Typography color="text.secondary">{t('unmarked.noClasses')}</Typography>;
-  } else if (summary.classes_without_attendance.length === 0) {
+  } else if (notMarked.length === 0) {
     body = (
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', color: 'success.main' }}>
         <CheckCircleIcon />
@@ -118,15 +128,15 @@ function UnmarkedClasses({
   } else {
     body = (
       <List disablePadding>
-        {summary.classes_without_attendance.map((item) => (
+        {notMarked.map((item) => (
           <ListItem key={item.class_name} disablePadding>
             <ListItemButton component={Link} to={markAttendanceLink(item.class_name)} sx={{ borderRadius: 1 }}>
               <ListItemIcon>
                 <EditCalendarIcon color="warning" />
               </ListItemIcon>
               <ListItemText
-                primary={t('unmarked.className', { name: item.class_name })}
-                secondary={t('unmarked.students', { count: item.students })}
+                primary={classText(item.class_name)}
+                secondary={t('unmarked.notMarked', { count: item.not_marked })}
               />
             </ListItemButton>
           </ListItem>
@@ -213,8 +223,11 @@ export default function DashboardPage({ actions }: { actions?: ReactNode }) {
           </Grid>
         ))}
       </Grid>
+      {/* Teachers see no fees: the cards, and their calls to /fees, are an admin's only. */}
+      {isAdmin && <FeeCards />}
 
       {data && data.not_reached > 0 && <FamiliesToCall count={data.not_reached} />}
+      <ReachCard reach={data?.reach} />
 
       <UnmarkedClasses summary={data} loading={loading} onRetry={() => void summary.refetch()} />
     </Box>

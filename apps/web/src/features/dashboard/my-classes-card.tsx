@@ -18,6 +18,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { type TFunction, useTranslation } from '../../i18n';
 import { formatDay } from '../../lib/dates';
+import { useClassText } from './class-text';
 
 /** Where the class stands today, in a centre's words. */
 export function classStateText(t: TFunction<'dashboard'>, item: MyClass): string {
@@ -51,6 +52,7 @@ export function MyClassesCard({
   action?: ReactNode;
 }) {
   const { t } = useTranslation('dashboard');
+  const classText = useClassText();
   let body: ReactNode;
   if (loading) {
     body = <Skeleton height={48} aria-label={t('myClasses.loading')} />;
@@ -67,15 +69,15 @@ export function MyClassesCard({
               component={Link}
               to={item.register_url}
               sx={{ borderRadius: 1, minHeight: 56 }}
-              aria-label={t('myClasses.openRegister', { name: item.class_name, state: classStateText(t, item) })}
+              aria-label={t('myClasses.openRegister', {
+                name: classText(item.class_name),
+                state: classStateText(t, item),
+              })}
             >
               <ListItemIcon>
                 <StateIcon state={item.state} />
               </ListItemIcon>
-              <ListItemText
-                primary={t('myClasses.className', { name: item.class_name })}
-                secondary={classStateText(t, item)}
-              />
+              <ListItemText primary={classText(item.class_name)} secondary={classStateText(t, item)} />
             </ListItemButton>
           </ListItem>
         ))}

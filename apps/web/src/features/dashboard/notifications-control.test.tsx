@@ -70,7 +70,7 @@ afterEach(() => {
   Reflect.deleteProperty(navigator, 'serviceWorker');
 });
 
-describe('Allow notifications on this device', { timeout: 20_000 }, () => {
+describe('Allow notifications on this device', () => {
   it("asks on the tap, subscribes with the centre's key, registers the device for the account; then offers to turn them off", async () => {
     const user = userEvent.setup({ delay: null });
     const asked = fakeBrowser('granted');

@@ -15,7 +15,7 @@ function renderAs(role: Role) {
   return renderPage(<DashboardPage />, { signedInAs: role });
 }
 
-describe('the Pending Approval card', { timeout: 20_000 }, () => {
+describe('the Pending Approval card', () => {
   it('opens Attendance Approval for an admin, the whole card one link', async () => {
     renderAs('admin');
     const link = await screen.findByRole('link', { name: /Pending Approval/ });

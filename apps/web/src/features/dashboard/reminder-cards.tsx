@@ -3,6 +3,7 @@ import type { MarkingReminder } from '@tuitiondesk/contract';
 import { Link } from 'react-router';
 import { useTranslation } from '../../i18n';
 import { formatClock } from '../../lib/dates';
+import { useClassText } from './class-text';
 
 /**
  * Today's reminders of the teacher's classes still not marked, at the very top of the dashboard: the
@@ -10,6 +11,7 @@ import { formatClock } from '../../lib/dates';
  */
 export function ReminderCards({ reminders }: { reminders: readonly MarkingReminder[] }) {
   const { t } = useTranslation('dashboard');
+  const classText = useClassText();
   if (reminders.length === 0) return null;
   return (
     <Stack spacing={1.5} sx={{ mb: 3 }}>
@@ -24,7 +26,7 @@ export function ReminderCards({ reminders }: { reminders: readonly MarkingRemind
               color="inherit"
               size="small"
               variant="outlined"
-              aria-label={t('reminder.markFor', { name: reminder.class_name })}
+              aria-label={t('reminder.markFor', { name: classText(reminder.class_name) })}
             >
               {t('reminder.mark')}
             </Button>

@@ -66,6 +66,14 @@ const studentsCard = () => card('Import Students');
 
 afterEach(() => vi.restoreAllMocks());
 
+/** Clear All Data from the danger zone, and yes in its confirmation. */
+async function clearAllConfirmed() {
+  await userEvent.click(screen.getByRole('button', { name: 'Clear All Data' }));
+  await userEvent.click(
+    within(screen.getByRole('dialog', { name: 'Clear all data?' })).getByRole('button', { name: 'Clear All Data' }),
+  );
+}
+
 describe('isExcelFileName', () => {
   it('takes .xlsx and .xls in any case, nothing else', () => {
     expect(isExcelFileName('students.xlsx')).toBe(true);
@@ -76,13 +84,16 @@ describe('isExcelFileName', () => {
   });
 });
 
-describe('ImportResult', { timeout: 20_000 }, () => {
+describe('ImportResult', () => {
   it('shows the message, each imported record, and every row error with its row number', () => {
     renderPage(<ImportResult kind="students" result={studentResult} />);
     expect(screen.getByText(studentResult.message)).toBeInTheDocument();
     const imported = screen.getByRole('list', { name: 'Imported records' });
-    expect(within(imported).getByText('Riya Sen')).toBeInTheDocument();
-    expect(within(imported).getByText('+919812345670 · Class 7')).toBeInTheDocument();
+    const riya = within(imported).getByText('Riya Sen').closest('li') as HTMLElement;
+    expect(riya).toHaveTextContent('Riya Sen+919812345670 · Class 7');
+    // The phone is isolated left to right, the name cut at its end, in either direction (ADR 048).
+    expect(within(riya).getByText('+919812345670').closest('bdi')).toHaveAttribute('dir', 'ltr');
+    expect(within(riya).getByText('Riya Sen')).toHaveAttribute('dir', 'auto');
     expect(screen.getByText('2 row(s) had errors and were skipped')).toBeInTheDocument();
     const errors = within(screen.getByRole('list', { name: 'Row errors' })).getAllByRole('listitem');
     expect(errors.map((row) => row.textContent)).toEqual([
@@ -136,7 +147,44 @@ describe('ImportResult', { timeout: 20_000 }, () => {
     expect(alert.className).toMatch(/colorInfo/);
     expect(screen.queryByRole('list', { name: 'Row errors' })).toBeNull();
     expect(screen.queryByText(/shown only once/)).toBeNull();
-    expect(screen.getByText('Row 2: Asha Rao')).toBeInTheDocument();
+    const row = within(screen.getByRole('list', { name: 'Rows already imported' })).getByRole('listitem');
+    expect(row).toHaveTextContent('Row 2: Asha RaoOn record as TCH0001');
+    expect(within(row).getByText('TCH0001').closest('bdi')).toHaveAttribute('dir', 'ltr');
+  });
+
+  it('names a class the centre labelled by its label, never "Class Morning batch" (ADR 043)', async () => {
+    fakeApi({
+      'GET /classes': () => [
+        200,
+        [
+          {
+            id: 1,
+            value: 'Morning batch',
+            label: 'Morning batch',
+            section: null,
+            display_label: 'Morning batch',
+            sort_order: 1,
+            archived: false,
+            archived_at: null,
+            in_use: { students: 1, teachers: 0, attendance_records: 0 },
+          },
+        ],
+      ],
+    });
+    const [first] = studentResult.imported_students;
+    renderPage(
+      <ImportResult
+        kind="students"
+        result={{
+          ...studentResult,
+          imported_students: [{ ...(first as NonNullable<typeof first>), class_name: 'Morning batch' }],
+        }}
+      />,
+    );
+    const riya = within(screen.getByRole('list', { name: 'Imported records' }))
+      .getByText('Riya Sen')
+      .closest('li');
+    await waitFor(() => expect(riya).toHaveTextContent(/· Morning batch$/));
   });
 
   it('says what a check would do, without accounts', () => {
@@ -176,7 +224,7 @@ describe('ImportResult', { timeout: 20_000 }, () => {
   });
 });
 
-describe('Import Data', { timeout: 20_000 }, () => {
+describe('Import Data', () => {
   it('refuses a dropped file that is not Excel', async () => {
     const api = fakeApi({ [STUDENTS_IMPORT]: () => [200, studentResult] });
     renderPage(<ImportPage />);
@@ -244,8 +292,7 @@ describe('Import Data', { timeout: 20_000 }, () => {
     expect(within(studentsCard()).getByRole('button', { name: 'Upload' })).toBeDisabled();
   });
 
-  it('clears all data after the warning, and sums up what went', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+  it('clears all data from the danger zone after a warning that says a backup is taken first, and sums up what went', async () => {
     const api = fakeApi({
       'DELETE /students/clear-all': () => [
         200,
@@ -267,8 +314,16 @@ describe('Import Data', { timeout: 20_000 }, () => {
       ],
     });
     renderPage(<ImportPage />);
-    await userEvent.click(screen.getByRole('button', { name: 'Clear All Data' }));
-    expect(confirm).toHaveBeenCalledWith(expect.stringMatching(/ALL students and teachers.*cannot be undone/));
+    // At the bottom of the page, in its own danger zone, not in the page's header.
+    const zone = screen.getByRole('region', { name: 'Danger zone' });
+    await userEvent.click(within(zone).getByRole('button', { name: 'Clear All Data' }));
+    const dialog = screen.getByRole('dialog', { name: 'Clear all data?' });
+    expect(dialog).toHaveTextContent(/ALL students and teachers.*cannot be undone/);
+    expect(dialog).toHaveTextContent(
+      'A backup of all data is taken on the server first. If it cannot be written, nothing is deleted.',
+    );
+    expect(writes(api.calls)).toEqual([]);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Clear All Data' }));
     expect(
       await screen.findByText('Deleted 120 student(s), 9 teacher(s) and 9 teacher user account(s).'),
     ).toBeInTheDocument();
@@ -287,25 +342,40 @@ describe('Import Data', { timeout: 20_000 }, () => {
   });
 
   it('shows why nothing was cleared when the server could not take its backup, and clears no teachers', async () => {
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
     const detail =
       'Could not take a backup before clearing: ENOSPC: no space left on device, write. Nothing was deleted.';
     const api = fakeApi({}, { otherwise: () => [503, { detail }] });
     renderPage(<ImportPage />);
-    await userEvent.click(screen.getByRole('button', { name: 'Clear All Data' }));
+    await clearAllConfirmed();
     expect(await screen.findByText(detail)).toBeInTheDocument();
     expect(writes(api.calls).map((call) => `${call.method} ${sentTo(call)}`)).toEqual(['DELETE /students/clear-all']);
   });
 
   it('does nothing when the clear-all warning is declined, and shows the fallback on failure', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     const api = fakeApi({}, { otherwise: failed });
     renderPage(<ImportPage />);
     await userEvent.click(screen.getByRole('button', { name: 'Clear All Data' }));
+    await userEvent.click(
+      within(screen.getByRole('dialog', { name: 'Clear all data?' })).getByRole('button', { name: 'Cancel' }),
+    );
     expect(writes(api.calls)).toEqual([]);
-    confirm.mockReturnValue(true);
-    await userEvent.click(screen.getByRole('button', { name: 'Clear All Data' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await clearAllConfirmed();
     expect(await screen.findByText('Failed to clear data')).toBeInTheDocument();
+  });
+
+  it('asks in the language in use', async () => {
+    fakeApi({});
+    await showLanguage('hi');
+    try {
+      renderPage(<ImportPage />);
+      await userEvent.click(await screen.findByRole('button', { name: 'सारा डेटा हटाएँ' }));
+      expect(await screen.findByRole('dialog', { name: 'सारा डेटा साफ़ करें?' })).toHaveTextContent(
+        'सर्वर पर पहले सारे डेटा का बैकअप लिया जाता है।',
+      );
+    } finally {
+      await showLanguage('en');
+    }
   });
 
   it('shows the import instructions', async () => {
@@ -331,7 +401,7 @@ describe('Import Data', { timeout: 20_000 }, () => {
   });
 });
 
-describe('in Hindi', { timeout: 20_000 }, () => {
+describe('in Hindi', () => {
   afterEach(async () => {
     await showLanguage('en');
   });
@@ -349,7 +419,8 @@ describe('in Hindi', { timeout: 20_000 }, () => {
     await showLanguage('hi');
     renderPage(<ImportResult kind="students" result={studentResult} />);
     expect(screen.getByText('2 विद्यार्थी आयात किए गए')).toBeInTheDocument();
-    expect(screen.getByText('+919812345670 · कक्षा 7')).toBeInTheDocument();
+    const riya = screen.getByText('Riya Sen').closest('li') as HTMLElement;
+    expect(riya).toHaveTextContent('+919812345670 · कक्षा 7');
     expect(screen.getByText('पंक्ति 3: class_name: must be one of 7, 8, 9 or 10')).toBeInTheDocument();
   });
 

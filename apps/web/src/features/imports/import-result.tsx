@@ -12,9 +12,12 @@ import {
   Typography,
 } from '@mui/material';
 import type { AlreadyImported, ImportRowError } from '@tuitiondesk/contract';
+import type { ReactNode } from 'react';
 import { DataTable } from '../../components/data-table';
+import { DataSentence, LtrText, NameText } from '../../components/data-text';
 import { type TFunction, useTranslation } from '../../i18n';
 import { saveFile } from '../../lib/api-client';
+import { classInWords, useClassChoices } from '../../lib/centre-classes';
 import { csvBlob } from '../../lib/csv';
 import { todayIso } from '../../lib/dates';
 import { serverMessage } from '../../lib/server-words';
@@ -26,22 +29,46 @@ export const SHOWN_RECORDS = 200;
 
 interface ImportedRow {
   key: string;
-  name: string;
-  detail: string;
+  name: ReactNode;
+  detail: ReactNode;
 }
 
-function importedRows(t: TFunction<'imports'>, result: AnyImportResult): ImportedRow[] {
+/**
+ * A class as the import names it: the spec's "Class 7" in the language in use, a class the centre
+ * labelled itself ("Morning batch", ADR 043) as written, never "Class Morning batch".
+ */
+function useClassText(): (value: string) => string {
+  const { t } = useTranslation('imports');
+  const { labelOf } = useClassChoices();
+  return (value) => classInWords(value, labelOf(value), (name) => t('result.className', { name }));
+}
+
+/** Names cut at their end, phones, ids and addresses left to right, in either direction (ADR 048). */
+function importedRows(
+  t: TFunction<'imports'>,
+  classText: (value: string) => string,
+  result: AnyImportResult,
+): ImportedRow[] {
   if ('imported_students' in result) {
     return result.imported_students.map((student, index) => ({
       key: student.unique_id ?? `row-${index}`,
-      name: student.name,
-      detail: t('result.studentDetail', { phone: student.phone, class: student.class_name }),
+      name: <NameText title={student.name}>{student.name}</NameText>,
+      detail: (
+        <DataSentence
+          text={(stand) => t('result.studentDetail', stand)}
+          data={{ phone: <LtrText>{student.phone}</LtrText>, class: <bdi>{classText(student.class_name)}</bdi> }}
+        />
+      ),
     }));
   }
   return result.imported_teachers.map((teacher, index) => ({
     key: teacher.unique_id ?? `row-${index}`,
-    name: teacher.name,
-    detail: `${teacher.phone} · ${teacher.email}`,
+    name: <NameText title={teacher.name}>{teacher.name}</NameText>,
+    detail: (
+      <>
+        <LtrText>{teacher.phone}</LtrText> · <LtrText>{teacher.email}</LtrText>
+      </>
+    ),
   }));
 }
 
@@ -49,8 +76,8 @@ const scrollBox = { maxHeight: 260, overflowY: 'auto' } as const;
 
 interface ListedRow {
   key: string;
-  primary: string;
-  secondary?: string;
+  primary: ReactNode;
+  secondary?: ReactNode;
 }
 
 /** A headed, scrolling list of rows (records, errors): the first `shown` of them, then how many more. */
@@ -137,8 +164,18 @@ export function AlreadyImportedRows({
       label={t('result.alreadyLabel')}
       rows={rows.map((row) => ({
         key: String(row.row),
-        primary: t('result.rowName', { row: row.row, name: row.name }),
-        secondary: t('result.onRecord', { id: row.unique_id }),
+        primary: (
+          <DataSentence
+            text={(stand) => t('result.rowName', { row: row.row, ...stand })}
+            data={{ name: <bdi>{row.name}</bdi> }}
+          />
+        ),
+        secondary: (
+          <DataSentence
+            text={(stand) => t('result.onRecord', stand)}
+            data={{ id: <LtrText>{row.unique_id}</LtrText> }}
+          />
+        ),
       }))}
     />
   );
@@ -171,9 +208,15 @@ function TeacherAccounts({ teachers }: { teachers: ImportedTeacher[] }) {
       >
         {withPassword.map((teacher) => (
           <TableRow key={teacher.username ?? teacher.email}>
-            <TableCell>{teacher.name}</TableCell>
-            <TableCell>{teacher.username}</TableCell>
-            <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>{teacher.initial_password}</TableCell>
+            <TableCell>
+              <NameText title={teacher.name}>{teacher.name}</NameText>
+            </TableCell>
+            <TableCell>
+              <LtrText>{teacher.username}</LtrText>
+            </TableCell>
+            <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
+              <LtrText>{teacher.initial_password}</LtrText>
+            </TableCell>
           </TableRow>
         ))}
       </DataTable>
@@ -214,7 +257,8 @@ export function resultNotice(t: TFunction<'imports'>, kind: ImportKind, result: 
 /** What an import (or a check) answered: the message, the records, every row error, new accounts. */
 export function ImportResult({ kind, result }: { kind: ImportKind; result: AnyImportResult }) {
   const { t } = useTranslation('imports');
-  const rows = importedRows(t, result);
+  const classText = useClassText();
+  const rows = importedRows(t, classText, result);
   const count = rows.length;
   // The new teachers' first sign-in details, after a real import (a check creates no account).
   const newTeachers = 'imported_teachers' in result && !result.dry_run ? result.imported_teachers : null;

@@ -62,7 +62,7 @@ describe('Leave screen', { timeout: 30_000 }, () => {
     const bala = within(table).getByText('Bala Das').closest('tr') as HTMLElement;
     expect(bala).toHaveTextContent('05 Dec 2026');
     expect(bala).toHaveTextContent('1 day');
-    expect(api.calls[0]?.url.searchParams.get('status')).toBe('pending');
+    expect(api.calls.find((call) => call.path === '/leave-requests')?.url.searchParams.get('status')).toBe('pending');
   });
 
   it('approves after saying what approving does, and refreshes the list', async () => {
@@ -141,6 +141,39 @@ describe('Leave screen', { timeout: 30_000 }, () => {
     expect(chitra).toHaveTextContent('Approved');
     expect(chitra).toHaveTextContent('by Administrator, 24 Nov 2026');
     expect(api.calls.at(-1)?.url.searchParams.get('status')).toBe('approved');
+  });
+
+  it('names a class the centre labelled by its label, and isolates the student id left to right (ADR 043, 048)', async () => {
+    const batch = request({ id: 3, student_name: 'Chitra Nair', class_name: 'Morning batch' });
+    fakeApi({
+      'GET /api/v1/leave-requests': () => [200, { requests: [batch, waiting[0]], total: 2 }],
+      'GET /api/v1/classes': () => [
+        200,
+        [
+          { value: '7', label: 'Class 7' },
+          { value: 'Morning batch', label: 'Morning batch' },
+        ].map((item, index) => ({
+          ...item,
+          id: index + 1,
+          section: null,
+          display_label: item.label,
+          sort_order: index + 1,
+          archived: false,
+          archived_at: null,
+          in_use: { students: 1, teachers: 0, attendance_records: 0 },
+        })),
+      ],
+    });
+    renderPage(<LeavePage />, { signedInAs: 'admin' });
+    const table = await screen.findByRole('table', { name: 'Leave requests' });
+    const chitra = within(table).getByText('Chitra Nair').closest('tr') as HTMLElement;
+    await waitFor(() => expect(within(chitra).getAllByRole('cell')[1]).toHaveTextContent(/^Morning batch$/));
+    expect(within(chitra).getByText('STU0003').closest('bdi')).toHaveAttribute('dir', 'ltr');
+    expect(within(table).getByText('Asha Verma').closest('tr')).toHaveTextContent('Class 7');
+    await userEvent.click(screen.getByRole('button', { name: 'Approve leave for Chitra Nair' }));
+    expect(screen.getByRole('dialog', { name: 'Approve leave for Chitra Nair?' })).toHaveTextContent(
+      'Chitra Nair (Morning batch) will show as Leave',
+    );
   });
 
   it('says when nothing waits', async () => {

@@ -21,6 +21,7 @@ import {
 import { LEAVE_STATUSES, type LeaveRequest, type LeaveStatus } from '@tuitiondesk/contract';
 import { type ReactNode, useState } from 'react';
 import { DataTable } from '../../components/data-table';
+import { LtrText, NameText } from '../../components/data-text';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/page-spinner';
@@ -28,6 +29,7 @@ import { useCardLayout } from '../../components/row-cards';
 import { type TFunction, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth/auth-provider';
+import { classInWords, useClassChoices } from '../../lib/centre-classes';
 import { formatDay, formatDayTime } from '../../lib/dates';
 import { useToast } from '../../lib/toast';
 import { LEAVE_PAGE_SIZE, type LeaveDecision, useDecideLeave, useLeaveList } from './api';
@@ -49,6 +51,16 @@ function dates(t: TFunction<'leave'>, request: LeaveRequest): string {
 }
 
 /**
+ * A class as this page names it: the spec's "Class 7" in the language in use, a class the centre
+ * labelled itself ("Morning batch", ADR 043) as written, never "Class Morning batch".
+ */
+function useClassText(): (value: string) => string {
+  const { t } = useTranslation('leave');
+  const { labelOf } = useClassChoices();
+  return (value) => classInWords(value, labelOf(value), (name) => t('className', { name }));
+}
+
+/**
  * Leave: what parents told the centre in advance, from the parent app. Admins approve or decline a
  * waiting request (after saying what that does); teachers read the requests of their classes.
  */
@@ -64,6 +76,7 @@ export default function LeavePage() {
   // table scrolled sideways.
   const narrow = useCardLayout();
   const decide = useDecideLeave();
+  const classText = useClassText();
 
   const confirm = () => {
     if (!deciding) return;
@@ -105,10 +118,12 @@ export default function LeavePage() {
         {requests.map((request) => (
           <Paper component="li" key={request.id} variant="outlined" sx={{ p: 2 }}>
             <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
-              <Box>
-                <Typography sx={{ fontWeight: 600 }}>{request.student_name}</Typography>
+              <Box sx={{ minWidth: 0 }}>
+                <Typography component="div" sx={{ fontWeight: 600 }}>
+                  <NameText title={request.student_name}>{request.student_name}</NameText>
+                </Typography>
                 <Typography variant="body2" color="text.secondary">
-                  {request.student_unique_id} · {t('className', { name: request.class_name })}
+                  <LtrText>{request.student_unique_id}</LtrText> · {classText(request.class_name)}
                 </Typography>
               </Box>
               <StateChip request={request} />
@@ -151,14 +166,14 @@ export default function LeavePage() {
           {requests.map((request) => (
             <TableRow key={request.id} hover>
               <TableCell>
-                <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                  {request.student_name}
+                <Typography variant="body2" component="div" sx={{ fontWeight: 600 }}>
+                  <NameText title={request.student_name}>{request.student_name}</NameText>
                 </Typography>
                 <Typography variant="caption" color="text.secondary">
-                  {request.student_unique_id}
+                  <LtrText>{request.student_unique_id}</LtrText>
                 </Typography>
               </TableCell>
-              <TableCell>{t('className', { name: request.class_name })}</TableCell>
+              <TableCell>{classText(request.class_name)}</TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>
                 {dates(t, request)}
                 <Typography variant="caption" color="text.secondary" component="div">
@@ -287,6 +302,7 @@ function DecisionDialog({
   onConfirm: () => void;
 }) {
   const { t } = useTranslation('leave');
+  const classText = useClassText();
   const request = deciding?.request;
   const approving = deciding?.decision === 'approve';
   return (
@@ -301,7 +317,7 @@ function DecisionDialog({
               {approving
                 ? t('dialog.approveText', {
                     name: request.student_name,
-                    className: request.class_name,
+                    className: classText(request.class_name),
                     dates: dates(t, request),
                     reason: request.reason,
                   })

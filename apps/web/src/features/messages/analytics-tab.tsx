@@ -54,8 +54,9 @@ function Figures({ data }: { data: MessageAnalytics }) {
       value: percent(totals.read, totals.families),
       caption: t('analytics.familiesCount', { count: totals.read }),
     },
-    { label: t('analytics.replies'), value: formatNumber(totals.replies) },
+    { label: t('analytics.sentByHand'), value: formatNumber(totals.sent_by_hand) },
     { label: t('analytics.notReached'), value: formatNumber(totals.not_reached), caption: t('analytics.onCallList') },
+    { label: t('analytics.replies'), value: formatNumber(totals.replies) },
     {
       label: t('analytics.cost'),
       value: `₹${cost.estimate.toFixed(2)}`,
@@ -65,7 +66,7 @@ function Figures({ data }: { data: MessageAnalytics }) {
   return (
     <Grid container spacing={2}>
       {figures.map((figure) => (
-        <Grid key={figure.label} size={{ xs: 6, md: 3 }}>
+        <Grid key={figure.label} size={{ xs: 6, md: 4, lg: 3 }}>
           <Figure {...figure} />
         </Grid>
       ))}
@@ -75,7 +76,7 @@ function Figures({ data }: { data: MessageAnalytics }) {
 
 type Send = MessageAnalytics['sends'][number];
 
-/** Message, Families, In app, WhatsApp, Delivered, Read, Replies, Not reached: on a phone, a card a message. */
+/** Message, Families, In app, WhatsApp, Delivered, Read, Sent by hand, Not reached, Replies: on a phone, a card a message. */
 const sendColumns = (t: TFunction<'messages'>): readonly DataColumn<Send>[] => [
   {
     id: 'message',
@@ -97,8 +98,13 @@ const sendColumns = (t: TFunction<'messages'>): readonly DataColumn<Send>[] => [
   { id: 'whatsapp', header: t('analytics.columns.whatsapp'), cell: (send) => formatNumber(send.whatsapp) },
   { id: 'delivered', header: t('analytics.columns.delivered'), cell: (send) => percent(send.delivered, send.families) },
   { id: 'read', header: t('analytics.columns.read'), cell: (send) => percent(send.read, send.families) },
-  { id: 'replies', header: t('analytics.columns.replies'), cell: (send) => formatNumber(send.replies) },
+  {
+    id: 'sent-by-hand',
+    header: t('analytics.columns.sentByHand'),
+    cell: (send) => formatNumber(send.sent_by_hand),
+  },
   { id: 'not-reached', header: t('analytics.columns.notReached'), cell: (send) => formatNumber(send.not_reached) },
+  { id: 'replies', header: t('analytics.columns.replies'), cell: (send) => formatNumber(send.replies) },
 ];
 const sendId = (send: Send) => send.id;
 const sendName = (send: Send) => send.subject;

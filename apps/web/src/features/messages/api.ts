@@ -2,11 +2,12 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type {
   CallList,
   ClassOption,
-  Communication,
   Conversation,
   ConversationSummary,
   FamilyCount,
+  FamilyMessage,
   MessageAnalytics,
+  MessageGroup,
   MessageTemplate,
   MessagingSettings,
   SaveMessageTemplateRequest,
@@ -25,39 +26,52 @@ export const HISTORY_REFRESH_MS = 30_000;
 
 const keys = {
   all: ['messages'] as const,
-  history: (offset: number, limit: number) => [...keys.all, 'history', offset, limit] as const,
+  groups: (offset: number, limit: number) => [...keys.all, 'history', 'grouped', offset, limit] as const,
+  sendFamilies: (sendId: number) => [...keys.all, 'history', 'send', sendId] as const,
   recipientClasses: () => [...keys.all, 'recipient-classes'] as const,
   familyCount: (recipients: string) => [...keys.all, 'family-count', recipients] as const,
 };
 
-export interface HistoryPage {
-  items: Communication[];
+export interface GroupsPage {
+  items: MessageGroup[];
   /** True when there are older messages after this page. */
   hasMore: boolean;
 }
 
-/** One page of history. It asks for one row more than it shows, to know whether a next page exists. */
-export const historyPageQuery = (page: number, rowsPerPage: number) =>
+/**
+ * One page of the history grouped by message (ADR 049), one item more asked for than shown to know
+ * whether a next page exists; refreshed as the history is (a family's status moves on its own).
+ */
+export const messageGroupsQuery = (page: number, perPage: number) =>
   queryOptions({
-    queryKey: keys.history(page * rowsPerPage, rowsPerPage),
-    queryFn: async ({ signal }): Promise<HistoryPage> => {
-      const rows = await apiRequest<Communication[]>('/communications/history', {
-        query: { limit: rowsPerPage + 1, offset: page * rowsPerPage },
+    queryKey: keys.groups(page * perPage, perPage),
+    queryFn: async ({ signal }): Promise<GroupsPage> => {
+      const rows = await apiRequest<MessageGroup[]>('/communications/history/grouped', {
+        query: { limit: perPage + 1, offset: page * perPage },
         signal,
       });
-      return { items: rows.slice(0, rowsPerPage), hasMore: rows.length > rowsPerPage };
+      return { items: rows.slice(0, perPage), hasMore: rows.length > perPage };
     },
     refetchInterval: HISTORY_REFRESH_MS,
     placeholderData: keepPreviousData,
   });
 
-/** A failed history fetch is only logged: the list shows what it has (or nothing), with no error on screen. */
-export function useMessageHistory(page: number, rowsPerPage: number) {
-  const query = useQuery(historyPageQuery(page, rowsPerPage));
+/** A failed fetch is logged; the tab says the history could not be loaded, with Retry. */
+export function useMessageGroups(page: number, perPage: number) {
+  const query = useQuery(messageGroupsQuery(page, perPage));
   useEffect(() => {
     if (query.error) console.error('Failed to fetch communication history', query.error);
   }, [query.error]);
   return query;
+}
+
+/** The families beneath one send, fetched when its row is opened. */
+export function useSendFamilies(sendId: number) {
+  return useQuery({
+    queryKey: keys.sendFamilies(sendId),
+    queryFn: apiGet<FamilyMessage[]>(`/communications/history/sends/${sendId}`),
+    refetchInterval: HISTORY_REFRESH_MS,
+  });
 }
 
 export const recipientClassesQuery = () =>
@@ -116,6 +130,13 @@ export function useCallList() {
 export function useMarkCalled() {
   return useRefreshingMutation([...keys.all], ({ messageId, called }: { messageId: number; called: boolean }) =>
     apiRequest<CallList>(`/communications/call-list/${messageId}`, { method: 'PUT', json: { called } }),
+  );
+}
+
+/** Marks a message the family never got as sent by hand (once; a second tick changes nothing). */
+export function useMarkSentByHand() {
+  return useRefreshingMutation([...keys.all], (messageId: number) =>
+    apiRequest<CallList>(`/communications/call-list/${messageId}/sent-by-hand`, { method: 'PUT', json: {} }),
   );
 }
 

@@ -8,9 +8,10 @@ import {
   type FakeReply,
   type FakeRoute,
   fakeApi,
+  familyMessage,
   fill,
   communication as item,
-  listOf,
+  loneMessageGroup,
   renderPage,
 } from '../../testing';
 import CommunicationsPage from './communications-page';
@@ -23,7 +24,7 @@ const CLASSES = [
   { value: '8', label: 'Class 8' },
 ];
 
-const HISTORY = '/communications/history';
+const HISTORY = '/communications/history/grouped';
 const SEND = '/messages/send-to-parents';
 
 /** Serves the history a page at a time (by limit and offset), the classes, and sending. */
@@ -32,7 +33,10 @@ function serve(history: Communication[], send: FakeRoute = () => [200, { message
     [`GET ${HISTORY}`]: ({ url }) => {
       const offset = Number(url.searchParams.get('offset'));
       const limit = Number(url.searchParams.get('limit'));
-      return [200, history.slice(offset, offset + limit)];
+      return [
+        200,
+        history.slice(offset, offset + limit).map((entry) => loneMessageGroup(familyMessage(entry.id, entry))),
+      ];
     },
     'GET /students/classes': () => [200, CLASSES],
     [`POST ${SEND}`]: send,
@@ -40,8 +44,6 @@ function serve(history: Communication[], send: FakeRoute = () => [200, { message
   return {
     /** The bodies sent, in order. */
     posts: () => api.calls.filter((call) => call.path === SEND).map((call) => call.body),
-    /** The query of each history request, in order. */
-    historyQueries: () => api.calls.filter((call) => call.path === HISTORY).map((call) => call.url.search),
   };
 }
 
@@ -68,55 +70,7 @@ describe('deliveryStatusColor', () => {
   });
 });
 
-describe('Message History', { timeout: 20_000 }, () => {
-  it('shows type, subject with the preview, recipient, sent time and a coloured status chip', async () => {
-    serve([
-      item(1, { message: LONG, delivery_status: 'delivered' }),
-      item(2, { message_type: 'WHATSAPP', delivery_status: 'failed', failure_reason: 'Number not on WhatsApp' }),
-      item(3, { message_type: 'SMS' as 'IN_APP', delivery_status: 'queued' }),
-      item(4, { kind: 'absence_alert', delivery_status: 'sent', reply: 'sick' }),
-    ]);
-    renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
-    const table = await screen.findByRole('table', { name: 'Message history' });
-    const rows = within(table).getAllByRole('row').slice(1);
-    expect(within(rows[0] as HTMLElement).getByText(`${LONG.slice(0, 50)}…`)).toBeInTheDocument();
-    expect(within(rows[0] as HTMLElement).getByText('Subject 1')).toBeInTheDocument();
-    expect(within(rows[0] as HTMLElement).getByText('Meera Shah')).toBeInTheDocument();
-    expect(within(rows[0] as HTMLElement).getByText('22 Nov 2026, 09:05')).toBeInTheDocument();
-    expect(within(rows[0] as HTMLElement).getByRole('img', { name: 'In-app message' })).toBeInTheDocument();
-    expect(within(rows[1] as HTMLElement).getByRole('img', { name: 'WhatsApp' })).toBeInTheDocument();
-    expect(within(rows[2] as HTMLElement).getByRole('img', { name: 'Other (SMS)' })).toBeInTheDocument();
-    expect(within(rows[3] as HTMLElement).getByRole('img', { name: 'In-app message' })).toBeInTheDocument();
-    expect(within(rows[3] as HTMLElement).getByText('Absence alert')).toBeInTheDocument();
-    expect(within(rows[3] as HTMLElement).getByText('Replied: Sick')).toBeInTheDocument();
-
-    const chip = (row: number, text: string) =>
-      within(rows[row] as HTMLElement)
-        .getByText(text)
-        .closest('.MuiChip-root');
-    expect(chip(0, 'Delivered')).toHaveClass('MuiChip-colorSuccess');
-    expect(chip(1, 'Failed')).toHaveClass('MuiChip-colorError');
-    expect(chip(2, 'Queued')).toHaveClass('MuiChip-colorDefault');
-  });
-
-  it('colours a sent message info', async () => {
-    serve([item(1)]);
-    renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
-    expect((await screen.findByText('Sent')).closest('.MuiChip-root')).toHaveClass('MuiChip-colorInfo');
-  });
-
-  it('pages through the history with limit and offset', async () => {
-    const { historyQueries } = serve(listOf(30, item));
-    renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
-    expect(await screen.findByText('Subject 25')).toBeInTheDocument();
-    expect(screen.queryByText('Subject 26')).toBeNull();
-    expect(historyQueries()[0]).toBe('?limit=26&offset=0');
-    await userEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
-    expect(await screen.findByText('Subject 30')).toBeInTheDocument();
-    expect(screen.getByText('26–30 of 30')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Go to next page' })).toBeDisabled();
-  });
-
+describe('Message History', () => {
   it('has the four tabs, Message History first', async () => {
     serve([]);
     renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
@@ -134,7 +88,10 @@ describe('Message History', { timeout: 20_000 }, () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     let up = false;
     fakeApi(
-      { [`GET ${HISTORY}`]: () => (up ? [200, [item(1)]] : [503, { detail: 'Database unavailable' }]) },
+      {
+        [`GET ${HISTORY}`]: () =>
+          up ? [200, [loneMessageGroup(familyMessage(1))]] : [503, { detail: 'Database unavailable' }],
+      },
       { otherwise: () => [503, { detail: 'Database unavailable' }] },
     );
     renderPage(<CommunicationsPage />, { signedInAs: 'admin' });
@@ -148,7 +105,7 @@ describe('Message History', { timeout: 20_000 }, () => {
   });
 });
 
-describe('Send Message dialog', { timeout: 20_000 }, () => {
+describe('Send Message dialog', () => {
   async function openDialog() {
     await userEvent.click(screen.getByRole('button', { name: 'Send Message' }));
     return screen.findByRole('dialog', { name: 'Send Message' });
@@ -243,10 +200,18 @@ describe('the call list', () => {
     failure_reason: 'No channel reaches this family: no parent app notifications and no WhatsApp opt-in.',
     called_at: null,
     called_by: null,
+    reach: 'not_reached',
+    students: 'Asha Shah',
+    language: 'en',
+    text: 'Centre: Exam timetable\n\nThe timetable is out.',
+    whatsapp_link: 'https://wa.me/919812345678?text=Centre',
+    sms_link: 'sms:+919812345678?&body=Centre',
+    sent_by_hand_at: null,
+    sent_by_hand_by: null,
     ...fields,
   });
 
-  it('opens from a link, lists who to ring with a tel: link and why, and ticks a call', async () => {
+  it('opens from a link, lists who to ring or message by hand with tel:, WhatsApp and SMS links, and ticks each', async () => {
     const user = userEvent.setup({ delay: null });
     let items = [
       entry({
@@ -263,20 +228,34 @@ describe('the call list', () => {
     ];
     const ticks: unknown[] = [];
     fakeApi({
-      'GET /communications/history': () => [200, []],
+      [`GET ${HISTORY}`]: () => [200, []],
       'GET /communications/call-list': () => [200, { items, waiting_count: items.length, not_reached_minutes: 30 }],
-      'PUT /communications/call-list/1': ({ body }) => {
-        ticks.push(body);
+      'PUT /communications/call-list/1/sent-by-hand': () => {
+        ticks.push('sent by hand');
         items = items.map((item) =>
-          item.message_id === 1 ? { ...item, called_at: '2026-11-22T10:00:00', called_by: 'Centre Admin' } : item,
+          item.message_id === 1
+            ? {
+                ...item,
+                reach: 'sent_by_hand',
+                sent_by_hand_at: '2026-11-22T10:00:00',
+                sent_by_hand_by: 'Centre Admin',
+              }
+            : item,
         );
         return [200, { items, waiting_count: 1, not_reached_minutes: 30 }];
+      },
+      'PUT /communications/call-list/2': ({ body }) => {
+        ticks.push(body);
+        items = items.map((item) =>
+          item.message_id === 2 ? { ...item, called_at: '2026-11-22T10:05:00', called_by: 'Centre Admin' } : item,
+        );
+        return [200, { items, waiting_count: 0, not_reached_minutes: 30 }];
       },
     });
     renderPage(<CommunicationsPage />, { path: '/communications?tab=call-list', signedInAs: 'teacher' });
     const list = await screen.findByRole('list', { name: 'Call list' });
     expect(screen.getByRole('tab', { name: 'Call list' })).toHaveAttribute('aria-selected', 'true');
-    expect(screen.getByText(/2 families to call/)).toBeInTheDocument();
+    expect(screen.getByText(/^2 families to message or call\./)).toBeInTheDocument();
     const rows = within(list).getAllByRole('listitem');
     expect(within(rows[0] as HTMLElement).getByText('Asked to be called')).toBeInTheDocument();
     expect(
@@ -286,14 +265,30 @@ describe('the call list', () => {
       within(rows[1] as HTMLElement).getByText(/^Not reached: No channel reaches this family/),
     ).toBeInTheDocument();
 
-    await user.click(within(rows[1] as HTMLElement).getByRole('checkbox', { name: 'Called Meera Shah' }));
-    expect(ticks).toEqual([{ called: true }]);
+    const meera = rows[1] as HTMLElement;
+    expect(within(meera).getByText('Students: Asha Shah')).toBeInTheDocument();
+    expect(within(meera).getByRole('link', { name: 'Send on WhatsApp to Meera Shah' })).toHaveAttribute(
+      'href',
+      'https://wa.me/919812345678?text=Centre',
+    );
+    expect(within(meera).getByRole('link', { name: 'Send an SMS to Meera Shah' })).toHaveAttribute(
+      'href',
+      'sms:+919812345678?&body=Centre',
+    );
+    // Nothing reached Meera: no call tick, the message goes by hand; Ravi asked for a call: no links.
+    expect(within(meera).queryByRole('checkbox')).not.toBeInTheDocument();
+    expect(within(rows[0] as HTMLElement).queryByRole('link', { name: /WhatsApp/ })).not.toBeInTheDocument();
+
+    await user.click(within(meera).getByRole('button', { name: 'Mark as sent by hand to Meera Shah' }));
+    expect(await screen.findByText('Sent by hand by Centre Admin')).toBeInTheDocument();
+    await user.click(within(rows[0] as HTMLElement).getByRole('checkbox', { name: 'Called Ravi Rao' }));
     expect(await screen.findByText('Called by Centre Admin')).toBeInTheDocument();
+    expect(ticks).toEqual(['sent by hand', { called: true }]);
   });
 
   it('says so when nobody needs a call', async () => {
     fakeApi({
-      'GET /communications/history': () => [200, []],
+      [`GET ${HISTORY}`]: () => [200, []],
       'GET /communications/call-list': () => [200, { items: [], waiting_count: 0, not_reached_minutes: 30 }],
     });
     renderPage(<CommunicationsPage />, { path: '/communications?tab=call-list', signedInAs: 'teacher' });
@@ -301,7 +296,7 @@ describe('the call list', () => {
   });
 });
 
-describe('in Hindi', { timeout: 20_000 }, () => {
+describe('in Hindi', () => {
   afterEach(async () => {
     await showLanguage('en');
   });
@@ -315,7 +310,7 @@ describe('in Hindi', { timeout: 20_000 }, () => {
     expect(screen.getByRole('tab', { name: 'टेम्पलेट' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'संदेश भेजें' })).toBeInTheDocument();
     const table = await screen.findByRole('table', { name: 'संदेश इतिहास' });
-    expect(within(table).getByRole('columnheader', { name: 'विषय' })).toBeInTheDocument();
+    expect(within(table).getByRole('columnheader', { name: 'संदेश' })).toBeInTheDocument();
     expect(within(table).getByText('अनुपस्थिति सूचना')).toBeInTheDocument();
     expect(within(table).getByText('जवाब दिया: बीमार')).toBeInTheDocument();
     expect(within(table).getByText('पहुँचा')).toBeInTheDocument();

@@ -10,10 +10,10 @@ import { usePageState } from '../../components/pager';
 import { useTranslation } from '../../i18n';
 import { useAuth } from '../../lib/auth/auth-provider';
 import { AnalyticsTab } from './analytics-tab';
-import { useMessageHistory, useMessagingSettings } from './api';
+import { useMessageGroups, useMessagingSettings } from './api';
 import { CallList } from './call-list';
 import { Conversations } from './conversations';
-import { MessageHistoryTable, ROWS_PER_PAGE_OPTIONS } from './message-history-table';
+import { GROUPS_PER_PAGE, MessageGroups } from './message-groups';
 import { MessagingSettingsDialog } from './messaging-settings-dialog';
 import { SendMessageDialog } from './send-message-dialog';
 import { TemplatesTab } from './templates-tab';
@@ -21,7 +21,14 @@ import { TemplatesTab } from './templates-tab';
 /** The tabs' texts (`tabs.<key>`), in their order. */
 const TABS = ['history', 'analytics', 'templates', 'callList', 'conversations'] as const;
 /** Tabs a link can open (`/communications?tab=call-list`, from the dashboard). */
-const TAB_PARAMS: Record<string, number> = { analytics: 1, templates: 2, 'call-list': 3, conversations: 4 };
+const TAB_PARAMS: Record<string, number> = {
+  analytics: 1,
+  templates: 2,
+  'call-list': 3,
+  conversations: 4,
+  // The extra tab, when the route gives one (WhatsApp, for admins).
+  whatsapp: 5,
+};
 
 function TabPanel({ index, current, children }: { index: number; current: number; children: ReactNode }) {
   return (
@@ -38,8 +45,8 @@ function TabPanel({ index, current, children }: { index: number; current: number
 
 function MessageHistory() {
   const { t } = useTranslation('messages');
-  const paging = usePageState(ROWS_PER_PAGE_OPTIONS[0] as number);
-  const history = useMessageHistory(paging.page, paging.pageSize);
+  const paging = usePageState(GROUPS_PER_PAGE[0] as number);
+  const history = useMessageGroups(paging.page, paging.pageSize);
   // A page never loaded says so (not "no messages"); one shown before stays when a refetch fails.
   if (history.isError && history.data === undefined) {
     return (
@@ -49,7 +56,7 @@ function MessageHistory() {
     );
   }
   return (
-    <MessageHistoryTable
+    <MessageGroups
       items={history.data?.items}
       loading={history.isPending}
       paging={paging}
@@ -58,11 +65,20 @@ function MessageHistory() {
   );
 }
 
+/** A tab another feature adds, composed in app/routes/communications.tsx (WhatsApp's set-up, for admins). */
+export interface ExtraTab {
+  label: ReactNode;
+  panel: ReactNode;
+}
+
 /** Communications: message parents, and see every message sent. */
-export default function CommunicationsPage() {
+export default function CommunicationsPage({ extraTab }: { extraTab?: ExtraTab } = {}) {
   const { t } = useTranslation('messages');
   const [search] = useSearchParams();
-  const [tab, setTab] = useState(() => TAB_PARAMS[search.get('tab') ?? ''] ?? 0);
+  const [tab, setTab] = useState(() => {
+    const asked = TAB_PARAMS[search.get('tab') ?? ''] ?? 0;
+    return asked < TABS.length || extraTab ? asked : 0;
+  });
   const [sending, setSending] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const { user } = useAuth();
@@ -116,6 +132,7 @@ export default function CommunicationsPage() {
               aria-controls={`communications-panel-${index}`}
             />
           ))}
+          {extraTab && <Tab label={extraTab.label} id="communications-tab-5" aria-controls="communications-panel-5" />}
         </Tabs>
       </Paper>
 
@@ -135,6 +152,11 @@ export default function CommunicationsPage() {
       <TabPanel index={4} current={tab}>
         <Conversations canAnswer={isAdmin} />
       </TabPanel>
+      {extraTab && (
+        <TabPanel index={5} current={tab}>
+          {extraTab.panel}
+        </TabPanel>
+      )}
 
       <SendMessageDialog open={sending} onClose={() => setSending(false)} />
       {settingsOpen && settings.data && (

@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, renderPage } from '../../testing';
 import CommunicationsPage from './communications-page';
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => vi.restoreAllMocks());
 
 const OPEN: Conversation = {
@@ -37,7 +36,7 @@ function serve(
   send = vi.fn((_body: unknown): [number, unknown] => [200, { message: 'WhatsApp message sent' }]),
 ) {
   fakeApi({
-    'GET /communications/history': () => [200, []],
+    'GET /communications/history/grouped': () => [200, []],
     'GET /communications/conversations': () => [
       200,
       [

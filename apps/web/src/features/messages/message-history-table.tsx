@@ -1,12 +1,15 @@
-import ChatBubbleOutlineIcon from '@mui/icons-material/ChatBubbleOutlineOutlined';
 import MailOutlineIcon from '@mui/icons-material/MailOutlined';
 import PhoneIphoneIcon from '@mui/icons-material/PhoneIphone';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
-import { Box, Chip, type ChipProps, Paper, Skeleton, Tooltip, Typography } from '@mui/material';
-import { type Communication, DELIVERY_STATUSES, type DeliveryStatus, type MessageAttempt } from '@tuitiondesk/contract';
-import { ColumnTable } from '../../components/data-table';
-import { EmptyState } from '../../components/empty-state';
-import { Pager, type PageState } from '../../components/pager';
+import { Box, Chip, type ChipProps, Tooltip, Typography } from '@mui/material';
+import {
+  type Communication,
+  DELIVERY_STATUSES,
+  type DeliveryStatus,
+  type FamilyMessage,
+  type MessageAttempt,
+} from '@tuitiondesk/contract';
+import { LtrText } from '../../components/data-text';
 import type { DataColumn } from '../../components/row-cards';
 import { type TFunction, useTranslation } from '../../i18n';
 import { formatDayTime } from '../../lib/dates';
@@ -70,7 +73,7 @@ const NAMED_KINDS = new Set<Communication['kind']>([
   'leave_notice',
   'whatsapp',
 ]);
-const isNamedKind = (kind: Communication['kind']): kind is Exclude<Communication['kind'], 'notice'> =>
+export const isNamedKind = (kind: Communication['kind']): kind is Exclude<Communication['kind'], 'notice'> =>
   NAMED_KINDS.has(kind);
 
 /** One line per channel tried: "WhatsApp: Delivered 22 Nov 2026, 09:07", with the reason it failed or waits. */
@@ -129,20 +132,60 @@ function StatusChip({ item }: { item: Communication }) {
   );
 }
 
-/** Type, Subject, Recipient, Sent At, Status: on a phone, a card a message, headed by its subject. */
-const columns = (t: TFunction<'messages'>): readonly DataColumn<Communication>[] => [
+/** Where a message stands beyond the channels' status: sent by hand (who and when), or not reached. */
+function ReachNote({ item }: { item: FamilyMessage }) {
+  const { t } = useTranslation('messages');
+  if (item.reach === 'sent_by_hand') {
+    return (
+      <Typography variant="body2" sx={{ mt: 0.5 }}>
+        {t('history.sentByHand', { name: item.sent_by_hand_by ?? '-', date: formatDayTime(item.sent_by_hand_at) })}
+      </Typography>
+    );
+  }
+  if (item.reach === 'not_reached') {
+    return (
+      <Typography variant="body2" color="error.dark" sx={{ mt: 0.5 }}>
+        {t('history.notReached')}
+      </Typography>
+    );
+  }
+  return null;
+}
+
+/** The family a message went to: the name, and the phone beneath it, left to right in any language. */
+export function RecipientCell({ item }: { item: Communication }) {
+  return (
+    <>
+      <Typography variant="body2">{item.recipient_name || <LtrText>{item.recipient}</LtrText>}</Typography>
+      {item.recipient_name && (
+        <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+          <LtrText>{item.recipient}</LtrText>
+        </Typography>
+      )}
+    </>
+  );
+}
+
+/** The family's status: the channels' chip, with the reason on hover, its reply, and sent by hand or not reached. */
+export function FamilyStatus({ item }: { item: FamilyMessage }) {
+  return (
+    <>
+      <StatusChip item={item} />
+      <ReachNote item={item} />
+    </>
+  );
+}
+
+/** The families beneath a send: Type, Recipient, Message (in the family's language), Status. */
+export const familyColumns = (t: TFunction<'messages'>): readonly DataColumn<FamilyMessage>[] => [
   { id: 'type', header: t('history.columns.type'), cell: (item) => <MessageTypeIcon type={item.message_type} /> },
+  { id: 'recipient', header: t('history.columns.recipient'), cell: (item) => <RecipientCell item={item} /> },
   {
     id: 'subject',
     header: t('history.columns.subject'),
     sx: { maxWidth: 360 },
     cell: (item) => (
       <>
-        {isNamedKind(item.kind) && (
-          <Typography variant="caption" color="text.secondary" component="div">
-            {t(`history.kind.${item.kind}`)}
-          </Typography>
-        )}
         <Typography variant="body2" sx={{ fontWeight: 600 }}>
           {item.subject || '-'}
         </Typography>
@@ -152,68 +195,5 @@ const columns = (t: TFunction<'messages'>): readonly DataColumn<Communication>[]
       </>
     ),
   },
-  {
-    id: 'recipient',
-    header: t('history.columns.recipient'),
-    cell: (item) => (
-      <>
-        <Typography variant="body2">{item.recipient_name || item.recipient}</Typography>
-        {item.recipient_name && (
-          <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
-            {item.recipient}
-          </Typography>
-        )}
-      </>
-    ),
-  },
-  { id: 'sent-at', header: t('history.columns.sentAt'), nowrap: true, cell: (item) => formatDayTime(item.sent_at) },
-  { id: 'status', header: t('history.columns.status'), cell: (item) => <StatusChip item={item} /> },
+  { id: 'status', header: t('history.columns.status'), cell: (item) => <FamilyStatus item={item} /> },
 ];
-const itemId = (item: Communication) => item.id;
-/** A card's name: the subject and to whom. */
-const itemName = (item: Communication) => `${item.subject || '-'}, ${item.recipient_name || item.recipient}`;
-
-interface Props {
-  items: Communication[] | undefined;
-  loading: boolean;
-  paging: PageState;
-  hasMore: boolean;
-}
-
-export const ROWS_PER_PAGE_OPTIONS = [25, 50, 100];
-
-export function MessageHistoryTable({ items, loading, paging, hasMore }: Props) {
-  const { t } = useTranslation('messages');
-  const { page, pageSize } = paging;
-  if (loading) {
-    return (
-      <Box aria-label={t('history.loading')} sx={{ p: 2 }}>
-        {[0, 1, 2, 3].map((row) => (
-          <Skeleton key={row} height={48} />
-        ))}
-      </Box>
-    );
-  }
-  if (!items || (items.length === 0 && page === 0)) {
-    return (
-      <EmptyState icon={<ChatBubbleOutlineIcon />} title={t('history.emptyTitle')} text={t('history.emptyText')} />
-    );
-  }
-  // The API gives no total: while another page exists the count is unknown (-1), then it is exact.
-  const count = hasMore ? -1 : page * pageSize + items.length;
-  return (
-    <Paper variant="outlined">
-      <ColumnTable
-        label={t('history.label')}
-        region={t('history.label')}
-        columns={columns(t)}
-        rows={items}
-        rowKey={itemId}
-        nameOf={itemName}
-        titleColumn="subject"
-        sx={{ minWidth: 760 }}
-      />
-      <Pager paging={paging} count={count} sizes={ROWS_PER_PAGE_OPTIONS} />
-    </Paper>
-  );
-}

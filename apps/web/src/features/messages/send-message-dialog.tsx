@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
-import { ALL_PARENTS, fillPlaceholders, type SendToParentsResult } from '@tuitiondesk/contract';
+import { ALL_PARENTS, type FamilyCount, fillPlaceholders, type SendToParentsResult } from '@tuitiondesk/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { englishText, type TFunction, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
@@ -7,6 +7,7 @@ import { formatDay, todayIso } from '../../lib/dates';
 import { serverMessage } from '../../lib/server-words';
 import { useToast } from '../../lib/toast';
 import { useFamilyCount, useMessagingSettings, useRecipientClasses, useSendToParents, useTemplates } from './api';
+import { previewText, sentReachText } from './reach-words';
 
 /** A message is sent only when both texts hold something once trimmed. */
 export function isMessageComplete(subject: string, message: string): boolean {
@@ -20,24 +21,28 @@ export function isMessageComplete(subject: string, message: string): boolean {
  */
 export function sentText(t: TFunction<'messages'>, result: SendToParentsResult | undefined): string {
   if (!result) return t('send.sent');
-  const english = [result.message || t('send.sent'), result.notice].filter(Boolean).join(' ');
-  return serverMessage(english, () =>
-    [
-      t('send.sentTo', { count: result.recipients_count }),
-      result.whatsapp_waiting > 0 && t('send.waiting', { count: result.whatsapp_waiting }),
-      result.unreachable_count > 0 && t('send.unreachable', { count: result.unreachable_count }),
-    ]
+  // Worded from the counts in every language (ADR 044): who each channel reached, never "sent" of a
+  // family none took. A server of the spec answers only its message: shown as it is.
+  const reach = sentReachText(t, result);
+  if (reach) {
+    return [reach, result.whatsapp_waiting > 0 && t('send.waiting', { count: result.whatsapp_waiting })]
       .filter(Boolean)
-      .join(' '),
-  );
+      .join(' ');
+  }
+  const english = [result.message || t('send.sent'), result.notice].filter(Boolean).join(' ');
+  return serverMessage(english, () => t('send.sentTo', { count: result.recipients_count }));
 }
 
-/** Who a message goes to, said before it is sent: `Goes to 42 families`. */
-export function familyCountText(t: TFunction<'messages'>, families: number, recipients: string): string {
-  if (families === 0) {
+/**
+ * Who a message goes to, said before it is sent, channel by channel: `Goes to 141 families: 12 in the
+ * app, 0 on WhatsApp, 129 with no channel yet: they go on your send list`.
+ */
+export function familyCountText(t: TFunction<'messages'>, count: FamilyCount, recipients: string): string {
+  if (count.families === 0) {
     return recipients === ALL_PARENTS ? t('send.noFamiliesAll') : t('send.noFamiliesClass', { class: recipients });
   }
-  return t('send.goesTo', { count: families });
+  if (typeof count.no_channel !== 'number') return t('send.goesTo', { count: count.families });
+  return previewText(t, count);
 }
 
 export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -103,7 +108,8 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
       },
       {
         onSuccess: (result) => {
-          showToast(sentText(t, result), result?.notice ? 'warning' : 'success');
+          const unreached = (result?.unreachable_count ?? 0) > 0;
+          showToast(sentText(t, result), result?.notice || unreached ? 'warning' : 'success');
           setSubject('');
           setMessage('');
           setTemplateId('');
@@ -153,7 +159,7 @@ export function SendMessageDialog({ open, onClose }: { open: boolean; onClose: (
               autoFocus
               helperText={
                 reach.data
-                  ? familyCountText(t, reach.data.families, recipients)
+                  ? familyCountText(t, reach.data, recipients)
                   : reach.isError
                     ? t('send.countFailed')
                     : t('send.counting')

@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, renderPage } from '../../testing';
 import CommunicationsPage from './communications-page';
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => vi.restoreAllMocks());
 
 const ABSENCE: MessageTemplate = {
@@ -45,7 +44,7 @@ const SETTINGS: MessagingSettings = {
 
 function serve(extra: Parameters<typeof fakeApi>[0] = {}) {
   return fakeApi({
-    'GET /communications/history': () => [200, []],
+    'GET /communications/history/grouped': () => [200, []],
     'GET /message-templates': () => [200, [ABSENCE, HOLIDAY]],
     'GET /settings/messaging': () => [200, SETTINGS],
     'GET /students/classes': () => [200, [{ value: '8', label: 'Class 8' }]],
@@ -139,7 +138,11 @@ describe('sending from a template', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Send Message' }));
     await waitFor(() => expect(sent).toHaveLength(1));
     expect(sent[0]).toMatchObject({ subject: 'Holiday', recipients: 'all_parents', template_id: 3 });
-    expect(await screen.findByText(/Message sent to 2 parent\(s\) 1 family cannot be reached/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'Message sent to 1 of 2 families: 1 in the app, 0 on WhatsApp, 1 with no channel yet: they go on your send list.',
+      ),
+    ).toBeInTheDocument();
   });
 });
 

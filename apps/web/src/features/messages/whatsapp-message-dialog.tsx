@@ -11,6 +11,7 @@ import {
 } from '@mui/material';
 import type { Student } from '@tuitiondesk/contract';
 import { useState } from 'react';
+import { DataSentence, LtrText } from '../../components/data-text';
 import { useTranslation } from '../../i18n';
 import { ApiError, errorText } from '../../lib/api-client';
 import { serverMessage } from '../../lib/server-words';
@@ -62,7 +63,15 @@ export function WhatsappMessageDialog({ student, onClose }: { student: Student; 
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
           <Typography variant="body2">
-            {t('whatsapp.to', { parent, phone: student.parent_phone, student: student.full_name })}
+            {/* The phone left to right inside Urdu, each name in its own direction (ADR 048). */}
+            <DataSentence
+              text={(stand) => t('whatsapp.to', stand)}
+              data={{
+                parent: <bdi>{parent}</bdi>,
+                phone: <LtrText>{student.parent_phone}</LtrText>,
+                student: <bdi>{student.full_name}</bdi>,
+              }}
+            />
           </Typography>
           {!student.parent_whatsapp_opt_in && <Alert severity="info">{t('whatsapp.notOptedIn')}</Alert>}
           {off && <Alert severity="warning">{t('whatsapp.off')}</Alert>}

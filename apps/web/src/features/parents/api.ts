@@ -1,5 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ParentAccessIssued, ParentAccessStatus } from '@tuitiondesk/contract';
+import type {
+  BulkParentAccessRequest,
+  BulkParentAccessResult,
+  ClassOption,
+  ParentAccessIssued,
+  ParentAccessStatus,
+} from '@tuitiondesk/contract';
 import { apiRequest } from '../../lib/api-client';
 
 const keys = {
@@ -30,5 +36,25 @@ export function useIssueParentAccess(studentId: number) {
       client.setQueryData(keys.access(studentId), status);
       void client.invalidateQueries({ queryKey: keys.accessAll, refetchType: 'none' });
     },
+  });
+}
+
+/** The classes a bulk issue can be for, as the students' list offers them. */
+export function useClassChoices(enabled: boolean) {
+  return useQuery({
+    queryKey: ['parents', 'class-options'] as const,
+    queryFn: ({ signal }) => apiRequest<ClassOption[]>('/students/classes', { signal }),
+    staleTime: Number.POSITIVE_INFINITY,
+    enabled,
+  });
+}
+
+/** Codes for a whole class at once (ADR 047); the answer carries each code once, with its slip's words. */
+export function useBulkParentAccess() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (request: BulkParentAccessRequest) =>
+      apiRequest<BulkParentAccessResult>('/parent-access/bulk', { method: 'POST', json: request }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: keys.accessAll, refetchType: 'none' }),
   });
 }

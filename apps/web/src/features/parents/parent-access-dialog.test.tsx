@@ -9,8 +9,8 @@ import {
   ParentAccessDialog,
   PRINT_INSTRUCTIONS,
   regenerateConfirmText,
-  signInLinkFor,
 } from './parent-access-dialog';
+import { signInLinkFor } from './share-link';
 
 const status: ParentAccessStatus = {
   phone: '+919800011111',
@@ -43,11 +43,20 @@ function renderDialog(onClose = vi.fn()) {
   return onClose;
 }
 
+/** The server's words to share the code with, in the family's language (here Hindi). */
+const SHARE_TEXT = 'सूर्योदय ट्यूशन: इस लिंक से अभिभावक ऐप में साइन इन करें।';
+
 function issuedAnswer(code: string, message = FIRST_MESSAGE): ParentAccessIssued {
-  return { ...issuedStatus, last_sign_in_at: null, devices_with_notifications: 0, code, message };
+  return {
+    ...issuedStatus,
+    last_sign_in_at: null,
+    devices_with_notifications: 0,
+    code,
+    message,
+    share_text: SHARE_TEXT,
+  };
 }
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => vi.restoreAllMocks());
 
 describe('signInLinkFor', () => {
@@ -119,6 +128,13 @@ describe('the Parent Access dialog', () => {
     expect(await screen.findByText('Copied')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Copy link' }));
     expect(writeText).toHaveBeenLastCalledWith(link);
+
+    // Shared on WhatsApp from the staff member's phone, as a class's codes are: the family's words, then the link.
+    const share = within(dialog).getByRole('link', { name: 'Share on WhatsApp with Meena Verma' });
+    const href = new URL(share.getAttribute('href') as string);
+    expect(`${href.origin}${href.pathname}`).toBe('https://wa.me/919800011111');
+    expect(href.searchParams.get('text')).toBe(`${SHARE_TEXT}\n${link}`);
+    expect(share).toHaveAttribute('target', '_blank');
 
     const print = vi.spyOn(window, 'print').mockImplementation(() => undefined);
     await user.click(within(dialog).getByRole('button', { name: 'Print' }));

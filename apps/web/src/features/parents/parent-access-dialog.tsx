@@ -19,12 +19,7 @@ import {
   useMediaQuery,
   useTheme,
 } from '@mui/material';
-import {
-  normaliseAccessCode,
-  type ParentAccessIssued,
-  type ParentAccessStatus,
-  parentSignInLink,
-} from '@tuitiondesk/contract';
+import type { ParentAccessIssued, ParentAccessStatus } from '@tuitiondesk/contract';
 import { type ReactNode, useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { DialogSpinner } from '../../components/dialog-spinner';
@@ -34,15 +29,11 @@ import { formatDayTime } from '../../lib/dates';
 import { serverMessage } from '../../lib/server-words';
 import { useToast } from '../../lib/toast';
 import { useIssueParentAccess, useParentAccess } from './api';
+import { signInLinkFor, WhatsappShareLink } from './share-link';
 
 /** The printed card's advice in English (the words tests compare). */
 export const PRINT_INSTRUCTIONS = englishText('parents:card.instructions');
 const PRINT_CLASS = 'parent-access-print-card';
-
-/** The parent app's link for this phone and code (the server sends the code as XXXX-XXXX). */
-export function signInLinkFor(origin: string, phone: string, code: string): string {
-  return parentSignInLink(origin, phone, normaliseAccessCode(code) ?? code);
-}
 
 export function regenerateConfirmText(t: TFunction<'parents'>, status: ParentAccessStatus): string {
   return t('regenerateConfirm', { parent: status.parent_name || status.phone });
@@ -273,6 +264,7 @@ function IssuedCode({
         <Button variant="outlined" size="small" startIcon={<PrintIcon />} onClick={() => window.print()}>
           {t('print')}
         </Button>
+        <WhatsappShareLink family={issued} sx={{ px: 1 }} />
       </Box>
       <PrintCard issued={issued} link={link} qr={qr} />
     </Stack>
@@ -358,12 +350,16 @@ export function ParentAccessDialog({
         </Stack>
       </DialogContent>
       <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-        <Button onClick={onClose} disabled={issue.isPending}>
+        <Button onClick={onClose} disabled={issue.isPending} variant={status?.has_code ? 'contained' : 'text'}>
           {t('close')}
         </Button>
         {(status === undefined || mayIssue) && (
           <Button
-            variant="contained"
+            // A family that has its code needs no new one: replacing it (which signs its devices out) is
+            // the secondary action, behind a confirmation (issue 28, item 6).
+            variant={status?.has_code ? 'text' : 'contained'}
+            color={status?.has_code ? 'warning' : 'primary'}
+            sx={status?.has_code ? { order: -1, mr: 'auto' } : undefined}
             startIcon={issue.isPending ? <CircularProgress size={16} color="inherit" aria-hidden /> : <KeyIcon />}
             onClick={issueCode}
             disabled={!status || issue.isPending}

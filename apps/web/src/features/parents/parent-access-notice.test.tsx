@@ -10,7 +10,6 @@ import { i18n, showLanguage } from '../../i18n';
 import { fakeApi, renderPage } from '../../testing';
 import { ParentAccessDialog } from './parent-access-dialog';
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(async () => {
   vi.restoreAllMocks();
   await showLanguage('en');
@@ -33,7 +32,12 @@ const status = (has_code: boolean): ParentAccessStatus => ({
 });
 
 async function issue(hadCode: boolean) {
-  const answer: ParentAccessIssued = { ...status(true), code: 'K7QM-2XHR', message: hadCode ? NEW : FIRST };
+  const answer: ParentAccessIssued = {
+    ...status(true),
+    code: 'K7QM-2XHR',
+    message: hadCode ? NEW : FIRST,
+    share_text: 'Share',
+  };
   fakeApi({
     'GET /students/7/parent-access': () => [200, status(hadCode)],
     'POST /students/7/parent-access': () => [201, answer],

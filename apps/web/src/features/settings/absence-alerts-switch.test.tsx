@@ -24,7 +24,6 @@ async function theSwitch() {
   return control;
 }
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => vi.restoreAllMocks());
 
 describe('the absence alerts switch', () => {

@@ -11,7 +11,6 @@ function renderSwitch(requiredForAdmins: boolean, reply: (body: unknown) => Fake
   return { calls, client };
 }
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => vi.restoreAllMocks());
 
 describe("the centre's switch requiring two-factor sign-in of every admin", () => {

@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, renderPage } from '../../testing';
 import { AUDIT_RETENTION_LABEL, AuditRetentionSetting } from './audit-retention-setting';
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => vi.restoreAllMocks());
 
 describe('the audit retention setting', () => {

@@ -26,7 +26,6 @@ async function timeField() {
   return field as HTMLInputElement;
 }
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => vi.restoreAllMocks());
 
 describe('the marking reminders setting', () => {

@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, renderPage } from '../../testing';
 import { COUNTRY_CODE_LABEL, PhoneCountryCodeSetting } from './phone-country-code-setting';
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => vi.restoreAllMocks());
 
 const CODE_PROBLEM = 'Enter + and the 1 to 3 digits of a country calling code, e.g. +91 for India or +44 for the UK';

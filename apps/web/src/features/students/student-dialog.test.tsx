@@ -37,9 +37,7 @@ async function saveWith(user: ReturnType<typeof userEvent.setup>, button: HTMLEl
 }
 
 describe('the Add Student dialog', () => {
-  it('keeps Add disabled until full name, class, parent name and parent phone are all filled', {
-    timeout: 20_000,
-  }, async () => {
+  it('keeps Add disabled until full name, class, parent name and parent phone are all filled', async () => {
     const { user, onSave } = renderDialog();
     const add = screen.getByRole('button', { name: 'Add' });
     expect(screen.getByRole('dialog', { name: 'Add Student' })).toBeInTheDocument();
@@ -65,7 +63,7 @@ describe('the Add Student dialog', () => {
 });
 
 describe('the Edit Student dialog', () => {
-  it('shows the Student ID disabled and saves without checks', { timeout: 20_000 }, async () => {
+  it('shows the Student ID disabled and saves without checks', async () => {
     const { user, onSave } = renderDialog(student);
     expect(screen.getByRole('dialog', { name: 'Edit Student' })).toBeInTheDocument();
     const id = screen.getByRole('textbox', { name: 'Student ID' });
@@ -83,9 +81,7 @@ describe('the Edit Student dialog', () => {
 });
 
 describe("the family's WhatsApp consent and language", () => {
-  it('records both, says they apply to the whole family, and shows who gave the consent', {
-    timeout: 20_000,
-  }, async () => {
+  it('records both, says they apply to the whole family, and shows who gave the consent', async () => {
     const consented = makeStudent(8, {
       parent_whatsapp_opt_in: true,
       parent_language: 'hi',
@@ -137,9 +133,7 @@ describe("the family's WhatsApp consent and language", () => {
     );
   });
 
-  it('sends consent and language from Add only when set, so a new family starts without consent', {
-    timeout: 20_000,
-  }, async () => {
+  it('sends consent and language from Add only when set, so a new family starts without consent', async () => {
     const { user, onSave } = renderDialog();
     const consent = screen.getByRole('switch', { name: 'Parent agreed to WhatsApp messages' });
     expect(consent).not.toBeChecked();
@@ -161,9 +155,7 @@ describe("the family's WhatsApp consent and language", () => {
     });
   });
 
-  it("shows a known family's consent and language for its phone, and leaves them to the family when not changed", {
-    timeout: 20_000,
-  }, async () => {
+  it("shows a known family's consent and language for its phone, and leaves them to the family when not changed", async () => {
     const sister = makeStudent(11, {
       full_name: 'Kavya Iyer',
       parent_phone: '+919800022222',
@@ -192,9 +184,7 @@ describe("the family's WhatsApp consent and language", () => {
     });
   });
 
-  it("follows the phone on Edit: another family's values when moved to its phone, the record's own otherwise", {
-    timeout: 20_000,
-  }, async () => {
+  it("follows the phone on Edit: another family's values when moved to its phone, the record's own otherwise", async () => {
     const mine = makeStudent(12, { full_name: 'Moved Child', parent_phone: '+919800033333', parent_language: 'bn' });
     const sibling = makeStudent(13, { full_name: 'Own Sibling', parent_phone: '+919800033333', parent_language: 'bn' });
     const other = makeStudent(14, {

@@ -1,10 +1,11 @@
 import { FormControlLabel, FormHelperText, MenuItem, Stack, Switch, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { CLASS_NAMES, PARENT_LANGUAGES, type ParentLanguage, type Student } from '@tuitiondesk/contract';
+import { PARENT_LANGUAGES, type ParentLanguage, type Student } from '@tuitiondesk/contract';
 import { useState } from 'react';
 import { EntityFormDialog } from '../../components/entity-list';
 import { englishText, type TFunction, useTranslation } from '../../i18n';
 import { useLanguageLabel } from '../../i18n/language-label';
+import { useClassChoices } from '../../lib/centre-classes';
 import { formatDay } from '../../lib/dates';
 import { useFieldErrors } from '../../lib/field-errors';
 import { useDefaultCountryCode, usePhoneFieldHint } from '../../lib/phone-settings';
@@ -60,6 +61,8 @@ export function StudentDialog({
   // family's shows that family's consent and language, which the record will take unless changed here.
   const { data: known } = useQuery({ ...studentsQuery(), enabled: false });
   const countryCode = useDefaultCountryCode();
+  // The centre's classes (ADR 043); a student keeps an archived class, which is offered to them alone.
+  const classes = useClassChoices();
   const phoneHint = usePhoneFieldHint();
   const family = familyFor(form.parent_phone, student, known, countryCode);
   // A refusal shows on its field until that field is edited; each new failed save shows again.
@@ -94,10 +97,15 @@ export function StudentDialog({
           autoComplete="off"
           {...field('full_name')}
         />
-        <TextField select label={t('dialog.class')} required={!isEdit} {...field('class_name', t('dialog.classHint'))}>
-          {CLASS_NAMES.map((name) => (
-            <MenuItem key={name} value={name}>
-              {name}
+        <TextField
+          select
+          label={t('dialog.class')}
+          required={!isEdit}
+          {...field('class_name', classes.isDefault ? t('dialog.classHint') : undefined)}
+        >
+          {classes.offered(student?.class_name).map((choice) => (
+            <MenuItem key={choice.value} value={choice.value}>
+              {choice.short}
             </MenuItem>
           ))}
         </TextField>

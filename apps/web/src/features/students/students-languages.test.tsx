@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Role, Student } from '@tuitiondesk/contract';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { showLanguage } from '../../i18n';
 import { type FakeRoute, fakeApi, json, listOf, renderPage, student } from '../../testing';
 import StudentsPage from './students-page';
@@ -11,7 +11,6 @@ function openStudents(role: Role, students: Student[], routes: Record<string, Fa
   renderPage(<StudentsPage />, { signedInAs: role });
 }
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(async () => {
   await showLanguage('en');
 });

@@ -26,7 +26,6 @@ function openStudents(
   return calls;
 }
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => vi.restoreAllMocks());
 
 const gone = (id: number, fields: Partial<Student> = {}) =>

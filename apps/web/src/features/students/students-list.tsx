@@ -2,10 +2,19 @@ import PersonSearchIcon from '@mui/icons-material/PersonSearch';
 import SchoolIcon from '@mui/icons-material/School';
 import { Typography } from '@mui/material';
 import type { Student } from '@tuitiondesk/contract';
+import { LtrText } from '../../components/data-text';
 import { type EntityColumn, type EntityListSpec, NameCell } from '../../components/entity-list';
-import type { TFunction } from '../../i18n';
+import { type TFunction, useTranslation } from '../../i18n';
+import { useClassChoices } from '../../lib/centre-classes';
 import { formatDay } from '../../lib/dates';
 import { filterStudents } from './student-search';
+
+/** "Class 7" in the language in use; a class the centre labelled itself ("Morning batch") as written (ADR 043). */
+function ClassCell({ value }: { value: string }) {
+  const { t } = useTranslation('students');
+  const label = useClassChoices().all.find((choice) => choice.value === value)?.label;
+  return <>{label === undefined || label === `Class ${value}` ? t('list.className', { name: value }) : label}</>;
+}
 
 /** The students table: Student, Student ID, Class, Parent Contact (the Actions column follows). */
 function columns(t: TFunction<'students'>): EntityColumn<Student>[] {
@@ -15,12 +24,17 @@ function columns(t: TFunction<'students'>): EntityColumn<Student>[] {
       header: t('list.student'),
       cell: (student) => <NameCell name={student.full_name} colour="primary.main" />,
     },
-    { id: 'student-id', header: t('list.studentId'), nowrap: true, cell: (student) => student.unique_id },
+    {
+      id: 'student-id',
+      header: t('list.studentId'),
+      nowrap: true,
+      cell: (student) => <LtrText>{student.unique_id}</LtrText>,
+    },
     {
       id: 'class',
       header: t('list.class'),
       nowrap: true,
-      cell: (student) => t('list.className', { name: student.class_name }),
+      cell: (student) => <ClassCell value={student.class_name} />,
     },
     {
       id: 'parent-contact',
@@ -29,7 +43,7 @@ function columns(t: TFunction<'students'>): EntityColumn<Student>[] {
         <>
           <Typography variant="body2">{student.parent_name || '-'}</Typography>
           <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
-            {student.parent_phone}
+            <LtrText>{student.parent_phone}</LtrText>
           </Typography>
         </>
       ),

@@ -24,7 +24,6 @@ async function fillNewStudent(user: User, dialog: HTMLElement, phone: string) {
 }
 
 // MUI under jsdom is slow on a busy machine; these walk whole flows.
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => vi.restoreAllMocks());
 
 describe('the Students screen', () => {

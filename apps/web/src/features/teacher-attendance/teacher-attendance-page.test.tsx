@@ -59,7 +59,7 @@ describe('buildTeacherRecords', () => {
   });
 });
 
-describe('Teacher Attendance', { timeout: 20_000 }, () => {
+describe('Teacher Attendance', () => {
   it('refuses to save when no teacher is marked, and sends nothing', async () => {
     const { posts } = serve(dayOf([entry(1, 'Asha Rao'), entry(2, 'Ben Das')]));
     renderPage(<TeacherAttendancePage />);
@@ -195,7 +195,7 @@ describe('Teacher Attendance', { timeout: 20_000 }, () => {
   });
 });
 
-describe('Teacher Attendance on a phone', { timeout: 20_000 }, () => {
+describe('Teacher Attendance on a phone', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('gives each teacher a card with every column, the status picker and remarks in it', async () => {

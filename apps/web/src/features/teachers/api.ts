@@ -1,5 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ClassOption, CreatedTeacher, DeletedCount, Teacher, UpdateTeacherRequest } from '@tuitiondesk/contract';
+import type {
+  AdminAccount,
+  ClassOption,
+  CreateAdminRequest,
+  CreatedAdmin,
+  CreatedTeacher,
+  DeletedCount,
+  PasswordReset,
+  Teacher,
+  UpdateTeacherRequest,
+} from '@tuitiondesk/contract';
 import { useListMutation } from '../../components/entity-list';
 import { apiRequest } from '../../lib/api-client';
 import type { TeacherRequest } from './teacher-form';
@@ -58,5 +68,41 @@ export function useDeleteTeachers() {
 export function useResetTeacherTwoFactor() {
   return useListMutation(keys.list(), (userId: number) =>
     apiRequest<{ message: string }>(`/auth/two-factor/users/${userId}`, { method: 'DELETE' }),
+  );
+}
+
+const adminKeys = { list: () => ['admins', 'list'] as const };
+
+/** A new password for a staff member (a teacher or another admin), answered once (ADR 046). */
+export function useResetPassword() {
+  return useListMutation(keys.list(), (userId: number) =>
+    apiRequest<PasswordReset>(`/staff/${userId}/reset-password`, { method: 'POST' }),
+  );
+}
+
+export function useAdmins() {
+  return useQuery(
+    queryOptions({
+      queryKey: adminKeys.list(),
+      queryFn: ({ signal }) => apiRequest<AdminAccount[]>('/admins', { signal }),
+    }),
+  );
+}
+
+export function useCreateAdmin() {
+  return useListMutation(adminKeys.list(), (request: CreateAdminRequest) =>
+    apiRequest<CreatedAdmin>('/admins', { method: 'POST', json: request }),
+  );
+}
+
+export function useSetAdminInUse() {
+  return useListMutation(adminKeys.list(), ({ id, inUse }: { id: number; inUse: boolean }) =>
+    apiRequest<AdminAccount>(`/admins/${id}/${inUse ? 'enable' : 'disable'}`, { method: 'POST' }),
+  );
+}
+
+export function useRemoveAdmin() {
+  return useListMutation(adminKeys.list(), (id: number) =>
+    apiRequest<{ message: string }>(`/admins/${id}`, { method: 'DELETE' }),
   );
 }

@@ -1,9 +1,10 @@
 import { Grid, TextField, useMediaQuery, useTheme } from '@mui/material';
-import { CLASS_NAMES, type ClassOption, SUBJECTS, type Subject, type Teacher } from '@tuitiondesk/contract';
+import { CLASS_NAMES, type ClassOption, type Teacher } from '@tuitiondesk/contract';
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { EntityFormDialog } from '../../components/entity-list';
 import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
+import { useSubjectChoices } from '../../lib/centre-classes';
 import { useFieldErrors } from '../../lib/field-errors';
 import { usePhoneFieldHint } from '../../lib/phone-settings';
 import { useToast } from '../../lib/toast';
@@ -40,8 +41,19 @@ function useClassChoices() {
   useEffect(() => {
     if (classes.isError) showToast(errorText(classes.error, failedText), 'error');
   }, [classes.isError, classes.error, showToast, failedText]);
-  // The server's classes, named in the language in use (the server names them in English, `Class 9`).
-  const labelOf = useCallback((value: string) => t('dialog.className', { name: value }), [t]);
+  // The server's classes, a numbered one named in the language in use (the server says `Class 9`); a
+  // centre's own label ("Morning batch") as the centre wrote it.
+  const serverLabels = useMemo(
+    () => new Map((classes.data ?? []).map((option) => [option.value, option.label])),
+    [classes.data],
+  );
+  const labelOf = useCallback(
+    (value: string) => {
+      const label = serverLabels.get(value);
+      return label === undefined || label === `Class ${value}` ? t('dialog.className', { name: value }) : label;
+    },
+    [t, serverLabels],
+  );
   const options = useMemo<ClassOption[]>(
     () =>
       (classes.data?.map((option) => option.value) ?? (classes.isError ? CLASS_NAMES : [])).map((value) => ({
@@ -79,11 +91,21 @@ export function TeacherDialog({
   const [form, setForm] = useState<TeacherForm>(() => (teacher ? formFromTeacher(teacher) : emptyTeacherForm));
   const classes = useClassChoices();
   const phoneHint = usePhoneFieldHint();
-  // The subjects are stored in English (the contract's list) and named in the language in use.
-  const subjectOf = useCallback((subject: string) => t(`subject.${subject}`, { defaultValue: subject }), [t]);
+  // The centre's subjects (ADR 043): the spec's are named in the language in use, the centre's own as
+  // written; one archived since stays on the teacher who has it.
+  const subjects = useSubjectChoices();
+  const subjectOf = useCallback(
+    (subject: string) =>
+      t(`subject.${subject}`, { defaultValue: subjects.all.find((s) => s.value === subject)?.label ?? subject }),
+    [t, subjects.all],
+  );
   const subjectOptions = useMemo(
-    () => SUBJECTS.map((subject) => ({ value: subject, label: subjectOf(subject) })),
-    [subjectOf],
+    () =>
+      [
+        ...subjects.active.map((s) => s.value),
+        ...(teacher?.subjects ?? []).filter((value) => !subjects.active.some((s) => s.value === value)),
+      ].map((subject) => ({ value: subject, label: subjectOf(subject) })),
+    [subjectOf, subjects.active, teacher?.subjects],
   );
   // A refusal shows on its field until that field is edited; each new failed save shows again.
   const { errors, textField } = useFieldErrors(error, TEXT_FIELDS);
@@ -157,7 +179,7 @@ export function TeacherDialog({
             label={t('dialog.subjects')}
             options={subjectOptions}
             value={form.subjects}
-            onChange={(subjects) => set('subjects', subjects as Subject[])}
+            onChange={(chosen) => set('subjects', chosen)}
             chipLabel={subjectOf}
             helperText={t('dialog.chooseOne')}
           />

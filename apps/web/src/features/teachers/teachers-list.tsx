@@ -1,6 +1,7 @@
 import PeopleIcon from '@mui/icons-material/People';
 import { Box, Chip, Typography } from '@mui/material';
 import type { Teacher } from '@tuitiondesk/contract';
+import { LtrText } from '../../components/data-text';
 import { type EntityColumn, type EntityListSpec, NameCell } from '../../components/entity-list';
 import type { TFunction } from '../../i18n';
 import { EmailAddress } from './email-address';
@@ -33,7 +34,12 @@ const columns = (t: TFunction<'teachers'>): EntityColumn<Teacher>[] => [
       <NameCell name={teacher.full_name} detail={experienceText(t, teacher)} colour="secondary.main" />
     ),
   },
-  { id: 'teacher-id', header: t('list.teacherId'), nowrap: true, cell: (teacher) => teacher.unique_id },
+  {
+    id: 'teacher-id',
+    header: t('list.teacherId'),
+    nowrap: true,
+    cell: (teacher) => <LtrText>{teacher.unique_id}</LtrText>,
+  },
   {
     id: 'contact',
     header: t('list.contact'),
@@ -41,7 +47,7 @@ const columns = (t: TFunction<'teachers'>): EntityColumn<Teacher>[] => [
     cell: (teacher) => (
       <>
         <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>
-          {teacher.phone_number}
+          <LtrText>{teacher.phone_number}</LtrText>
         </Typography>
         {teacher.email && <EmailAddress email={teacher.email} />}
       </>

@@ -42,7 +42,6 @@ async function fillRequired(user: User, dialog: HTMLElement) {
 }
 
 // MUI under jsdom is slow on a busy machine; these walk whole flows.
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => vi.restoreAllMocks());
 
 describe('the Teachers screen', () => {

@@ -5,6 +5,7 @@ import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useCreateTeacher, useDeleteTeacher, useDeleteTeachers, useTeachers, useUpdateTeacher } from './api';
 import { InitialPasswordDialog } from './initial-password-dialog';
+import { usePasswordReset } from './reset-password-action';
 import { useResetTwoFactorAction } from './reset-two-factor-action';
 import { TeacherDialog } from './teacher-dialog';
 import { type TeacherForm, teacherRequest } from './teacher-form';
@@ -23,6 +24,8 @@ export default function TeachersPage() {
   const deleteTeacher = useDeleteTeacher();
   const deleteTeachers = useDeleteTeachers();
   const resetTwoFactor = useResetTwoFactorAction();
+  const passwordReset = usePasswordReset<Teacher>();
+  const rowActions = useMemo(() => [passwordReset.action, ...resetTwoFactor], [passwordReset.action, resetTwoFactor]);
   const editor = useEditor<Teacher>();
   const [created, setCreated] = useState<CreatedTeacher | null>(null);
 
@@ -53,7 +56,7 @@ export default function TeachersPage() {
         query={query}
         onAdd={editor.openAdd}
         onEdit={editor.openEdit}
-        rowActions={resetTwoFactor}
+        rowActions={rowActions}
         deleting={{ one: deleteTeacher, many: deleteTeachers }}
       />
       {editor.isOpen && (
@@ -65,6 +68,7 @@ export default function TeachersPage() {
           onSave={save}
         />
       )}
+      {passwordReset.dialogs}
       {created && <InitialPasswordDialog teacher={created} onClose={() => setCreated(null)} />}
     </>
   );

@@ -1,0 +1,56 @@
+/** SQL of GST (ADR 057): the centre's one settings row and each tax invoice's figures, fixed at payment. */
+import type { ReceiptTax } from '@tuitiondesk/contract';
+import type { Queryable } from '../../db/database';
+
+export interface GstSettingsRow {
+  registered: boolean;
+  gstin: string | null;
+  rate_basis_points: number;
+}
+
+/** Read afresh each time (never cached): a change applies to the next payment, without a restart. */
+export async function readGstSettingsRow(db: Queryable, lock = false): Promise<GstSettingsRow> {
+  const [row] = await db.query<GstSettingsRow>(
+    `SELECT registered, gstin, rate_basis_points FROM fee_gst_settings WHERE id = 1${lock ? ' FOR UPDATE' : ''}`,
+  );
+  return row ?? { registered: false, gstin: null, rate_basis_points: 1800 };
+}
+
+export async function writeGstSettingsRow(tx: Queryable, row: GstSettingsRow): Promise<void> {
+  await tx.query(
+    `INSERT INTO fee_gst_settings (id, registered, gstin, rate_basis_points, updated_at) VALUES (1, $1, $2, $3, now())
+     ON CONFLICT (id) DO UPDATE SET registered = $1, gstin = $2, rate_basis_points = $3, updated_at = now()`,
+    [row.registered, row.gstin, row.rate_basis_points],
+  );
+}
+
+type StoredTax = Omit<ReceiptTax, 'state_name'>;
+
+export async function insertReceiptTax(tx: Queryable, paymentId: number, tax: StoredTax): Promise<void> {
+  await tx.query(
+    `INSERT INTO fee_receipt_taxes (payment_id, gstin, state_code, sac, rate_basis_points, taxable_paise, cgst_paise,
+                                    sgst_paise, igst_paise)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (payment_id) DO NOTHING`,
+    [
+      paymentId,
+      tax.gstin,
+      tax.state_code,
+      tax.sac,
+      tax.rate_basis_points,
+      tax.taxable_paise,
+      tax.cgst_paise,
+      tax.sgst_paise,
+      tax.igst_paise,
+    ],
+  );
+}
+
+export async function findReceiptTax(db: Queryable, paymentId: number): Promise<StoredTax | undefined> {
+  const [row] = await db.query<StoredTax>(
+    `SELECT gstin, state_code, sac, rate_basis_points, taxable_paise::float8 AS taxable_paise,
+            cgst_paise::float8 AS cgst_paise, sgst_paise::float8 AS sgst_paise, igst_paise::float8 AS igst_paise
+       FROM fee_receipt_taxes WHERE payment_id = $1`,
+    [paymentId],
+  );
+  return row;
+}

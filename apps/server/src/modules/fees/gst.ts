@@ -1,0 +1,108 @@
+/**
+ * GST on fees (ADR 057). Fees are inclusive of GST (what the family pays is the amount on the plan and
+ * the receipt), so a registered centre's tax invoice splits each payment into its taxable value and
+ * the tax in it, in integer paise. The family's state is not known, so every supply is intra-state:
+ * CGST and SGST, half the rate each. The figures are fixed with the payment, in its transaction.
+ */
+import {
+  GST_SAC,
+  GST_STATES,
+  type GstSettings,
+  type GstSettingsInput,
+  type gstSettingsInputSchema,
+  type ReceiptTax,
+} from '@tuitiondesk/contract';
+import type { z } from 'zod';
+import type { Queryable } from '../../db/database';
+import {
+  findReceiptTax,
+  type GstSettingsRow,
+  insertReceiptTax,
+  readGstSettingsRow,
+  writeGstSettingsRow,
+} from './gst-repository';
+
+/** `numerator / denominator` rounded half up, for non-negative integers. */
+function roundedQuotient(numerator: number, denominator: number): number {
+  return Math.floor((2 * numerator + denominator) / (2 * denominator));
+}
+
+/**
+ * The tax inside an amount that includes it. Intra-state: each half of the rate is worked out from the
+ * amount and rounded to the paisa (half up), so CGST and SGST are equal as the invoice's equal rates
+ * say, and the taxable value is what is left: the three always add up to the amount. Inter-state: the
+ * taxable value is rounded and IGST is the rest.
+ */
+export function splitInclusiveAmount(
+  amountPaise: number,
+  rateBasisPoints: number,
+  interState = false,
+): Pick<ReceiptTax, 'taxable_paise' | 'cgst_paise' | 'sgst_paise' | 'igst_paise'> {
+  if (interState) {
+    const taxable = roundedQuotient(amountPaise * 10_000, 10_000 + rateBasisPoints);
+    return { taxable_paise: taxable, cgst_paise: 0, sgst_paise: 0, igst_paise: amountPaise - taxable };
+  }
+  const half = roundedQuotient(amountPaise * rateBasisPoints, 2 * (10_000 + rateBasisPoints));
+  return { taxable_paise: amountPaise - 2 * half, cgst_paise: half, sgst_paise: half, igst_paise: 0 };
+}
+
+function settingsOf(row: GstSettingsRow): GstSettings {
+  const stateCode = row.gstin ? row.gstin.slice(0, 2) : null;
+  return {
+    registered: row.registered,
+    gstin: row.gstin,
+    state_code: stateCode,
+    state_name: stateCode ? (GST_STATES[stateCode] ?? null) : null,
+    sac: GST_SAC,
+    rate_basis_points: Number(row.rate_basis_points),
+    prices_include_gst: true,
+  };
+}
+
+export async function getGstSettings(db: Queryable): Promise<GstSettings> {
+  return settingsOf(await readGstSettingsRow(db));
+}
+
+/** An unregistered centre may keep its GSTIN typed in (it is shown again when registering). */
+export async function updateGstSettings(
+  tx: Queryable,
+  input: z.output<typeof gstSettingsInputSchema> | GstSettingsInput,
+): Promise<GstSettings> {
+  const body = input as z.output<typeof gstSettingsInputSchema>;
+  const row: GstSettingsRow = {
+    registered: body.registered,
+    gstin: body.gstin,
+    rate_basis_points: body.rate_basis_points,
+  };
+  await readGstSettingsRow(tx, true);
+  await writeGstSettingsRow(tx, row);
+  return settingsOf(row);
+}
+
+/**
+ * In the payment's transaction: a registered centre's tax figures for the payment, as the settings
+ * are now. Nothing for an unregistered centre (a plain receipt).
+ */
+export async function fixReceiptTax(tx: Queryable, paymentId: number, amountPaise: number): Promise<void> {
+  const settings = await readGstSettingsRow(tx);
+  if (!settings.registered || !settings.gstin) return;
+  const rate = Number(settings.rate_basis_points);
+  await insertReceiptTax(tx, paymentId, {
+    gstin: settings.gstin,
+    state_code: settings.gstin.slice(0, 2),
+    sac: GST_SAC,
+    rate_basis_points: rate,
+    ...splitInclusiveAmount(amountPaise, rate),
+  });
+}
+
+/** A receipt's tax block as fixed at payment, or null for a plain receipt. */
+export async function receiptTax(db: Queryable, paymentId: number): Promise<ReceiptTax | null> {
+  const stored = await findReceiptTax(db, paymentId);
+  if (!stored) return null;
+  return {
+    ...stored,
+    rate_basis_points: Number(stored.rate_basis_points),
+    state_name: GST_STATES[stored.state_code] ?? stored.state_code,
+  };
+}

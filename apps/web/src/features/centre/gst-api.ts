@@ -1,0 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
+import type { GstSettings, GstSettingsInput } from '@tuitiondesk/contract';
+import { settingQuery, useSettingUpdate } from '../../lib/settings-query';
+
+const key = ['settings', 'gst'] as const;
+
+/** The centre's GST registration (ADR 057): read on the Centre settings page, by admins. */
+export function useGstSettings() {
+  return useQuery(settingQuery<GstSettings>('/fees/gst', key));
+}
+
+export function useUpdateGstSettings() {
+  return useSettingUpdate<GstSettings, GstSettingsInput>('/fees/gst', key);
+}

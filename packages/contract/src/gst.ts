@@ -1,0 +1,154 @@
+/**
+ * GST on fees (issue 29, ADR 057): whether the centre is registered, its GSTIN, and the rate. A
+ * registered centre's receipts are tax invoices under SAC 999293 (commercial training and coaching),
+ * the fee being inclusive of GST; an unregistered centre's are plain receipts with no tax lines.
+ * Rates are basis points on the wire (1800 = 18 %), as money is paise: never a float.
+ */
+import { z } from 'zod';
+
+/** Commercial training and coaching services: fixed, shown on every tax invoice. */
+export const GST_SAC = '999293';
+/** 18 %, the rate coaching has had since 2017 and kept under the 2025 slabs. */
+export const GST_DEFAULT_RATE_BASIS_POINTS = 1800;
+/** The highest slab (40 %). */
+export const GST_MAX_RATE_BASIS_POINTS = 4000;
+
+/** State and union territory codes, the GSTIN's first two digits, with their names (for "place of supply"). */
+export const GST_STATES: Readonly<Record<string, string>> = {
+  '01': 'Jammu and Kashmir',
+  '02': 'Himachal Pradesh',
+  '03': 'Punjab',
+  '04': 'Chandigarh',
+  '05': 'Uttarakhand',
+  '06': 'Haryana',
+  '07': 'Delhi',
+  '08': 'Rajasthan',
+  '09': 'Uttar Pradesh',
+  '10': 'Bihar',
+  '11': 'Sikkim',
+  '12': 'Arunachal Pradesh',
+  '13': 'Nagaland',
+  '14': 'Manipur',
+  '15': 'Mizoram',
+  '16': 'Tripura',
+  '17': 'Meghalaya',
+  '18': 'Assam',
+  '19': 'West Bengal',
+  '20': 'Jharkhand',
+  '21': 'Odisha',
+  '22': 'Chhattisgarh',
+  '23': 'Madhya Pradesh',
+  '24': 'Gujarat',
+  '26': 'Dadra and Nagar Haveli and Daman and Diu',
+  '27': 'Maharashtra',
+  '29': 'Karnataka',
+  '30': 'Goa',
+  '31': 'Lakshadweep',
+  '32': 'Kerala',
+  '33': 'Tamil Nadu',
+  '34': 'Puducherry',
+  '35': 'Andaman and Nicobar Islands',
+  '36': 'Telangana',
+  '37': 'Andhra Pradesh',
+  '38': 'Ladakh',
+  '97': 'Other Territory',
+};
+
+const GSTIN_SHAPE = /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/;
+const BASE36 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/**
+ * The GSTIN's 15th character, from the first fourteen: the GST network's mod-36 check (Luhn over base
+ * 36: every second character's value doubled, the two base-36 digits of each product added).
+ */
+export function gstinCheckCharacter(first14: string): string {
+  let sum = 0;
+  for (let index = 0; index < 14; index += 1) {
+    const value = BASE36.indexOf(first14[index] ?? '');
+    const product = value * (index % 2 === 0 ? 1 : 2);
+    sum += Math.floor(product / 36) + (product % 36);
+  }
+  return BASE36[(36 - (sum % 36)) % 36] as string;
+}
+
+/** What is wrong with a GSTIN (already upper-cased), or null when it is a valid one. */
+export function gstinProblem(gstin: string): string | null {
+  if (gstin.length !== 15) return 'must be 15 characters, e.g. 27AAPFU0939F1ZV';
+  if (!GSTIN_SHAPE.test(gstin)) {
+    return 'must be 2 digits of the state, the 10-character PAN, the entity number, Z and a check character, e.g. 27AAPFU0939F1ZV';
+  }
+  if (GST_STATES[gstin.slice(0, 2)] === undefined) return `starts with ${gstin.slice(0, 2)}, which is no state code`;
+  if (gstinCheckCharacter(gstin.slice(0, 14)) !== gstin[14]) {
+    return 'has a wrong last character (the check character): copy it again from the registration certificate';
+  }
+  return null;
+}
+
+export const gstinSchema = z
+  .string({ error: 'must be text' })
+  .trim()
+  .transform((value) => value.toUpperCase().replace(/\s/g, ''))
+  .superRefine((value, context) => {
+    const problem = gstinProblem(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({ example: '27AAPFU0939F1ZV' });
+
+export const gstRateSchema = z
+  .number({ error: 'must be the rate in basis points, a whole number (18 % is 1800)' })
+  .int('must be a whole number of basis points (18 % is 1800)')
+  .positive('must be more than 0')
+  .max(GST_MAX_RATE_BASIS_POINTS, `must be at most ${GST_MAX_RATE_BASIS_POINTS} (40 %)`);
+
+/** What an admin sets: registered or not, the GSTIN (required when registered) and the rate. */
+export const gstSettingsInputSchema = z
+  .object({
+    registered: z.boolean({ error: 'must be true or false' }),
+    gstin: gstinSchema.nullish().transform((value) => value || null),
+    rate_basis_points: gstRateSchema.default(GST_DEFAULT_RATE_BASIS_POINTS),
+  })
+  .superRefine((value, context) => {
+    if (value.registered && value.gstin === null) {
+      context.addIssue({
+        code: 'custom',
+        path: ['gstin'],
+        message: 'is required for a registered centre: enter the 15-character GSTIN',
+      });
+    }
+  });
+export type GstSettingsInput = z.input<typeof gstSettingsInputSchema>;
+
+export const gstSettingsSchema = z
+  .object({
+    registered: z.boolean(),
+    gstin: z.string().nullable(),
+    state_code: z.string().nullable().describe("the GSTIN's first two digits: the centre's state"),
+    state_name: z.string().nullable(),
+    sac: z.literal(GST_SAC),
+    rate_basis_points: z.number().int(),
+    prices_include_gst: z.literal(true).describe('fees are amounts the family pays, GST included'),
+  })
+  .meta({ id: 'GstSettings' });
+export type GstSettings = z.infer<typeof gstSettingsSchema>;
+
+/** A tax invoice's tax block, fixed when the payment was recorded. */
+export const receiptTaxSchema = z
+  .object({
+    gstin: z.string(),
+    state_code: z.string(),
+    state_name: z.string(),
+    sac: z.string(),
+    rate_basis_points: z.number().int(),
+    taxable_paise: z.number().int(),
+    cgst_paise: z.number().int(),
+    sgst_paise: z.number().int(),
+    igst_paise: z.number().int(),
+  })
+  .meta({ id: 'ReceiptTax' });
+export type ReceiptTax = z.infer<typeof receiptTaxSchema>;
+
+/** The languages a receipt PDF is made in (`?lang=`), the parent app's. */
+export const RECEIPT_LANGUAGES = ['en', 'hi', 'mr', 'ta', 'bn', 'ur'] as const;
+export const receiptQuerySchema = z.object({
+  lang: z.enum(RECEIPT_LANGUAGES, { error: 'must be one of en, hi, mr, ta, bn, ur' }).optional(),
+});
