@@ -12,6 +12,7 @@ export * from './common';
 export * from './dashboard';
 export * from './error-codes';
 export * from './fee-plans';
+export * from './fee-reminders';
 export * from './fees';
 export * from './gst';
 export * from './health';

@@ -15,7 +15,7 @@ export const MESSAGE_TYPES = ['IN_APP', 'WHATSAPP'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 /**
  * What a message is: a notice staff sent to parents, an absence or late alert sent on approval, the
- * notice of a changed app access, or a one-off WhatsApp message to one parent.
+ * notice of a changed app access, a one-off WhatsApp message to one parent, or a fee reminder.
  */
 export const MESSAGE_KINDS = [
   'notice',
@@ -24,6 +24,7 @@ export const MESSAGE_KINDS = [
   'access_notice',
   'leave_notice',
   'whatsapp',
+  'fee_reminder',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 /** The channels a message is tried on: the parent app (Web Push to the family's devices) and WhatsApp. */

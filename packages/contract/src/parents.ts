@@ -8,6 +8,7 @@ import {
   pageQuerySchema,
   rowIdSchema,
 } from './common';
+import { feeReminderAnswerSchema } from './fee-reminders';
 import { MESSAGE_KINDS, parentReplySchema } from './messages';
 import { writtenPhoneSchema } from './phones';
 import { studentSchema } from './students';
@@ -134,6 +135,10 @@ export const parentMessageSchema = z
     read_at: z.string().nullable(),
     reply: parentReplySchema.nullable().describe('the reply the parent gave to this alert'),
     can_reply: z.boolean().describe('an absence or late alert not yet answered: the app offers the one-tap replies'),
+    fee_answer: feeReminderAnswerSchema.nullable().describe("the family's answer to this fee reminder"),
+    can_fee_reply: z
+      .boolean()
+      .describe('a fee reminder not yet answered: the app offers Paid already, Will pay on … and Please call me'),
   })
   .meta({ id: 'ParentMessage' });
 export const parentReplyRequestSchema = z.object({ reply: parentReplySchema });
