@@ -8,13 +8,16 @@
  *   devices), `sendWhatsappNow` (one WhatsApp message, sent now); after the commit, `wakeSenders`.
  *   `signOutFamilyDevices` (a replaced access code; the devices get one last notice).
  * - What became of a message: `messageReached` (a push receipt, opened or answered), `applyWhatsappStatus`
- *   (a status callback), `failQueuedForPhone` (the phone opted out), `parseReplyPayload` (a reply button).
+ *   (a status callback), `failQueuedForPhone` (the phone opted out), `parseReplyPayload` (a reply button),
+ *   `parseFeeReplyPayload` (a fee reminder's reply button).
  * - The message settings: `readMessagingSettings`.
  * - For the composition: `createDelivery` (the senders, built at start-up), `registerPushRoutes`,
  *   `registerMessagingSettingsRoutes`; WhatsApp connected from the console (ADR 045):
  *   `loadConsoleWhatsapp` (at start-up), `startWhatsapp` (the server starts its worker),
  *   `registerWhatsappSetupRoutes`.
  */
+
+export { feeButtonPayloads, feeReplyPayload, parseFeeReplyPayload } from './fee-reply-payload';
 export {
   countByChannel,
   type FamilyMessage,
