@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { inflateSync } from 'node:zlib';
 import type { ParentLanguage } from '@tuitiondesk/contract';
 import { SERVER_DIR } from '../../lib/server-dir';
 
@@ -22,18 +23,76 @@ const FILES: Record<ReceiptFont, [pkg: string, file: string]> = {
 };
 
 const requireFromServer = createRequire(path.join(SERVER_DIR, 'package.json'));
-const loaded = new Map<ReceiptFont, Buffer>();
 
-/** The font's bytes, read the first time a receipt needs them. */
-export function fontBytes(font: ReceiptFont): Buffer {
-  let bytes = loaded.get(font);
-  if (!bytes) {
+/** What pdfkit needs of a font fontkit has parsed (pdfkit takes one in place of the file's bytes). */
+export interface ParsedFont {
+  layout(text: string): unknown;
+  createSubset(): unknown;
+}
+// pdfkit's own fontkit (a direct dependency at the same version); it ships no types, so it is required.
+const fontkit = requireFromServer('fontkit') as { create(bytes: Uint8Array): ParsedFont };
+
+/**
+ * A WOFF file as the plain font (sfnt) it wraps: each table inflated once. fontkit reads a WOFF's tables
+ * through a JavaScript inflate each time it needs one, and it needs `glyf` again for every glyph it
+ * subsets, which made most of a receipt's time (ADR 057).
+ */
+export function sfntOfWoff(woff: Buffer): Buffer {
+  if (woff.toString('latin1', 0, 4) !== 'wOFF') return woff;
+  const count = woff.readUInt16BE(12);
+  const tables = Array.from({ length: count }, (_, index) => {
+    const at = 44 + index * 20;
+    const [offset, compressed, length] = [
+      woff.readUInt32BE(at + 4),
+      woff.readUInt32BE(at + 8),
+      woff.readUInt32BE(at + 12),
+    ];
+    const stored = woff.subarray(offset, offset + compressed);
+    return {
+      tag: woff.subarray(at, at + 4),
+      checksum: woff.readUInt32BE(at + 16),
+      data: compressed < length ? inflateSync(stored) : stored,
+    };
+  });
+  const header = Buffer.alloc(12 + 16 * count);
+  woff.copy(header, 0, 4, 8);
+  const power = 2 ** Math.floor(Math.log2(count));
+  header.writeUInt16BE(count, 4);
+  header.writeUInt16BE(power * 16, 6);
+  header.writeUInt16BE(Math.log2(power), 8);
+  header.writeUInt16BE(count * 16 - power * 16, 10);
+  const parts: Buffer[] = [header];
+  let offset = header.length;
+  tables.forEach((table, index) => {
+    const at = 12 + index * 16;
+    table.tag.copy(header, at);
+    header.writeUInt32BE(table.checksum, at + 4);
+    header.writeUInt32BE(offset, at + 8);
+    header.writeUInt32BE(table.data.length, at + 12);
+    const padded = Buffer.alloc(Math.ceil(table.data.length / 4) * 4);
+    table.data.copy(padded);
+    parts.push(padded);
+    offset += padded.length;
+  });
+  return Buffer.concat(parts);
+}
+
+const loaded = new Map<ReceiptFont, ParsedFont>();
+
+/**
+ * The font parsed once per process, the first time a receipt needs it, and handed to every document
+ * (pdfkit takes a parsed font as it takes bytes): each document used to parse the files again.
+ */
+export function parsedFont(font: ReceiptFont): ParsedFont {
+  let parsed = loaded.get(font);
+  if (!parsed) {
     const [pkg, file] = FILES[font];
     // The package's main file is its CSS at its root; the fonts are in files/ beside it.
-    bytes = readFileSync(path.join(path.dirname(requireFromServer.resolve(pkg)), 'files', file));
-    loaded.set(font, bytes);
+    const bytes = readFileSync(path.join(path.dirname(requireFromServer.resolve(pkg)), 'files', file));
+    parsed = fontkit.create(sfntOfWoff(bytes));
+    loaded.set(font, parsed);
   }
-  return bytes;
+  return parsed;
 }
 
 /** Which font a character is set in, tried in order: the language's own script first. */

@@ -7,7 +7,7 @@
  */
 import type { ParentLanguage, Receipt } from '@tuitiondesk/contract';
 import PDFDocument from 'pdfkit';
-import { fontBytes, fontForCharacter, type ReceiptFont } from './receipt-fonts';
+import { fontForCharacter, parsedFont, type ReceiptFont } from './receipt-fonts';
 import { formatRate, formatRupees, modeWord, receiptText, rupeesInWords } from './receipt-texts';
 
 export type ReceiptLine =
@@ -187,7 +187,8 @@ type Doc = InstanceType<typeof PDFDocument>;
 
 function registerFonts(doc: Doc): void {
   for (const font of ['latin', 'latin-bold', 'devanagari', 'bengali', 'tamil', 'arabic'] as const) {
-    doc.registerFont(font, fontBytes(font));
+    // A parsed font in place of bytes (pdfkit's font factory takes either): parsed once per process.
+    doc.registerFont(font, parsedFont(font) as unknown as Buffer);
   }
 }
 
