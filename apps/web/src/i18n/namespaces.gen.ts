@@ -12,6 +12,7 @@ import type en_common from './locales/en/common.json';
 import type en_dashboard from './locales/en/dashboard.json';
 import type en_dates from './locales/en/dates.json';
 import type en_feePlans from './locales/en/feePlans.json';
+import type en_feeReminders from './locales/en/feeReminders.json';
 import type en_fees from './locales/en/fees.json';
 import type en_imports from './locales/en/imports.json';
 import type en_leave from './locales/en/leave.json';
@@ -26,7 +27,7 @@ import type en_teachers from './locales/en/teachers.json';
 import type en_whatsapp from './locales/en/whatsapp.json';
 
 /** The console's namespaces: a file each in `locales/<lang>/`. */
-export const CONSOLE_NAMESPACES = ['account', 'activity', 'app', 'attendance', 'audit', 'auth', 'centre', 'classes', 'common', 'dashboard', 'dates', 'feePlans', 'fees', 'imports', 'leave', 'lists', 'messages', 'parents', 'settings', 'shell', 'students', 'teacherAttendance', 'teachers', 'whatsapp'] as const;
+export const CONSOLE_NAMESPACES = ['account', 'activity', 'app', 'attendance', 'audit', 'auth', 'centre', 'classes', 'common', 'dashboard', 'dates', 'feePlans', 'feeReminders', 'fees', 'imports', 'leave', 'lists', 'messages', 'parents', 'settings', 'shell', 'students', 'teacherAttendance', 'teachers', 'whatsapp'] as const;
 
 /** Each namespace's English, for i18next's typed keys. */
 export interface EnglishResources {
@@ -42,6 +43,7 @@ export interface EnglishResources {
   dashboard: typeof en_dashboard;
   dates: typeof en_dates;
   feePlans: typeof en_feePlans;
+  feeReminders: typeof en_feeReminders;
   fees: typeof en_fees;
   imports: typeof en_imports;
   leave: typeof en_leave;
