@@ -35,6 +35,8 @@ const SCREENS = [
   '/fees',
   '/fees?tab=plans',
   '/fees?tab=charges',
+  '/fees?tab=reminders',
+  '/fees?tab=matches',
   '/communications',
   '/communications?tab=analytics',
   '/communications?tab=templates',
@@ -97,6 +99,9 @@ async function dataWords(): Promise<string[]> {
     '/settings/centre',
     '/fees/plans',
     '/fees/dues',
+    '/fees/promises',
+    '/fees/match-tasks',
+    '/fees/match-tasks?status=done',
   ]) {
     try {
       collect(await api<unknown>(path));
