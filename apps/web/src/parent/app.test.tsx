@@ -18,6 +18,8 @@ const message = (id: number, subject: string, read_at: string | null = null): Pa
   kind: 'notice',
   reply: null,
   can_reply: false,
+  fee_answer: null,
+  can_fee_reply: false,
   subject,
   message: `${subject}: the whole text.`,
   sent_at: '2026-11-20T10:00:00.000Z',

@@ -289,6 +289,7 @@ function SignedIn({ session, openId, onOpened, onProfile, onSignedOut }: SignedI
           <MessageView
             message={open}
             onBack={() => setOpen(undefined)}
+            onPay={() => go('fees')}
             onReplied={(answered) => {
               setOpen(answered);
               setInbox((current) => (current ? withMessageRead(current, answered) : current));

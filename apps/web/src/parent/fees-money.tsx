@@ -1,5 +1,6 @@
 import type { ParentFees, ParentReceiptSummary } from '@tuitiondesk/contract';
-import { type ParentTextKey, shownLanguage, useParentTranslation } from './i18n';
+import { DataSentence } from './data-sentence';
+import { type ParentTextKey, shownLanguage } from './i18n';
 
 /** Money, dates and the words of entries and modes in the parent app's fees screens (ADR 059). */
 export type EntryKind = ParentFees['entries'][number]['kind'];
@@ -37,21 +38,14 @@ export function Money({ paise, sign = '' }: { paise: number; sign?: '' | '−' }
   );
 }
 
-/** Where the amount goes in a translated sentence: a character no text holds. */
-export const AMOUNT_MARK = '\u0000';
-
 /**
  * A translated sentence with an amount in it ("Balance {amount}"), the amount isolated as data, so a
  * right-to-left sentence keeps the rupee sign and the figures together and in their order.
  */
 export function MoneySentence({ text, paise }: { text: ParentTextKey; paise: number }) {
-  const { t } = useParentTranslation();
-  const [before = '', after = ''] = t(text, { amount: AMOUNT_MARK }).split(AMOUNT_MARK);
   return (
-    <>
-      {before}
+    <DataSentence text={text} param="amount">
       <Money paise={paise} />
-      {after}
-    </>
+    </DataSentence>
   );
 }

@@ -8,6 +8,8 @@ const message = (id: number, read_at: string | null): ParentMessage => ({
   kind: 'notice',
   reply: null,
   can_reply: false,
+  fee_answer: null,
+  can_fee_reply: false,
   subject: `Subject ${id}`,
   message: 'Body',
   sent_at: '2026-11-20T10:00:00.000Z',

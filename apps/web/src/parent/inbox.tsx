@@ -1,9 +1,11 @@
 import type { ParentInbox, ParentMessage } from '@tuitiondesk/contract';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { errorText, parentRequest } from './api';
+import { FeeReply } from './fee-reply';
 import { englishText, useParentTranslation } from './i18n';
 import { OfflineNote } from './inbox-notes';
 import { fullWhen, shortWhen, unreadLabel } from './inbox-state';
+import { ReplyButtons } from './reply-buttons';
 
 interface InboxProps {
   inbox: ParentInbox | undefined;
@@ -107,27 +109,15 @@ function Replies({ message, onReplied }: { message: ParentMessage; onReplied: (m
     }
   };
   return (
-    <section className="replies" aria-labelledby="replies-title">
-      <h2 id="replies-title">{t('replies.title')}</h2>
-      <div className="reply-buttons">
-        {REPLIES.map((reply) => (
-          <button
-            key={reply}
-            type="button"
-            className="secondary"
-            disabled={sending !== undefined}
-            onClick={() => void send(reply)}
-          >
-            {sending === reply ? t('replies.sending') : t(`replies.${reply}`)}
-          </button>
-        ))}
-      </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-    </section>
+    <ReplyButtons
+      id="replies-title"
+      title={t('replies.title')}
+      choices={REPLIES.map((reply) => ({ key: reply, label: t(`replies.${reply}`) }))}
+      sending={sending}
+      sendingLabel={t('replies.sending')}
+      error={error}
+      onChoose={(reply) => void send(reply)}
+    />
   );
 }
 
@@ -135,10 +125,13 @@ export function MessageView({
   message,
   onBack,
   onReplied,
+  onPay,
 }: {
   message: ParentMessage;
   onBack: () => void;
   onReplied: (message: ParentMessage) => void;
+  /** To the Fees tab, from a fee reminder. */
+  onPay: () => void;
 }) {
   const { t } = useParentTranslation();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -160,6 +153,7 @@ export function MessageView({
       </p>
       <div className="body">{message.message}</div>
       <Replies message={message} onReplied={onReplied} />
+      {message.kind === 'fee_reminder' && <FeeReply message={message} onReplied={onReplied} onPay={onPay} />}
     </article>
   );
 }

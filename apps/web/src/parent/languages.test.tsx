@@ -25,6 +25,8 @@ const inbox: ParentInbox = {
       kind: 'notice',
       reply: null,
       can_reply: false,
+      fee_answer: null,
+      can_fee_reply: false,
       subject: 'Holiday on Monday',
       message: 'The centre is closed on Monday.',
       sent_at: '2026-11-20T10:00:00.000Z',
