@@ -40,8 +40,9 @@ function nextMonth(month: string): string {
 }
 
 const DAYS = Array.from({ length: 28 }, (_, index) => index + 1);
-const HOURS = Array.from({ length: 24 }, (_, index) => index);
-const hourText = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
+/** The hours a schedule may choose (the reminders' too), written 00:00 to 23:00. */
+export const HOURS = Array.from({ length: 24 }, (_, index) => index);
+export const hourText = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
 
 function RunByHand() {
   const { t } = useTranslation('feePlans');

@@ -1,10 +1,20 @@
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  Stack,
+} from '@mui/material';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from '../../i18n';
 
 /**
  * "Are you sure?" before a change that reaches families or closes a task: the title says what will
- * happen, the text what follows; a refusal shows inside, above the buttons, and the dialog stays.
+ * happen, the text what follows, `children` the fields it asks for (a note); Enter in a field confirms.
+ * A refusal shows inside, above the fields, and the dialog stays.
  */
 export function ConfirmDialog({
   title,
@@ -12,14 +22,19 @@ export function ConfirmDialog({
   confirm,
   busy,
   failure,
+  danger = false,
+  children,
   onConfirm,
   onClose,
 }: {
   title: ReactNode;
-  text: ReactNode;
+  text?: ReactNode;
   confirm: string;
   busy: boolean;
   failure: string | null;
+  /** A change that turns something down (a red button). */
+  danger?: boolean;
+  children?: ReactNode;
   onConfirm: () => void;
   onClose: () => void;
 }) {
@@ -29,18 +44,27 @@ export function ConfirmDialog({
     <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="xs" aria-labelledby={`${id}-title`}>
       <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
       <DialogContent>
-        <DialogContentText component="div">{text}</DialogContentText>
-        {failure && (
-          <Alert severity="error" sx={{ mt: 2 }}>
-            {failure}
-          </Alert>
-        )}
+        <Stack
+          component="form"
+          id={id}
+          spacing={2}
+          noValidate
+          sx={{ pt: children ? 1 : 0 }}
+          onSubmit={(event) => {
+            event.preventDefault();
+            onConfirm();
+          }}
+        >
+          {text && <DialogContentText component="div">{text}</DialogContentText>}
+          {failure && <Alert severity="error">{failure}</Alert>}
+          {children}
+        </Stack>
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose} disabled={busy}>
           {t('cancel')}
         </Button>
-        <Button variant="contained" onClick={onConfirm} disabled={busy}>
+        <Button type="submit" form={id} variant="contained" color={danger ? 'error' : 'primary'} disabled={busy}>
           {confirm}
         </Button>
       </DialogActions>

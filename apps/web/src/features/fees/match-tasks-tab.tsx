@@ -1,19 +1,6 @@
-import {
-  Alert,
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  TextField,
-  ToggleButton,
-  ToggleButtonGroup,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Stack, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import type { FeeMatchCandidate, FeeMatchTask } from '@tuitiondesk/contract';
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { NotLoaded } from '../../components/not-loaded';
 import { useTranslation } from '../../i18n';
 import { ApiError, errorText } from '../../lib/api-client';
@@ -90,7 +77,6 @@ function DismissDialog({
 }) {
   const { t } = useTranslation('feeReminders');
   const { showToast } = useToast();
-  const id = useId();
   const dismiss = useDismissTask();
   const conflict = useOnConflict(onConflict);
   const [note, setNote] = useState('');
@@ -116,54 +102,30 @@ function DismissDialog({
     );
   };
   return (
-    <Dialog
-      open
-      onClose={dismiss.isPending ? undefined : onClose}
-      fullWidth
-      maxWidth="xs"
-      aria-labelledby={`${id}-title`}
+    <ConfirmDialog
+      title={t('dismiss.title', { name: task.parent_name })}
+      confirm={t('dismiss.short')}
+      danger
+      busy={dismiss.isPending}
+      failure={refusal.form}
+      onConfirm={submit}
+      onClose={onClose}
     >
-      <DialogTitle id={`${id}-title`}>{t('dismiss.title', { name: task.parent_name })}</DialogTitle>
-      <DialogContent>
-        <Stack
-          component="form"
-          id={id}
-          spacing={2}
-          noValidate
-          sx={{ pt: 1 }}
-          onSubmit={(event) => {
-            event.preventDefault();
-            submit();
-          }}
-        >
-          {refusal.form && <Alert severity="error">{refusal.form}</Alert>}
-          <TextField
-            label={t('dismiss.note')}
-            value={note}
-            required
-            autoFocus
-            multiline
-            minRows={2}
-            onChange={(event) => {
-              setNote(event.target.value);
-              setMissing(false);
-              dismiss.reset();
-            }}
-            error={missing || refusal.fields.note !== undefined}
-            helperText={missing ? t('dismiss.noteRequired') : (refusal.fields.note ?? t('dismiss.noteHint'))}
-            slotProps={{ htmlInput: { maxLength: 200 } }}
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={dismiss.isPending}>
-          {t('cancel')}
-        </Button>
-        <Button type="submit" form={id} color="error" variant="contained" disabled={dismiss.isPending}>
-          {t('dismiss.short')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+      <TextField
+        label={t('dismiss.note')}
+        value={note}
+        required
+        autoFocus
+        onChange={(event) => {
+          setNote(event.target.value);
+          setMissing(false);
+          dismiss.reset();
+        }}
+        error={missing || refusal.fields.note !== undefined}
+        helperText={missing ? t('dismiss.noteRequired') : (refusal.fields.note ?? t('dismiss.noteHint'))}
+        slotProps={{ htmlInput: { maxLength: 200 } }}
+      />
+    </ConfirmDialog>
   );
 }
 

@@ -20,6 +20,7 @@ import { errorText } from '../../lib/api-client';
 import { centreTimeZone, formatDayTime } from '../../lib/dates';
 import { splitFieldError } from '../../lib/field-errors';
 import { useToast } from '../../lib/toast';
+import { HOURS, hourText } from './charge-run-tab';
 import { ConfirmDialog } from './confirm-dialog';
 import { ReminderDays } from './reminder-days';
 import { ReminderPromises } from './reminder-promises';
@@ -30,8 +31,6 @@ import {
   useUpdateReminderSettings,
 } from './reminders-api';
 
-const HOURS = Array.from({ length: 24 }, (_, index) => index);
-const hourText = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
 const FIELDS = ['offsets', 'hour', 'enabled'] as const;
 
 /** "12 families reminded, 3 had paid, 2 had promised": what a round did. */
