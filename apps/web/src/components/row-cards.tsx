@@ -48,8 +48,14 @@ export interface RowCardsProps<T> {
   busy?: boolean;
 }
 
-/** A card's lines below its title: each column's header, then what the row holds in it. */
+/**
+ * A card's lines below its title: each column's header, then what the row holds in it. A column the
+ * row leaves empty (a payment's "Charged") has no line: a header over nothing reads as missing data.
+ */
 export function CardFields<T>({ row, columns }: { row: T; columns: readonly DataColumn<T>[] }) {
+  const lines = columns
+    .map((column) => ({ column, value: column.cell(row) }))
+    .filter(({ value }) => value !== '' && value !== null && value !== undefined && value !== false);
   return (
     <Box
       component="dl"
@@ -63,13 +69,13 @@ export function CardFields<T>({ row, columns }: { row: T; columns: readonly Data
         mt: 1,
       }}
     >
-      {columns.map((column) => (
+      {lines.map(({ column, value }) => (
         <Fragment key={column.id}>
           <Typography component="dt" variant="body2" color="text.secondary">
             {column.header}
           </Typography>
           <Box component="dd" sx={{ m: 0, minWidth: 0, typography: 'body2', overflowWrap: 'anywhere' }}>
-            {column.cell(row)}
+            {value}
           </Box>
         </Fragment>
       ))}

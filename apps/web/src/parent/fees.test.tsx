@@ -353,6 +353,18 @@ describe('fees in the parent app', () => {
     expect(screen.getByText('مرکز پر ادا کریں۔')).toBeInTheDocument();
   });
 
+  it("writes each statement entry in the language shown, from its kind and its child, not the server's English", async () => {
+    await showLanguage('hi');
+    fakeApi({ 'GET /api/v1/parent/fees': () => [200, fees()] });
+    render(<Fees />);
+    const lines = within(await screen.findByRole('list', { name: 'खाता विवरण' })).getAllByRole('listitem');
+    const meeras = lines[1] as HTMLElement;
+    expect(meeras).toHaveTextContent('फ़ीस');
+    expect(meeras).toHaveTextContent('Meera Sharma के लिए');
+    expect(within(meeras).getByText('Meera Sharma').tagName).toBe('BDI');
+    for (const line of lines) expect(line).not.toHaveTextContent(/Tuition|Payment/);
+  });
+
   it('says when the fees shown are the copy this phone kept, the centre being out of reach', async () => {
     fakeApi({
       'GET /api/v1/parent/fees': () =>

@@ -1,9 +1,10 @@
 import type { ParentFees, ParentPayLink, ParentReceiptSummary } from '@tuitiondesk/contract';
 import { useCallback, useEffect, useState } from 'react';
 import { errorText, parentRead, parentRequest } from './api';
+import { DataSentence } from './data-sentence';
 import { feeDate, kindKey, Money, MoneySentence, modeKey } from './fees-money';
 import { ReceiptView } from './fees-receipt';
-import { useParentTranslation } from './i18n';
+import { shownLanguage, useParentTranslation } from './i18n';
 import { keptWhen } from './inbox-state';
 import { useAction } from './use-action';
 import './styles/fees.css';
@@ -162,6 +163,9 @@ function PayButton({
 function Statement({ fees, onEarlier }: { fees: ParentFees; onEarlier: () => void }) {
   const { t } = useParentTranslation();
   const names = new Map(fees.students.map((student) => [student.id, student.full_name]));
+  // The server writes an entry's description in English ("Tuition, 2026-10: late fee"): another
+  // language says the entry by its kind and its child alone.
+  const english = shownLanguage() === 'en';
   // Newest first to read; the server answers them oldest first (newest last), as the staff statement.
   const newestFirst = [...fees.entries].reverse();
   return (
@@ -182,8 +186,14 @@ function Statement({ fees, onEarlier }: { fees: ParentFees; onEarlier: () => voi
                 </time>
                 <span className="fee-what">
                   <span className="fee-kind">{t(kindKey(entry.kind))}</span>
-                  <bdi className="fee-description">{entry.description}</bdi>
-                  {child && <bdi className="fee-child">{child}</bdi>}
+                  {english && <bdi className="fee-description">{entry.description}</bdi>}
+                  {child && (
+                    <span className="fee-child">
+                      <DataSentence text="fees.forChild" param="name">
+                        <bdi>{child}</bdi>
+                      </DataSentence>
+                    </span>
+                  )}
                 </span>
                 <span className={`fee-amount ${credit ? 'credit' : 'debit'}`}>
                   <Money paise={credit ? entry.credit_paise : entry.debit_paise} sign={credit ? '−' : ''} />

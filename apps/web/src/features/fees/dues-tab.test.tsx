@@ -249,6 +249,20 @@ describe("A family's statement", () => {
     expect(await screen.findByRole('table', { name: 'Families that owe, oldest debt first' })).toBeInTheDocument();
   });
 
+  it('gives each entry a card on a phone, without the amount column the entry leaves empty', async () => {
+    renderAtWidth(390);
+    serve();
+    renderPage(<DuesTab />, { path: '/fees?tab=dues&family=12', signedInAs: 'admin' });
+    const list = await screen.findByRole('list', { name: 'Statement entries' });
+    const [payment, charge] = within(list).getAllByRole('listitem');
+    const headers = (card: HTMLElement | undefined) =>
+      Array.from(card?.querySelectorAll('dt') ?? []).map((header) => header.textContent);
+    expect(headers(payment)).toContain('Paid');
+    expect(headers(payment)).not.toContain('Charged');
+    expect(headers(charge)).toContain('Charged');
+    expect(headers(charge)).not.toContain('Paid');
+  });
+
   it('opens from the address (?tab=dues&family=12) and shows an advance', async () => {
     serve({ 'GET /fees/families/12': () => [200, { ...family, balance_paise: -25_000 }] });
     renderPage(<DuesTab />, { path: '/fees?tab=dues&family=12', signedInAs: 'admin' });
