@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { pushPayloadSchema } from '@tuitiondesk/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database, Queryable } from '../src/db/database';
 import { reconcileOnce } from '../src/modules/payment-gateway';
 import { waitFor } from './helpers/async';
 import type { TestClient } from './helpers/client';
@@ -50,6 +51,40 @@ const receiptMessages = async (phone: string) =>
     "SELECT subject, message, language FROM messages WHERE recipient = $1 AND kind = 'notice' ORDER BY id",
     [phone],
   );
+
+/**
+ * The process stopping right after a payment commits, as far as the database and the senders can tell:
+ * every transaction begun after the one that recorded a payment fails, and waking the senders throws.
+ * Answers the undo (the process running again).
+ */
+function stopRightAfterPaymentCommits(db: Database, push?: { wake(): void }): () => void {
+  const transaction = db.transaction;
+  const wake = push?.wake;
+  let stopped = false;
+  db.transaction = (async (work: (tx: Queryable) => Promise<unknown>) => {
+    if (stopped) throw new Error('the process stopped');
+    let recordsPayment = false;
+    const result = await transaction.call(db, (tx) => {
+      const watched = Object.create(tx) as Queryable;
+      watched.query = (sql, params) => {
+        if (/INSERT INTO fee_payments\b/.test(sql)) recordsPayment = true;
+        return tx.query(sql, params);
+      };
+      return work(watched);
+    });
+    if (recordsPayment) stopped = true;
+    return result;
+  }) as Database['transaction'];
+  if (push) {
+    push.wake = () => {
+      throw new Error('the process stopped');
+    };
+  }
+  return () => {
+    db.transaction = transaction;
+    if (push && wake) push.wake = wake;
+  };
+}
 
 /** Lets the push worker run its rounds, so a second push would have arrived by now. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 400));
@@ -167,6 +202,29 @@ describe('the receipt sent to the family', () => {
     expect(await receiptMessages(family.phone)).toHaveLength(0);
   });
 
+  it('is queued with the payment: a process that stops right after the commit still has the message, pushed once it runs again', async () => {
+    const family = await familyWithDevice(1);
+    const restart = stopRightAfterPaymentCommits(api.db, api.ctx.push);
+    let paid: Awaited<ReturnType<ReturnType<TestClient['as']>['post']>>;
+    try {
+      paid = await api.as('admin').post('/api/v1/fees/payments', paymentBody(family.familyId, 60_000));
+    } finally {
+      restart();
+    }
+    expect(paid.statusCode, paid.body).toBe(201);
+    const { payment_id, receipt_number } = paid.json() as { payment_id: number; receipt_number: string };
+    const [delivery] = await api.db.query<{ message_id: number | null }>(
+      'SELECT message_id FROM fee_receipt_deliveries WHERE payment_id = $1',
+      [payment_id],
+    );
+    expect(delivery?.message_id).toEqual(expect.any(Number));
+    const [message] = await receiptMessages(family.phone);
+    expect(message?.message).toContain(`receipt ${receipt_number}.`);
+    // Running again: the push worker's own poll finds the message nobody woke it for.
+    const [push] = await waitFor('the receipt push', () => pushesTo(family.device)[0] && pushesTo(family.device));
+    expect(push?.body).toContain(receipt_number);
+  });
+
   it('a payment recorded twice at once (the same client_id) sends one receipt', async () => {
     const family = await familyWithDevice(1);
     const body = { ...paymentBody(family.familyId, 10_000), client_id: randomUUID() };
@@ -204,6 +262,33 @@ describe('the receipt of a payment Razorpay brings', () => {
         message: `Payment received: ₹1,200.00 for Meera Iyer, receipt ${paid?.receipt_number}.`,
         sent_by: 'Razorpay',
       },
+    ]);
+  });
+
+  it('is queued with the payment: a process that stops right after the commit still has the message', async () => {
+    const { api: online, fake: razorpay } = bed();
+    const family = await owingFamily(online, 80_000);
+    const asked = await askForLink(online, family.familyId);
+    expect(asked.statusCode, asked.body).toBeLessThan(300);
+    const payment = razorpay.pay(asked.json().link_id as string);
+    const restart = stopRightAfterPaymentCommits(online.db);
+    try {
+      // What the webhook answers once the process has stopped does not matter: the payment is committed.
+      for (const event of razorpay.eventsFor(payment)) await razorpay.send(event);
+    } finally {
+      restart();
+    }
+    const [paid] = await online.db.query<{ transaction_id: number; receipt_number: string }>(
+      'SELECT transaction_id, receipt_number FROM fee_payments WHERE family_id = $1',
+      [family.familyId],
+    );
+    expect(paid?.receipt_number).toMatch(/^R\//);
+    const messages = await online.db.query<{ message: string }>(
+      "SELECT message FROM messages WHERE recipient = $1 AND kind = 'notice'",
+      [family.phone],
+    );
+    expect(messages.map((row) => row.message)).toEqual([
+      `Payment received: ₹800.00 for Meera Iyer, receipt ${paid?.receipt_number}.`,
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isoDateSchema, requiredText, rowIdSchema } from './common';
-import { receiptTaxSchema } from './gst';
+import { receiptCreditNoteSchema, receiptTaxSchema } from './gst';
 
 /**
  * Fees (issue 29, ADR 051): the ledger's reports, counter payments, receipts and reversals. Money is
@@ -151,6 +151,9 @@ export const receiptSchema = z
     tax: receiptTaxSchema
       .nullable()
       .describe('the GST in the amount (inclusive), fixed when the payment was recorded; null on a plain receipt'),
+    credit_note: receiptCreditNoteSchema
+      .nullable()
+      .describe('the credit note the reversal of a tax invoice issued; null otherwise (a plain receipt gets none)'),
   })
   .meta({ id: 'FeeReceipt' });
 export type Receipt = z.infer<typeof receiptSchema>;

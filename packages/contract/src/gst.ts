@@ -147,6 +147,23 @@ export const receiptTaxSchema = z
   .meta({ id: 'ReceiptTax' });
 export type ReceiptTax = z.infer<typeof receiptTaxSchema>;
 
+/**
+ * The credit note a reversed tax invoice carries (Section 34): its own gapless series per financial
+ * year (`CN/2026-27/00001`, at most 16 characters), the invoice's tax figures negated.
+ */
+export const receiptCreditNoteSchema = z
+  .object({
+    number: z.string().describe('unique in its financial year, gapless, e.g. CN/2026-27/00001'),
+    issued_on: z.string().describe('the day of the reversal that issued it'),
+    reason: z.string().describe("the reversal's reason"),
+    taxable_paise: z.number().int().describe("the invoice's taxable value, negated"),
+    cgst_paise: z.number().int(),
+    sgst_paise: z.number().int(),
+    igst_paise: z.number().int(),
+  })
+  .meta({ id: 'ReceiptCreditNote' });
+export type ReceiptCreditNote = z.infer<typeof receiptCreditNoteSchema>;
+
 /** The languages a receipt PDF is made in (`?lang=`), the parent app's. */
 export const RECEIPT_LANGUAGES = ['en', 'hi', 'mr', 'ta', 'bn', 'ur'] as const;
 export const receiptQuerySchema = z.object({

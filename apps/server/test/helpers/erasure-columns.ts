@@ -85,6 +85,8 @@ export const NOT_FAMILY: Record<string, string> = {
   'fee_receipt_taxes.gstin': "the centre's GSTIN when the receipt was issued",
   'fee_receipt_taxes.state_code': "the centre's state code",
   'fee_receipt_taxes.sac': 'a code (SAC 999293)',
+  'fee_credit_notes.credit_note_number': 'a credit note number',
+  'fee_credit_note_counters.financial_year': 'a financial year',
   // Online payment (ADR 053): Razorpay's ids and codes; the events' bodies, which name the payer, are family columns.
   'payment_links.link_id': "Razorpay's id of a link",
   'payment_links.reference_id': 'our reference for a link: a family id and a code',

@@ -1,5 +1,8 @@
-/** SQL of GST (ADR 057): the centre's one settings row and each tax invoice's figures, fixed at payment. */
-import type { ReceiptTax } from '@tuitiondesk/contract';
+/**
+ * SQL of GST (ADR 057): the centre's one settings row, each tax invoice's figures, fixed at payment,
+ * and the credit note a reversed one carries, fixed at the reversal.
+ */
+import type { ReceiptCreditNote, ReceiptTax } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
 
 export interface GstSettingsRow {
@@ -50,6 +53,42 @@ export async function findReceiptTax(db: Queryable, paymentId: number): Promise<
     `SELECT gstin, state_code, sac, rate_basis_points, taxable_paise::float8 AS taxable_paise,
             cgst_paise::float8 AS cgst_paise, sgst_paise::float8 AS sgst_paise, igst_paise::float8 AS igst_paise
        FROM fee_receipt_taxes WHERE payment_id = $1`,
+    [paymentId],
+  );
+  return row;
+}
+
+type CreditFigures = Pick<ReceiptCreditNote, 'taxable_paise' | 'cgst_paise' | 'sgst_paise' | 'igst_paise'>;
+
+export async function insertCreditNote(
+  tx: Queryable,
+  note: { paymentId: number; reversalId: number; number: string; issuedOn: string } & CreditFigures,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO fee_credit_notes (payment_id, credit_note_number, reversal_id, issued_on, taxable_paise, cgst_paise,
+                                   sgst_paise, igst_paise)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      note.paymentId,
+      note.number,
+      note.reversalId,
+      note.issuedOn,
+      note.taxable_paise,
+      note.cgst_paise,
+      note.sgst_paise,
+      note.igst_paise,
+    ],
+  );
+}
+
+/** The payment's credit note with its reversal's reason, or undefined. */
+export async function findCreditNote(db: Queryable, paymentId: number): Promise<ReceiptCreditNote | undefined> {
+  const [row] = await db.query<ReceiptCreditNote>(
+    `SELECT c.credit_note_number AS number, c.issued_on, r.description AS reason,
+            c.taxable_paise::float8 AS taxable_paise, c.cgst_paise::float8 AS cgst_paise,
+            c.sgst_paise::float8 AS sgst_paise, c.igst_paise::float8 AS igst_paise
+       FROM fee_credit_notes c JOIN ledger_transactions r ON r.id = c.reversal_id
+      WHERE c.payment_id = $1`,
     [paymentId],
   );
   return row;

@@ -2,7 +2,8 @@
  * GST on fees (ADR 057). Fees are inclusive of GST (what the family pays is the amount on the plan and
  * the receipt), so a registered centre's tax invoice splits each payment into its taxable value and
  * the tax in it, in integer paise. The family's state is not known, so every supply is intra-state:
- * CGST and SGST, half the rate each. The figures are fixed with the payment, in its transaction.
+ * CGST and SGST, half the rate each. The figures are fixed with the payment, in its transaction; a
+ * reversal of a tax invoice fixes a credit note with them negated, in the reversal's.
  */
 import {
   GST_SAC,
@@ -10,13 +11,16 @@ import {
   type GstSettings,
   type GstSettingsInput,
   type gstSettingsInputSchema,
+  type ReceiptCreditNote,
   type ReceiptTax,
 } from '@tuitiondesk/contract';
 import type { z } from 'zod';
 import type { Queryable } from '../../db/database';
 import {
+  findCreditNote,
   findReceiptTax,
   type GstSettingsRow,
+  insertCreditNote,
   insertReceiptTax,
   readGstSettingsRow,
   writeGstSettingsRow,
@@ -105,4 +109,34 @@ export async function receiptTax(db: Queryable, paymentId: number): Promise<Rece
     rate_basis_points: Number(stored.rate_basis_points),
     state_name: GST_STATES[stored.state_code] ?? stored.state_code,
   };
+}
+
+/**
+ * In the reversal's transaction: the credit note against the payment's tax invoice, numbered `number`
+ * (taken by the caller from the year's series), its figures the invoice's negated. Answers false, and
+ * takes nothing, for a plain receipt: it has no tax to credit. `number` is asked for only when needed.
+ */
+export async function fixCreditNote(
+  tx: Queryable,
+  note: { paymentId: number; reversalId: number; issuedOn: string },
+  takeNumber: () => Promise<string>,
+): Promise<boolean> {
+  const tax = await findReceiptTax(tx, note.paymentId);
+  if (!tax) return false;
+  // 0 - x, not -x: a zero figure stays 0, never -0.
+  await insertCreditNote(tx, {
+    ...note,
+    number: await takeNumber(),
+    taxable_paise: 0 - Number(tax.taxable_paise),
+    cgst_paise: 0 - Number(tax.cgst_paise),
+    sgst_paise: 0 - Number(tax.sgst_paise),
+    igst_paise: 0 - Number(tax.igst_paise),
+  });
+  return true;
+}
+
+/** A reversed tax invoice's credit note, or null (not reversed, or a plain receipt). */
+export async function receiptCreditNote(db: Queryable, paymentId: number): Promise<ReceiptCreditNote | null> {
+  const stored = await findCreditNote(db, paymentId);
+  return stored ? { ...stored, reason: stored.reason ?? '' } : null;
 }

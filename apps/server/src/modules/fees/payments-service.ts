@@ -16,12 +16,12 @@ import { type Actor, recordActivity } from '../../lib/activity-log';
 import { recordAudit } from '../../lib/audit-log';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { addDays, today } from '../../lib/time';
-import { fixReceiptTax } from './gst';
+import { fixCreditNote, fixReceiptTax } from './gst';
 import { familyBalance, lockFeeFamily, reverseTransaction } from './ledger';
 import { familyWords, rupees } from './payment-words';
 import { allocateAndRecordPayment } from './payments';
-import { deliverReceipt } from './receipt-delivery';
-import { findPayment, getReceipt } from './receipts';
+import { queueReceipt, wakeReceiptSenders } from './receipt-delivery';
+import { financialYear, findPayment, getReceipt, takeCreditNoteNumber } from './receipts';
 
 type PaymentBody = z.output<typeof recordPaymentSchema>;
 
@@ -45,8 +45,8 @@ function checkReceivedOn(receivedOn: string): void {
 
 /**
  * Records money received at the counter. The same `client_id` again (a retry, an offline replay, two
- * at once) answers the first result and records nothing more; with other content it is 422. Once the
- * payment is committed its receipt goes to the family (ADR 057).
+ * at once) answers the first result and records nothing more; with other content it is 422. The
+ * receipt's message is queued with the payment, and the senders woken once it is committed (ADR 057).
  */
 export async function recordCounterPayment(
   ctx: AppContext,
@@ -80,18 +80,20 @@ export async function recordCounterPayment(
     // The tax invoice's figures as the GST settings are now, fixed with the payment (ADR 057).
     await fixReceiptTax(tx, recorded.payment_id, input.amount_paise);
     await auditBalance(tx, input.family_id, before, recorded.balance_paise);
+    // Only for a new payment (a replay sends nothing); a failure to queue it undoes nothing.
+    await queueReceipt(ctx, tx, recorded.payment_id, actor);
     return recorded;
   });
   const { created, ...answer } = result;
-  // After the commit, and only for a new payment: a replay sends nothing, and a failure to send undoes nothing.
-  if (created) await deliverReceipt(ctx, answer.payment_id, actor);
+  if (created) wakeReceiptSenders(ctx);
   return { answer, created };
 }
 
 /**
  * Reverses a payment (a bounced cheque, a mistake): one reversing transaction naming it, dated today;
- * the receipt stays, marked reversed, and the family owes again what it paid. A second reversal, also
- * one asked at the same moment, is 409.
+ * the receipt stays, marked reversed, and the family owes again what it paid. A tax invoice gets its
+ * credit note in the same transaction (ADR 057); a plain receipt none. A second reversal, also one
+ * asked at the same moment, is 409, and takes no credit note number.
  */
 export async function reversePayment(
   ctx: AppContext,
@@ -114,14 +116,18 @@ export async function reversePayment(
       throw new ConflictError('fees.payment_already_reversed', { receipt: payment.receipt_number, date: alreadyOn });
     }
     const before = await familyBalance(tx, familyId);
+    const issuedOn = today();
     const reversal = await reverseTransaction(tx, paymentId, {
-      occurredOn: today(),
+      occurredOn: issuedOn,
       description: reason,
       createdBy: actor.id,
     });
     if (!reversal?.created) {
       throw new ConflictError('fees.payment_already_reversed', { receipt: payment.receipt_number, date: today() });
     }
+    await fixCreditNote(tx, { paymentId, reversalId: reversal.id, issuedOn }, () =>
+      takeCreditNoteNumber(tx, financialYear(issuedOn)),
+    );
     await auditBalance(tx, familyId, before, await familyBalance(tx, familyId));
     await recordActivity(tx, actor, 'fees.payment_reversed', 'fees.payment_reversed', {
       amount: rupees(Number(payment.amount_paise)),

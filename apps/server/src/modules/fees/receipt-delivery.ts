@@ -1,10 +1,13 @@
 /**
- * The receipt reaches the family as soon as a payment is recorded (ADR 057): after the payment's
- * transaction commits, one message in the family's language ("Payment received: ₹1,250.00 for Asha,
- * receipt R/2026-27/000123") through the delivery cascade (the parent app, WhatsApp when a template
- * can carry it, else the send list), as absence alerts and notices go. Keyed by the payment's id
- * (fee_receipt_deliveries), so a replayed client_id, a webhook seen twice or the reconciler finding
- * the payment again sends nothing more. A failure here never touches the payment: it is committed.
+ * The receipt reaches the family as soon as a payment is recorded (ADR 057): one message in the
+ * family's language ("Payment received: ₹1,250.00 for Asha, receipt R/2026-27/000123") through the
+ * delivery cascade (the parent app, WhatsApp when a template can carry it, else the send list), as
+ * absence alerts and notices go. The message is queued in the payment's own transaction (an outbox):
+ * a payment that commits has its message, even when the process stops right after the commit; the
+ * senders are woken after the commit, and their own polls find the message if the wake never comes.
+ * Keyed by the payment's id (fee_receipt_deliveries), so a replayed client_id, a webhook seen twice or
+ * the reconciler finding the payment again queues nothing more. A failure to queue never touches the
+ * payment: the message's statements run under a savepoint, rolled back alone.
  */
 import type { AppContext } from '../../context';
 import type { Database, Queryable } from '../../db/database';
@@ -79,17 +82,29 @@ export async function queueReceiptMessage(
   return true;
 }
 
+/** Conflicts the payment's transaction is run again for (PostgreSQL): the receipt is queued in the new attempt. */
+const isConflict = (error: unknown) => ['40P01', '40001'].includes(String((error as { code?: unknown })?.code));
+
 /**
- * After the payment's commit: the receipt message in its own transaction, then the senders woken. Never
- * throws: the payment stands whatever happens here; a failure is reported on the process's warnings
- * and the receipt is still there to print or share from the console.
+ * In the payment's transaction: its receipt message queued, once. Never fails the payment: what goes
+ * wrong is rolled back to a savepoint taken first, reported on the process's warnings, and the receipt
+ * is still there to print or share from the console. A deadlock or serialization failure is not
+ * swallowed: the whole payment is tried again, with its receipt. Answers whether it queued one.
  */
-export async function deliverReceipt(ctx: AppContext, paymentId: number, sender: ReceiptSender): Promise<boolean> {
+export async function queueReceipt(
+  ctx: AppContext,
+  tx: Queryable,
+  paymentId: number,
+  sender: ReceiptSender,
+): Promise<boolean> {
+  await tx.query('SAVEPOINT receipt_message');
   try {
-    const queued = await ctx.db.transaction((tx) => queueReceiptMessage(ctx, tx, paymentId, sender));
-    if (queued) wakeSenders(ctx);
+    const queued = await queueReceiptMessage(ctx, tx, paymentId, sender);
+    await tx.query('RELEASE SAVEPOINT receipt_message');
     return queued;
   } catch (error) {
+    if (isConflict(error)) throw error;
+    await tx.query('ROLLBACK TO SAVEPOINT receipt_message');
     process.emitWarning(`The receipt of payment ${paymentId} was not sent: ${(error as Error).message}`, {
       code: 'TUITIONDESK_RECEIPT_NOT_SENT',
     });
@@ -97,11 +112,23 @@ export async function deliverReceipt(ctx: AppContext, paymentId: number, sender:
   }
 }
 
+/** After the payment's commit: the senders woken for its message. Never throws; their polls find it anyway. */
+export function wakeReceiptSenders(ctx: AppContext): void {
+  try {
+    wakeSenders(ctx);
+  } catch (error) {
+    process.emitWarning(`The senders were not woken for a receipt: ${(error as Error).message}`, {
+      code: 'TUITIONDESK_RECEIPT_NOT_SENT',
+    });
+  }
+}
+
 /**
  * The app each database serves, for code that is handed only the database (the Razorpay webhook's and
- * reconciler's recording, `recordGatewayPayment`): registered when the fee routes are, so a payment
- * the gateway brings sends its receipt as a counter payment does. A program without the app (a
- * script) registers nothing, and its payments send nothing.
+ * reconciler's recording, `recordGatewayPayment`, whose callers, server.ts's reconciler among them, hold
+ * no app): registered when the fee routes are, so a payment the gateway brings queues its receipt as a
+ * counter payment does. A program without the app (a script) registers nothing, and its payments send
+ * nothing. Queueing needs the app for its WhatsApp setting and waking for its senders.
  */
 const appOfDatabase = new WeakMap<Database, AppContext>();
 
@@ -109,8 +136,17 @@ export function enableReceiptDelivery(ctx: AppContext): void {
   appOfDatabase.set(ctx.db, ctx);
 }
 
-/** `deliverReceipt` for the app serving `db`, if any. */
-export async function deliverReceiptFor(db: Database, paymentId: number, sender: ReceiptSender): Promise<boolean> {
+/**
+ * `queueReceipt` in `tx` for the app serving `db`, if any. Answers the step for after the commit (the
+ * senders woken), which does nothing when no message was queued.
+ */
+export async function deliverReceiptFor(
+  db: Database,
+  tx: Queryable,
+  paymentId: number,
+  sender: ReceiptSender,
+): Promise<() => void> {
   const ctx = appOfDatabase.get(db);
-  return ctx ? deliverReceipt(ctx, paymentId, sender) : false;
+  if (!ctx || !(await queueReceipt(ctx, tx, paymentId, sender))) return () => {};
+  return () => wakeReceiptSenders(ctx);
 }

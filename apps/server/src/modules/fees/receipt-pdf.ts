@@ -45,6 +45,11 @@ export function layoutReceipt(
       text: t('reversed', { date: dateIn(receipt.reversed_on, language), reason: receipt.reversal_reason ?? '' }),
     });
   }
+  const credit = receipt.credit_note;
+  if (credit) {
+    const issued = { number: credit.number, date: dateIn(credit.issued_on, language), invoice: receipt.receipt_number };
+    lines.push({ kind: 'reversed', text: t('credit_note', issued) });
+  }
   const payer = [receipt.parent_name, receipt.parent_phone].filter(Boolean).join(', ');
   lines.push(
     { kind: 'row', label: t('number'), value: receipt.receipt_number },
@@ -77,26 +82,42 @@ export function layoutReceipt(
       { kind: 'row', label: t('place'), value: `${tax.state_code} ${tax.state_name}` },
       { kind: 'row', label: t('taxable'), value: money(tax.taxable_paise) },
     );
-    if (tax.igst_paise > 0) {
-      lines.push({
-        kind: 'row',
-        label: t('igst', { rate: formatRate(tax.rate_basis_points) }),
-        value: money(tax.igst_paise),
-      });
-    } else {
-      const half = formatRate(tax.rate_basis_points / 2);
+    lines.push(...taxRows(tax, tax, t, money));
+    lines.push({ kind: 'row', label: t('total'), value: money(receipt.amount_paise), strong: true });
+    if (credit) {
       lines.push(
-        { kind: 'row', label: t('cgst', { rate: half }), value: money(tax.cgst_paise) },
-        { kind: 'row', label: t('sgst', { rate: half }), value: money(tax.sgst_paise) },
+        { kind: 'section', text: t('credit_note.section', { number: credit.number }) },
+        { kind: 'row', label: t('taxable'), value: money(credit.taxable_paise) },
+        ...taxRows(tax, credit, t, money),
       );
     }
-    lines.push({ kind: 'row', label: t('total'), value: money(receipt.amount_paise), strong: true });
   }
   lines.push(
     { kind: 'row', label: t('balance'), value: money(receipt.balance_paise) },
     { kind: 'note', text: t('footer') },
   );
   return { language, rtl: language === 'ur', title, lines };
+}
+
+type Figures = Pick<NonNullable<Receipt['tax']>, 'cgst_paise' | 'sgst_paise' | 'igst_paise'>;
+
+/** The tax lines of `figures` (the invoice's, or its credit note's negated), at the invoice's rate. */
+function taxRows(
+  tax: NonNullable<Receipt['tax']>,
+  figures: Figures,
+  t: (key: Parameters<typeof receiptText>[1], params?: Record<string, string>) => string,
+  money: (paise: number) => string,
+): ReceiptLine[] {
+  if (tax.igst_paise > 0) {
+    return [
+      { kind: 'row', label: t('igst', { rate: formatRate(tax.rate_basis_points) }), value: money(figures.igst_paise) },
+    ];
+  }
+  const half = formatRate(tax.rate_basis_points / 2);
+  return [
+    { kind: 'row', label: t('cgst', { rate: half }), value: money(figures.cgst_paise) },
+    { kind: 'row', label: t('sgst', { rate: half }), value: money(figures.sgst_paise) },
+  ];
 }
 
 interface Run {

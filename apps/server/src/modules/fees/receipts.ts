@@ -2,7 +2,8 @@
  * Receipt numbers (ADR 051): one series per financial year (April to March), `R/2026-27/000123`,
  * at most 16 characters as Rule 46 allows, gapless. The number is taken from the year's counter row,
  * locked by the upsert in the payment's own transaction: payments wait for each other there, and a
- * payment that rolls back gives its number back.
+ * payment that rolls back gives its number back. Credit notes (ADR 057) have a series of their own,
+ * `CN/2026-27/00001`, taken the same way in the reversal's transaction.
  */
 import type { ParentLanguage, Receipt } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
@@ -10,7 +11,7 @@ import { NotFoundError } from '../../lib/errors';
 import { readCentreName, readLogo } from '../centre';
 import { familyDate, findFamilyLanguage } from '../families';
 import { familyDetails } from './fee-families';
-import { receiptTax } from './gst';
+import { receiptCreditNote, receiptTax } from './gst';
 import type { PaymentMode } from './ledger';
 import { layoutReceipt, renderReceiptPdf } from './receipt-pdf';
 
@@ -24,24 +25,44 @@ export function financialYear(isoDate: string): string {
 
 /** Six digits: a million receipts a year; the seventh would make the number 17 characters. */
 const RECEIPT_DIGITS = 6;
+/** Five digits after `CN/`: a hundred thousand credit notes a year, in 16 characters. */
+const CREDIT_NOTE_DIGITS = 5;
 
 export function receiptNumber(year: string, serial: number): string {
   return `R/${year}/${String(serial).padStart(RECEIPT_DIGITS, '0')}`;
 }
 
-/** The next number of the year's series, held by `tx` until it ends. */
-export async function takeReceiptNumber(tx: Queryable, year: string): Promise<string> {
+export function creditNoteNumber(year: string, serial: number): string {
+  return `CN/${year}/${String(serial).padStart(CREDIT_NOTE_DIGITS, '0')}`;
+}
+
+/** The next serial of the year's series in `counters`, its row held by `tx` until it ends. */
+async function takeSerial(
+  tx: Queryable,
+  counters: 'fee_receipt_counters' | 'fee_credit_note_counters',
+  year: string,
+  digits: number,
+): Promise<number> {
   const [row] = await tx.query<{ last_number: number }>(
-    `INSERT INTO fee_receipt_counters (financial_year, last_number) VALUES ($1, 1)
-     ON CONFLICT (financial_year) DO UPDATE SET last_number = fee_receipt_counters.last_number + 1
+    `INSERT INTO ${counters} (financial_year, last_number) VALUES ($1, 1)
+     ON CONFLICT (financial_year) DO UPDATE SET last_number = ${counters}.last_number + 1
      RETURNING last_number`,
     [year],
   );
   const serial = Number(row?.last_number);
-  if (!Number.isSafeInteger(serial) || serial >= 10 ** RECEIPT_DIGITS) {
-    throw new Error(`The receipt series ${year} is full`);
-  }
-  return receiptNumber(year, serial);
+  if (!Number.isSafeInteger(serial) || serial >= 10 ** digits)
+    throw new Error(`The series ${counters} ${year} is full`);
+  return serial;
+}
+
+/** The next number of the year's series, held by `tx` until it ends. */
+export async function takeReceiptNumber(tx: Queryable, year: string): Promise<string> {
+  return receiptNumber(year, await takeSerial(tx, 'fee_receipt_counters', year, RECEIPT_DIGITS));
+}
+
+/** The next credit note number of the year's own series (ADR 057), as receipt numbers are taken. */
+export async function takeCreditNoteNumber(tx: Queryable, year: string): Promise<string> {
+  return creditNoteNumber(year, await takeSerial(tx, 'fee_credit_note_counters', year, CREDIT_NOTE_DIGITS));
 }
 
 interface PaymentRow {
@@ -99,6 +120,7 @@ export async function getReceipt(db: Queryable, paymentId: number): Promise<Rece
     reversal_reason: payment.reversal_reason,
     document: tax ? 'tax_invoice' : 'receipt',
     tax,
+    credit_note: payment.reversed_on !== null && tax ? await receiptCreditNote(db, paymentId) : null,
   };
 }
 

@@ -20,8 +20,8 @@ export interface GatewayPayment {
  * the same transaction. The link's row is locked first, so two deliveries of the same payment at once
  * are taken one after the other and the second finds the first's row. As a payment at the counter,
  * the family's balance before and after goes in the audit log and the activity feed says it was
- * received (by Razorpay), in the same transaction. After the commit the family gets its receipt
- * (ADR 057). Answers whether it was new.
+ * received (by Razorpay), in the same transaction, and the family's receipt message is queued there
+ * too (ADR 057): the senders are woken after the commit. Answers whether it was new.
  */
 export async function recordGatewayPayment(
   db: Database,
@@ -29,7 +29,7 @@ export async function recordGatewayPayment(
   payment: GatewayPayment,
   foundBy: 'webhook' | 'reconciler',
 ): Promise<boolean> {
-  const recorded = await db.transaction(async (tx) => {
+  const wakeSenders = await db.transaction(async (tx) => {
     await findLink(tx, { linkId: link.link_id }, true);
     if (await gatewayPaymentExists(tx, payment.paymentId)) return null;
     const before = await familyBalance(tx, link.family_id);
@@ -66,11 +66,11 @@ export async function recordGatewayPayment(
       after: { family_id: link.family_id, balance_paise: recorded.balance_paise },
       actor: { id: null, name: GATEWAY },
     });
-    return recorded.payment_id;
+    // Once per payment (the webhook, its repeats and the reconciler all end here); a failure to queue
+    // the receipt leaves the payment as it is.
+    return deliverReceiptFor(db, tx, recorded.payment_id, { id: null, full_name: GATEWAY });
   });
-  if (recorded === null) return false;
-  // After the commit, once per payment (the webhook, its repeats and the reconciler all end here):
-  // the receipt goes to the family; a failure to send it leaves the payment as it is.
-  await deliverReceiptFor(db, recorded, { id: null, full_name: GATEWAY });
+  if (wakeSenders === null) return false;
+  wakeSenders();
   return true;
 }

@@ -119,6 +119,7 @@ const receipt: Receipt = {
   reversal_reason: null,
   document: 'receipt',
   tax: null,
+  credit_note: null,
 };
 
 function serve(extra: Record<string, FakeRoute> = {}, list: Due[] = dues) {
