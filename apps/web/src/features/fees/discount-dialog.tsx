@@ -1,6 +1,5 @@
 import {
   Alert,
-  Autocomplete,
   Button,
   Dialog,
   DialogActions,
@@ -18,11 +17,11 @@ import {
   type FeeDiscounts,
   type UpdateFeeDiscountsRequest,
 } from '@tuitiondesk/contract';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { type TFunction, useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { formatMoney, paiseToInput, parseRupees } from '../../lib/money';
-import { usePlanStudents } from './plans-api';
+import { StudentPicker } from './student-picker';
 
 type Rule = FeeDiscounts['sibling'];
 type RuleName = 'sibling' | 'staff_child';
@@ -122,12 +121,10 @@ export function DiscountDialog({
   onSave: (body: UpdateFeeDiscountsRequest) => void;
 }) {
   const { t } = useTranslation('feePlans');
-  const students = usePlanStudents();
   const [sibling, setSibling] = useState(() => draftOf(discounts.sibling));
   const [staff, setStaff] = useState(() => draftOf(discounts.staff_child));
   const [staffIds, setStaffIds] = useState<number[]>(discounts.staff_child_ids);
   const [checked, setChecked] = useState(false);
-  const byId = useMemo(() => new Map((students.data ?? []).map((student) => [student.id, student])), [students.data]);
   const siblingRule = ruleFrom(t, sibling);
   const staffRule = ruleFrom(t, staff);
   const problem = (rule: ReturnType<typeof ruleFrom>) => (checked && 'problem' in rule ? rule.problem : undefined);
@@ -152,44 +149,13 @@ export function DiscountDialog({
             </Typography>
             <RuleFields name="sibling" draft={sibling} problem={problem(siblingRule)} onChange={setSibling} />
             <RuleFields name="staff_child" draft={staff} problem={problem(staffRule)} onChange={setStaff} />
-            <Autocomplete
-              multiple
-              options={(students.data ?? []).map((student) => student.id)}
+            <StudentPicker
               value={staffIds}
-              loading={students.isPending}
-              onChange={(_, value) => setStaffIds(value)}
-              getOptionLabel={(id) => {
-                const student = byId.get(id);
-                return student
-                  ? t('discounts.studentOption', { name: student.full_name, id: student.unique_id })
-                  : t('dialog.unknownStudent', { id });
-              }}
-              filterOptions={(options, { inputValue }) => {
-                const needle = inputValue.trim().toLowerCase();
-                return options
-                  .filter((id) => {
-                    const student = byId.get(id);
-                    return (
-                      !needle ||
-                      (student !== undefined &&
-                        (student.full_name.toLowerCase().includes(needle) ||
-                          student.unique_id.toLowerCase().includes(needle)))
-                    );
-                  })
-                  .slice(0, 50);
-              }}
-              openText={t('picker.open')}
-              closeText={t('picker.close')}
-              clearText={t('picker.clear')}
-              loadingText={t('picker.loading')}
-              noOptionsText={t('picker.noStudents')}
-              renderInput={(params) => (
-                <TextField
-                  {...params}
-                  label={t('discounts.staffChildren')}
-                  helperText={t('discounts.staffChildrenHint')}
-                />
-              )}
+              onChange={setStaffIds}
+              label={t('discounts.staffChildren')}
+              hint={t('discounts.staffChildrenHint')}
+              optionText={(student) => t('discounts.studentOption', { name: student.full_name, id: student.unique_id })}
+              offersLeft
             />
           </Stack>
         </DialogContent>

@@ -23,7 +23,7 @@ import { errorText } from '../../lib/api-client';
 import { classInWords, useClassChoices } from '../../lib/centre-classes';
 import { useFieldErrors } from '../../lib/field-errors';
 import { formatMoney, paiseToInput, parseRupees, type RupeesProblem } from '../../lib/money';
-import { PlanStudentPicker } from './plan-student-picker';
+import { StudentPicker } from './student-picker';
 import type { PlanSave } from './plans-api';
 
 const FIELDS = [
@@ -239,14 +239,22 @@ export function PlanDialog({
                 />
               )}
             />
-            <PlanStudentPicker
+            <StudentPicker
               value={studentIds}
               onChange={(value) => {
                 setStudentIds(value);
                 edited('student_ids');
               }}
+              label={t('dialog.students')}
+              hint={t('dialog.studentsHint')}
+              optionText={(student) =>
+                t('dialog.studentOption', {
+                  name: student.full_name,
+                  id: student.unique_id,
+                  class: className(student.class_name),
+                })
+              }
               problem={shown('student_ids')}
-              className={className}
             />
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
               <TextField

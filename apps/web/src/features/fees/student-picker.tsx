@@ -14,21 +14,27 @@ function matches(student: Student, needle: string): boolean {
 }
 
 /**
- * The students a plan charges by name (beside its classes): searched by name, id, class or phone on
- * the device; students who have left are not offered.
+ * Students picked by name from the whole list (a plan's students, the staff's children), searched on
+ * the device by name, id, class or phone; students who have left are offered only when `offersLeft`.
  */
-export function PlanStudentPicker({
+export function StudentPicker({
   value,
   onChange,
+  label,
+  hint,
+  optionText,
   problem,
-  className,
+  offersLeft = false,
 }: {
   value: number[];
   onChange: (ids: number[]) => void;
+  label: string;
+  hint: string;
+  /** A student as an option and a chip says it ("Asha Verma (S-0012, Class 7)"). */
+  optionText: (student: Student) => string;
   /** The field's refusal, if any (the form's own or the server's). */
-  problem: string | undefined;
-  /** A class in words, as the dialog names classes. */
-  className: (value: string) => string;
+  problem?: string | undefined;
+  offersLeft?: boolean;
 }) {
   const { t } = useTranslation('feePlans');
   const students = usePlanStudents();
@@ -37,18 +43,12 @@ export function PlanStudentPicker({
     [students.data],
   );
   const options = useMemo(
-    () => (students.data ?? []).filter((student) => !student.left_on).map((student) => student.id),
-    [students.data],
+    () => (students.data ?? []).filter((student) => offersLeft || !student.left_on).map((student) => student.id),
+    [students.data, offersLeft],
   );
-  const label = (id: number) => {
+  const optionLabel = (id: number) => {
     const student = studentsById.get(id);
-    return student
-      ? t('dialog.studentOption', {
-          name: student.full_name,
-          id: student.unique_id,
-          class: className(student.class_name),
-        })
-      : t('dialog.unknownStudent', { id });
+    return student ? optionText(student) : t('dialog.unknownStudent', { id });
   };
   return (
     <Autocomplete
@@ -57,7 +57,7 @@ export function PlanStudentPicker({
       value={value}
       loading={students.isPending}
       onChange={(_, ids) => onChange(ids)}
-      getOptionLabel={label}
+      getOptionLabel={optionLabel}
       filterOptions={(ids, { inputValue }) => {
         const needle = inputValue.trim().toLowerCase();
         const found = needle
@@ -74,12 +74,7 @@ export function PlanStudentPicker({
       loadingText={t('picker.loading')}
       noOptionsText={t('picker.noStudents')}
       renderInput={(params) => (
-        <TextField
-          {...params}
-          label={t('dialog.students')}
-          error={problem !== undefined}
-          helperText={problem ?? t('dialog.studentsHint')}
-        />
+        <TextField {...params} label={label} error={problem !== undefined} helperText={problem ?? hint} />
       )}
     />
   );
