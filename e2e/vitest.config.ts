@@ -38,5 +38,9 @@ export default defineConfig({
     sequence: { sequencer: slowFirst(SLOWEST) },
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // A test that fails is tried once more (E2E_RETRY, 1 by default; 0 to see every first failure): a
+    // browser on two shared, loaded cores misses a 15 s wait now and then. One that passes only when
+    // tried again is marked "(retry x1)" and npm test names it again at its end (ADR 062).
+    retry: Number(process.env.E2E_RETRY ?? 1),
   },
 });

@@ -7,6 +7,8 @@
 // (else its number is its label). npm run typecheck runs its tsc's this way (tsc uses one core), and
 // npm test its three test runs: the unit and API suite beside the browser tests, then the PostgreSQL
 // run on whichever of the two is free first (ADR 039).
+// At the end it says again, in a few lines, which tests failed and which passed only when tried again:
+// CI keeps only the tail of what a run printed, and a failure's lines are long scrolled past by then.
 import { spawn } from 'node:child_process';
 
 const args = process.argv.slice(2);
@@ -58,6 +60,40 @@ function lineWriter(label) {
   };
 }
 
+const ANSI = /\x1b\[[0-9;]*m/g;
+/** A failed test (vitest's ×), a failed file (FAIL), a test passed only when tried again, or an error's first line. */
+const TELLING = /^\s*(×|FAIL\s)|\(retry x\d+\)|^(\w*Error|AssertionError)\b/;
+const TELLING_MAX = 40;
+
+/**
+ * Keeps the lines of a command's output that say what failed (at most TELLING_MAX, each at most 200
+ * characters), to be said again at the end.
+ * @param {string[]} kept
+ */
+function tellingLines(kept) {
+  let partial = '';
+  /** @param {string} line */
+  const keep = (line) => {
+    const plain = line.replace(ANSI, '').trimEnd();
+    if (kept.length < TELLING_MAX && TELLING.test(plain)) kept.push(plain.slice(0, 200));
+  };
+  return {
+    /** @param {Buffer} chunk */
+    write(chunk) {
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) keep(line);
+    },
+    end() {
+      keep(partial);
+      partial = '';
+    },
+  };
+}
+
+/** @type {{ label: string, lines: string[] }[]} */
+const told = [];
+
 /**
  * Runs one command through the shell and answers its exit status.
  * @param {{ label: string, command: string }} job
@@ -70,14 +106,23 @@ function run({ label, command }) {
     /** @type {Buffer[]} */
     const output = [];
     const lines = lineWriter(label);
+    /** @type {string[]} */
+    const kept = [];
+    const telling = tellingLines(kept);
     /** @param {Buffer} chunk */
-    const take = (chunk) => (prefix ? lines.write(chunk) : output.push(chunk));
+    const take = (chunk) => {
+      telling.write(chunk);
+      if (prefix) lines.write(chunk);
+      else output.push(chunk);
+    };
     child.stdout.on('data', take);
     child.stderr.on('data', take);
     child.on('close', (code, signal) => {
       const status = code ?? (signal ? 1 : 0);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       lines.end();
+      telling.end();
+      if (kept.length > 0) told.push({ label, lines: kept });
       process.stdout.write(`${status === 0 ? '✓' : '✗'} ${prefix ? `[${label}] ` : ''}${command} (${seconds} s)\n`);
       if (output.length > 0) process.stdout.write(Buffer.concat(output));
       resolve(status);
@@ -98,6 +143,10 @@ await Promise.all(Array.from({ length: Math.min(jobs, args.length) }, lane));
 process.stdout.write(
   `${args.length} commands, ${jobs} at a time: all in ${((Date.now() - began) / 1000).toFixed(1)} s\n`,
 );
+for (const { label, lines } of told) {
+  process.stdout.write(`── what [${label}] said failed, or passed only when tried again:\n`);
+  for (const line of lines) process.stdout.write(`   ${line}\n`);
+}
 if (failed.length > 0) {
   process.stderr.write(`failed: ${failed.join(', ')}\n`);
   process.exit(1);
