@@ -39,8 +39,10 @@ import { registerDashboardRoutes } from './modules/dashboard';
 import { registerMessagingSettingsRoutes, registerPushRoutes, registerWhatsappSetupRoutes } from './modules/delivery';
 import { registerBulkAccessRoutes } from './modules/families';
 import {
+  type ParentPayLinks,
   registerFeeExportRoutes,
   registerFeePlanRoutes,
+  registerFeeReminderRoutes,
   registerFeeRoutes,
   registerParentFeeRoutes,
 } from './modules/fees';
@@ -63,6 +65,15 @@ import { answerClientError, problemBody, registerErrorHandling, routeNotFound } 
 import { frameworkErrors, registerInputGuards } from './plugins/input-guards';
 import type { ZodApp } from './plugins/zod-app';
 
+/**
+ * The family's Razorpay links (the payment-gateway module's), handed to fees, which cannot import them:
+ * the parent app's Pay button and the fee reminders' pay link (ADR 059, ADR 061).
+ */
+export const FAMILY_PAY_LINKS: ParentPayLinks = {
+  open: findOpenLink,
+  make: (context, actor, familyId) => familyPaymentLink(context, actor, familyId, undefined),
+};
+
 /** Every module's routes, in the order the API document lists them (registered under API_BASE_PATH). */
 export const API_ROUTES: ((app: ZodApp, ctx: AppContext) => void)[] = [
   registerHealthRoutes,
@@ -81,6 +92,8 @@ export const API_ROUTES: ((app: ZodApp, ctx: AppContext) => void)[] = [
   registerFeeRoutes,
   registerFeePlanRoutes,
   registerFeeExportRoutes,
+  // Fee reminders (ADR 061), with the family's pay link.
+  (app, ctx) => registerFeeReminderRoutes(app, ctx, FAMILY_PAY_LINKS),
   registerCallListRoutes,
   registerAnalyticsRoutes,
   registerConversationRoutes,
@@ -90,11 +103,7 @@ export const API_ROUTES: ((app: ZodApp, ctx: AppContext) => void)[] = [
   registerDashboardRoutes,
   registerParentRoutes,
   // Fees in the parent app (ADR 059), handed the family's Razorpay links, which fees cannot import.
-  (app, ctx) =>
-    registerParentFeeRoutes(app, ctx, {
-      open: findOpenLink,
-      make: (context, actor, familyId) => familyPaymentLink(context, actor, familyId, undefined),
-    }),
+  (app, ctx) => registerParentFeeRoutes(app, ctx, FAMILY_PAY_LINKS),
   registerBulkAccessRoutes,
   registerPushRoutes,
   // The /settings/... routes, each registered by the module that owns the setting, in the order they always had.

@@ -1,4 +1,4 @@
-import { buildApp } from './app';
+import { buildApp, FAMILY_PAY_LINKS } from './app';
 import { prepareContext } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { DataDirLockedError } from './db/data-dir-lock';
@@ -11,7 +11,7 @@ import { dailyAuditRetention } from './modules/audit';
 import { deleteExpiredThrottleRows } from './modules/auth';
 import { CentreClockLoop } from './modules/centre';
 import { startWhatsapp } from './modules/delivery';
-import { ChargeRunLoop } from './modules/fees';
+import { ChargeRunLoop, FeeReminderLoop } from './modules/fees';
 import { RazorpayReconciler } from './modules/payment-gateway';
 import { MarkingReminderLoop } from './modules/reminders';
 import { scrubStudentsWhoLeft } from './modules/students';
@@ -63,6 +63,8 @@ async function main(): Promise<void> {
   const centreClock = new CentreClockLoop(ctx);
   // The fees' automatic charge run, at the hour the centre set (ADR 052).
   const chargeRun = new ChargeRunLoop(db);
+  // The fee reminders, at the hour the centre set, checked against the ledger as each goes (ADR 061).
+  const feeReminders = new FeeReminderLoop(ctx, FAMILY_PAY_LINKS);
   ctx.reminders = reminders;
   // Online payment on: payments the webhook did not bring are found every RAZORPAY_RECONCILE_SECONDS (ADR 053).
   const reconciler = config.razorpay ? new RazorpayReconciler(db, config.razorpay) : undefined;
@@ -88,6 +90,7 @@ async function main(): Promise<void> {
         ctx.whatsappWorker?.stop(5000),
         reminders.stop(5000),
         chargeRun.stop(5000),
+        feeReminders.stop(5000),
         reconciler?.stop(5000),
         centreClock.stop(),
         housekeeping.stop(),
@@ -134,6 +137,7 @@ async function main(): Promise<void> {
   housekeeping.start();
   reminders.start(app.log.child({ module: 'reminders' }));
   chargeRun.start(app.log.child({ module: 'fees' }));
+  feeReminders.start(app.log.child({ module: 'fee reminders' }));
   centreClock.start(app.log.child({ module: 'centre clock' }));
   if (generatedAdminPassword) {
     process.stdout.write(

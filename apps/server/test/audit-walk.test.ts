@@ -10,6 +10,7 @@ import { ACCOUNT_SCENARIOS } from './helpers/audit-scenarios-accounts';
 import { CENTRE_SCENARIOS } from './helpers/audit-scenarios-centre';
 import { CLASSES_SCENARIOS } from './helpers/audit-scenarios-classes';
 import { FEE_PLAN_SCENARIOS } from './helpers/audit-scenarios-fee-plans';
+import { FEE_REMINDER_SCENARIOS } from './helpers/audit-scenarios-fee-reminders';
 import { FEES_LEDGER_SCENARIOS } from './helpers/audit-scenarios-fees-ledger';
 import { GST_SCENARIOS } from './helpers/audit-scenarios-gst';
 import { STAFF_SCENARIOS } from './helpers/audit-scenarios-staff';
@@ -29,6 +30,7 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
   ...FEE_PLAN_SCENARIOS,
   ...FEES_LEDGER_SCENARIOS,
   ...GST_SCENARIOS,
+  ...FEE_REMINDER_SCENARIOS,
 };
 
 /**

@@ -1,17 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/db/migrate';
 import { addDays, readableDateIn, today } from '../src/lib/time';
-import { WhatsappWorker } from '../src/modules/delivery/whatsapp-worker';
 import { waitFor } from './helpers/async';
 import { type TestClient, testClient } from './helpers/client';
-import {
-  type AcceptedMessage,
-  APPROVED_TEMPLATES,
-  type FakeCloudApi,
-  startFakeCloudApi,
-} from './helpers/fake-cloud-api';
+import type { AcceptedMessage, FakeCloudApi } from './helpers/fake-cloud-api';
 import { freshDatabase, uniquePhone } from './helpers/test-app';
-import { callbackOf, postCallback, textFrom, WHATSAPP_TEST, whatsappConfig } from './helpers/whatsapp';
+import { callbackOf, postCallback, textFrom, whatsappConfig } from './helpers/whatsapp';
+import { startTestCloudApi, withQuickWhatsappWorker } from './helpers/whatsapp-worker';
 
 /**
  * Messages to a family in the language it reads (ADR 037): the absence and late alerts' texts, their
@@ -22,24 +17,10 @@ let api: TestClient;
 let cloud: FakeCloudApi;
 
 beforeAll(async () => {
-  cloud = await startFakeCloudApi({
-    accessToken: WHATSAPP_TEST.accessToken,
-    phoneNumberId: WHATSAPP_TEST.phoneNumberId,
-    appSecret: WHATSAPP_TEST.appSecret,
-    templates: APPROVED_TEMPLATES,
-    autoStatuses: false,
-  });
+  cloud = await startTestCloudApi({ autoStatuses: false });
   api = await testClient({
     config: { whatsapp: whatsappConfig(cloud.baseUrl, { dailyLimit: 1000 }) },
-    prepare: (ctx) => ({
-      ...ctx,
-      whatsappWorker: new WhatsappWorker({
-        db: ctx.db,
-        sender: ctx.whatsapp as NonNullable<typeof ctx.whatsapp>,
-        config: ctx.config.whatsapp as NonNullable<typeof ctx.config.whatsapp>,
-        options: { pollMs: 30, retryBaseMs: 20, retryMaxMs: 40, maxTries: 3 },
-      }),
-    }),
+    prepare: withQuickWhatsappWorker,
   });
   api.ctx.whatsappWorker?.start();
 });

@@ -4,12 +4,13 @@ import { WhatsappWorker } from '../src/modules/delivery/whatsapp-worker';
 import { expectRefusal } from './helpers/answers';
 import { waitFor } from './helpers/async';
 import type { TestClient } from './helpers/client';
-import { APPROVED_TEMPLATES, type FakeCloudApi, startFakeCloudApi } from './helpers/fake-cloud-api';
+import type { FakeCloudApi } from './helpers/fake-cloud-api';
 import type { FakeDevice, FakePushService } from './helpers/fake-push-service';
 import { checkIntegrity } from './helpers/integrity';
 import { loopbackPush, parentWithToken, startPushApp, stopPushApp } from './helpers/push';
 import { uniquePhone } from './helpers/test-app';
-import { postCallback, WHATSAPP_TEST, whatsappConfig } from './helpers/whatsapp';
+import { postCallback, whatsappConfig } from './helpers/whatsapp';
+import { startTestCloudApi, withQuickWhatsappWorker } from './helpers/whatsapp-worker';
 
 /**
  * The delivery cascade end to end, against the fake push service and the fake Cloud API together: the
@@ -20,24 +21,10 @@ let push: FakePushService;
 let cloud: FakeCloudApi;
 
 beforeAll(async () => {
-  cloud = await startFakeCloudApi({
-    accessToken: WHATSAPP_TEST.accessToken,
-    phoneNumberId: WHATSAPP_TEST.phoneNumberId,
-    appSecret: WHATSAPP_TEST.appSecret,
-    templates: APPROVED_TEMPLATES,
-    autoStatuses: { delivered: 15 },
-  });
+  cloud = await startTestCloudApi({ autoStatuses: { delivered: 15 } });
   ({ api, fake: push } = await startPushApp({
     config: { push: loopbackPush(), whatsapp: whatsappConfig(cloud.baseUrl, { dailyLimit: 1000 }) },
-    prepare: (ctx) => ({
-      ...ctx,
-      whatsappWorker: new WhatsappWorker({
-        db: ctx.db,
-        sender: ctx.whatsapp as NonNullable<typeof ctx.whatsapp>,
-        config: ctx.config.whatsapp as NonNullable<typeof ctx.config.whatsapp>,
-        options: { pollMs: 30, retryBaseMs: 20, retryMaxMs: 40, maxTries: 3 },
-      }),
-    }),
+    prepare: withQuickWhatsappWorker,
   }));
   cloud.deliver = async (body, signature) => (await postCallback(api.anonymous(), body, signature)).statusCode;
   api.ctx.whatsappWorker?.start();

@@ -187,3 +187,14 @@ export const feePromiseSchema = z
 export type FeePromise = z.infer<typeof feePromiseSchema>;
 export const feePromisesSchema = z.object({ promises: z.array(feePromiseSchema) }).meta({ id: 'FeePromises' });
 export type FeePromises = z.infer<typeof feePromisesSchema>;
+
+/** POST /fees/reminders/run: what the round just run did (also kept as the schedule's `last_run`). */
+export const feeReminderRunSchema = z
+  .object({
+    at: z.string().describe('when the round ran (ISO 8601)'),
+    sent: z.number().int().describe('families reminded'),
+    skipped_paid: z.number().int().describe('families due a reminder who owed nothing by then'),
+    skipped_promised: z.number().int().describe('families due a reminder whose promise paused it'),
+  })
+  .meta({ id: 'FeeReminderRun' });
+export type FeeReminderRun = z.infer<typeof feeReminderRunSchema>;

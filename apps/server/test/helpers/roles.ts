@@ -189,6 +189,10 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'POST /api/v1/fees/charges/run': 'admin',
   'GET /api/v1/fees/charges/schedule': 'admin',
   'PUT /api/v1/fees/charges/schedule': 'admin',
+  // Fee reminders, the schedule and a round by hand (ADR 061).
+  'GET /api/v1/fees/reminders/settings': 'admin',
+  'PUT /api/v1/fees/reminders/settings': 'admin',
+  'POST /api/v1/fees/reminders/run': 'admin',
 
   'POST /api/v1/parent/login': 'public',
   'POST /api/v1/parent/receipts': 'public',

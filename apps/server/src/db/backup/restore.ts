@@ -230,7 +230,7 @@ const DERIVED_TABLES: Record<string, string> = {
     SELECT message_quarter(sent_at), count(*)::int FROM messages GROUP BY 1`,
 };
 
-/** Tables the migrations themselves put rows in: default settings, the default alert templates, data versions, the default classes and subjects, the GST settings. */
+/** Tables the migrations themselves put rows in: default settings, the default alert templates, data versions, the default classes and subjects, the GST and fee reminder settings. */
 const SEEDED_BY_MIGRATIONS = new Set([
   'settings',
   'message_templates',
@@ -241,6 +241,8 @@ const SEEDED_BY_MIGRATIONS = new Set([
   'subjects',
   // The centre's GST registration, not registered until an admin says so (migration 0036, ADR 057).
   'fee_gst_settings',
+  // The fee reminder schedule, on with the default days until an admin changes it (migration 0038, ADR 061).
+  'fee_reminder_settings',
 ]);
 
 /**

@@ -1,6 +1,7 @@
 import type { MessageKind, MessageReach, ParentLanguage } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
 import type { Actor } from '../../lib/activity-log';
+import { feeReminderPaidSql } from '../delivery';
 
 /** Most rows the list answers; the office works through it from the top (a count says how many wait). */
 export const CALL_LIST_LIMIT = 500;
@@ -18,9 +19,10 @@ export const REACH = 'message_reach(m.delivery_status, m.sent_by_hand_at, m.sent
 /**
  * A message of the last CALL_LIST_DAYS days on the list: its family asked for a call, or nothing
  * reached it (not reached, or already sent by hand: it stays, ticked, for the week). Notices and
- * alerts only.
+ * alerts, and fee reminders unless the family owes nothing now (ADR 061: never nag a payer).
  */
-const ON_LIST = `m.kind IN ('notice', 'absence_alert', 'late_alert')
+const ON_LIST = `(m.kind IN ('notice', 'absence_alert', 'late_alert')
+    OR (m.kind = 'fee_reminder' AND (m.call_requested_at IS NOT NULL OR NOT ${feeReminderPaidSql('m.id')})))
   AND m.sent_at >= $1::timestamptz - interval '${CALL_LIST_DAYS} days'
   AND (m.call_requested_at IS NOT NULL OR ${REACH} IN ('not_reached', 'sent_by_hand'))`;
 

@@ -17,6 +17,7 @@
  *   `registerWhatsappSetupRoutes`.
  */
 
+export { FEE_REMINDER_PAID_REASON, feeReminderPaidSql } from './fee-reminder-paid';
 export { feeButtonPayloads, feeReplyPayload, parseFeeReplyPayload } from './fee-reply-payload';
 export {
   countByChannel,

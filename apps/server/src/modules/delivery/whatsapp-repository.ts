@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../../db/database';
 import { type AttemptKey, findAttempt, setAttemptStatus, setAttemptsStatus } from './attempts';
+import { FEE_REMINDER_PAID_REASON, paidFeeReminders } from './fee-reminder-paid';
 
 /** A WhatsApp attempt claimed for sending, with what the request needs. */
 export interface ClaimedWhatsapp {
@@ -68,7 +69,13 @@ export async function claimDueWhatsapp(
     claimed.map((attempt) => attempt.recipient),
   );
   const today = await conversationsToday(tx);
+  // A fee reminder to a family that paid since it was queued is not sent (ADR 061).
+  const paid = await paidFeeReminders(
+    tx,
+    claimed.filter((attempt) => attempt.kind === 'fee_reminder').map((attempt) => attempt.message_id),
+  );
   // Decided here, written below in one statement per kind of decision.
+  const settled: ClaimedWhatsapp[] = [];
   const reached: number[] = [];
   const optedOut: number[] = [];
   const opening: number[] = [];
@@ -76,6 +83,10 @@ export async function claimDueWhatsapp(
   for (const attempt of claimed) {
     if (attempt.delivery_status === 'delivered' || attempt.delivery_status === 'read') {
       reached.push(attempt.id);
+      continue;
+    }
+    if (paid.has(attempt.message_id)) {
+      settled.push(attempt);
       continue;
     }
     // A one-off goes by its own rules (checked when staff sent it); a message to families needs consent now.
@@ -95,6 +106,7 @@ export async function claimDueWhatsapp(
     batch.ready.push(attempt);
   }
   if (reached.length > 0) await tx.query('DELETE FROM message_attempts WHERE id = ANY($1::int[])', [reached]);
+  await setAttemptsStatus(tx, settled, 'failed', { failureReason: FEE_REMINDER_PAID_REASON });
   for (const attemptId of optedOut) {
     await setAttemptStatus(tx, { attemptId }, 'failed', {
       failureReason: 'The parent opted out of WhatsApp messages.',
@@ -106,7 +118,7 @@ export async function claimDueWhatsapp(
   if (deferred.length > 0) {
     await deferForLimit(tx, deferred, new Date((today.oldest ?? new Date()).getTime() + DAY_MS), dailyLimit);
   }
-  batch.cancelled = reached.length;
+  batch.cancelled = reached.length + settled.length;
   batch.optedOut = optedOut.length;
   batch.deferred = deferred.length;
   return batch;

@@ -3,6 +3,7 @@ import type { Database } from '../../db/database';
 import { GroupCommit } from '../../lib/group-commit';
 import { PolledWorker, PollingLoop } from '../../lib/polling-loop';
 import { setAttemptStatus } from './attempts';
+import { feeButtonPayloads } from './fee-reply-payload';
 import { alertButtonPayloads } from './reply-payload';
 import { WhatsappError, type WhatsappRequest, type WhatsappSender } from './whatsapp';
 import {
@@ -201,7 +202,7 @@ export class WhatsappWorker extends PolledWorker<WhatsappLogger> {
   }
 }
 
-/** The Cloud API request for a stored attempt: its template (with an alert's reply buttons) or its text. */
+/** The Cloud API request for a stored attempt: its template (with an alert's or a fee reminder's reply buttons) or its text. */
 function requestOf(attempt: ClaimedWhatsapp): WhatsappRequest {
   if (attempt.whatsapp_text !== null) return { kind: 'text', to: attempt.recipient, body: attempt.whatsapp_text };
   return {
@@ -210,6 +211,10 @@ function requestOf(attempt: ClaimedWhatsapp): WhatsappRequest {
     template: attempt.whatsapp_template as string,
     language: attempt.whatsapp_language ?? 'en',
     parameters: attempt.whatsapp_parameters ?? [],
-    buttonPayloads: attempt.whatsapp_buttons ? alertButtonPayloads(attempt.message_id) : undefined,
+    buttonPayloads: !attempt.whatsapp_buttons
+      ? undefined
+      : attempt.kind === 'fee_reminder'
+        ? feeButtonPayloads(attempt.message_id)
+        : alertButtonPayloads(attempt.message_id),
   };
 }

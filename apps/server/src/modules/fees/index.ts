@@ -1,7 +1,8 @@
 /**
  * The fees module's public surface (issue 29): other modules, the app and the start-up code import
  * only this. The ledger (ADR 051) is written only through `postTransaction(s)` and `reverseTransaction`;
- * families, counter payments, receipts and the reports are ADR 051's, plans and the charge run ADR 052's.
+ * families, counter payments, receipts and the reports are ADR 051's, plans and the charge run ADR 052's,
+ * reminders ADR 061's.
  */
 export { ChargeRunLoop } from './charges-loop';
 export { registerFeeExportRoutes } from './exports-routes';
@@ -31,3 +32,6 @@ export { recordCounterPayment, reversePayment } from './payments-service';
 export { registerFeePlanRoutes } from './plans-routes';
 export { deliverReceiptFor } from './receipt-delivery';
 export { financialYear, getReceipt, getReceiptPdf, receiptNumber } from './receipts';
+export { type ReminderPayLinks, runReminderRound } from './reminders';
+export { FeeReminderLoop } from './reminders-loop';
+export { registerFeeReminderRoutes } from './reminders-routes';
