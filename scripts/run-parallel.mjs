@@ -10,6 +10,7 @@
 // At the end it says again, in a few lines, which tests failed and which passed only when tried again:
 // CI keeps only the tail of what a run printed, and a failure's lines are long scrolled past by then.
 import { spawn } from 'node:child_process';
+import { stripVTControlCharacters } from 'node:util';
 
 const args = process.argv.slice(2);
 let jobs = Number(process.env.CI_JOBS) || 2;
@@ -60,7 +61,6 @@ function lineWriter(label) {
   };
 }
 
-const ANSI = /\x1b\[[0-9;]*m/g;
 /** A failed test (vitest's ×), a failed file (FAIL), a test passed only when tried again, or an error's first line. */
 const TELLING = /^\s*(×|FAIL\s)|\(retry x\d+\)|^(\w*Error|AssertionError)\b/;
 const TELLING_MAX = 40;
@@ -74,7 +74,7 @@ function tellingLines(kept) {
   let partial = '';
   /** @param {string} line */
   const keep = (line) => {
-    const plain = line.replace(ANSI, '').trimEnd();
+    const plain = stripVTControlCharacters(line).trimEnd();
     if (kept.length < TELLING_MAX && TELLING.test(plain)) kept.push(plain.slice(0, 200));
   };
   return {
