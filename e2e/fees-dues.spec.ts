@@ -166,11 +166,17 @@ describe('Fees › Dues', { timeout: 300_000 }, () => {
     }
   });
 
-  it('at 390 px: the family is a card, a cash payment is recorded from it, one more offline once back online, and the balance drops', async () => {
+  it('at 390 px: the family is a card, a cash payment is recorded from it, one more offline (across a reload with no network) once back online, and the balance drops', async () => {
     const family = await chargedFamily('Phone');
     const { context, page } = await adminPage(PHONE);
     try {
       await page.goto('/fees');
+      // The console's service worker controls the page, so what the page reads online is kept.
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+      });
+      await page.reload();
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
       await findFamily(page, family.phone);
       const list = page.getByRole('list', { name: 'Families that owe, oldest debt first' });
       const card = list.getByRole('listitem', { name: family.parent });
@@ -202,6 +208,11 @@ describe('Fees › Dues', { timeout: 300_000 }, () => {
       await page.getByText('Payments kept on this phone').waitFor();
       await page.getByText(/waiting to be recorded/).waitFor();
       await expectAccessible(page);
+      // Still no network, the page opened again: the family as last seen and the waiting payment.
+      await page.reload();
+      await page.getByRole('heading', { name: `${family.parent}'s family` }).waitFor();
+      await page.getByText(/waiting to be recorded/).waitFor();
+      expect(await page.getByTestId('family-balance').textContent()).toBe('Owes ₹2,000.00');
       await context.setOffline(false);
       await page.getByText(/recorded, receipt /).waitFor();
       await page.waitForFunction(

@@ -1,4 +1,9 @@
-/** The service worker keeps the last answers of these reads per account, for marking offline. */
+/**
+ * The service worker keeps the last answers of these reads per account: for marking offline, and for
+ * the fees counter on a phone with no network (the dues, a family and its statement, as last seen
+ * online), where a payment then waits in the device's queue. Receipts are not kept: their PDF and JSON
+ * share one address.
+ */
 export const OFFLINE_READS_CACHE = 'console-offline-reads';
 
 /**
@@ -22,6 +27,11 @@ export const OFFLINE_READS: readonly RegExp[] = [
   api('/settings/marking'),
   // The teacher's dashboard card: their classes today, each one tap from its register.
   api('/dashboard/my-classes'),
+  api('/fees/dues'),
+  api('/fees/ageing'),
+  api('/fees/collections'),
+  api('/fees/families/\\d+'),
+  api('/fees/families/\\d+/statement'),
 ];
 
 /** Forgets every kept answer on this device: at sign-out, and at sign-in (the last account's go). */
