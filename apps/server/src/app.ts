@@ -41,6 +41,7 @@ import { registerBulkAccessRoutes } from './modules/families';
 import {
   type ParentPayLinks,
   registerFeeExportRoutes,
+  registerFeeMatchTaskRoutes,
   registerFeePlanRoutes,
   registerFeeReminderRoutes,
   registerFeeRoutes,
@@ -92,6 +93,7 @@ export const API_ROUTES: ((app: ZodApp, ctx: AppContext) => void)[] = [
   registerFeeRoutes,
   registerFeePlanRoutes,
   registerFeeExportRoutes,
+  registerFeeMatchTaskRoutes,
   // Fee reminders (ADR 061), with the family's pay link.
   (app, ctx) => registerFeeReminderRoutes(app, ctx, FAMILY_PAY_LINKS),
   registerCallListRoutes,

@@ -11,6 +11,7 @@ import { CENTRE_SCENARIOS } from './helpers/audit-scenarios-centre';
 import { CLASSES_SCENARIOS } from './helpers/audit-scenarios-classes';
 import { FEE_PLAN_SCENARIOS } from './helpers/audit-scenarios-fee-plans';
 import { FEE_REMINDER_SCENARIOS } from './helpers/audit-scenarios-fee-reminders';
+import { FEE_REPLY_SCENARIOS } from './helpers/audit-scenarios-fee-replies';
 import { FEES_LEDGER_SCENARIOS } from './helpers/audit-scenarios-fees-ledger';
 import { GST_SCENARIOS } from './helpers/audit-scenarios-gst';
 import { STAFF_SCENARIOS } from './helpers/audit-scenarios-staff';
@@ -31,6 +32,7 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
   ...FEES_LEDGER_SCENARIOS,
   ...GST_SCENARIOS,
   ...FEE_REMINDER_SCENARIOS,
+  ...FEE_REPLY_SCENARIOS,
 };
 
 /**

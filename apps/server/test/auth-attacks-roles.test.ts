@@ -230,6 +230,17 @@ async function adminExamples(): Promise<Record<string, Example>> {
     'GET /api/v1/fees/reminders/settings': { url: '/api/v1/fees/reminders/settings' },
     'PUT /api/v1/fees/reminders/settings': { url: '/api/v1/fees/reminders/settings', payload: { hour: 10 } },
     'POST /api/v1/fees/reminders/run': { url: '/api/v1/fees/reminders/run' },
+    // No such task: the admin's call passes the checks and finds nothing (404).
+    'GET /api/v1/fees/match-tasks': { url: '/api/v1/fees/match-tasks?status=done' },
+    'POST /api/v1/fees/match-tasks/{id}/match': {
+      url: '/api/v1/fees/match-tasks/999999/match',
+      payload: { payment_id: 1 },
+    },
+    'POST /api/v1/fees/match-tasks/{id}/dismiss': {
+      url: '/api/v1/fees/match-tasks/999999/dismiss',
+      payload: { note: 'Role walk' },
+    },
+    'GET /api/v1/fees/promises': { url: '/api/v1/fees/promises' },
     ...classesExamples('classes', walkClass.id, classIds),
     ...classesExamples('subjects', walkSubject.id, subjectIds),
     'GET /api/v1/settings/whatsapp': { url: '/api/v1/settings/whatsapp' },

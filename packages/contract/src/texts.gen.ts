@@ -243,6 +243,13 @@ export const ENGLISH_ERRORS = {
   "validation.client_id_reused": "{field}: was already used for another payment; record this payment with a new id",
   "validation.payment_too_old": "{field}: must be on or after {earliest}: a payment more than a year old is not recorded here",
   "validation.period_or_dates": "{field}: give either period, or from and to, not both",
+  "fees.reminder_not_found": "This fee reminder was not found",
+  "fees.reminder_answered": "This fee reminder was already answered",
+  "validation.promise_date": "{field}: must be a day from tomorrow ({first}) to {last}",
+  "fees.match_task_not_found": "Match task {id} was not found",
+  "fees.match_task_closed": "This match task was already {status, select, matched {matched to a payment} other {dismissed}}",
+  "validation.payment_not_of_family": "{field}: payment {id} is not one of this family's payments",
+  "validation.payment_reversed": "{field}: payment {receipt} was reversed; choose another payment",
 } as const satisfies Record<string, string>;
 
 /** packages/contract/texts/activities/en.json */
@@ -347,4 +354,10 @@ export const ENGLISH_ACTIVITIES = {
   "fees.schedule_off": "{actor} turned the automatic charge run off",
   "fees.payment_received": "{actor} recorded a payment of {amount} from {family} ({phone}), {mode, select, cash {cash} upi {UPI} cheque {cheque} bank_transfer {bank transfer} card {card} other {online}}, receipt {receipt}",
   "fees.payment_reversed": "{actor} reversed payment {receipt} of {amount} from {family} ({phone}): {reason}",
+  "fees.reminder_paid": "{actor} says the fees are paid already (reference {reference}, {via, select, whatsapp {WhatsApp} other {parent app}})",
+  "fees.reminder_paid_no_reference": "{actor} says the fees are paid already (WhatsApp; the reference is asked for)",
+  "fees.reminder_will_pay": "{actor} promises to pay the fees on {date, date} ({via, select, whatsapp {WhatsApp} other {parent app}})",
+  "fees.reminder_call": "{actor} asked for a call about the fees ({via, select, whatsapp {WhatsApp} other {parent app}})",
+  "fees.match_task_matched": "{actor} matched the \"paid already\" of {family} to receipt {receipt}",
+  "fees.match_task_dismissed": "{actor} dismissed the \"paid already\" of {family}: {note}",
 } as const satisfies Record<string, string>;

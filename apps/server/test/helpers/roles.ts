@@ -193,10 +193,16 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'GET /api/v1/fees/reminders/settings': 'admin',
   'PUT /api/v1/fees/reminders/settings': 'admin',
   'POST /api/v1/fees/reminders/run': 'admin',
+  // The families' answers to fee reminders (ADR 061): "Paid already" to match, and the promises.
+  'GET /api/v1/fees/match-tasks': 'admin',
+  'POST /api/v1/fees/match-tasks/{id}/match': 'admin',
+  'POST /api/v1/fees/match-tasks/{id}/dismiss': 'admin',
+  'GET /api/v1/fees/promises': 'admin',
 
   'POST /api/v1/parent/login': 'public',
   'POST /api/v1/parent/receipts': 'public',
   'POST /api/v1/parent/messages/{id}/reply': 'parent',
+  'POST /api/v1/parent/messages/{id}/fee-reply': 'parent',
   'GET /api/v1/parent/whatsapp': 'parent',
   'PUT /api/v1/parent/whatsapp': 'parent',
   'GET /api/v1/parent/language': 'parent',

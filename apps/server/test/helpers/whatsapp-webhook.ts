@@ -3,6 +3,7 @@
  * Cloud API address only has to exist in the settings), and messages that went out on WhatsApp.
  */
 import { afterAll, beforeAll } from 'vitest';
+import type { Database } from '../../src/db/database';
 import { storeProviderMessageId } from '../../src/modules/delivery/whatsapp-repository';
 import { type TestClient, testClient } from './client';
 import { whatsappConfig } from './whatsapp';
@@ -23,21 +24,26 @@ export function webhookApp(): void {
 let wamidCounter = 0;
 /** A message to `phone` that went out on WhatsApp as a template and was accepted (status sent). */
 export async function sentOnWhatsapp(phone: string, kind = 'notice'): Promise<{ messageId: number; wamid: string }> {
-  wamidCounter += 1;
-  const wamid = `wamid.HBgM${Date.now()}${wamidCounter}`;
   const [message] = await api.db.query<{ id: number }>(
     `INSERT INTO messages (message_type, kind, subject, message, recipient, sent_by, delivery_status)
      VALUES ('WHATSAPP', $2, 'Notice', 'Body', $1, 'Admin', 'queued') RETURNING id`,
     [phone, kind],
   );
   const messageId = (message as { id: number }).id;
-  await api.db.query(
+  return { messageId, wamid: await templateAccepted(api.db, messageId, 'tuitiondesk_notice') };
+}
+
+/** Message `messageId`'s WhatsApp attempt with `template`, accepted by the Cloud API: answers its wamid. */
+export async function templateAccepted(db: Database, messageId: number, template: string): Promise<string> {
+  wamidCounter += 1;
+  const wamid = `wamid.HBgM${Date.now()}${wamidCounter}`;
+  await db.query(
     `INSERT INTO message_attempts (message_id, channel, whatsapp_template, whatsapp_language, whatsapp_parameters, tries)
-     VALUES ($1, 'whatsapp', 'tuitiondesk_notice', 'en', '["a","b","c"]', 1)`,
-    [messageId],
+     VALUES ($1, 'whatsapp', $2, 'en', '["a","b","c"]', 1)`,
+    [messageId, template],
   );
-  await storeProviderMessageId(api.db, { messageId, channel: 'whatsapp' }, wamid);
-  return { messageId, wamid };
+  await storeProviderMessageId(db, { messageId, channel: 'whatsapp' }, wamid);
+  return wamid;
 }
 
 export async function messageRow(id: number) {

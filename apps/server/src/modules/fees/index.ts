@@ -24,6 +24,7 @@ export {
   postTransaction,
   reverseTransaction,
 } from './ledger';
+export { registerFeeMatchTaskRoutes } from './match-tasks-routes';
 export { type ParentPayLinks, registerParentFeeRoutes } from './parent-routes';
 export { rupees } from './payment-words';
 export { accountForMode, allocate, allocateAndRecordPayment, type PaymentInput, type PaymentResult } from './payments';
@@ -32,6 +33,8 @@ export { recordCounterPayment, reversePayment } from './payments-service';
 export { registerFeePlanRoutes } from './plans-routes';
 export { deliverReceiptFor } from './receipt-delivery';
 export { financialYear, getReceipt, getReceiptPdf, receiptNumber } from './receipts';
+export { answerFeeReminder } from './reminder-replies';
+export { type FeeWhatsappAnswer, receiveFeeFollowUpIn, receiveFeeTapIn } from './reminder-replies-whatsapp';
 export { type ReminderPayLinks, runReminderRound } from './reminders';
 export { FeeReminderLoop } from './reminders-loop';
 export { registerFeeReminderRoutes } from './reminders-routes';

@@ -1,8 +1,9 @@
 import type { AppContext } from '../../context';
 import type { Queryable } from '../../db/database';
 import { recordActivity } from '../../lib/activity-log';
-import { failQueuedForPhone, parseReplyPayload, readMessagingSettings } from '../delivery';
+import { failQueuedForPhone, parseFeeReplyPayload, parseReplyPayload, readMessagingSettings } from '../delivery';
 import { familyTexts, findFamilyLanguage, setFamilyWhatsappConsent } from '../families';
+import { type FeeWhatsappAnswer, receiveFeeFollowUpIn, receiveFeeTapIn } from '../fees';
 import { familyName, findMessageByProviderId, insertInbound } from './inbound-repository';
 import { recordParentReplyIn } from './replies';
 import { insertOneOffWhatsapp } from './repository';
@@ -69,14 +70,16 @@ export async function receiveWhatsapp(ctx: AppContext, message: InboundWhatsapp)
   const payload = message.button?.payload ?? message.interactive?.button_reply?.id;
   const body = message.text?.body ?? message.button?.text ?? message.interactive?.button_reply?.title ?? '';
   const reply = payload ? parseReplyPayload(payload) : undefined;
-  const word = reply ? '' : keyword(body);
+  // A fee reminder's button (ADR 061): stored with its payload, which its follow-up text looks back to.
+  const feeTap = payload && !reply ? parseFeeReplyPayload(payload) : undefined;
+  const word = reply || feeTap ? '' : keyword(body);
   const outcome = await ctx.db.transaction(async (tx): Promise<'duplicate' | 'stored' | 'reply' | 'consent'> => {
     const stored = await insertInbound(tx, {
       phone,
       providerMessageId: message.id,
       kind: message.type,
       body: body.slice(0, 4096),
-      reply: reply?.reply ?? null,
+      reply: reply?.reply ?? (feeTap ? payload : null) ?? null,
       contextProviderMessageId: message.context?.id ?? null,
       receivedAt: message.timestamp,
     });
@@ -93,14 +96,43 @@ export async function receiveWhatsapp(ctx: AppContext, message: InboundWhatsapp)
       });
       return recorded === 'recorded' ? 'reply' : 'stored';
     }
+    if (feeTap) {
+      const contextMessage = message.context?.id ? await findMessageByProviderId(tx, message.context.id) : undefined;
+      if (contextMessage !== undefined && contextMessage !== feeTap.messageId) return 'stored';
+      return answerFeeReply(tx, phone, await receiveFeeTapIn(tx, { phone, ...feeTap }));
+    }
     if (STOP_WORDS.has(word)) return (await changeConsent(tx, phone, false)) ? 'consent' : 'stored';
     if (START_WORDS.has(word)) return (await changeConsent(tx, phone, true)) ? 'consent' : 'stored';
-    return 'stored';
+    if (message.type !== 'text') return 'stored';
+    const at = message.timestamp;
+    return answerFeeReply(
+      tx,
+      phone,
+      await receiveFeeFollowUpIn(tx, { phone, body, at, providerMessageId: message.id }),
+    );
   });
+  if (outcome === 'reply') ctx.whatsappWorker?.wake();
   if (outcome !== 'consent') return outcome;
   // The confirmation to the parent is queued: the worker sends it now.
   ctx.whatsappWorker?.wake();
   return STOP_WORDS.has(word) ? 'opt-out' : 'opt-in';
+}
+
+/** A fee reminder's answer handled: what it says back to the parent goes out once, inside the window. */
+async function answerFeeReply(tx: Queryable, phone: string, answer: FeeWhatsappAnswer): Promise<'stored' | 'reply'> {
+  if (!answer.handled) return 'stored';
+  if (answer.say === null) return 'reply';
+  const settings = await readMessagingSettings(tx);
+  await insertOneOffWhatsapp(tx, {
+    body: answer.say.text,
+    recipient: phone,
+    recipientName: await familyName(tx, phone),
+    sender: { id: null, full_name: settings.centre_name },
+    request: { kind: 'text', to: phone, body: answer.say.text },
+    state: { kind: 'waiting', until: new Date(), reason: 'Answers the parent about the fees.' },
+    language: answer.say.language,
+  });
+  return 'reply';
 }
 
 /**

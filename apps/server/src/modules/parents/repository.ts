@@ -10,11 +10,17 @@ import { messageReached } from '../delivery';
  */
 const INBOX_FILTER = "m.recipient = $1 AND m.kind <> 'whatsapp'";
 const PARENT_MESSAGE_COLUMNS = `m.id, m.message_type, m.kind, m.subject, m.message, m.sent_at, m.sent_by, m.student_id,
-  m.read_at, m.reply, (m.kind IN ('absence_alert', 'late_alert') AND m.reply IS NULL) AS can_reply`;
+  m.read_at, m.reply, (m.kind IN ('absence_alert', 'late_alert') AND m.reply IS NULL) AS can_reply,
+  fa.fee_answer, (m.kind = 'fee_reminder' AND fa.fee_answer IS NULL) AS can_fee_reply`;
+/** A fee reminder's answer (ADR 061), null for any other message or before the family answered. */
+const FEE_ANSWER_JOIN = `LEFT JOIN LATERAL (
+  SELECT json_build_object('reply', a.reply, 'reference', a.reference,
+                           'date', to_char(a.promised_on, 'YYYY-MM-DD'), 'at', a.answered_at) AS fee_answer
+    FROM fee_reminder_answers a WHERE a.message_id = m.id) fa ON true`;
 
 export async function listInbox(db: Queryable, phone: string, limit: number, offset: number): Promise<ParentMessage[]> {
   return db.query<ParentMessage>(
-    `SELECT ${PARENT_MESSAGE_COLUMNS} FROM messages m
+    `SELECT ${PARENT_MESSAGE_COLUMNS} FROM messages m ${FEE_ANSWER_JOIN}
       WHERE ${INBOX_FILTER}
       ORDER BY m.sent_at DESC, m.id DESC
       LIMIT $2 OFFSET $3`,
@@ -28,7 +34,7 @@ export async function findInboxMessage(
   messageId: number,
 ): Promise<ParentMessage | undefined> {
   const rows = await db.query<ParentMessage>(
-    `SELECT ${PARENT_MESSAGE_COLUMNS} FROM messages m WHERE m.id = $2 AND ${INBOX_FILTER}`,
+    `SELECT ${PARENT_MESSAGE_COLUMNS} FROM messages m ${FEE_ANSWER_JOIN} WHERE m.id = $2 AND ${INBOX_FILTER}`,
     [phone, messageId],
   );
   return rows[0];

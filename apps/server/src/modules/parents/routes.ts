@@ -3,6 +3,7 @@ import {
   DELIVERY_STATUSES,
   deliveryReceiptSchema,
   errorSchema,
+  feeReminderReplyRequestSchema,
   idParamsSchema,
   parentAccessIssuedSchema,
   parentAccessStatusSchema,
@@ -39,6 +40,7 @@ import {
   parentLogin,
   readMessage,
   replyToAlert,
+  replyToFeeReminder,
   setWhatsappChoice,
 } from './service';
 
@@ -189,6 +191,21 @@ export function registerParentRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request) => replyToAlert(ctx, currentParent(request).phone, request.params.id, request.body.reply),
+  );
+
+  app.post(
+    '/parent/messages/:id/fee-reply',
+    {
+      config: parentOnly,
+      schema: {
+        tags: parentTags,
+        summary: 'Answer a fee reminder once: Paid already (with the reference), Will pay on a day, or Please call me',
+        params: idParamsSchema,
+        body: feeReminderReplyRequestSchema,
+        response: { 200: parentMessageSchema, 404: errorSchema, 409: errorSchema, 422: errorSchema },
+      },
+    },
+    async (request) => replyToFeeReminder(ctx, currentParent(request).phone, request.params.id, request.body),
   );
 
   app.get(

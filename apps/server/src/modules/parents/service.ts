@@ -1,6 +1,7 @@
 import {
   type ChildAttendance,
   type DeliveryStatus,
+  type FeeReminderReplyRequest,
   normaliseAccessCode,
   type ParentInbox,
   type ParentLoginResponse,
@@ -29,6 +30,7 @@ import {
   setFamilyWhatsappConsent,
   verifyAccessCode,
 } from '../families';
+import { answerFeeReminder } from '../fees';
 import { familyName, recordParentReply } from '../messages';
 import { hasCurrentChild } from '../students';
 import {
@@ -141,6 +143,17 @@ export async function replyToAlert(
   const outcome = await recordParentReply(ctx, { phone, messageId, reply, via: 'parent_app' });
   if (outcome === 'not-found') throw new NotFoundError('parents.alert_not_found');
   if (outcome === 'already') throw new ConflictError('parents.alert_already_answered');
+  return (await findInboxMessage(ctx.db, phone, messageId)) as ParentMessage;
+}
+
+/** An answer to a fee reminder, from the parent app (ADR 061): Paid already, Will pay on …, Please call me. */
+export async function replyToFeeReminder(
+  ctx: AppContext,
+  phone: string,
+  messageId: number,
+  request: FeeReminderReplyRequest,
+): Promise<ParentMessage> {
+  await answerFeeReminder(ctx, phone, messageId, request);
   return (await findInboxMessage(ctx.db, phone, messageId)) as ParentMessage;
 }
 
