@@ -237,6 +237,16 @@ describe('a fee reminder answered on WhatsApp', () => {
     expect(await toldOnWhatsapp(family.phone)).toHaveLength(1);
   });
 
+  it('of two texts at once after "Paid already", one is the reference, on the task and the answer alike', async () => {
+    const family = await reminderFamily(client());
+    const sent = await sendReminder(client(), family, true);
+    await tap(family, sent, 'paid');
+    await Promise.all([text(family, 'UTR 111111'), text(family, 'UTR 222222')]);
+    const [task] = await tasksOf(client(), family.familyId);
+    expect(['UTR 111111', 'UTR 222222']).toContain(task?.reference);
+    expect((await answersOf(client(), sent.messageId))[0]?.reference).toBe(task?.reference);
+  });
+
   it("asks in the family's language", async () => {
     const family = await reminderFamily(client());
     await client().db.query("UPDATE students SET parent_language = 'hi' WHERE parent_phone = $1", [family.phone]);

@@ -130,7 +130,8 @@ export async function findPendingTap(
 
 /**
  * Fills the reference of the phone's family's open WhatsApp task that still waits for it (and the answer's),
- * claimed in the 24 hours before `at`; false when none waits.
+ * claimed in the 24 hours before `at`; false when none waits. Of two texts at once, the first fills it
+ * (the second waits for the row, then finds it filled).
  */
 export async function fillWaitingReference(
   tx: Queryable,
@@ -144,6 +145,7 @@ export async function fillWaitingReference(
                    WHERE family_id = (SELECT id FROM fee_families WHERE phone = $1) AND via = 'whatsapp' AND status = 'open' AND reference IS NULL
                      AND claimed_at > $3::timestamptz - interval '24 hours'
                    ORDER BY claimed_at DESC, id DESC LIMIT 1 FOR UPDATE)
+        AND reference IS NULL
       RETURNING message_id`,
     [phone, reference, at.toISOString()],
   );
