@@ -21,6 +21,8 @@ export interface FakePushService {
   base: string;
   keys: DeviceKeys;
   state: { accepted: number; malformed: number; first: number; last: number };
+  /** When the first well-formed push to each endpoint path (`/push/…`) was accepted (performance.now()). */
+  arrivals: Map<string, number>;
   /** Resolves with the time of the last one when `count` pushes have been accepted; rejects after `timeoutMs`. */
   waitFor: (count: number, timeoutMs: number) => Promise<number>;
   close: () => Promise<void>;
@@ -28,6 +30,7 @@ export interface FakePushService {
 
 export async function startFakePushService(): Promise<FakePushService> {
   const state = { accepted: 0, malformed: 0, first: 0, last: 0 };
+  const arrivals = new Map<string, number>();
   const waiters: (() => void)[] = [];
   const server = createServer((request, response) => {
     let bytes = 0;
@@ -45,6 +48,7 @@ export async function startFakePushService(): Promise<FakePushService> {
         state.accepted += 1;
         state.last = performance.now();
         if (state.first === 0) state.first = state.last;
+        if (!arrivals.has(request.url ?? '')) arrivals.set(request.url ?? '', state.last);
       } else state.malformed += 1;
       response.writeHead(ok ? 201 : 400).end();
       for (const waiter of [...waiters]) waiter();
@@ -56,6 +60,7 @@ export async function startFakePushService(): Promise<FakePushService> {
     base: `http://127.0.0.1:${port}/push`,
     keys: deviceKeys(),
     state,
+    arrivals,
     waitFor(count, timeoutMs) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(

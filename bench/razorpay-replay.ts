@@ -6,9 +6,12 @@
 // third with new ones, so only the payment ids stop repeats), eight at a time. Prints the figures and
 // fails (exit 1) if any balance, payment or ledger row changed after the first application.
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { familyBalance, familyIdForPhone, postTransaction } from '../apps/server/src/modules/fees';
 import { type FakeEvent, startFakeRazorpay } from '../apps/server/test/helpers/fake-razorpay';
 import { auth, createTestApp, uniquePhone } from '../apps/server/test/helpers/test-app';
+import { resultsDir } from './support';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const keys = { keyId: 'rzp_test_BenchReplay01', keySecret: 'bench-key-secret', webhookSecret: 'bench-webhook-secret' };
@@ -108,6 +111,22 @@ console.log(
     `payments=${first.payments} still_owing=${owing} setup_s=${((seeded - started) / 1000).toFixed(1)} ` +
     `first_ms_per_event=${(firstMs / events.length).toFixed(1)} repeat_ms_per_event=${((secondMs + thirdMs) / (2 * events.length)).toFixed(1)} ` +
     `unchanged=${unchanged}`,
+);
+writeFileSync(
+  path.join(resultsDir(), `razorpay-replay-${process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'}.json`),
+  `${JSON.stringify(
+    {
+      events: events.length,
+      families: families.length,
+      payments: first.payments,
+      still_owing: owing,
+      first_ms_per_event: Number((firstMs / events.length).toFixed(1)),
+      repeat_ms_per_event: Number(((secondMs + thirdMs) / (2 * events.length)).toFixed(1)),
+      unchanged,
+    },
+    null,
+    2,
+  )}\n`,
 );
 await t.close();
 await fake.close();
