@@ -4,6 +4,7 @@ import type {
   FeeMatchTask,
   FeeMatchTasks,
   FeePromises,
+  FeeReminderRun,
   FeeReminderSchedule,
   MatchFeeTaskRequest,
   UpdateFeeReminderSettingsRequest,
@@ -21,9 +22,6 @@ const keys = {
   promises: () => [...keys.all, 'promises'] as const,
   tasks: (status: MatchTaskList) => [...keys.all, 'match-tasks', status] as const,
 };
-
-/** What a round sent (POST /fees/reminders/run), as the settings' last_run keep it. */
-export type FeeReminderRoundResult = NonNullable<FeeReminderSchedule['last_run']>;
 
 export type MatchTaskList = 'open' | 'done';
 
@@ -43,7 +41,7 @@ export function useUpdateReminderSettings() {
 }
 
 export function useRunReminders() {
-  return useFeesChange(() => apiRequest<FeeReminderRoundResult>('/fees/reminders/run', { method: 'POST', json: {} }));
+  return useFeesChange(() => apiRequest<FeeReminderRun>('/fees/reminders/run', { method: 'POST', json: {} }));
 }
 
 export function usePromises() {

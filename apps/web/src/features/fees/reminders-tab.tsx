@@ -12,7 +12,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import type { FeeReminderSchedule } from '@tuitiondesk/contract';
+import type { FeeReminderRun, FeeReminderSchedule } from '@tuitiondesk/contract';
 import { type ReactNode, useEffect, useState } from 'react';
 import { NotLoaded } from '../../components/not-loaded';
 import { type TFunction, useTranslation } from '../../i18n';
@@ -24,17 +24,12 @@ import { HOURS, hourText } from './charge-run-tab';
 import { ConfirmDialog } from './confirm-dialog';
 import { ReminderDays } from './reminder-days';
 import { ReminderPromises } from './reminder-promises';
-import {
-  type FeeReminderRoundResult,
-  useReminderSettings,
-  useRunReminders,
-  useUpdateReminderSettings,
-} from './reminders-api';
+import { useReminderSettings, useRunReminders, useUpdateReminderSettings } from './reminders-api';
 
 const FIELDS = ['offsets', 'hour', 'enabled'] as const;
 
 /** "12 families reminded, 3 had paid, 2 had promised": what a round did. */
-function roundFigures(t: TFunction<'feeReminders'>, round: FeeReminderRoundResult): string {
+function roundFigures(t: TFunction<'feeReminders'>, round: FeeReminderRun): string {
   return t('round.figures', {
     reminded: t('round.reminded', { count: round.sent }),
     paid: t('round.paid', { count: round.skipped_paid }),
@@ -120,7 +115,7 @@ function Round({ last }: { last: FeeReminderSchedule['last_run'] }) {
   const { t } = useTranslation('feeReminders');
   const run = useRunReminders();
   const [asking, setAsking] = useState(false);
-  const [result, setResult] = useState<FeeReminderRoundResult | null>(null);
+  const [result, setResult] = useState<FeeReminderRun | null>(null);
   return (
     <Stack spacing={1.5}>
       <Typography variant="body2" data-testid="reminder-last-round">
