@@ -87,6 +87,18 @@ export const NOT_FAMILY: Record<string, string> = {
   'fee_receipt_taxes.sac': 'a code (SAC 999293)',
   'fee_credit_notes.credit_note_number': 'a credit note number',
   'fee_credit_note_counters.financial_year': 'a financial year',
+  // Fee reminders (ADR 061): the schedule, the families' quick answers and the admin's match tasks.
+  'fee_reminder_settings.offsets': 'days from a due date',
+  'fee_reminder_answers.reply': 'a code',
+  'fee_reminder_answers.reference':
+    'the payment reference the family gave (UPI/UTR or cheque number, 35 characters at most)',
+  'fee_reminder_answers.via': 'a code',
+  'fee_match_tasks.reference':
+    'the payment reference the family gave (UPI/UTR or cheque number, 35 characters at most)',
+  'fee_match_tasks.via': 'a code',
+  'fee_match_tasks.status': 'a code',
+  'fee_match_tasks.resolved_by_name': 'the admin who matched or dismissed the claim',
+  'fee_match_tasks.note': "the admin's reason for dismissing a claim, as a reversal's reason",
   // Online payment (ADR 053): Razorpay's ids and codes; the events' bodies, which name the payer, are family columns.
   'payment_links.link_id': "Razorpay's id of a link",
   'payment_links.reference_id': 'our reference for a link: a family id and a code',
