@@ -85,6 +85,8 @@ export function ReminderDays({
           <Chip
             key={offset}
             label={reminderDayText(t, offset)}
+            // Named by its day alone; the remove icon's own title says what it does.
+            aria-label={reminderDayText(t, offset)}
             onDelete={() => onChange(days.filter((day) => day !== offset))}
             deleteIcon={<CancelIcon titleAccess={t('schedule.remove', { day: reminderDayText(t, offset) })} />}
           />

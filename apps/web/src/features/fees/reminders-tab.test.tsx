@@ -53,6 +53,8 @@ describe('Fees › Reminders', () => {
     expect(days().getByText('On the due day')).toBeInTheDocument();
     expect(days().getByText('3 days after')).toBeInTheDocument();
     expect(days().getByText('7 days after')).toBeInTheDocument();
+    // A chip is named by its day alone; its remove icon says what it does.
+    expect(days().getByRole('button', { name: '7 days after' })).toBeInTheDocument();
     expect(screen.getByLabelText('Send reminders by themselves')).toBeChecked();
     expect(
       screen.getByText(
