@@ -224,7 +224,7 @@ describe('the call list', () => {
         delivery_status: 'read',
         failure_reason: null,
       }),
-      entry({}),
+      entry({ kind: 'fee_reminder', subject: 'Fees due' }),
     ];
     const ticks: unknown[] = [];
     fakeApi({
@@ -267,6 +267,8 @@ describe('the call list', () => {
 
     const meera = rows[1] as HTMLElement;
     expect(within(meera).getByText('Students: Asha Shah')).toBeInTheDocument();
+    expect(within(meera).getByText(/^Fee reminder: Fees due, /)).toBeInTheDocument();
+    expect(within(rows[0] as HTMLElement).getByText(/^Absence alert: Absence alert, /)).toBeInTheDocument();
     expect(within(meera).getByRole('link', { name: 'Send on WhatsApp to Meera Shah' })).toHaveAttribute(
       'href',
       'https://wa.me/919812345678?text=Centre',

@@ -154,10 +154,13 @@ describe('Message History, a row a message', () => {
         }),
         { delivered: 1, waiting: 0 },
       ),
+      loneMessageGroup(family(33, { kind: 'fee_reminder', subject: 'Fees due: ₹4,500' })),
     ]);
     renderPage(<CommunicationsPage />, { signedInAs: 'teacher' });
     const table = await screen.findByRole('table', { name: 'Message history' });
-    const [, whatsapp, leave] = within(table).getAllByRole('row') as HTMLElement[];
+    const [, whatsapp, leave, reminder] = within(table).getAllByRole('row') as HTMLElement[];
+    expect(within(reminder as HTMLElement).getByText('Fee reminder for a balance due')).toBeInTheDocument();
+    expect(within(reminder as HTMLElement).getByText('Fees due: ₹4,500')).toBeInTheDocument();
     expect(within(whatsapp as HTMLElement).getByText('WhatsApp message to one parent')).toBeInTheDocument();
     expect(within(whatsapp as HTMLElement).getByText('Kiran Shah')).toBeInTheDocument();
     expect(within(whatsapp as HTMLElement).getByRole('img', { name: 'WhatsApp' })).toBeInTheDocument();

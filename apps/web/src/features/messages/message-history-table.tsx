@@ -71,6 +71,7 @@ const NAMED_KINDS = new Set<Communication['kind']>([
   'late_alert',
   'access_notice',
   'leave_notice',
+  'fee_reminder',
   'whatsapp',
 ]);
 export const isNamedKind = (kind: Communication['kind']): kind is Exclude<Communication['kind'], 'notice'> =>
