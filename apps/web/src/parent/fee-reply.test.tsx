@@ -50,7 +50,7 @@ function api(answer: (call: FakeCall) => FakeReply, { owes = 0, inbox = [reminde
   return { sent, calls: fake.calls };
 }
 
-const region = () => screen.getByRole('region', { name: 'Answer this reminder' });
+const region = () => screen.findByRole('region', { name: 'Answer this reminder' });
 
 afterEach(async () => {
   setCentreTimeZone(undefined);
@@ -64,7 +64,7 @@ describe("a fee reminder's answers in the parent app", () => {
     const { sent } = api(() => [200, answered({ reply: 'paid', reference: 'UTR123', date: null })]);
     render(<Harness />);
     expect(
-      within(region())
+      within(await region())
         .getAllByRole('button')
         .map((button) => button.textContent),
     ).toEqual(['Paid already', 'Will pay on …', 'Please call me']);
@@ -89,6 +89,7 @@ describe("a fee reminder's answers in the parent app", () => {
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-28T20:00:00Z') });
     const { sent } = api(() => [200, answered({ reply: 'will_pay', reference: null, date: '2026-12-05' })]);
     render(<Harness />);
+    await region();
     await userEvent.click(screen.getByRole('button', { name: 'Will pay on …' }));
     const day = screen.getByLabelText('The day you will pay');
     expect(day).toHaveAttribute('type', 'date');
@@ -105,6 +106,7 @@ describe("a fee reminder's answers in the parent app", () => {
   it('sends Please call me at once', async () => {
     const { sent } = api(() => [200, answered({ reply: 'call', reference: null, date: null })]);
     render(<Harness />);
+    await region();
     await userEvent.click(screen.getByRole('button', { name: 'Please call me' }));
     expect(await screen.findByRole('status')).toHaveTextContent('The centre will call you.');
     expect(sent).toEqual([{ reply: 'call' }]);
@@ -116,6 +118,7 @@ describe("a fee reminder's answers in the parent app", () => {
       inbox: [elsewhere],
     });
     render(<Harness />);
+    await region();
     await userEvent.click(screen.getByRole('button', { name: 'Please call me' }));
     expect(await screen.findByRole('status')).toHaveTextContent(
       'You had already answered this reminder. You will pay on 10 December. Reminders pause until then.',
@@ -129,6 +132,7 @@ describe("a fee reminder's answers in the parent app", () => {
     const detail = 'date must be from tomorrow to 60 days ahead';
     api(() => [422, { detail }]);
     render(<Harness />);
+    await region();
     await userEvent.click(screen.getByRole('button', { name: 'Will pay on …' }));
     const day = screen.getByLabelText('The day you will pay');
     fireEvent.change(day, { target: { value: '2030-01-01' } });
@@ -148,6 +152,7 @@ describe("a fee reminder's answers in the parent app", () => {
       return [200, answered({ reply: 'call', reference: null, date: null })];
     });
     render(<Harness />);
+    await region();
     await userEvent.click(screen.getByRole('button', { name: 'Please call me' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'You are offline. Please try again when you are online.',
@@ -198,7 +203,7 @@ describe("a fee reminder's answers in the parent app", () => {
         onPay={() => undefined}
       />,
     );
-    const said = screen.getByRole('status');
+    const said = await screen.findByRole('status');
     expect(said).toHaveTextContent('آپ نے بتایا کہ آپ ادا کر چکے ہیں');
     expect(within(said).getByText('UTR123')).toHaveAttribute('dir', 'ltr');
     expect(document.documentElement.dir).toBe('rtl');

@@ -1,7 +1,6 @@
 import type { ParentInbox, ParentMessage } from '@tuitiondesk/contract';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { errorText, parentRequest } from './api';
-import { FeeReply } from './fee-reply';
 import { englishText, useParentTranslation } from './i18n';
 import { OfflineNote } from './inbox-notes';
 import { fullWhen, shortWhen, unreadLabel } from './inbox-state';
@@ -121,6 +120,12 @@ function Replies({ message, onReplied }: { message: ParentMessage; onReplied: (m
   );
 }
 
+/**
+ * A fee reminder's answers are fetched with the first fee reminder opened: the parent page has a size
+ * budget for what a parent downloads to read the inbox (ADR 059), and most messages are no reminder.
+ */
+const FeeReply = lazy(() => import('./fee-reply').then((module) => ({ default: module.FeeReply })));
+
 export function MessageView({
   message,
   onBack,
@@ -153,7 +158,11 @@ export function MessageView({
       </p>
       <div className="body">{message.message}</div>
       <Replies message={message} onReplied={onReplied} />
-      {message.kind === 'fee_reminder' && <FeeReply message={message} onReplied={onReplied} onPay={onPay} />}
+      {message.kind === 'fee_reminder' && (
+        <Suspense fallback={null}>
+          <FeeReply message={message} onReplied={onReplied} onPay={onPay} />
+        </Suspense>
+      )}
     </article>
   );
 }
