@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { api, baseUrl, expectAccessible, newPage, uniquePhone, useBrowser } from './support/browser';
+import { api, baseUrl, expectAccessible, newPage, useBrowser } from './support/browser';
+import { familyOwingToday, type OwingFamily } from './support/fee-family';
 
 /**
  * A family answers a fee reminder in the parent app (issue 29, ADR 061): the admin charges a fee due
@@ -18,27 +19,11 @@ function dayAfter(day: string, days: number): string {
 }
 
 /** A family with the parent app, owing a one-time fee due today (the centre's), reminded of it. */
-async function remindedFamily(): Promise<{ phone: string; code: string; familyId: number; today: string }> {
-  const { today } = await api<{ today: string }>('/settings/centre');
-  const child = await api<{ id: number }>('/students/', {
-    json: { full_name: 'Ishaan Verma', class_name: '7', parent_name: 'Rekha Verma', parent_phone: uniquePhone() },
-  });
-  const issued = await api<{ code: string; phone: string }>(`/students/${child.id}/parent-access`, { method: 'POST' });
-  await api('/fees/plans', {
-    json: {
-      name: `Exam fee ${child.id}`,
-      kind: 'one_time',
-      amount_paise: 150_000,
-      student_ids: [child.id],
-      instalments: [{ due_on: today, amount_paise: 150_000 }],
-    },
-  });
-  await api('/fees/charges/run', { json: { month: today.slice(0, 7) } });
-  const family = await api<{ family_id: number; balance_paise: number }>(`/fees/students/${child.id}/family`);
-  expect(family.balance_paise).toBe(150_000);
+async function remindedFamily(): Promise<OwingFamily> {
+  const family = await familyOwingToday({ child: 'Ishaan Verma', parent: 'Rekha Verma' });
   const round = await api<{ sent: number }>('/fees/reminders/run', { method: 'POST' });
   expect(round.sent).toBeGreaterThanOrEqual(1);
-  return { phone: issued.phone, code: issued.code, familyId: family.family_id, today };
+  return family;
 }
 
 async function parentToken(page: Page): Promise<string> {
