@@ -148,6 +148,29 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+const MAHARASHTRA_TAX = {
+  gstin: '27AAPFU0939F1ZV',
+  state_code: '27',
+  state_name: 'Maharashtra',
+  sac: '999293',
+  rate_basis_points: 1800,
+  taxable_paise: 42_373,
+  cgst_paise: 3_814,
+  sgst_paise: 3_813,
+  igst_paise: 0,
+};
+
+/** Opens receipt 501 as a Maharashtra tax invoice with `fields` on it; the dialog. */
+async function openTaxInvoice(fields: Partial<Receipt>): Promise<HTMLElement> {
+  serve({
+    'GET /fees/receipts/501': () => [200, { ...receipt, document: 'tax_invoice', tax: MAHARASHTRA_TAX, ...fields }],
+  });
+  renderPage(<DuesTab />, { path: '/fees?tab=dues&family=12', signedInAs: 'admin' });
+  await userEvent.click(await screen.findByRole('button', { name: 'Receipt' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Receipt' });
+  return dialog;
+}
+
 describe('Fees › Dues', () => {
   it('shows the dues by age, the collections and the families that owe, oldest debt first', async () => {
     serve();
@@ -327,29 +350,7 @@ describe("A family's statement", () => {
   });
 
   it("shows a GST-registered centre's receipt as a tax invoice with its GST lines", async () => {
-    serve({
-      'GET /fees/receipts/501': () => [
-        200,
-        {
-          ...receipt,
-          document: 'tax_invoice',
-          tax: {
-            gstin: '27AAPFU0939F1ZV',
-            state_code: '27',
-            state_name: 'Maharashtra',
-            sac: '999293',
-            rate_basis_points: 1800,
-            taxable_paise: 42_373,
-            cgst_paise: 3_814,
-            sgst_paise: 3_813,
-            igst_paise: 0,
-          },
-        },
-      ],
-    });
-    renderPage(<DuesTab />, { path: '/fees?tab=dues&family=12', signedInAs: 'admin' });
-    await userEvent.click(await screen.findByRole('button', { name: 'Receipt' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Receipt' });
+    const dialog = await openTaxInvoice({});
     expect(await within(dialog).findByText('Tax invoice', { exact: false })).toBeInTheDocument();
     expect(within(dialog).getByText('27AAPFU0939F1ZV')).toBeInTheDocument();
     expect(within(dialog).getByText('Maharashtra (27)')).toBeInTheDocument();
@@ -358,6 +359,36 @@ describe("A family's statement", () => {
     expect(within(dialog).getByText('₹38.14')).toBeInTheDocument();
     expect(within(dialog).getByText('SGST (9%)')).toBeInTheDocument();
     expect(within(dialog).queryByText(/IGST/)).not.toBeInTheDocument();
+  });
+
+  it("shows a reversed tax invoice's credit note: its number, day and invoice, and the tax figures negated", async () => {
+    const dialog = await openTaxInvoice({
+      reversed: true,
+      reversed_on: '2026-11-28',
+      reversal_reason: 'Cheque bounced',
+      credit_note: {
+        number: 'CN/2026-27/00001',
+        issued_on: '2026-11-28',
+        reason: 'Cheque bounced',
+        taxable_paise: -42_373,
+        cgst_paise: -3_814,
+        sgst_paise: -3_813,
+        igst_paise: 0,
+      },
+    });
+    expect(
+      await within(dialog).findByText(
+        `Credit note CN/2026-27/00001 issued on 28 Nov 2026 against invoice ${receipt.receipt_number}`,
+      ),
+    ).toBeInTheDocument();
+    const note = within(dialog).getByRole('heading', { name: 'Credit note CN/2026-27/00001' });
+    const figures = note.nextElementSibling as HTMLElement;
+    expect(within(figures).getByText('-₹423.73')).toBeInTheDocument();
+    expect(within(figures).getByText('CGST (9%)')).toBeInTheDocument();
+    expect(within(figures).getByText('-₹38.14')).toBeInTheDocument();
+    expect(within(figures).getByText('-₹38.13')).toBeInTheDocument();
+    // The invoice's own figures stay as issued, above the note.
+    expect(within(dialog).getByText('₹423.73')).toBeInTheDocument();
   });
 
   it('downloads the PDF as <receipt number>.pdf, and says so when the server sends none', async () => {

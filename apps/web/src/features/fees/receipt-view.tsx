@@ -13,7 +13,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import type { Centre, Receipt, ReceiptTax } from '@tuitiondesk/contract';
+import type { Centre, Receipt, ReceiptCreditNote, ReceiptTax } from '@tuitiondesk/contract';
 import { Fragment, type ReactNode, useId, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { LtrText } from '../../components/data-text';
@@ -73,6 +73,15 @@ function ReceiptBody({ receipt, headingId }: { receipt: Receipt; headingId?: str
           {t('receipt.reversedOn', { date: formatDay(receipt.reversed_on), reason: receipt.reversal_reason ?? '' })}
         </Alert>
       )}
+      {receipt.credit_note && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {t('receipt.creditNote', {
+            number: receipt.credit_note.number,
+            date: formatDay(receipt.credit_note.issued_on),
+            invoice: receipt.receipt_number,
+          })}
+        </Alert>
+      )}
       <Box component="dl" sx={{ m: 0 }}>
         {row(t('receipt.date'), formatDay(receipt.received_on))}
         {row(t('receipt.family'), receipt.parent_name)}
@@ -83,7 +92,7 @@ function ReceiptBody({ receipt, headingId }: { receipt: Receipt; headingId?: str
         {receipt.reference && row(t('receipt.reference'), <LtrText>{receipt.reference}</LtrText>)}
         {receipt.recorded_by && row(t('receipt.recordedBy'), receipt.recorded_by)}
       </Box>
-      {receipt.tax && <TaxLines tax={receipt.tax} row={row} />}
+      {receipt.tax && <TaxLines tax={receipt.tax} creditNote={receipt.credit_note} row={row} />}
       <Typography variant="subtitle2" component="h3" sx={{ mt: 2 }}>
         {t('collect.allocated')}
       </Typography>
@@ -98,23 +107,51 @@ function ReceiptBody({ receipt, headingId }: { receipt: Receipt; headingId?: str
   );
 }
 
-/** A tax invoice's GST lines (ADR 057): GSTIN, SAC, place of supply, the taxable value and the tax in it. */
-function TaxLines({ tax, row }: { tax: ReceiptTax; row: (label: string, value: ReactNode) => ReactNode }) {
+type Row = (label: string, value: ReactNode) => ReactNode;
+type TaxFigures = Pick<ReceiptTax, 'taxable_paise' | 'cgst_paise' | 'sgst_paise' | 'igst_paise'>;
+
+/**
+ * A tax invoice's GST lines (ADR 057): GSTIN, SAC, place of supply, the taxable value and the tax in it;
+ * and, when its reversal issued a credit note, the note's figures (the invoice's negated), as the PDF has them.
+ */
+function TaxLines({ tax, creditNote, row }: { tax: ReceiptTax; creditNote: ReceiptCreditNote | null; row: Row }) {
+  const { t } = useTranslation('fees');
+  return (
+    <>
+      <Box component="dl" sx={{ m: 0, mt: 1 }}>
+        {row(t('receipt.gstin'), <LtrText>{tax.gstin}</LtrText>)}
+        {row(t('receipt.sac'), <LtrText>{tax.sac}</LtrText>)}
+        {row(t('receipt.placeOfSupply'), `${tax.state_name} (${tax.state_code})`)}
+        <TaxFigureRows tax={tax} figures={tax} row={row} />
+      </Box>
+      {creditNote && (
+        <>
+          <Typography variant="subtitle2" component="h3" sx={{ mt: 2 }}>
+            {t('receipt.creditNoteSection', { number: creditNote.number })}
+          </Typography>
+          <Box component="dl" sx={{ m: 0 }}>
+            <TaxFigureRows tax={tax} figures={creditNote} row={row} />
+          </Box>
+        </>
+      )}
+    </>
+  );
+}
+
+/** The taxable value and the tax of `figures` (the invoice's, or its credit note's), at the invoice's rate. */
+function TaxFigureRows({ tax, figures, row }: { tax: ReceiptTax; figures: TaxFigures; row: Row }) {
   const { t } = useTranslation('fees');
   const percent = (basisPoints: number) => String(basisPoints / 100);
   return (
-    <Box component="dl" sx={{ m: 0, mt: 1 }}>
-      {row(t('receipt.gstin'), <LtrText>{tax.gstin}</LtrText>)}
-      {row(t('receipt.sac'), <LtrText>{tax.sac}</LtrText>)}
-      {row(t('receipt.placeOfSupply'), `${tax.state_name} (${tax.state_code})`)}
-      {row(t('receipt.taxable'), formatMoney(tax.taxable_paise))}
+    <>
+      {row(t('receipt.taxable'), formatMoney(figures.taxable_paise))}
       {tax.igst_paise > 0 &&
-        row(t('receipt.igst', { rate: percent(tax.rate_basis_points) }), formatMoney(tax.igst_paise))}
+        row(t('receipt.igst', { rate: percent(tax.rate_basis_points) }), formatMoney(figures.igst_paise))}
       {tax.igst_paise === 0 &&
-        row(t('receipt.cgst', { rate: percent(tax.rate_basis_points / 2) }), formatMoney(tax.cgst_paise))}
+        row(t('receipt.cgst', { rate: percent(tax.rate_basis_points / 2) }), formatMoney(figures.cgst_paise))}
       {tax.igst_paise === 0 &&
-        row(t('receipt.sgst', { rate: percent(tax.rate_basis_points / 2) }), formatMoney(tax.sgst_paise))}
-    </Box>
+        row(t('receipt.sgst', { rate: percent(tax.rate_basis_points / 2) }), formatMoney(figures.sgst_paise))}
+    </>
   );
 }
 
