@@ -85,10 +85,17 @@ export function ReminderDays({
           <Chip
             key={offset}
             label={reminderDayText(t, offset)}
-            // Named by its day alone; the remove icon's own title says what it does.
+            // Named by its day alone; the remove icon's own label says what it does (a label, not an
+            // SVG title: a title's text is no text the button shows).
             aria-label={reminderDayText(t, offset)}
             onDelete={() => onChange(days.filter((day) => day !== offset))}
-            deleteIcon={<CancelIcon titleAccess={t('schedule.remove', { day: reminderDayText(t, offset) })} />}
+            deleteIcon={
+              <CancelIcon
+                aria-hidden={false}
+                role="img"
+                aria-label={t('schedule.remove', { day: reminderDayText(t, offset) })}
+              />
+            }
           />
         ))}
       </Stack>

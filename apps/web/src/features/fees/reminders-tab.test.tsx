@@ -64,7 +64,7 @@ describe('Fees › Reminders', () => {
     const save = screen.getByRole('button', { name: 'Save reminders' });
     expect(save).toBeDisabled();
 
-    await userEvent.click(screen.getByTitle('Remove 3 days after'));
+    await userEvent.click(screen.getByRole('img', { name: 'Remove 3 days after' }));
     expect(days().queryByText('3 days after')).not.toBeInTheDocument();
     const count = screen.getByLabelText('Number of days');
     await userEvent.clear(count);
