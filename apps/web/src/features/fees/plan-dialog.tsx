@@ -23,8 +23,8 @@ import { errorText } from '../../lib/api-client';
 import { classInWords, useClassChoices } from '../../lib/centre-classes';
 import { useFieldErrors } from '../../lib/field-errors';
 import { formatMoney, paiseToInput, parseRupees, type RupeesProblem } from '../../lib/money';
-import { StudentPicker } from './student-picker';
 import type { PlanSave } from './plans-api';
+import { StudentPicker } from './student-picker';
 
 const FIELDS = [
   'name',
