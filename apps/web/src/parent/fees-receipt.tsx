@@ -104,6 +104,16 @@ export function ReceiptView({ paymentId, onBack }: { paymentId: number; onBack: 
                   <bdi>{receipt.reversal_reason}</bdi>
                 </>
               )}
+              {receipt.credit_note && (
+                <>
+                  {' '}
+                  {t('fees.creditNote', {
+                    // Isolated left to right inside Urdu, as the receipt number is.
+                    number: `\u2066${receipt.credit_note.number}\u2069`,
+                    date: feeDate(receipt.credit_note.issued_on),
+                  })}
+                </>
+              )}
             </p>
           )}
           <dl className="receipt-facts">

@@ -73,6 +73,56 @@ afterEach(async () => {
   await showLanguage('en');
 });
 
+/** A GST-registered centre's tax invoice of ₹1,180.00 (CGST and SGST at 9%). */
+const taxInvoice = (): Receipt =>
+  ({
+    payment_id: 44,
+    receipt_number: 'R/2026-27/000044',
+    financial_year: '2026-27',
+    centre_name: 'Bright Minds Tuition',
+    family_id: 7,
+    parent_name: 'Sunita Sharma',
+    parent_phone: '+919812345670',
+    students: fees().students,
+    amount_paise: 118_000,
+    mode: 'cash',
+    reference: null,
+    received_on: '2026-10-12',
+    recorded_by: 'Asha',
+    allocations: [{ student_id: 1, amount_paise: 118_000 }],
+    balance_paise: 0,
+    reversed: false,
+    reversed_on: null,
+    reversal_reason: null,
+    document: 'tax_invoice',
+    tax: {
+      gstin: '27AAPFU0939F1ZV',
+      state_code: '27',
+      state_name: 'Maharashtra',
+      sac: '999293',
+      rate_basis_points: 1800,
+      taxable_paise: 100_000,
+      cgst_paise: 9_000,
+      sgst_paise: 9_000,
+      igst_paise: 0,
+    },
+  }) as Receipt;
+
+/** Opens receipt 44 from the Fees tab, the API answering `invoice`, and answers its card. */
+async function openInvoice(invoice: Receipt): Promise<HTMLElement> {
+  fakeApi({
+    'GET /api/v1/parent/fees': () => [
+      200,
+      fees({ receipts: [{ ...fees().receipts[0], payment_id: 44, receipt_number: 'R/2026-27/000044' } as never] }),
+    ],
+    'GET /api/v1/parent/fees/receipts/44': () => [200, invoice],
+  });
+  render(<Fees />);
+  await userEvent.click(await screen.findByRole('button', { name: 'Open receipt R/2026-27/000044' }));
+  const heading = await screen.findByRole('heading', { name: 'Tax invoice R/2026-27/000044' });
+  return heading.closest('article') as HTMLElement;
+}
+
 describe('fees in the parent app', () => {
   it('says what the family owes, in rupees, with the statement newest first and its receipts; online off: pay at the centre', async () => {
     fakeApi({ 'GET /api/v1/parent/fees': () => [200, fees()] });
@@ -291,55 +341,36 @@ describe('fees in the parent app', () => {
   });
 
   it("lays out a GST-registered centre's receipt as a tax invoice, with CGST and SGST", async () => {
-    const invoice = {
-      payment_id: 44,
-      receipt_number: 'R/2026-27/000044',
-      financial_year: '2026-27',
-      centre_name: 'Bright Minds Tuition',
-      family_id: 7,
-      parent_name: 'Sunita Sharma',
-      parent_phone: '+919812345670',
-      students: fees().students,
-      amount_paise: 118_000,
-      mode: 'cash',
-      reference: null,
-      received_on: '2026-10-12',
-      recorded_by: 'Asha',
-      allocations: [{ student_id: 1, amount_paise: 118_000 }],
-      balance_paise: 0,
-      reversed: false,
-      reversed_on: null,
-      reversal_reason: null,
-      document: 'tax_invoice',
-      tax: {
-        gstin: '27AAPFU0939F1ZV',
-        state_code: '27',
-        state_name: 'Maharashtra',
-        sac: '999293',
-        rate_basis_points: 1800,
-        taxable_paise: 100_000,
-        cgst_paise: 9_000,
-        sgst_paise: 9_000,
-        igst_paise: 0,
-      },
-    } as Receipt;
-    fakeApi({
-      'GET /api/v1/parent/fees': () => [
-        200,
-        fees({ receipts: [{ ...fees().receipts[0], payment_id: 44, receipt_number: 'R/2026-27/000044' } as never] }),
-      ],
-      'GET /api/v1/parent/fees/receipts/44': () => [200, invoice],
-    });
-    render(<Fees />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Open receipt R/2026-27/000044' }));
-    const heading = await screen.findByRole('heading', { name: 'Tax invoice R/2026-27/000044' });
-    const card = heading.closest('article') as HTMLElement;
+    const invoice = taxInvoice();
+    const card = await openInvoice(invoice);
     expect(card).toHaveTextContent('GSTIN27AAPFU0939F1ZV');
     expect(card).toHaveTextContent('SAC999293');
     expect(card).toHaveTextContent('Taxable value₹1,000.00');
     expect(card).toHaveTextContent('CGST 9%₹90.00');
     expect(card).toHaveTextContent('SGST 9%₹90.00');
     expect(card).not.toHaveTextContent('IGST');
+  });
+
+  it('says on a reversed tax invoice which credit note cancelled it, and when', async () => {
+    const invoice = {
+      ...taxInvoice(),
+      reversed: true,
+      reversed_on: '2026-10-20',
+      reversal_reason: 'Cheque bounced',
+      credit_note: {
+        number: 'CN/2026-27/00003',
+        issued_on: '2026-10-20',
+        reason: 'Cheque bounced',
+        taxable_paise: -100_000,
+        cgst_paise: -9_000,
+        sgst_paise: -9_000,
+        igst_paise: 0,
+      },
+    } as Receipt;
+    const card = await openInvoice(invoice);
+    expect(card).toHaveTextContent(
+      /This payment was reversed on .+\. Cheque bounced Credit note \u2066CN\/2026-27\/00003\u2069 was issued on .+ against this invoice\./,
+    );
   });
 
   it('reads in Urdu, right to left, with the amounts formatted for it', async () => {
