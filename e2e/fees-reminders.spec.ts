@@ -155,7 +155,7 @@ describe('Fees › Reminders and Match tasks', () => {
     const dialog = page.getByRole('dialog', { name: `Dismiss the claim of ${parent}?` });
     await dialog.getByRole('button', { name: 'Dismiss' }).click();
     await dialog.getByText('Write why you dismiss it').waitFor();
-    await dialog.getByRole('textbox', { name: 'Note' }).fill('Paid for another family');
+    await dialog.getByRole('textbox', { name: 'Note' }).fill(`Paid for another family ${reference}`);
     await expectAccessible(page);
     await dialog.getByRole('button', { name: 'Dismiss' }).click();
     await page.getByText('Claim dismissed').waitFor();
@@ -163,10 +163,10 @@ describe('Fees › Reminders and Match tasks', () => {
     const done = await api<FeeMatchTasks>('/fees/match-tasks?status=done');
     expect(done.tasks.find((one) => one.parent_name === parent)).toMatchObject({
       status: 'dismissed',
-      note: 'Paid for another family',
+      note: `Paid for another family ${reference}`,
     });
     await page.getByRole('button', { name: 'Done' }).click();
-    await page.getByText('Dismissed: Paid for another family').waitFor();
+    await page.getByText(`Dismissed: Paid for another family ${reference}`).waitFor();
     await noSidewaysScroll(page);
     await expectAccessible(page);
     await context.close();
