@@ -22,7 +22,7 @@ describe('Change Password from the account menu, as an admin', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    server = await startServer({ env: { ADMIN_PASSWORD: GIVEN }, timeoutMs: 60_000 });
+    server = await startServer({ env: { ADMIN_PASSWORD: GIVEN }, timeoutMs: 110_000 });
     await choosePassword(server.base, 'admin', GIVEN, FIRST);
   });
   afterAll(async () => {

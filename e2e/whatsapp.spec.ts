@@ -65,7 +65,7 @@ beforeAll(async () => {
       PUSH_ALLOW_LOOPBACK_ENDPOINTS_FOR_TESTS: 'true',
       PUSH_POLL_MS: '200',
     },
-    timeoutMs: 60_000,
+    timeoutMs: 110_000,
   });
   token = await choosePassword(server.base, 'admin', 'e2e-whatsapp-initial', PASSWORD);
   // Meta posts its callbacks to the webhook, signed with the app secret.
