@@ -2,7 +2,9 @@
 // fees include GST; a GSTIN with a wrong check character is refused on its field and nothing is saved;
 // at 1280 and 390 px, axe clean, and in Urdu right to left with the GSTIN left to right. The GST settings
 // are the centre's, shared by every file on this server: nothing here registers the centre. And the built
-// server (dist/, its fonts found in node_modules) answers a receipt as a PDF in Hindi and Urdu.
+// server (dist/, its fonts found in node_modules) answers a receipt as a PDF in Hindi and Urdu. The one
+// test that registers the centre (a family in another state billed IGST, ADR 063) unregisters it again
+// before it ends, whatever happens.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -134,4 +136,60 @@ describe('the GST section of Centre settings', () => {
       expect(pdf.toString('latin1')).toContain(language === 'hi' ? 'NotoSansDevanagari' : 'NotoNastaliqUrdu');
     }
   });
+
+  for (const [width, viewport] of [
+    ['1280', WIDE],
+    ['390', PHONE],
+  ] as const) {
+    it(`at ${width} px: a family moved to another state on its statement pays IGST, axe clean`, async () => {
+      const mark = `${tag}${width}${Date.now() % 100000}`;
+      const student = await api<{ id: number }>('/students/', {
+        json: {
+          full_name: `Igst Child ${mark}`,
+          class_name: '9',
+          parent_name: `Igst Parent ${mark}`,
+          parent_phone: uniquePhone(),
+        },
+      });
+      const family = await api<{ family_id: number }>(`/fees/students/${student.id}/family`);
+      await api('/fees/gst', { method: 'PUT', json: { registered: true, gstin: '27AAPFU0939F1ZV' } });
+      const { context, page } = await openSettings(viewport);
+      try {
+        await page.goto(`/fees?tab=dues&family=${family.family_id}`);
+        const line = page.getByTestId('family-state');
+        await line.getByText("Place of supply for GST: Maharashtra (27), the centre's state").waitFor();
+        await line.getByRole('button', { name: 'Change' }).click();
+        const dialog = page.getByRole('dialog', { name: `State of Igst Parent ${mark}'s family` });
+        await dialog.getByRole('combobox', { name: 'State (place of supply)' }).click();
+        await page.getByRole('option', { name: 'Karnataka (29)' }).click();
+        await expectAccessible(page);
+        await dialog.getByRole('button', { name: 'Save' }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        await line.getByText('Place of supply for GST: Karnataka (29)').waitFor();
+        expect(await noHorizontalOverflow(page)).toBe(true);
+        await expectAccessible(page);
+
+        await api('/fees/payments', {
+          json: {
+            family_id: family.family_id,
+            amount_paise: 118_000,
+            mode: 'cash',
+            received_on: new Date().toISOString().slice(0, 10),
+            client_id: crypto.randomUUID(),
+          },
+        });
+        await page.reload();
+        await page.getByRole('button', { name: 'Receipt' }).first().click();
+        const receipt = page.getByRole('dialog', { name: 'Receipt' });
+        await receipt.getByText('Karnataka (29)').waitFor();
+        await receipt.getByText('IGST (18%)').waitFor();
+        await receipt.getByText('₹180.00').waitFor();
+        expect(await receipt.getByText(/^CGST/).count()).toBe(0);
+        await expectAccessible(page);
+      } finally {
+        await context.close();
+        await api('/fees/gst', { method: 'PUT', json: { registered: false, gstin: null } });
+      }
+    });
+  }
 });

@@ -227,6 +227,11 @@ async function adminExamples(): Promise<Record<string, Example>> {
     'PUT /api/v1/settings/centre': { url: '/api/v1/settings/centre', payload: { name: 'Role Walk Centre' } },
     'GET /api/v1/fees/gst': { url: '/api/v1/fees/gst' },
     'PUT /api/v1/fees/gst': { url: '/api/v1/fees/gst', payload: { registered: false, gstin: null } },
+    // No fee family 999999: the admin's call passes the checks and finds nothing (404).
+    'PUT /api/v1/fees/families/{family_id}/state': {
+      url: '/api/v1/fees/families/999999/state',
+      payload: { state_code: '29' },
+    },
     'GET /api/v1/fees/reminders/settings': { url: '/api/v1/fees/reminders/settings' },
     'PUT /api/v1/fees/reminders/settings': { url: '/api/v1/fees/reminders/settings', payload: { hour: 10 } },
     'POST /api/v1/fees/reminders/run': { url: '/api/v1/fees/reminders/run' },

@@ -214,7 +214,7 @@ describe('credit notes in a backup', () => {
         recordedBy: null,
         request: { n: randomUUID() },
       });
-      await fixReceiptTax(tx, recorded.payment_id, 11_800);
+      await fixReceiptTax(tx, { paymentId: recorded.payment_id, familyId, amountPaise: 11_800 });
       return recorded;
     });
     return reversePayment({ db } as AppContext, actor, paid.payment_id, 'Mistake');

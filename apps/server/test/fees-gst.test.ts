@@ -43,6 +43,8 @@ async function receiptOf(paymentId: number) {
       cgst_paise: number;
       sgst_paise: number;
       igst_paise: number;
+      place_of_supply_code: string;
+      place_of_supply_name: string;
     };
   };
 }
@@ -166,6 +168,8 @@ describe("a registered centre's receipts", () => {
         cgst_paise: 9_000,
         sgst_paise: 9_000,
         igst_paise: 0,
+        place_of_supply_code: '27',
+        place_of_supply_name: 'Maharashtra',
       },
     });
 
@@ -202,5 +206,95 @@ describe("a registered centre's receipts", () => {
     const rows = await api.db.query('SELECT 1 FROM fee_receipt_taxes WHERE payment_id = $1', [taxed.payment_id]);
     expect(rows).toHaveLength(1);
     await setGst({ registered: false, gstin: null });
+  });
+});
+
+describe("a family's state: the place of supply (ADR 063)", () => {
+  const setState = (familyId: number, state_code: unknown) =>
+    admin.put(`/api/v1/fees/families/${familyId}/state`, { state_code });
+
+  it('bills a family in another state IGST from its next payment; the issued invoices keep theirs', async () => {
+    await setGst({ registered: true, gstin: VALID_GSTIN, rate_basis_points: 1800 });
+    const family = await feeFamily(api, 1);
+    expect((await admin.get(`/api/v1/fees/families/${family.familyId}`)).json()).toMatchObject({
+      state_code: null,
+      state_name: null,
+    });
+    const before = await pay(api, family.familyId, 118_000);
+
+    const moved = await setState(family.familyId, '29');
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({ family_id: family.familyId, state_code: '29', state_name: 'Karnataka' });
+    expect((await admin.get(`/api/v1/fees/families/${family.familyId}`)).json()).toMatchObject({ state_code: '29' });
+    const inter = await pay(api, family.familyId, 118_000);
+    expect((await receiptOf(inter.payment_id)).tax).toEqual({
+      gstin: VALID_GSTIN,
+      state_code: '27',
+      state_name: 'Maharashtra',
+      sac: '999293',
+      rate_basis_points: 1800,
+      taxable_paise: 100_000,
+      cgst_paise: 0,
+      sgst_paise: 0,
+      igst_paise: 18_000,
+      place_of_supply_code: '29',
+      place_of_supply_name: 'Karnataka',
+    });
+    expect((await receiptOf(before.payment_id)).tax).toMatchObject({
+      cgst_paise: 9_000,
+      igst_paise: 0,
+      place_of_supply_code: '27',
+    });
+
+    // The PDF names the place of supply and IGST.
+    const pdf = await admin.get(`/api/v1/fees/receipts/${inter.payment_id}?lang=en`, {
+      headers: { accept: 'application/pdf' },
+    });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toMatch(/^application\/pdf/);
+
+    // The centre's own state again (null): CGST and SGST.
+    expect((await setState(family.familyId, null)).json()).toMatchObject({ state_code: null, state_name: null });
+    const home = await pay(api, family.familyId, 118_000);
+    expect((await receiptOf(home.payment_id)).tax).toMatchObject({
+      cgst_paise: 9_000,
+      sgst_paise: 9_000,
+      igst_paise: 0,
+      place_of_supply_code: '27',
+    });
+
+    // Each change is in the audit log with before and after.
+    const audit = await api.db.query<{ action: string; before: unknown; after: unknown }>(
+      `SELECT action, before, after FROM audit_log WHERE entity = 'fee_family_states' AND record_id = $1 ORDER BY id`,
+      [String(family.familyId)],
+    );
+    expect(audit.map((row) => row.action)).toEqual(['create', 'delete']);
+    await setGst({ registered: false, gstin: null });
+  });
+
+  it("the centre's own state set by name bills CGST and SGST, as no state does", async () => {
+    await setGst({ registered: true, gstin: VALID_GSTIN });
+    const family = await feeFamily(api, 1);
+    expect((await setState(family.familyId, '27')).statusCode).toBe(200);
+    const paid = await pay(api, family.familyId, 59_000);
+    expect((await receiptOf(paid.payment_id)).tax).toMatchObject({ cgst_paise: 4_500, igst_paise: 0 });
+    await setGst({ registered: false, gstin: null });
+  });
+
+  it('refuses what is no state, no family or no admin, and changes nothing', async () => {
+    const family = await feeFamily(api, 1);
+    for (const wrong of ['28', '7', 'MH', 27, '', undefined]) {
+      const refused = await setState(family.familyId, wrong);
+      expect(refused.statusCode, String(wrong)).toBe(422);
+      expect(detailOf(refused)).toMatch(/state_code/);
+    }
+    expect((await admin.put(`/api/v1/fees/families/${family.familyId}/state`, {})).statusCode).toBe(422);
+    const missing = await setState(999_999, '29');
+    expect(missing.statusCode).toBe(404);
+    expect((await setState(0, '29')).statusCode).toBe(422);
+    expect(
+      (await api.as('teacher').put(`/api/v1/fees/families/${family.familyId}/state`, { state_code: '29' })).statusCode,
+    ).toBe(403);
+    expect(await api.db.query('SELECT 1 FROM fee_family_states WHERE family_id = $1', [family.familyId])).toEqual([]);
   });
 });

@@ -293,6 +293,38 @@ describe('the automatic round', () => {
     expect(await remindersTo(family.phone)).toHaveLength(2);
   });
 
+  it('a round that fails hands the day back: the next look sends, and nothing twice', async () => {
+    const due = freshDay();
+    const first = await owing(20_000, due);
+    const second = await owing(30_000, due);
+    await api.as('admin').put('/api/v1/fees/reminders/settings', { enabled: true, hour: 8 });
+    const before = (await api.as('admin').get('/api/v1/fees/reminders/settings')).json().last_run;
+    // The second family's reminder cannot be written (the database refuses it): the round fails.
+    await api.db.query(`CREATE FUNCTION refuse_reminder() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.family_id = ${second.familyId} THEN RAISE EXCEPTION 'disk full'; END IF;
+        RETURN NEW;
+      END $$`);
+    await api.db.query(
+      'CREATE TRIGGER refuse_reminder BEFORE INSERT ON fee_reminders FOR EACH ROW EXECUTE FUNCTION refuse_reminder()',
+    );
+    try {
+      await lookAt(centreInstant(due, '08:00'));
+    } finally {
+      await api.db.query('DROP TRIGGER refuse_reminder ON fee_reminders');
+      await api.db.query('DROP FUNCTION refuse_reminder()');
+    }
+    expect(await remindersTo(second.phone)).toEqual([]);
+    expect((await api.as('admin').get('/api/v1/fees/reminders/settings')).json().last_run).toEqual(before);
+
+    await lookAt(centreInstant(due, '08:01'));
+    expect(await remindersTo(first.phone)).toHaveLength(1);
+    expect(await remindersTo(second.phone)).toHaveLength(1);
+    expect((await api.as('admin').get('/api/v1/fees/reminders/settings')).json().last_run.at).toBe(
+      centreInstant(due, '08:01').toISOString(),
+    );
+  });
+
   it('runs at its hour on its own timer (a short interval)', async () => {
     const due = freshDay();
     const family = await owing(10_000, due);

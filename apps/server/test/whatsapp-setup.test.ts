@@ -42,7 +42,7 @@ beforeAll(async () => {
   api = await testClient({
     config: {
       keyFile,
-      whatsappApi: { baseUrl: fake.baseUrl, dailyLimit: 250, messagesPerSecond: 1000, timeoutMs: 400 },
+      whatsappApi: { baseUrl: fake.baseUrl, dailyLimit: 250, messagesPerSecond: 1000, timeoutMs: 3000 },
     },
   });
   fake.deliver = async (body, signature) => (await postCallback(api.anonymous(), body, signature)).statusCode;
@@ -157,7 +157,7 @@ describe('Meta refuses: a 422 naming the field, in an owner’s words, and nothi
   });
 
   it('Meta unreachable, slow or answering garbage: 503 or 502 that says nothing was saved', async () => {
-    fake.faults.push({ kind: 'slow', ms: 1500 });
+    fake.faults.push({ kind: 'slow', ms: 6000 });
     const slow = await connect();
     expect(slow.statusCode).toBe(503);
     expect(detailOf(slow)).toBe(

@@ -181,6 +181,11 @@ export const feeFamilySchema = z
     parent_phone: z.string(),
     students: z.array(familyStudentSchema),
     balance_paise: z.number().int(),
+    state_code: z
+      .string()
+      .nullable()
+      .describe("the family's state for GST's place of supply; null: the centre's own (ADR 063)"),
+    state_name: z.string().nullable(),
   })
   .meta({ id: 'FeeFamily' });
 export type FeeFamily = z.infer<typeof feeFamilySchema>;

@@ -131,6 +131,22 @@ export const gstSettingsSchema = z
   .meta({ id: 'GstSettings' });
 export type GstSettings = z.infer<typeof gstSettingsSchema>;
 
+/** A state's code, as on a GSTIN: one of GST_STATES. */
+export const gstStateCodeSchema = z
+  .string({ error: 'must be a state code' })
+  .refine((code) => GST_STATES[code] !== undefined, {
+    message: 'must be a state code of two digits, e.g. 27 for Maharashtra',
+  });
+
+/**
+ * A family's state, for GST's place of supply (ADR 063): null is the centre's own state. A family
+ * outside the centre's state is billed IGST instead of CGST and SGST, from its next payment on.
+ */
+export const feeFamilyStateInputSchema = z
+  .object({ state_code: gstStateCodeSchema.nullable() })
+  .meta({ id: 'FeeFamilyStateInput' });
+export type FeeFamilyStateInput = z.infer<typeof feeFamilyStateInputSchema>;
+
 /** A tax invoice's tax block, fixed when the payment was recorded. */
 export const receiptTaxSchema = z
   .object({
@@ -143,6 +159,12 @@ export const receiptTaxSchema = z
     cgst_paise: z.number().int(),
     sgst_paise: z.number().int(),
     igst_paise: z.number().int(),
+    place_of_supply_code: z
+      .string()
+      .describe(
+        "the state of supply: the family's when it was set, else the centre's (IGST when it is not the centre's)",
+      ),
+    place_of_supply_name: z.string(),
   })
   .meta({ id: 'ReceiptTax' });
 export type ReceiptTax = z.infer<typeof receiptTaxSchema>;

@@ -1,6 +1,11 @@
-import { admin, adminActor, type Scenario } from './audit';
+import { familyIdForPhone } from '../../src/modules/fees';
+import { admin, adminActor, api, type Scenario } from './audit';
+import { uniquePhone } from './test-app';
 
-/** GST settings (ADR 057): one row, audited as it was and as it becomes. */
+/**
+ * GST settings (ADR 057): one row, audited as it was and as it becomes; and a family's state, the
+ * place of supply (ADR 063).
+ */
 export const GST_SCENARIOS: Record<string, () => Promise<Scenario>> = {
   'PUT /api/v1/fees/gst': async () => ({
     actor: adminActor(),
@@ -19,4 +24,17 @@ export const GST_SCENARIOS: Record<string, () => Promise<Scenario>> = {
       },
     ],
   }),
+  'PUT /api/v1/fees/families/{family_id}/state': async () => {
+    const phone = uniquePhone();
+    await admin.post('/api/v1/students/', { full_name: 'Audit Karnataka', class_name: '7', parent_phone: phone });
+    const familyId = await api.db.transaction((tx) => familyIdForPhone(tx, phone));
+    return {
+      actor: adminActor(),
+      way: 'console',
+      send: (options) => admin.put(`/api/v1/fees/families/${familyId}/state`, { state_code: '29' }, options),
+      rows: [
+        { entity: 'fee_family_states', action: 'create', record_id: String(familyId), after: { state_code: '29' } },
+      ],
+    };
+  },
 };

@@ -85,6 +85,8 @@ export const NOT_FAMILY: Record<string, string> = {
   'fee_receipt_taxes.gstin': "the centre's GSTIN when the receipt was issued",
   'fee_receipt_taxes.state_code': "the centre's state code",
   'fee_receipt_taxes.sac': 'a code (SAC 999293)',
+  'fee_receipt_taxes.supply_state_code': 'a state code (the place of supply, ADR 063)',
+  'fee_family_states.state_code': "a state code: the family's state for GST (ADR 063), not its address",
   'fee_credit_notes.credit_note_number': 'a credit note number',
   'fee_credit_note_counters.financial_year': 'a financial year',
   // Fee reminders (ADR 061): the schedule, the families' quick answers and the admin's match tasks.

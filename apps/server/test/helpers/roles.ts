@@ -173,6 +173,7 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   // GST settings (ADR 057).
   'GET /api/v1/fees/gst': 'admin',
   'PUT /api/v1/fees/gst': 'admin',
+  'PUT /api/v1/fees/families/{family_id}/state': 'admin',
   // The accountant's exports of those reports, CSV or Excel.
   'GET /api/v1/fees/dues/export': 'admin',
   'GET /api/v1/fees/collections/export': 'admin',

@@ -178,6 +178,10 @@ function TaxFacts({ tax }: { tax: NonNullable<Receipt['tax']> }) {
       <dd>
         <bdi dir="ltr">{tax.sac}</bdi>
       </dd>
+      <dt>{t('fees.placeOfSupply')}</dt>
+      <dd>
+        {tax.place_of_supply_name} (<bdi dir="ltr">{tax.place_of_supply_code}</bdi>)
+      </dd>
       <dt>{t('fees.taxable')}</dt>
       <dd>
         <Money paise={tax.taxable_paise} />

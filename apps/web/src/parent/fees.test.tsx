@@ -105,6 +105,8 @@ const taxInvoice = (): Receipt =>
       cgst_paise: 9_000,
       sgst_paise: 9_000,
       igst_paise: 0,
+      place_of_supply_code: '27',
+      place_of_supply_name: 'Maharashtra',
     },
   }) as Receipt;
 

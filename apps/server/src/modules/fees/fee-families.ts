@@ -6,6 +6,7 @@
 import type { FeeFamily } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
 import { NotFoundError } from '../../lib/errors';
+import { familyState } from './gst';
 import { familyBalance, familyIdForPhone } from './ledger';
 
 export interface FamilyDetails {
@@ -58,10 +59,10 @@ export async function familyDetails(db: Queryable, familyId: number): Promise<Fa
   return family;
 }
 
-/** The family with its balance. */
+/** The family with its balance and its state for GST (ADR 063). */
 export async function getFeeFamily(db: Queryable, familyId: number): Promise<FeeFamily> {
   const family = await familyDetails(db, familyId);
-  return { ...family, balance_paise: await familyBalance(db, familyId) };
+  return { ...family, balance_paise: await familyBalance(db, familyId), ...(await familyState(db, familyId)) };
 }
 
 /**

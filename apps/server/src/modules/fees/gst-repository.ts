@@ -27,13 +27,13 @@ export async function writeGstSettingsRow(tx: Queryable, row: GstSettingsRow): P
   );
 }
 
-type StoredTax = Omit<ReceiptTax, 'state_name'>;
+type StoredTax = Omit<ReceiptTax, 'state_name' | 'place_of_supply_name'>;
 
 export async function insertReceiptTax(tx: Queryable, paymentId: number, tax: StoredTax): Promise<void> {
   await tx.query(
     `INSERT INTO fee_receipt_taxes (payment_id, gstin, state_code, sac, rate_basis_points, taxable_paise, cgst_paise,
-                                    sgst_paise, igst_paise)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (payment_id) DO NOTHING`,
+                                    sgst_paise, igst_paise, supply_state_code)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (payment_id) DO NOTHING`,
     [
       paymentId,
       tax.gstin,
@@ -44,6 +44,7 @@ export async function insertReceiptTax(tx: Queryable, paymentId: number, tax: St
       tax.cgst_paise,
       tax.sgst_paise,
       tax.igst_paise,
+      tax.place_of_supply_code,
     ],
   );
 }
@@ -51,7 +52,8 @@ export async function insertReceiptTax(tx: Queryable, paymentId: number, tax: St
 export async function findReceiptTax(db: Queryable, paymentId: number): Promise<StoredTax | undefined> {
   const [row] = await db.query<StoredTax>(
     `SELECT gstin, state_code, sac, rate_basis_points, taxable_paise::float8 AS taxable_paise,
-            cgst_paise::float8 AS cgst_paise, sgst_paise::float8 AS sgst_paise, igst_paise::float8 AS igst_paise
+            cgst_paise::float8 AS cgst_paise, sgst_paise::float8 AS sgst_paise, igst_paise::float8 AS igst_paise,
+            coalesce(supply_state_code, state_code) AS place_of_supply_code
        FROM fee_receipt_taxes WHERE payment_id = $1`,
     [paymentId],
   );
@@ -92,4 +94,34 @@ export async function findCreditNote(db: Queryable, paymentId: number): Promise<
     [paymentId],
   );
   return row;
+}
+
+/** A family's state for the place of supply, or null: the centre's own. */
+export async function readFamilyStateCode(db: Queryable, familyId: number): Promise<string | null> {
+  const [row] = await db.query<{ state_code: string }>(
+    'SELECT state_code FROM fee_family_states WHERE family_id = $1',
+    [familyId],
+  );
+  return row?.state_code ?? null;
+}
+
+/** Sets a family's state (null: the centre's own, no row). Answers false for no such family. */
+export async function writeFamilyStateCode(
+  tx: Queryable,
+  familyId: number,
+  stateCode: string | null,
+): Promise<boolean> {
+  const [family] = await tx.query<{ id: number }>('SELECT id FROM fee_families WHERE id = $1 FOR UPDATE', [familyId]);
+  if (!family) return false;
+  if (stateCode === null) {
+    await tx.query('DELETE FROM fee_family_states WHERE family_id = $1', [familyId]);
+  } else {
+    await tx.query(
+      `INSERT INTO fee_family_states (family_id, state_code) VALUES ($1, $2)
+       ON CONFLICT (family_id) DO UPDATE SET state_code = $2, updated_at = now()
+       WHERE fee_family_states.state_code IS DISTINCT FROM $2`,
+      [familyId, stateCode],
+    );
+  }
+  return true;
 }

@@ -1,12 +1,23 @@
-import { errorSchema, gstSettingsInputSchema, gstSettingsSchema } from '@tuitiondesk/contract';
+import {
+  errorSchema,
+  familyIdParamsSchema,
+  feeFamilySchema,
+  feeFamilyStateInputSchema,
+  gstSettingsInputSchema,
+  gstSettingsSchema,
+} from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { adminOnly } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
-import { getGstSettings, updateGstSettings } from './gst';
+import { getFeeFamily } from './fee-families';
+import { getGstSettings, setFamilyState, updateGstSettings } from './gst';
 
 const tags = ['fees'];
 
-/** `/fees/gst`: the centre's GST registration, read and changed by admins (ADR 057). */
+/**
+ * `/fees/gst`: the centre's GST registration, read and changed by admins (ADR 057); and a family's
+ * state, the place of supply of its tax invoices (ADR 063).
+ */
 export function registerGstRoutes(app: ZodApp, ctx: AppContext): void {
   app.get(
     '/fees/gst',
@@ -35,5 +46,25 @@ export function registerGstRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request) => ctx.db.transaction((tx) => updateGstSettings(tx, request.body)),
+  );
+
+  app.put(
+    '/fees/families/:family_id/state',
+    {
+      config: adminOnly,
+      schema: {
+        tags,
+        summary: "Set a family's state, the place of supply of its tax invoices (null: the centre's own state)",
+        description:
+          "A family in another state than the centre's is billed IGST instead of CGST and SGST, from its next payment on; receipts already issued never change. Answers the family.",
+        params: familyIdParamsSchema,
+        body: feeFamilyStateInputSchema,
+        response: { 200: feeFamilySchema, 404: errorSchema, 422: errorSchema },
+      },
+    },
+    async (request) => {
+      await ctx.db.transaction((tx) => setFamilyState(tx, request.params.family_id, request.body.state_code));
+      return getFeeFamily(ctx.db, request.params.family_id);
+    },
   );
 }

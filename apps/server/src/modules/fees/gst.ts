@@ -1,8 +1,9 @@
 /**
  * GST on fees (ADR 057). Fees are inclusive of GST (what the family pays is the amount on the plan and
  * the receipt), so a registered centre's tax invoice splits each payment into its taxable value and
- * the tax in it, in integer paise. The family's state is not known, so every supply is intra-state:
- * CGST and SGST, half the rate each. The figures are fixed with the payment, in its transaction; a
+ * the tax in it, in integer paise. The place of supply is the family's state when an admin set one,
+ * else the centre's (ADR 063): the same state is intra-state, CGST and SGST, half the rate each;
+ * another is inter-state, IGST. The figures are fixed with the payment, in its transaction; a
  * reversal of a tax invoice fixes a credit note with them negated, in the reversal's.
  */
 import {
@@ -16,13 +17,16 @@ import {
 } from '@tuitiondesk/contract';
 import type { z } from 'zod';
 import type { Queryable } from '../../db/database';
+import { NotFoundError } from '../../lib/errors';
 import {
   findCreditNote,
   findReceiptTax,
   type GstSettingsRow,
   insertCreditNote,
   insertReceiptTax,
+  readFamilyStateCode,
   readGstSettingsRow,
+  writeFamilyStateCode,
   writeGstSettingsRow,
 } from './gst-repository';
 
@@ -85,19 +89,41 @@ export async function updateGstSettings(
 
 /**
  * In the payment's transaction: a registered centre's tax figures for the payment, as the settings
- * are now. Nothing for an unregistered centre (a plain receipt).
+ * and the family's state are now. Nothing for an unregistered centre (a plain receipt).
  */
-export async function fixReceiptTax(tx: Queryable, paymentId: number, amountPaise: number): Promise<void> {
+export async function fixReceiptTax(
+  tx: Queryable,
+  payment: { paymentId: number; familyId: number; amountPaise: number },
+): Promise<void> {
   const settings = await readGstSettingsRow(tx);
   if (!settings.registered || !settings.gstin) return;
   const rate = Number(settings.rate_basis_points);
-  await insertReceiptTax(tx, paymentId, {
+  const centreState = settings.gstin.slice(0, 2);
+  const supplyState = (await readFamilyStateCode(tx, payment.familyId)) ?? centreState;
+  await insertReceiptTax(tx, payment.paymentId, {
     gstin: settings.gstin,
-    state_code: settings.gstin.slice(0, 2),
+    state_code: centreState,
     sac: GST_SAC,
     rate_basis_points: rate,
-    ...splitInclusiveAmount(amountPaise, rate),
+    place_of_supply_code: supplyState,
+    ...splitInclusiveAmount(payment.amountPaise, rate, supplyState !== centreState),
   });
+}
+
+/** A family's state for the place of supply, its name, or nulls: the centre's own. */
+export async function familyState(
+  db: Queryable,
+  familyId: number,
+): Promise<{ state_code: string | null; state_name: string | null }> {
+  const code = await readFamilyStateCode(db, familyId);
+  return { state_code: code, state_name: code === null ? null : (GST_STATES[code] ?? code) };
+}
+
+/** An admin sets the family's state (null: the centre's own); 404 for no such family. */
+export async function setFamilyState(tx: Queryable, familyId: number, stateCode: string | null): Promise<void> {
+  if (!(await writeFamilyStateCode(tx, familyId, stateCode))) {
+    throw new NotFoundError('fees.family_not_found', { id: familyId });
+  }
 }
 
 /** A receipt's tax block as fixed at payment, or null for a plain receipt. */
@@ -108,6 +134,7 @@ export async function receiptTax(db: Queryable, paymentId: number): Promise<Rece
     ...stored,
     rate_basis_points: Number(stored.rate_basis_points),
     state_name: GST_STATES[stored.state_code] ?? stored.state_code,
+    place_of_supply_name: GST_STATES[stored.place_of_supply_code] ?? stored.place_of_supply_code,
   };
 }
 

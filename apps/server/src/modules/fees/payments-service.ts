@@ -78,7 +78,11 @@ export async function recordCounterPayment(
     });
     if (!recorded.created) return recorded;
     // The tax invoice's figures as the GST settings are now, fixed with the payment (ADR 057).
-    await fixReceiptTax(tx, recorded.payment_id, input.amount_paise);
+    await fixReceiptTax(tx, {
+      paymentId: recorded.payment_id,
+      familyId: input.family_id,
+      amountPaise: input.amount_paise,
+    });
     await auditBalance(tx, input.family_id, before, recorded.balance_paise);
     // Only for a new payment (a replay sends nothing); a failure to queue it undoes nothing.
     await queueReceipt(ctx, tx, recorded.payment_id, actor);

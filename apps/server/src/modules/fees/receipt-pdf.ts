@@ -79,7 +79,7 @@ export function layoutReceipt(
     const tax = receipt.tax;
     lines.push(
       { kind: 'section', text: `SAC ${tax.sac}` },
-      { kind: 'row', label: t('place'), value: `${tax.state_code} ${tax.state_name}` },
+      { kind: 'row', label: t('place'), value: `${tax.place_of_supply_code} ${tax.place_of_supply_name}` },
       { kind: 'row', label: t('taxable'), value: money(tax.taxable_paise) },
     );
     lines.push(...taxRows(tax, tax, t, money));

@@ -49,13 +49,40 @@ export async function writeReminderSettings(tx: Queryable, settings: FeeReminder
  * The automatic round claims the day: true for the one instance that moves `last_run_at` past `since`
  * (the set hour today), false when a round (automatic or by hand) already ran since then.
  */
-export async function claimReminderRound(db: Queryable, since: Date, now: Date): Promise<boolean> {
-  const rows = await db.query(
-    `UPDATE fee_reminder_settings SET last_run_at = $2::timestamptz
-      WHERE id = 1 AND (last_run_at IS NULL OR last_run_at < $1::timestamptz) RETURNING id`,
+export interface ReminderRoundClaim {
+  /** When the last round ran before this claim (null: never): what a failed round hands back. */
+  previous: string | null;
+  at: string;
+}
+
+/**
+ * Claims today's round: moves `last_run_at` to `now` unless a round ran since `since` (one instance
+ * wins; the other's UPDATE finds the moved row no longer matching). Undefined when claimed already.
+ */
+export async function claimReminderRound(
+  db: Queryable,
+  since: Date,
+  now: Date,
+): Promise<ReminderRoundClaim | undefined> {
+  const rows = await db.query<{ previous: string | null }>(
+    `UPDATE fee_reminder_settings s SET last_run_at = $2::timestamptz
+       FROM (SELECT id, last_run_at FROM fee_reminder_settings WHERE id = 1) before
+      WHERE s.id = before.id AND (s.last_run_at IS NULL OR s.last_run_at < $1::timestamptz)
+      RETURNING before.last_run_at AS previous`,
     [since.toISOString(), now.toISOString()],
   );
-  return rows.length > 0;
+  const row = rows[0];
+  if (!row) return undefined;
+  const previous = row.previous === null ? null : new Date(row.previous).toISOString();
+  return { previous, at: now.toISOString() };
+}
+
+/** A round that failed hands its day back, so the next look tries again (what it sent stays sent once). */
+export async function releaseReminderRound(db: Queryable, claim: ReminderRoundClaim): Promise<void> {
+  await db.query(
+    'UPDATE fee_reminder_settings SET last_run_at = $1::timestamptz WHERE id = 1 AND last_run_at = $2::timestamptz',
+    [claim.previous, claim.at],
+  );
 }
 
 export async function storeLastRun(db: Queryable, run: Omit<FeeReminderRun, 'at'>, at: Date): Promise<FeeReminderRun> {

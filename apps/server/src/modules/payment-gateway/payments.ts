@@ -57,7 +57,11 @@ export async function recordGatewayPayment(
     });
     if (!recorded.created) return null;
     // The tax invoice's figures as the GST settings are now, fixed with the payment (ADR 057).
-    await fixReceiptTax(tx, recorded.payment_id, payment.amountPaise);
+    await fixReceiptTax(tx, {
+      paymentId: recorded.payment_id,
+      familyId: link.family_id,
+      amountPaise: payment.amountPaise,
+    });
     await recordAudit(tx, {
       entity: 'fee_balance',
       action: 'update',

@@ -4,8 +4,8 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from '../../i18n';
 import { errorText } from '../../lib/api-client';
 import { useFieldErrors } from '../../lib/field-errors';
+import { useGstSettings, useUpdateGstSettings } from '../../lib/gst-settings';
 import { useToast } from '../../lib/toast';
-import { useGstSettings, useUpdateGstSettings } from './gst-api';
 
 const FIELDS = ['registered', 'gstin', 'rate_basis_points'] as const;
 type Field = (typeof FIELDS)[number];

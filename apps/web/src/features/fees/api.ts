@@ -75,6 +75,16 @@ export function useReversePayment() {
   });
 }
 
+/** Sets a family's state for GST's place of supply (null: the centre's own, ADR 063). */
+export function useSetFamilyState(familyId: number) {
+  const refresh = useRefreshFees();
+  return useMutation({
+    mutationFn: (stateCode: string | null) =>
+      apiRequest<FeeFamily>(`/fees/families/${familyId}/state`, { method: 'PUT', json: { state_code: stateCode } }),
+    onSuccess: () => refresh(),
+  });
+}
+
 export function usePaymentLink() {
   return useMutation({
     mutationFn: (familyId: number) =>

@@ -69,6 +69,8 @@ const family: FeeFamily = {
   parent_phone: '+919800011111',
   students: dues[0]?.students ?? [],
   balance_paise: 50_000,
+  state_code: null,
+  state_name: null,
 };
 
 const statement: Statement = {
@@ -158,6 +160,8 @@ const MAHARASHTRA_TAX = {
   cgst_paise: 3_814,
   sgst_paise: 3_813,
   igst_paise: 0,
+  place_of_supply_code: '27',
+  place_of_supply_name: 'Maharashtra',
 };
 
 /** Opens receipt 501 as a Maharashtra tax invoice with `fields` on it; the dialog. */
@@ -443,6 +447,78 @@ describe("A family's statement", () => {
       'href',
       expect.stringMatching(/^https:\/\/wa\.me\/919800011111\?text=.*rzp\.io/),
     );
+  });
+});
+
+describe("a family's state for GST", () => {
+  const gst = (registered: boolean) => ({
+    registered,
+    gstin: registered ? '27AAPFU0939F1ZV' : null,
+    state_code: registered ? '27' : null,
+    state_name: registered ? 'Maharashtra' : null,
+    sac: '999293',
+    rate_basis_points: 1800,
+    prices_include_gst: true,
+  });
+
+  it('shows the place of supply of a registered centre, and an admin moves the family to another state', async () => {
+    let shown: FeeFamily = family;
+    const api = serve({
+      'GET /fees/gst': () => [200, gst(true)],
+      'GET /fees/families/12': () => [200, shown],
+      'PUT /fees/families/12/state': ({ body }) => {
+        const code = (body as { state_code: string | null }).state_code;
+        shown = { ...family, state_code: code, state_name: code === '29' ? 'Karnataka' : null };
+        return [200, shown];
+      },
+    });
+    renderPage(<DuesTab />, { path: '/fees?tab=dues&family=12', signedInAs: 'admin' });
+    const line = await screen.findByTestId('family-state');
+    expect(line).toHaveTextContent("Place of supply for GST: Maharashtra (27), the centre's state");
+    await userEvent.click(within(line).getByRole('button', { name: 'Change' }));
+    const dialog = await screen.findByRole('dialog', { name: "State of Meena Verma's family" });
+    await userEvent.click(within(dialog).getByRole('combobox', { name: 'State (place of supply)' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Karnataka (29)' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.calls.filter((call) => call.method === 'PUT').map((call) => call.body)).toEqual([{ state_code: '29' }]);
+    await waitFor(() =>
+      expect(screen.getByTestId('family-state')).toHaveTextContent('Place of supply for GST: Karnataka (29)'),
+    );
+
+    // Back to the centre's state: null, not the centre's code.
+    await userEvent.click(within(screen.getByTestId('family-state')).getByRole('button', { name: 'Change' }));
+    const again = await screen.findByRole('dialog', { name: "State of Meena Verma's family" });
+    await userEvent.click(within(again).getByRole('combobox', { name: 'State (place of supply)' }));
+    await userEvent.click(await screen.findByRole('option', { name: "Maharashtra (27), the centre's state" }));
+    await userEvent.click(within(again).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(api.calls.filter((call) => call.method === 'PUT').at(-1)?.body).toEqual({ state_code: null }),
+    );
+  });
+
+  it("keeps the dialog open with the server's words when the change is refused", async () => {
+    serve({
+      'GET /fees/gst': () => [200, gst(true)],
+      'PUT /fees/families/12/state': () => [
+        404,
+        { detail: 'There is no fee family 12.', code: 'fees.family_not_found' },
+      ],
+    });
+    renderPage(<DuesTab />, { path: '/fees?tab=dues&family=12', signedInAs: 'admin' });
+    await userEvent.click(within(await screen.findByTestId('family-state')).getByRole('button', { name: 'Change' }));
+    const dialog = await screen.findByRole('dialog', { name: "State of Meena Verma's family" });
+    await userEvent.click(within(dialog).getByRole('combobox', { name: 'State (place of supply)' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Goa (30)' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(/fee family 12|could not be saved/);
+  });
+
+  it('says nothing of a state when the centre is not GST-registered', async () => {
+    serve({ 'GET /fees/gst': () => [200, gst(false)] });
+    renderPage(<DuesTab />, { path: '/fees?tab=dues&family=12', signedInAs: 'admin' });
+    expect(await screen.findByTestId('family-balance')).toBeInTheDocument();
+    expect(screen.queryByTestId('family-state')).not.toBeInTheDocument();
   });
 });
 

@@ -17,6 +17,7 @@ import { formatMoney } from '../../lib/money';
 import { familyQuery, statementQuery } from './api';
 import { FeesExportMenu } from './export-menu';
 import { PaymentLinkButton } from './family-payment-link';
+import { FamilyState } from './family-state';
 import { BalanceText, useClassName } from './family-text';
 import { PaymentDialog } from './payment-dialog';
 import { dismissPayment, usePaymentQueue } from './payment-queue';
@@ -107,6 +108,7 @@ export function FamilyStatement({ familyId, onBack }: { familyId: number; onBack
                 <Chip key={student.id} size="small" label={`${student.full_name} · ${className(student.class_name)}`} />
               ))}
             </Stack>
+            <FamilyState family={data} />
           </Box>
           <Box sx={{ textAlign: { md: 'end' } }}>
             <Typography variant="h5" component="p" sx={{ fontWeight: 600 }} data-testid="family-balance">

@@ -121,7 +121,7 @@ function TaxLines({ tax, creditNote, row }: { tax: ReceiptTax; creditNote: Recei
       <Box component="dl" sx={{ m: 0, mt: 1 }}>
         {row(t('receipt.gstin'), <LtrText>{tax.gstin}</LtrText>)}
         {row(t('receipt.sac'), <LtrText>{tax.sac}</LtrText>)}
-        {row(t('receipt.placeOfSupply'), `${tax.state_name} (${tax.state_code})`)}
+        {row(t('receipt.placeOfSupply'), `${tax.place_of_supply_name} (${tax.place_of_supply_code})`)}
         <TaxFigureRows tax={tax} figures={tax} row={row} />
       </Box>
       {creditNote && (
