@@ -3,10 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { api, createTeacherAccount, expectAccessible, signedInPage, uniquePhone, useBrowser } from './support/browser';
 
 const { browser } = useBrowser();
+/** Letters of its own for each try: a second try (after a timeout) must not find the first try's students. */
+let tries = 0;
+const tryTag = () =>
+  `${String(process.pid).replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)] ?? '')}${'xyzw'[tries++ % 4]}`;
 
 describe('a day of attendance: the teacher marks, the admin approves, history exports it', () => {
   it('goes from marking to an exported CSV', async () => {
-    const names = ['Aditi Rao', 'Bilal Shaikh', '=cmd Injection'];
+    const tag = tryTag();
+    const bilalName = `Bilal Shaikh ${tag}`;
+    const names = [`Aditi Rao ${tag}`, bilalName, `=cmd Injection ${tag}`];
     for (const full_name of names) {
       await api('/students/', {
         json: { full_name, class_name: '9', parent_name: 'Parent', parent_phone: uniquePhone() },
@@ -30,7 +36,7 @@ describe('a day of attendance: the teacher marks, the admin approves, history ex
     const left = notMarked.classes.find((item) => item.class_name === '9')?.not_marked ?? 0;
     await marking.page.getByText(`Not marked: ${left}`, { exact: true }).waitFor();
     await marking.page.getByRole('button', { name: 'Mark All Present' }).click();
-    const bilal = marking.page.getByRole('group', { name: 'Attendance of Bilal Shaikh' });
+    const bilal = marking.page.getByRole('group', { name: `Attendance of ${bilalName}` });
     await bilal.getByRole('button', { name: 'Absent' }).click();
     await expectAccessible(marking.page);
     await marking.page.getByRole('button', { name: 'Submit Attendance' }).click();
@@ -40,7 +46,7 @@ describe('a day of attendance: the teacher marks, the admin approves, history ex
     // The admin sees them pending, approves them all.
     const { context, page } = await signedInPage(browser());
     await page.goto('/attendance');
-    await page.getByText('Bilal Shaikh').waitFor();
+    await page.getByText(bilalName).waitFor();
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Select All', exact: true }).click();
     const pending = await api<unknown[]>(
@@ -52,7 +58,7 @@ describe('a day of attendance: the teacher marks, the admin approves, history ex
 
     // History shows them; the export carries them, neutralised where a cell could be a formula.
     await page.goto('/attendance-history');
-    await page.getByText('Bilal Shaikh').waitFor();
+    await page.getByText(bilalName).waitFor();
     await expectAccessible(page);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -63,9 +69,9 @@ describe('a day of attendance: the teacher marks, the admin approves, history ex
     expect(csv.startsWith('\uFEFF')).toBe(true);
     const lines = csv.slice(1).trim().split('\r\n');
     expect(lines[0]).toBe('"Student Name","Student ID","Class","Date","Status","Marked By","Approved By","Remarks"');
-    const bilalLine = lines.find((line) => line.includes('Bilal Shaikh')) as string;
+    const bilalLine = lines.find((line) => line.includes(bilalName)) as string;
     expect(bilalLine).toMatch(/"Absent","Kiran Mehta","Administrator"/);
-    expect(csv).toContain(`"'=cmd Injection"`);
+    expect(csv).toContain(`"'=cmd Injection ${tag}"`);
     await context.close();
   });
 });

@@ -43,7 +43,7 @@ async function open(viewport = DESKTOP): Promise<{ context: BrowserContext; page
   // The admin's browser is in India; the server runs in this machine's zone (UTC on CI).
   const context = await browser().newContext({ viewport, baseURL: server.base, timezoneId: 'Asia/Kolkata' });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(30_000);
   return { context, page };
 }
 
@@ -55,7 +55,7 @@ async function signIn(page: Page): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await startServer({ env: { ADMIN_PASSWORD: GIVEN, TZ: '' }, timeoutMs: 90_000 });
+  server = await startServer({ env: { ADMIN_PASSWORD: GIVEN, TZ: '' }, timeoutMs: 180_000 });
   // The admin's own password, chosen through the API; the centre itself is left as a fresh install has it.
   const login = await fetch(`${server.base}/api/v1/auth/login`, {
     method: 'POST',

@@ -59,7 +59,7 @@ async function freshPage(
     locale: options.locale ?? 'en-GB',
   });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(30_000);
   let documents = 0;
   page.on('request', (request) => {
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) documents += 1;
@@ -218,7 +218,7 @@ describe("a page whose first scripts cannot be fetched (the page's own guard)", 
     expect(loads()).toBe(2);
     for (const route of blocked.hanging) await route.abort().catch(() => undefined);
     await context.close();
-  }, 60_000);
+  }, 180_000);
 
   it("speaks the browser's language, and the language the app last showed, right to left in Urdu", async () => {
     const { entry: consoleEntry } = await scriptsOf('console');
@@ -253,7 +253,7 @@ describe('the service workers keep no page whose scripts they do not hold', () =
   async function pageWithWorker(app: App) {
     const context = await browser().newContext({ viewport: PHONE, baseURL: baseUrl(), locale: 'en-GB' });
     const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    page.setDefaultTimeout(30_000);
     await page.goto(PAGE_OF[app]);
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;

@@ -109,7 +109,7 @@ describe('the product in Hindi and Urdu', { timeout: 240_000 }, () => {
     it(`${language}: the sign-in page in the browser's language`, async () => {
       const context = await browser().newContext({ viewport: WIDE, baseURL: baseUrl(), locale });
       const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
+      page.setDefaultTimeout(30_000);
       try {
         await page.goto('/login');
         await expectLanguage(page, language, rtl);

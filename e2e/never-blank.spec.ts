@@ -15,7 +15,7 @@ const HISTORY_CHUNK = /\/assets\/history-page-[^/]+\.js$/;
 async function pageWithoutWorker(viewport = { width: 1280, height: 900 }) {
   const context = await browser().newContext({ viewport, baseURL: baseUrl(), serviceWorkers: 'block' });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(30_000);
   return { context, page };
 }
 

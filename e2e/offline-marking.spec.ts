@@ -18,9 +18,16 @@ interface HistoryRecord {
   marked_by: string;
 }
 
+/** Letters of its own for each try: a second try (after a timeout) must not find the first try's students. */
+let tries = 0;
+const tryTag = () =>
+  `${String(process.pid).replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)] ?? '')}${'xyzw'[tries++ % 4]}`;
+
 describe('a teacher marks a class with no network', () => {
   it('keeps the marks on the phone across a reload offline, and sends them once when the network returns', async () => {
-    const names = ['Ojas Offline', 'Pari Offline', 'Qadir Offline', 'Rhea Offline', 'Sana Offline'];
+    const tag = tryTag();
+    const named = (first: string) => `${first} Offline ${tag}`;
+    const names = ['Ojas', 'Pari', 'Qadir', 'Rhea', 'Sana'].map(named);
     const ids: number[] = [];
     for (const full_name of names) {
       const student = await api<{ id: number }>('/students/', {
@@ -42,7 +49,7 @@ describe('a teacher marks a class with no network', () => {
     });
     await page.reload();
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-    await page.getByRole('group', { name: 'Attendance of Ojas Offline' }).waitFor();
+    await page.getByRole('group', { name: `Attendance of ${named('Ojas')}` }).waitFor();
 
     await context.setOffline(true);
     // Offline for the service worker too: what the console shows from here comes from what it kept.
@@ -57,7 +64,7 @@ describe('a teacher marks a class with no network', () => {
     ).toBe('offline');
     // Nobody is marked until the teacher says so (ADR 048): All Present, then the absences.
     await page.getByRole('button', { name: 'Mark All Present' }).click();
-    for (const name of ['Ojas Offline', 'Qadir Offline', 'Sana Offline']) {
+    for (const name of [named('Ojas'), named('Qadir'), named('Sana')]) {
       await page
         .getByRole('group', { name: `Attendance of ${name}` })
         .getByRole('button', { name: 'Absent' })
@@ -72,7 +79,7 @@ describe('a teacher marks a class with no network', () => {
 
     // Still offline: the console opens from the installed app, the marks as they were made.
     await page.reload();
-    await page.getByRole('group', { name: 'Attendance of Ojas Offline' }).waitFor();
+    await page.getByRole('group', { name: `Attendance of ${named('Ojas')}` }).waitFor();
     await page.getByRole('link', { name: waiting }).waitFor();
     await page.getByText(waiting, { exact: true }).waitFor();
     const pressed = async (name: string) =>
@@ -80,8 +87,8 @@ describe('a teacher marks a class with no network', () => {
         .getByRole('group', { name: `Attendance of ${name}` })
         .locator('[aria-pressed="true"]')
         .getAttribute('aria-label');
-    expect(await pressed('Ojas Offline')).toBe('Absent');
-    expect(await pressed('Pari Offline')).toBe('Present');
+    expect(await pressed(named('Ojas'))).toBe('Absent');
+    expect(await pressed(named('Pari'))).toBe('Present');
     await expectAccessible(page);
     const stillNothing = await api<HistoryRecord[]>(`/attendance/history?start_date=${today()}&end_date=${today()}`);
     expect(stillNothing.filter((record) => ids.includes(record.student_id))).toEqual([]);

@@ -34,7 +34,7 @@ async function call<T>(route: string, json?: unknown): Promise<T> {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'tuitiondesk-outage-'));
-  server = await startServer({ dataDir, env: { ADMIN_PASSWORD: GIVEN }, timeoutMs: 90_000 });
+  server = await startServer({ dataDir, env: { ADMIN_PASSWORD: GIVEN }, timeoutMs: 180_000 });
   token = await choosePassword(server.base, 'admin', GIVEN, CHOSEN);
   const names = ['Meera Iyer', 'Nikhil Bose'];
   const ids: number[] = [];
@@ -52,7 +52,7 @@ beforeAll(async () => {
     date: today,
     records: ids.map((student_id, index) => ({ student_id, status: index === 0 ? 'present' : 'absent' })),
   });
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -68,7 +68,7 @@ describe('a stopped server', () => {
   it('shows the banner and keeps the rows; once the server is back, Retry clears the banner', async () => {
     const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, baseURL: server.base });
     const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    page.setDefaultTimeout(30_000);
     await signIn(page, 'admin', CHOSEN);
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     await menu.getByRole('link', { name: 'Attendance History' }).click();

@@ -141,5 +141,5 @@ describe('lists on a phone are cards, with every value and action on the screen'
       await expectAccessible(laptop.page);
     }
     await laptop.context.close();
-  }, 180_000);
+  }, 400_000);
 });

@@ -321,7 +321,7 @@ describe('the console in the pseudo-locale (en-XA)', () => {
         { token, user: JSON.stringify(me) },
       );
       const page = await context.newPage();
-      page.setDefaultTimeout(20_000);
+      page.setDefaultTimeout(30_000);
       try {
         for (const screen of SCREENS) {
           await page.goto(screen);

@@ -83,7 +83,7 @@ async function signInInUrdu(page: Page, username: string, password: string) {
   await page.locator('html[lang="ur"][dir="rtl"]').waitFor({ state: 'attached' });
 }
 
-describe('right to left for data (Urdu)', { timeout: 180_000 }, () => {
+describe('right to left for data (Urdu)', { timeout: 300_000 }, () => {
   it('phones and IDs read left to right; a long name shows its start, cut at its end', async () => {
     const phone = uniquePhone();
     const student = await api<{ id: number; unique_id: string }>('/students/', {

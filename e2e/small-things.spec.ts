@@ -22,7 +22,7 @@ describe('Change Password from the account menu, as an admin', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    server = await startServer({ env: { ADMIN_PASSWORD: GIVEN }, timeoutMs: 110_000 });
+    server = await startServer({ env: { ADMIN_PASSWORD: GIVEN }, timeoutMs: 180_000 });
     await choosePassword(server.base, 'admin', GIVEN, FIRST);
   });
   afterAll(async () => {
@@ -32,7 +32,7 @@ describe('Change Password from the account menu, as an admin', () => {
   it('changes it (a wrong current password refused on the way), and only the new one signs in after', async () => {
     const context = await browser().newContext({ viewport: DESKTOP_VIEWPORT, baseURL: server.base });
     const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    page.setDefaultTimeout(30_000);
     await signIn(page, 'admin', FIRST);
 
     await page.getByRole('button', { name: 'Account' }).click();
@@ -96,7 +96,7 @@ async function familyWithMessage(subject: string): Promise<Family> {
 async function parentContext(options: { userAgent?: string } = {}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser().newContext({ viewport: PHONE_VIEWPORT, baseURL: baseUrl(), ...options });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(30_000);
   return { context, page };
 }
 

@@ -266,5 +266,5 @@ describe('npm start on a built tree', () => {
     expect(first.printed() + second.printed()).not.toContain('Building');
     expect(mtimes(WEB_DIST)).toEqual(web);
     expect(mtimes(path.join(SERVER_DIR, 'dist'))).toEqual(server);
-  }, 180_000);
+  }, 300_000);
 });

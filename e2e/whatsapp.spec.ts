@@ -65,7 +65,7 @@ beforeAll(async () => {
       PUSH_ALLOW_LOOPBACK_ENDPOINTS_FOR_TESTS: 'true',
       PUSH_POLL_MS: '200',
     },
-    timeoutMs: 110_000,
+    timeoutMs: 180_000,
   });
   token = await choosePassword(server.base, 'admin', 'e2e-whatsapp-initial', PASSWORD);
   // Meta posts its callbacks to the webhook, signed with the app secret.
@@ -89,7 +89,7 @@ afterAll(async () => {
 async function consolePage(): Promise<Page> {
   const context = await browser().newContext({ viewport: { width: 1366, height: 900 }, baseURL: server.base });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(30_000);
   await signIn(page, 'admin', PASSWORD);
   return page;
 }

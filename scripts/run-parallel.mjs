@@ -1,12 +1,14 @@
 // @ts-check
 // Runs shell commands a few at a time (two by default, the CI machine's cores), in the order given
 // (give the longest first), and fails if any failed, after all have run:
-//   node scripts/run-parallel.mjs [--jobs N] [--prefix] 'command' 'command' …
+//   node scripts/run-parallel.mjs [--jobs N] [--prefix] 'command' 'command' … [--then 'command' …]
+// `--then` starts a group that waits for every command before it to end.
 // Each command's output is printed whole when it ends, with its time; with --prefix, line by line as it
 // comes instead, each line after its command's label: a command may start with one, `[label] command`
 // (else its number is its label). npm run typecheck runs its tsc's this way (tsc uses one core), and
-// npm test its three test runs: the unit and API suite beside the browser tests, then the PostgreSQL
-// run on whichever of the two is free first (ADR 039).
+// npm test its three test runs: the browser tests first with the machine to themselves (they wait on
+// clocks: a page's 15 s, a test's 60 s), then the unit and API suite beside the PostgreSQL run, which
+// only take longer on a busy machine (ADR 039, ADR 064).
 // At the end it says again, in a few lines, which tests failed and which passed only when tried again:
 // CI keeps only the tail of what a run printed, and a failure's lines are long scrolled past by then.
 import { spawn } from 'node:child_process';
@@ -24,8 +26,8 @@ for (;;) {
     args.shift();
   } else break;
 }
-if (!Number.isInteger(jobs) || jobs < 1 || args.length === 0) {
-  process.stderr.write("usage: node scripts/run-parallel.mjs [--jobs N] [--prefix] 'command' 'command' …\n");
+if (!Number.isInteger(jobs) || jobs < 1 || args.filter((argument) => argument !== '--then').length === 0) {
+  process.stderr.write("usage: node scripts/run-parallel.mjs [--jobs N] [--prefix] 'command' … [--then 'command' …]\n");
   process.exit(2);
 }
 
@@ -131,18 +133,26 @@ function run({ label, command }) {
 }
 
 const began = Date.now();
-const queue = args.map(parse);
+// `--then` ends a group: the next group starts once every command of this one has ended (a failure
+// included: every group runs, so the end says all that failed).
+/** @type {{ label: string, command: string }[][]} */
+const groups = [[]];
+for (const argument of args) {
+  if (argument === '--then') groups.push([]);
+  else groups.at(-1)?.push(parse(argument, groups.flat().length));
+}
+const commands = groups.flat().length;
 /** @type {string[]} */
 const failed = [];
-async function lane() {
-  for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
-    if ((await run(job)) !== 0) failed.push(job.command);
-  }
+for (const queue of groups.filter((group) => group.length > 0)) {
+  const lane = async () => {
+    for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
+      if ((await run(job)) !== 0) failed.push(job.command);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, lane));
 }
-await Promise.all(Array.from({ length: Math.min(jobs, args.length) }, lane));
-process.stdout.write(
-  `${args.length} commands, ${jobs} at a time: all in ${((Date.now() - began) / 1000).toFixed(1)} s\n`,
-);
+process.stdout.write(`${commands} commands, ${jobs} at a time: all in ${((Date.now() - began) / 1000).toFixed(1)} s\n`);
 for (const { label, lines } of told) {
   process.stdout.write(`── what [${label}] said failed, or passed only when tried again:\n`);
   for (const line of lines) process.stdout.write(`   ${line}\n`);

@@ -18,7 +18,7 @@ export default async function setup(project: TestProject) {
   // Vitest makes maxWorkers 1 when files do not run in parallel (E2E_WORKERS=1, or --no-file-parallelism).
   const workers = Math.max(1, project.config.maxWorkers || 1);
   const started = await Promise.allSettled(
-    Array.from({ length: workers }, () => startServer({ env: { ADMIN_PASSWORD }, timeoutMs: 90_000 })),
+    Array.from({ length: workers }, () => startServer({ env: { ADMIN_PASSWORD }, timeoutMs: 180_000 })),
   );
   const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const stop = () => Promise.all(servers.map(stopAndTellErrors)).then(() => undefined);
