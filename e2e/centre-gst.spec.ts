@@ -10,17 +10,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/kit/server';
-import {
-  ADMIN,
-  adminToken,
-  api,
-  baseUrl,
-  expectAccessible,
-  newPage,
-  signIn,
-  uniquePhone,
-  useBrowser,
-} from './support/browser';
+import { ADMIN, adminToken, api, baseUrl, expectAccessible, newPage, signIn, useBrowser } from './support/browser';
+import { newFeeFamily } from './support/fee-family';
 
 const { browser } = useBrowser();
 const WIDE = { width: 1280, height: 900 };
@@ -104,18 +95,10 @@ describe('the GST section of Centre settings', () => {
   });
 
   it('the built server answers a receipt as a PDF in the language asked for', async () => {
-    const student = await api<{ id: number }>('/students/', {
-      json: {
-        full_name: `Receipt Child ${tag}`,
-        class_name: '9',
-        parent_name: `Receipt Parent ${tag}`,
-        parent_phone: uniquePhone(),
-      },
-    });
-    const family = await api<{ family_id: number }>(`/fees/students/${student.id}/family`);
+    const familyId = await newFeeFamily({ child: `Receipt Child ${tag}`, parent: `Receipt Parent ${tag}` });
     const paid = await api<{ payment_id: number; receipt_number: string }>('/fees/payments', {
       json: {
-        family_id: family.family_id,
+        family_id: familyId,
         amount_paise: 125_000,
         mode: 'cash',
         received_on: new Date().toISOString().slice(0, 10),
@@ -143,19 +126,11 @@ describe('the GST section of Centre settings', () => {
   ] as const) {
     it(`at ${width} px: a family moved to another state on its statement pays IGST, axe clean`, async () => {
       const mark = `${tag}${width}${Date.now() % 100000}`;
-      const student = await api<{ id: number }>('/students/', {
-        json: {
-          full_name: `Igst Child ${mark}`,
-          class_name: '9',
-          parent_name: `Igst Parent ${mark}`,
-          parent_phone: uniquePhone(),
-        },
-      });
-      const family = await api<{ family_id: number }>(`/fees/students/${student.id}/family`);
+      const familyId = await newFeeFamily({ child: `Igst Child ${mark}`, parent: `Igst Parent ${mark}` });
       await api('/fees/gst', { method: 'PUT', json: { registered: true, gstin: '27AAPFU0939F1ZV' } });
       const { context, page } = await openSettings(viewport);
       try {
-        await page.goto(`/fees?tab=dues&family=${family.family_id}`);
+        await page.goto(`/fees?tab=dues&family=${familyId}`);
         const line = page.getByTestId('family-state');
         await line.getByText("Place of supply for GST: Maharashtra (27), the centre's state").waitFor();
         await line.getByRole('button', { name: 'Change' }).click();
@@ -171,7 +146,7 @@ describe('the GST section of Centre settings', () => {
 
         await api('/fees/payments', {
           json: {
-            family_id: family.family_id,
+            family_id: familyId,
             amount_paise: 118_000,
             mode: 'cash',
             received_on: new Date().toISOString().slice(0, 10),

@@ -1,6 +1,14 @@
 import { expect } from 'vitest';
 import { api, uniquePhone } from './browser';
 
+/** A new child of class 9 and its parent, on a phone of their own: the family's fee account id. */
+export async function newFeeFamily(names: { child: string; parent: string }): Promise<number> {
+  const student = await api<{ id: number }>('/students/', {
+    json: { full_name: names.child, class_name: '9', parent_name: names.parent, parent_phone: uniquePhone() },
+  });
+  return (await api<{ family_id: number }>(`/fees/students/${student.id}/family`)).family_id;
+}
+
 /** A family the fee reminder browser tests start from. */
 export interface OwingFamily {
   childId: number;
