@@ -17,6 +17,8 @@ CREATE TRIGGER fee_family_states_updated_version AFTER UPDATE ON fee_family_stat
   FOR EACH STATEMENT EXECUTE FUNCTION note_data_change('fees');
 CREATE TRIGGER fee_family_states_deleted_version AFTER DELETE ON fee_family_states REFERENCING OLD TABLE AS changed_rows
   FOR EACH STATEMENT EXECUTE FUNCTION note_data_change('fees');
+CREATE TRIGGER fee_family_states_truncated_version AFTER TRUNCATE ON fee_family_states
+  FOR EACH STATEMENT EXECUTE FUNCTION note_data_change('fees');
 
 -- The state of supply each tax invoice was issued for; null on invoices issued before this migration,
 -- which were all intra-state (the centre's state, `state_code`).

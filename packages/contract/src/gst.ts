@@ -142,9 +142,7 @@ export const gstStateCodeSchema = z
  * A family's state, for GST's place of supply (ADR 063): null is the centre's own state. A family
  * outside the centre's state is billed IGST instead of CGST and SGST, from its next payment on.
  */
-export const feeFamilyStateInputSchema = z
-  .object({ state_code: gstStateCodeSchema.nullable() })
-  .meta({ id: 'FeeFamilyStateInput' });
+export const feeFamilyStateInputSchema = z.object({ state_code: gstStateCodeSchema.nullable() });
 export type FeeFamilyStateInput = z.infer<typeof feeFamilyStateInputSchema>;
 
 /** A tax invoice's tax block, fixed when the payment was recorded. */
