@@ -33,6 +33,8 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ['**/*.spec.ts'],
     globalSetup: ['./support/global-setup.ts'],
+    // A failed try says why at once, including a first try that a second one makes good (support/tries.ts).
+    setupFiles: ['./support/tries.ts'],
     fileParallelism: WORKERS > 1,
     maxWorkers: WORKERS,
     sequence: { sequencer: slowFirst(SLOWEST) },
