@@ -30,6 +30,9 @@ import {
   writeGstSettingsRow,
 } from './gst-repository';
 
+/** A state's name as the GST network spells it, or its code when the list has no such state. */
+const stateName = (code: string) => GST_STATES[code] ?? code;
+
 /** `numerator / denominator` rounded half up, for non-negative integers. */
 function roundedQuotient(numerator: number, denominator: number): number {
   return Math.floor((2 * numerator + denominator) / (2 * denominator));
@@ -116,7 +119,7 @@ export async function familyState(
   familyId: number,
 ): Promise<{ state_code: string | null; state_name: string | null }> {
   const code = await readFamilyStateCode(db, familyId);
-  return { state_code: code, state_name: code === null ? null : (GST_STATES[code] ?? code) };
+  return { state_code: code, state_name: code === null ? null : stateName(code) };
 }
 
 /** An admin sets the family's state (null: the centre's own); 404 for no such family. */
@@ -133,8 +136,8 @@ export async function receiptTax(db: Queryable, paymentId: number): Promise<Rece
   return {
     ...stored,
     rate_basis_points: Number(stored.rate_basis_points),
-    state_name: GST_STATES[stored.state_code] ?? stored.state_code,
-    place_of_supply_name: GST_STATES[stored.place_of_supply_code] ?? stored.place_of_supply_code,
+    state_name: stateName(stored.state_code),
+    place_of_supply_name: stateName(stored.place_of_supply_code),
   };
 }
 
