@@ -4,7 +4,7 @@
  * stopped under load, is in faults.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database';
+import { type Database, DatabaseBusyError } from '../src/db/database';
 import { DATABASE_UNAVAILABLE } from '../src/lib/errors';
 import { type TestClient, testClient } from './helpers/client';
 import { auth } from './helpers/test-app';
@@ -96,6 +96,28 @@ describe('the database out of reach', () => {
         code: 'server.contention',
       });
       expect(response.headers['retry-after']).toBe('1');
+    });
+  });
+
+  it('no free connection in time is a 503 that says the server is busy, not the database down', async () => {
+    const waited = new Error('timeout exceeded when trying to connect');
+    await whileFailing(new DatabaseBusyError({ cause: waited }), async () => {
+      const read = await api.withToken(token).get('/api/v1/students/');
+      const write = await api.withToken(token).post('/api/v1/fees/payments', {
+        family_id: 1,
+        amount_paise: 50_000,
+        mode: 'cash',
+        received_on: '2026-11-02',
+        client_id: '6f1c2b9e-2f4d-4c1a-9a51-0d1f2e3a4b5c',
+      });
+      for (const response of [read, write]) {
+        expect(response.statusCode).toBe(503);
+        expect(response.json()).toEqual({
+          detail: 'The server is too busy to answer at the moment. Please try again in a few seconds.',
+          code: 'server.busy',
+        });
+        expect(response.headers['retry-after']).toBe('2');
+      }
     });
   });
 

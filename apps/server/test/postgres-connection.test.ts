@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database';
+import { type Database, DatabaseBusyError, openPostgres } from '../src/db/database';
 import { migrate } from '../src/db/migrate';
 import { freshDatabase } from './helpers/test-app';
 
@@ -44,6 +44,34 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection lost in the middle of a tr
       expect(rows).toEqual([]);
     } finally {
       await killer.end();
+    }
+  });
+});
+
+describe.skipIf(!onPostgres)('a PostgreSQL pool with every connection in use', () => {
+  it('a statement that cannot get a connection in time fails as busy, and runs once one is free', async () => {
+    // The server's own database: the statements need no table.
+    const db = openPostgres(process.env.TEST_DATABASE_URL as string, { max: 1, connectTimeoutMs: 300 });
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const holding = db.transaction(async (tx) => {
+        await tx.query('SELECT 1');
+        await held;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const waited = await db.query('SELECT 1 AS one').then(
+        () => 'answered',
+        (error: unknown) => error,
+      );
+      expect(waited).toBeInstanceOf(DatabaseBusyError);
+      release();
+      await holding;
+      expect(await db.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    } finally {
+      await db.close();
     }
   });
 });

@@ -19,6 +19,7 @@ export const ENGLISH_ERRORS = {
   "server.internal": "Internal server error",
   "server.database_unavailable": "The database is unavailable at the moment. Please try again shortly.",
   "server.contention": "Someone else was saving the same records at the same moment. Please try again.",
+  "server.busy": "The server is too busy to answer at the moment. Please try again in a few seconds.",
   "centre.time_zone_fixed": "The time zone is fixed by the server (TZ={zone}): to change it, change TZ where the server is configured and restart it",
   "centre.no_logo": "The centre has no logo",
   "validation.invalid_type": "{field}: {message}",

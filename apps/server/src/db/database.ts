@@ -194,14 +194,29 @@ export { PGlite, pgliteTypes };
 
 export interface PostgresOptions {
   max?: number;
+  /** How long a statement waits for one of the pool's connections (default 5 s). */
+  connectTimeoutMs?: number;
   onError?: (error: Error) => void;
 }
 
+/**
+ * Every connection of the pool was in use for as long as a request may wait for one: the server is
+ * overloaded, the database is not down. Answered 503 "busy" (the console's payment queue and the
+ * gateway's webhook both send again), not "database unavailable".
+ */
+export class DatabaseBusyError extends Error {
+  constructor(options?: ErrorOptions) {
+    super('every database connection stayed in use for as long as a request may wait', options);
+    this.name = 'DatabaseBusyError';
+  }
+}
+
 export function openPostgres(url: string, options: PostgresOptions = {}): Database {
+  const max = options.max ?? 10;
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.max ?? 10,
-    connectionTimeoutMillis: 5000,
+    max,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     idleTimeoutMillis: 30_000,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -214,7 +229,13 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
   const zones = new WeakMap<pg.PoolClient, string>();
   /** A connection of the pool, its session in the centre's zone (set again after a change). */
   const checkOut = async (): Promise<pg.PoolClient> => {
-    const client = await pool.connect();
+    const client = await pool.connect().catch((error: Error) => {
+      // pg-pool says this only of a wait in its queue; with every connection open and none idle the
+      // wait was for a busy server (a database out of reach fails its own connects first, otherwise).
+      const waitedOnBusyPool =
+        /timeout exceeded when trying to connect/.test(error.message) && pool.totalCount >= max && pool.idleCount === 0;
+      throw waitedOnBusyPool ? new DatabaseBusyError({ cause: error }) : error;
+    });
     const current = zones.get(client);
     if (current === sessionTimeZone()) return client;
     try {

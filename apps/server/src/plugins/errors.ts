@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { type ErrorCode, type ErrorParamValue, type ErrorWords, errorDetail, errorWords } from '@tuitiondesk/contract';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isTransactionConflict } from '../db/database';
+import { DatabaseBusyError, isTransactionConflict } from '../db/database';
 import { AppError } from '../lib/errors';
 
 interface ValidationIssue {
@@ -129,6 +129,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (error instanceof AppError) {
       return reply.status(error.statusCode).headers(error.headers).send(problemBody(error));
+    }
+    if (error instanceof DatabaseBusyError) {
+      request.log.warn({ err: error }, 'no database connection was free in time');
+      return reply
+        .status(503)
+        .header('retry-after', '2')
+        .send(problem(errorWords('server.busy')));
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');
