@@ -10,7 +10,8 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { today } from '../../lib/time';
-import { adminOnly, currentUser } from '../../plugins/authentication';
+import { adminOnly } from '../../plugins/authentication';
+import { registerSettingResource } from '../../plugins/setting-routes';
 import type { ZodApp } from '../../plugins/zod-app';
 import { auditCsv, getAuditRetention, listAudit, updateAuditRetention } from './service';
 
@@ -57,31 +58,19 @@ export function registerAuditRoutes(app: ZodApp, ctx: AppContext): void {
     },
   );
 
-  app.get(
-    '/settings/audit',
-    {
+  registerSettingResource(app, {
+    path: '/settings/audit',
+    answer: auditRetentionSchema,
+    body: updateAuditRetentionSchema,
+    read: {
+      summary: 'How many months the audit log keeps its rows',
       config: adminOnly,
-      schema: {
-        tags: ['settings'],
-        summary: 'How many months the audit log keeps its rows',
-        response: { 200: auditRetentionSchema },
-      },
+      run: () => getAuditRetention(ctx),
     },
-    async () => getAuditRetention(ctx),
-  );
-
-  app.put(
-    '/settings/audit',
-    {
-      config: adminOnly,
-      schema: {
-        tags: ['settings'],
-        summary: 'Change how many months the audit log keeps its rows (1 to 120)',
-        description: 'A daily job removes older rows, and records that it did.',
-        body: updateAuditRetentionSchema,
-        response: { 200: auditRetentionSchema, 422: errorSchema },
-      },
+    change: {
+      summary: 'Change how many months the audit log keeps its rows (1 to 120)',
+      description: 'A daily job removes older rows, and records that it did.',
+      run: (user, body) => updateAuditRetention(ctx, user, body),
     },
-    async (request) => updateAuditRetention(ctx, currentUser(request), request.body),
-  );
+  });
 }

@@ -7,6 +7,7 @@ import {
 } from '@tuitiondesk/contract';
 import type { AppContext } from '../../context';
 import { adminOnly, currentUser } from '../../plugins/authentication';
+import { registerSettingResource } from '../../plugins/setting-routes';
 import type { ZodApp } from '../../plugins/zod-app';
 import { getCentre, getLogo, getPublicCentre, removeLogo, updateCentre, uploadLogo } from './service';
 
@@ -14,35 +15,24 @@ const tags = ['settings'];
 
 /** `/settings/centre` (the centre's name, logo and time zone) and the public `/centre` the parent app's sign-in reads. */
 export function registerCentreRoutes(app: ZodApp, ctx: AppContext): void {
-  app.get(
-    '/settings/centre',
-    {
-      schema: {
-        tags,
-        summary: "The centre's name, logo, time zone and today's date on its clock",
-        description:
-          'Every signed-in staff member may read it (the console takes "today" from it). `fixed_by_server` names the values the server\'s environment fixes (TZ): they cannot be changed here.',
-        response: { 200: centreSchema },
-      },
+  registerSettingResource(app, {
+    path: '/settings/centre',
+    answer: centreSchema,
+    body: updateCentreSchema,
+    read: {
+      summary: "The centre's name, logo, time zone and today's date on its clock",
+      description:
+        'Every signed-in staff member may read it (the console takes "today" from it). `fixed_by_server` names the values the server\'s environment fixes (TZ): they cannot be changed here.',
+      run: () => getCentre(ctx),
     },
-    async () => getCentre(ctx),
-  );
-
-  app.put(
-    '/settings/centre',
-    {
-      config: adminOnly,
-      schema: {
-        tags,
-        summary: "Change the centre's name or time zone",
-        description:
-          'Each field is changed only when given. The time zone is an IANA name (Asia/Kolkata); "today", marking windows, reminders and every date follow it at once. When the server fixes it (TZ), another zone is refused with 409.',
-        body: updateCentreSchema,
-        response: { 200: centreSchema, 409: errorSchema, 422: errorSchema },
-      },
+    change: {
+      summary: "Change the centre's name or time zone",
+      description:
+        'Each field is changed only when given. The time zone is an IANA name (Asia/Kolkata); "today", marking windows, reminders and every date follow it at once. When the server fixes it (TZ), another zone is refused with 409.',
+      mayConflict: true,
+      run: (user, body) => updateCentre(ctx, user, body),
     },
-    async (request) => updateCentre(ctx, currentUser(request), request.body),
-  );
+  });
 
   app.put(
     '/settings/centre/logo',

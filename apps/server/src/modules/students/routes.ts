@@ -17,6 +17,7 @@ import { registerBulkDeleteRoutes } from '../../lib/bulk-delete-routes';
 import { registerRecordRoutes } from '../../lib/record-routes';
 import { sendVersioned } from '../../lib/versioned-answer';
 import { adminOnly, currentUser } from '../../plugins/authentication';
+import { registerSettingResource } from '../../plugins/setting-routes';
 import type { ZodApp } from '../../plugins/zod-app';
 import { classOptions } from '../classes';
 import { getStudentSettings, markStudentLeft, restoreStudent, updateStudentSettings } from './leaving';
@@ -129,31 +130,19 @@ export function registerStudentRoutes(app: ZodApp, ctx: AppContext): void {
     async (request) => restoreStudent(ctx, currentUser(request), request.params.id),
   );
 
-  app.get(
-    '/settings/students',
-    {
-      schema: {
-        tags: ['settings'],
-        summary: 'How long after leaving a student keeps their personal data',
-        response: { 200: studentSettingsSchema },
-      },
+  registerSettingResource(app, {
+    path: '/settings/students',
+    answer: studentSettingsSchema,
+    body: updateStudentSettingsSchema,
+    read: {
+      summary: 'How long after leaving a student keeps their personal data',
+      run: () => getStudentSettings(ctx),
     },
-    async () => getStudentSettings(ctx),
-  );
-
-  app.put(
-    '/settings/students',
-    {
-      config: adminOnly,
-      schema: {
-        tags: ['settings'],
-        summary: 'Change how many months after leaving a student is scrubbed of personal data',
-        description:
-          'A daily job replaces the name of each student who left more than this many months ago with a label, empties the parent name and phone, and ends the access of a family with no student left; attendance stays, anonymous.',
-        body: updateStudentSettingsSchema,
-        response: { 200: studentSettingsSchema, 422: errorSchema },
-      },
+    change: {
+      summary: 'Change how many months after leaving a student is scrubbed of personal data',
+      description:
+        'A daily job replaces the name of each student who left more than this many months ago with a label, empties the parent name and phone, and ends the access of a family with no student left; attendance stays, anonymous.',
+      run: (user, body) => updateStudentSettings(ctx, user, body),
     },
-    async (request) => updateStudentSettings(ctx, currentUser(request), request.body),
-  );
+  });
 }
