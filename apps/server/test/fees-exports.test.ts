@@ -1,6 +1,8 @@
 import * as XLSX from '@e965/xlsx';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { today } from '../src/lib/time';
+import { descriptionIn } from '../src/modules/fees/export-texts';
+import { tableCsv } from '../src/modules/fees/exports';
 import { testClientForBlock } from './helpers/client';
 import { day, feeFamily, pay, postCharge } from './helpers/fees-ledger';
 import { detailOf } from './helpers/test-app';
@@ -192,13 +194,82 @@ describe('the fees exports', () => {
     const sum = body.reduce((total, row) => total + Math.round(Number(row[9]) * 100), 0);
     expect(sum).toBe(collections.amount_paise);
     expect(rows.at(-1)?.[9]).toBe('750.50');
-    expect(rows.at(-1)?.[2]).toBe(`${collections.payments} payments, ${collections.reversals} reversals`);
+    expect([collections.payments, collections.reversals]).toEqual([3, 1]);
+    expect(rows.at(-1)?.[2]).toBe('3 payments, 1 reversal');
 
     const { sheet } = await sheetOf(`/api/v1/fees/collections/export?period=today&format=xlsx`);
     expect(cellAt(sheet, 4, 9)).toMatchObject({ t: 'n', v: -200, w: '-200.00' });
     expect(cellAt(sheet, 5, 9)).toMatchObject({ t: 'n', v: 750.5 });
     expect(cellAt(sheet, 1, 7)).toMatchObject({ t: 's', v: '412345678901' });
     expect(cellAt(sheet, 3, 7)).toMatchObject({ t: 's', v: '012345' });
+  });
+
+  it("writes in the staff member's language when asked (ADR 066): headers, sheet, modes, kinds and totals; data as typed, still safe", async () => {
+    const english = await download('/api/v1/fees/dues/export');
+    expect((await download('/api/v1/fees/dues/export?format=csv&lang=en')).body).toBe(english.body);
+    expect(parseCsv(english.body)[0]?.[0]).toBe('Family id');
+
+    const hindiDues = await csvOf('/api/v1/fees/dues/export?format=csv&lang=hi');
+    expect(hindiDues.disposition).toBe(`attachment; filename="fees-dues-${today()}.csv"`);
+    expect(hindiDues.rows[0]?.join(' | ')).toBe(
+      'परिवार आईडी | अभिभावक | फ़ोन | बच्चे (कक्षा) | शेष (₹) | सबसे पुरानी देय तिथि | देरी (दिन)',
+    );
+    expect(hindiDues.rows.slice(1, -1).map((row) => row[4])).toEqual(['1800.00', '1000.00']);
+    expect(hindiDues.rows[1]?.[1]).toBe(`'${EVIL_NAME}`);
+    expect(hindiDues.rows.at(-1)).toEqual(['कुल', '', '', '2 परिवार', '2800.00', '', '']);
+
+    const from = day(-1);
+    const hindiCollections = await csvOf(`/api/v1/fees/collections/export?from=${from}&to=${today()}&lang=hi`);
+    expect(hindiCollections.disposition).toBe(`attachment; filename="fees-collections-${from}-to-${today()}.csv"`);
+    expect(hindiCollections.rows[0]?.[6]).toBe('माध्यम');
+    expect(hindiCollections.rows.slice(1, -1).map((row) => [row[2], row[6], row[9], row[10]])).toEqual([
+      ['भुगतान', 'UPI', '250.50', ''],
+      ['भुगतान', 'नकद', '500.00', ''],
+      ['भुगतान', 'चेक', '200.00', ''],
+      ['वापसी', 'चेक', '-200.00', "'＝1+1 @SUM(A1) bounced"],
+    ]);
+    expect(hindiCollections.rows.at(-1)?.slice(1, 3)).toEqual(['कुल', '3 भुगतान, 1 वापसी']);
+
+    const hindiStatement = await csvOf(`/api/v1/fees/families/${plain.familyId}/statement/export?lang=hi`);
+    expect(hindiStatement.rows[0]?.join(' | ')).toBe('तिथि | प्रविष्टि | विवरण | बच्चा | डेबिट (₹) | क्रेडिट (₹) | शेष (₹)');
+    expect(hindiStatement.rows.slice(1, -1).map((row) => [row[1], row[2]])).toEqual([
+      ['शुल्क', 'Tuition'],
+      ['भुगतान', 'भुगतान प्राप्त हुआ'],
+      ['भुगतान', 'भुगतान प्राप्त हुआ'],
+      ['वापसी', "'＝1+1 @SUM(A1) bounced"],
+    ]);
+
+    const urdu = await sheetOf('/api/v1/fees/dues/export?format=xlsx&lang=ur');
+    expect(urdu.name).toBe('واجبات');
+    expect(urdu.disposition).toBe(`attachment; filename="fees-dues-${today()}.xlsx"`);
+    expect([0, 1, 2, 3, 4].map((c) => cellAt(urdu.sheet, 0, c)?.v)).toEqual([
+      'خاندان آئی ڈی',
+      'سرپرست',
+      'فون',
+      'بچے (جماعت)',
+      'بقایا (₹)',
+    ]);
+    expect(cellAt(urdu.sheet, 1, 4)).toMatchObject({ t: 'n', v: 1800, z: '#,##0.00' });
+    expect(cellAt(urdu.sheet, 1, 1)).toMatchObject({ t: 's', v: EVIL_NAME });
+    const urduCollections = await sheetOf('/api/v1/fees/collections/export?period=today&format=xlsx&lang=ur');
+    expect(urduCollections.name).toBe('وصولی');
+    expect(cellAt(urduCollections.sheet, 0, 6)?.v).toBe('طریقہ');
+    expect([1, 2, 3, 4].map((r) => cellAt(urduCollections.sheet, r, 6)?.v)).toEqual(['UPI', 'نقد', 'چیک', 'چیک']);
+    expect(cellAt(urduCollections.sheet, 1, 1)?.v).toMatch(/^R\/\d{4}-\d{2}\/\d{6}$/);
+  });
+
+  it("says the ledger's own descriptions in the language, the plan's name as typed, and guards them as any text", () => {
+    // The shapes the charge run and the counter write (fees-charges.test.ts holds the writers to them).
+    expect(descriptionIn('hi', 'discount', 'Maths, 2026-10: sibling discount')).toBe('Maths, 2026-10: भाई-बहन छूट');
+    expect(descriptionIn('hi', 'late_fee', 'Fee, part-2: late fee')).toBe('Fee, किस्त 2: विलंब शुल्क');
+    expect(descriptionIn('ur', 'correction', 'A, B, package 3: correction')).toBe('A, B، پیکج 3: تصحیح');
+    expect(descriptionIn('ta', 'charge', 'Admission, once')).toBe('Admission, ஒருமுறை');
+    expect(descriptionIn('mr', 'payment', 'Payment received')).toBe('भरणा मिळाला');
+    expect(descriptionIn('hi', 'reversal', 'Cheque bounced')).toBe('Cheque bounced');
+    expect(descriptionIn('en', 'late_fee', 'Fee, part-2: late fee')).toBe('Fee, part-2: late fee');
+    const translated = descriptionIn('hi', 'discount', '=cmd|calc, 2026-10: staff child discount');
+    const csv = tableCsv({ title: 'x', header: ['विवरण'], rows: [[{ kind: 'text', value: translated }]] });
+    expect(parseCsv(csv)[1]).toEqual(["'=cmd|calc, 2026-10: स्टाफ़ के बच्चे की छूट"]);
   });
 
   it('refuses a bad format, bad dates and an unknown family, with a detail, and teachers', async () => {
@@ -214,6 +285,17 @@ describe('the fees exports', () => {
     expect(unknown.statusCode).toBe(404);
     const notAnId = await admin().get('/api/v1/fees/families/abc/statement/export');
     expect(notAnId.statusCode).toBe(422);
+    // An unknown language, with everything else right, names the six the exports speak.
+    for (const url of [
+      '/api/v1/fees/dues/export?format=csv&lang=xx',
+      `/api/v1/fees/collections/export?period=today&format=xlsx&lang=xx`,
+      `/api/v1/fees/families/${plain.familyId}/statement/export?lang=xx`,
+    ]) {
+      const badLanguage = await admin().get(url);
+      expect(badLanguage.statusCode, url).toBe(422);
+      expect(detailOf(badLanguage), url).toBe('lang: must be one of en, hi, mr, ta, bn, ur');
+      expect(badLanguage.headers['content-disposition']).toBeUndefined();
+    }
 
     const teacher = api().as('teacher');
     for (const url of [

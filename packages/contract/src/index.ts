@@ -11,6 +11,7 @@ export * from './classes';
 export * from './common';
 export * from './dashboard';
 export * from './error-codes';
+export * from './fee-exports';
 export * from './fee-plans';
 export * from './fee-reminders';
 export * from './fees';

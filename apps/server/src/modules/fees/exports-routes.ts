@@ -1,24 +1,17 @@
-import { collectionsQuerySchema, errorSchema, familyIdParamsSchema } from '@tuitiondesk/contract';
+import { collectionsQuerySchema, errorSchema, familyIdParamsSchema, feeExportQuerySchema } from '@tuitiondesk/contract';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { adminOnly } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
-import { collectionsExport, duesExport, EXPORT_FORMATS, type ExportFile, statementExport } from './exports';
+import { collectionsExport, duesExport, type ExportFile, statementExport } from './exports';
 
 const tags = ['fees'];
-
-const formatSchema = z.object({
-  format: z
-    .enum(EXPORT_FORMATS, { error: 'must be csv or xlsx' })
-    .default('csv')
-    .describe('csv (UTF-8 with a byte order mark, CRLF lines) or xlsx (Excel); csv when left out'),
-});
 
 const fileResponse = {
   200: z.string().meta({
     description:
-      'The file, as an attachment: CSV (money in rupees with two decimals, "1250.00"; dates yyyy-MM-dd) or an Excel workbook of one sheet (money as numbers shown with two decimals, dates as dates). Text a spreadsheet would run as a formula (= + - @ tab, CR, or full-width ＝＋－＠ first) is written behind a single quote in CSV and as a string cell in Excel.',
+      'The file, as an attachment, its column names, sheet name and the words the product writes (modes, kinds, totals) in `lang`: CSV (money in rupees with two decimals, "1250.00"; dates yyyy-MM-dd) or an Excel workbook of one sheet (money as numbers shown with two decimals, dates as dates). Text a spreadsheet would run as a formula (= + - @ tab, CR, or full-width ＝＋－＠ first) is written behind a single quote in CSV and as a string cell in Excel.',
   }),
   422: errorSchema,
 };
@@ -40,12 +33,12 @@ export function registerFeeExportRoutes(app: ZodApp, ctx: AppContext): void {
       schema: {
         tags,
         summary: 'The dues list (GET /fees/dues) as CSV or Excel, with its total',
-        querystring: formatSchema,
+        querystring: feeExportQuerySchema,
         produces: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
         response: fileResponse,
       },
     },
-    async (request, reply) => sendFile(reply, await duesExport(ctx.db, request.query.format)),
+    async (request, reply) => sendFile(reply, await duesExport(ctx.db, request.query)),
   );
 
   app.get(
@@ -56,14 +49,14 @@ export function registerFeeExportRoutes(app: ZodApp, ctx: AppContext): void {
         tags,
         summary:
           'Collections (GET /fees/collections, same period) as CSV or Excel: each payment and reversal in the period, and the total',
-        querystring: collectionsQuerySchema.extend(formatSchema.shape),
+        querystring: collectionsQuerySchema.extend(feeExportQuerySchema.shape),
         produces: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
         response: fileResponse,
       },
     },
     async (request, reply) => {
-      const { format, ...period } = request.query;
-      return sendFile(reply, await collectionsExport(ctx.db, period, format));
+      const { format, lang, ...period } = request.query;
+      return sendFile(reply, await collectionsExport(ctx.db, period, { format, lang }));
     },
   );
 
@@ -75,12 +68,11 @@ export function registerFeeExportRoutes(app: ZodApp, ctx: AppContext): void {
         tags,
         summary: "A family's statement (GET /fees/families/{family_id}/statement) as CSV or Excel, with its totals",
         params: familyIdParamsSchema,
-        querystring: formatSchema,
+        querystring: feeExportQuerySchema,
         produces: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
         response: { ...fileResponse, 404: errorSchema },
       },
     },
-    async (request, reply) =>
-      sendFile(reply, await statementExport(ctx.db, request.params.family_id, request.query.format)),
+    async (request, reply) => sendFile(reply, await statementExport(ctx.db, request.params.family_id, request.query)),
   );
 }

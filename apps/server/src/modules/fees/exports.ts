@@ -2,19 +2,28 @@
  * The accountant's exports (issue 29): dues, collections and a family's statement as CSV or Excel,
  * made from the same reports the screens read (so each file agrees with /fees/dues, /collections and
  * the statement), with money in rupees as numbers and every text cell safe from formula injection.
+ * Column names, the sheet's name and the product's own words are in the language asked for (ADR 066).
  */
 import * as XLSX from '@e965/xlsx';
-import type { Collections, collectionsQuerySchema } from '@tuitiondesk/contract';
+import type {
+  Collections,
+  collectionsQuerySchema,
+  FeeExportFormat,
+  feeExportQuerySchema,
+  ParentLanguage,
+} from '@tuitiondesk/contract';
 import type { z } from 'zod';
 import type { Queryable } from '../../db/database';
 import { CSV_BOM, CSV_LINE_END, csvSafeText, quoteCsvField } from '../../lib/spreadsheet-text';
 import { today } from '../../lib/time';
+import { descriptionIn, exportWords } from './export-texts';
 import { familiesDetails, familyDetails } from './fee-families';
 import type { PaymentMode } from './ledger';
 import { getCollections, getDues, getStatement } from './reports';
 
-export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export type ExportFormat = FeeExportFormat;
+/** The format and the language of a file, as the routes take them. */
+export type ExportChoice = z.output<typeof feeExportQuerySchema>;
 
 /** A cell as the report has it; each format writes it its own way. */
 export type ExportCell =
@@ -129,7 +138,7 @@ function widthOf(cell: ExportCell | undefined): number {
   return 0;
 }
 
-/** The file of a table in the format asked for, named `fees-<name>.<format>`. */
+/** The file of a table in the format asked for, named `fees-<name>.<format>` (ASCII in every language). */
 export function exportFile(table: ExportTable, name: string, format: ExportFormat): ExportFile {
   if (format === 'xlsx') {
     return {
@@ -141,27 +150,27 @@ export function exportFile(table: ExportTable, name: string, format: ExportForma
   return { filename: `fees-${name}.csv`, contentType: 'text/csv; charset=utf-8', body: tableCsv(table) };
 }
 
-const MODE_WORDS: Record<PaymentMode, string> = {
-  cash: 'cash',
-  upi: 'UPI',
-  cheque: 'cheque',
-  bank_transfer: 'bank transfer',
-  card: 'card',
-  online: 'online',
-};
-
 const childrenText = (students: readonly { full_name: string; class_name: string }[]) =>
   students
     .map((student) => (student.class_name ? `${student.full_name} (${student.class_name})` : student.full_name))
     .join('; ');
 
 /** The dues list as GET /fees/dues answers it, one family a row, oldest debt first, and its total. */
-export async function duesTable(db: Queryable): Promise<ExportTable> {
+export async function duesTable(db: Queryable, language: ParentLanguage = 'en'): Promise<ExportTable> {
+  const t = exportWords(language);
   const dues = await getDues(db);
   const total = dues.reduce((sum, due) => sum + due.balance_paise, 0);
   return {
-    title: 'Dues',
-    header: ['Family id', 'Parent', 'Phone', 'Children (class)', 'Balance (₹)', 'Oldest due date', 'Days overdue'],
+    title: t('sheet.dues'),
+    header: [
+      t('column.family_id'),
+      t('column.parent'),
+      t('column.phone'),
+      t('column.children'),
+      t('column.balance'),
+      t('column.oldest_due_date'),
+      t('column.days_overdue'),
+    ],
     rows: [
       ...dues.map((due) => [
         count(due.family_id),
@@ -172,13 +181,18 @@ export async function duesTable(db: Queryable): Promise<ExportTable> {
         date(due.oldest_due_date),
         count(due.days_overdue),
       ]),
-      [text('Total'), EMPTY, EMPTY, text(`${dues.length} families`), money(total), EMPTY, EMPTY],
+      [text(t('total')), EMPTY, EMPTY, text(t('total.families', { count: dues.length })), money(total), EMPTY, EMPTY],
     ],
   };
 }
 
 /** A family's statement as GET /fees/families/{id}/statement answers it, oldest first, and its totals. 404 for no such family. */
-export async function statementTable(db: Queryable, familyId: number): Promise<ExportTable> {
+export async function statementTable(
+  db: Queryable,
+  familyId: number,
+  language: ParentLanguage = 'en',
+): Promise<ExportTable> {
+  const t = exportWords(language);
   const statement = await getStatement(db, familyId);
   const family = await familyDetails(db, familyId);
   const names = new Map(family.students.map((student) => [student.id, student.full_name]));
@@ -187,24 +201,33 @@ export async function statementTable(db: Queryable, familyId: number): Promise<E
   const rows = statement.entries.map((entry) => {
     debits += entry.debit_paise;
     credits += entry.credit_paise;
-    const student = entry.student_id === null ? '' : (names.get(entry.student_id) ?? `Student ${entry.student_id}`);
+    const student =
+      entry.student_id === null ? '' : (names.get(entry.student_id) ?? t('student', { id: entry.student_id }));
     return [
       date(entry.date),
-      text(entry.kind.replaceAll('_', ' ')),
-      text(entry.description),
+      text(t(`kind.${entry.kind}`)),
+      text(descriptionIn(language, entry.kind, entry.description)),
       text(student),
       entry.debit_paise ? money(entry.debit_paise) : EMPTY,
       entry.credit_paise ? money(entry.credit_paise) : EMPTY,
       money(entry.balance_paise),
     ];
   });
-  const who = family.parent_name ? `${family.parent_name} (${family.parent_phone})` : `Family ${familyId}`;
+  const who = family.parent_name ? `${family.parent_name} (${family.parent_phone})` : t('family', { id: familyId });
   return {
-    title: 'Statement',
-    header: ['Date', 'Kind', 'Description', 'Child', 'Debit (₹)', 'Credit (₹)', 'Balance (₹)'],
+    title: t('sheet.statement'),
+    header: [
+      t('column.date'),
+      t('column.kind'),
+      t('column.description'),
+      t('column.child'),
+      t('column.debit'),
+      t('column.credit'),
+      t('column.balance'),
+    ],
     rows: [
       ...rows,
-      [EMPTY, text('Total'), text(who), EMPTY, money(debits), money(credits), money(statement.balance_paise)],
+      [EMPTY, text(t('total')), text(who), EMPTY, money(debits), money(credits), money(statement.balance_paise)],
     ],
   };
 }
@@ -219,7 +242,9 @@ type CollectionsFilter = z.output<typeof collectionsQuerySchema>;
 export async function collectionsTable(
   db: Queryable,
   query: CollectionsFilter,
+  language: ParentLanguage = 'en',
 ): Promise<{ table: ExportTable; collections: Collections }> {
+  const t = exportWords(language);
   const collections = await getCollections(db, query);
   const rows = await db.query<{
     day: string;
@@ -250,19 +275,19 @@ export async function collectionsTable(
   return {
     collections,
     table: {
-      title: 'Collections',
+      title: t('sheet.collections'),
       header: [
-        'Date',
-        'Receipt',
-        'Movement',
-        'Family id',
-        'Parent',
-        'Phone',
-        'Mode',
-        'Reference',
-        'Staff',
-        'Amount (₹)',
-        'Note',
+        t('column.date'),
+        t('column.receipt'),
+        t('column.movement'),
+        t('column.family_id'),
+        t('column.parent'),
+        t('column.phone'),
+        t('column.mode'),
+        t('column.reference'),
+        t('column.staff'),
+        t('column.amount'),
+        t('column.note'),
       ],
       rows: [
         ...rows.map((row) => {
@@ -270,11 +295,11 @@ export async function collectionsTable(
           return [
             date(row.day),
             text(row.receipt_number),
-            text(row.movement),
+            text(t(`movement.${row.movement}`)),
             count(Number(row.family_id)),
             text(family?.parent_name),
             text(family?.parent_phone),
-            text(MODE_WORDS[row.mode]),
+            text(t(`mode.${row.mode}`)),
             code(row.reference),
             text(row.staff ?? (row.mode === 'online' ? 'Razorpay' : '')),
             money(Number(row.amount_paise)),
@@ -283,8 +308,8 @@ export async function collectionsTable(
         }),
         [
           EMPTY,
-          text('Total'),
-          text(`${collections.payments} payments, ${collections.reversals} reversals`),
+          text(t('total')),
+          text(t('total.movements', { payments: collections.payments, reversals: collections.reversals })),
           EMPTY,
           EMPTY,
           EMPTY,
@@ -299,20 +324,24 @@ export async function collectionsTable(
   };
 }
 
-export async function duesExport(db: Queryable, format: ExportFormat): Promise<ExportFile> {
-  return exportFile(await duesTable(db), `dues-${today()}`, format);
+export async function duesExport(db: Queryable, { format, lang }: ExportChoice): Promise<ExportFile> {
+  return exportFile(await duesTable(db, lang), `dues-${today()}`, format);
 }
 
-export async function statementExport(db: Queryable, familyId: number, format: ExportFormat): Promise<ExportFile> {
-  return exportFile(await statementTable(db, familyId), `statement-family-${familyId}-${today()}`, format);
+export async function statementExport(
+  db: Queryable,
+  familyId: number,
+  { format, lang }: ExportChoice,
+): Promise<ExportFile> {
+  return exportFile(await statementTable(db, familyId, lang), `statement-family-${familyId}-${today()}`, format);
 }
 
 export async function collectionsExport(
   db: Queryable,
   query: CollectionsFilter,
-  format: ExportFormat,
+  { format, lang }: ExportChoice,
 ): Promise<ExportFile> {
-  const { table, collections } = await collectionsTable(db, query);
+  const { table, collections } = await collectionsTable(db, query, lang);
   const period = collections.from === collections.to ? collections.from : `${collections.from}-to-${collections.to}`;
   return exportFile(table, `collections-${period}`, format);
 }

@@ -47,7 +47,10 @@ describe('FeesExportMenu', () => {
     await waitFor(() => expect(saved.map((one) => one.filename)).toEqual(['fees-dues-2026-11-28.csv']));
     expect(await saved[0]?.blob?.text()).toContain('"Family"');
     const call = api.calls.find((one) => one.path === '/fees/dues/export');
-    expect(Object.fromEntries(call?.url.searchParams ?? [])).toEqual({ format: 'csv' });
+    expect(Object.fromEntries(call?.url.searchParams ?? [])).toEqual({ format: 'csv', lang: 'en' });
+    // In English the menu has no second, English choice.
+    await user.click(button);
+    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['CSV file', 'Excel file (.xlsx)']);
   });
 
   it("asks for a family's statement in Excel, and collections with the period shown", async () => {
@@ -82,6 +85,7 @@ describe('FeesExportMenu', () => {
       from: '2026-11-01',
       to: '2026-11-28',
       format: 'csv',
+      lang: 'en',
     });
   });
 
@@ -98,11 +102,41 @@ describe('FeesExportMenu', () => {
     expect(saved).toEqual([]);
   });
 
+  it("asks for the file in the console's language, and offers English beside it (ADR 066)", async () => {
+    const user = userEvent.setup();
+    const api = fakeApi({
+      'GET /fees/dues/export': () => file('\uFEFF"परिवार आईडी"\r\n', 'fees-dues-2026-11-28.csv', 'text/csv'),
+      'GET /fees/collections/export': () =>
+        file('xlsx', 'fees-collections-2026-11-28.xlsx', 'application/vnd.ms-excel'),
+    });
+    const saved = catchDownloads();
+    await showLanguage('hi');
+    const { unmount } = renderPage(<FeesExportMenu report="dues" />);
+    await user.click(screen.getByRole('button', { name: 'बकाया निर्यात करें' }));
+    await user.click(screen.getByRole('menuitem', { name: 'CSV फ़ाइल' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    const dues = api.calls.find((one) => one.path === '/fees/dues/export');
+    expect(Object.fromEntries(dues?.url.searchParams ?? [])).toEqual({ format: 'csv', lang: 'hi' });
+    unmount();
+
+    renderPage(<FeesExportMenu report="collections" query={{ period: 'today' }} />);
+    await user.click(screen.getByRole('button', { name: 'वसूली निर्यात करें' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Excel फ़ाइल (.xlsx), अंग्रेज़ी में' }));
+    await waitFor(() => expect(saved).toHaveLength(2));
+    const collections = api.calls.find((one) => one.path === '/fees/collections/export');
+    expect(Object.fromEntries(collections?.url.searchParams ?? [])).toEqual({
+      period: 'today',
+      format: 'xlsx',
+      lang: 'en',
+    });
+  });
+
   it('reads in Urdu', async () => {
     const user = userEvent.setup();
     await showLanguage('ur');
     renderPage(<FeesExportMenu report="dues" />);
     await user.click(screen.getByRole('button', { name: 'واجبات برآمد کریں' }));
     expect(screen.getByRole('menuitem', { name: 'Excel فائل (.xlsx)' })).toBeInTheDocument();
+    expect(screen.getByRole('menuitem', { name: 'CSV فائل، انگریزی میں' })).toBeInTheDocument();
   });
 });

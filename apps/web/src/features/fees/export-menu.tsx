@@ -6,17 +6,20 @@
  *   - a family's statement header: <FeesExportMenu report="statement" familyId={family.family_id} />
  *   - collections, with the period shown: <FeesExportMenu report="collections" query={{ from, to }} label={cardTitle} />
  *     (the label names the button, "Export Collected today", where two such menus share the screen)
- * Its texts are the `feesExport` key of the `common` catalogue.
+ * Its texts are the `feesExport` key of the `common` catalogue. The file is asked for in the console's
+ * language (ADR 066); in any other language than English the menu also offers each format in English,
+ * for an accountant whose import (Tally through Excel) reads English column names.
  */
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
-import { Button, Menu, MenuItem } from '@mui/material';
+import { Button, Divider, Menu, MenuItem } from '@mui/material';
+import type { FeeExportFormat, ParentLanguage } from '@tuitiondesk/contract';
 import { useId, useState } from 'react';
-import { useTranslation } from '../../i18n';
+import { currentLanguage, useTranslation } from '../../i18n';
 import { apiDownload, errorText, saveFile } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 
 export type FeesExportReport = 'dues' | 'collections' | 'statement';
-export type FeesExportFormat = 'csv' | 'xlsx';
+export type FeesExportFormat = FeeExportFormat;
 
 export interface FeesExportMenuProps {
   report: FeesExportReport;
@@ -31,16 +34,24 @@ export interface FeesExportMenuProps {
   label?: string;
 }
 
-/** The server's path of a report's export, with its filters and the format asked for. */
-export function feesExportPath({ report, familyId, query }: FeesExportMenuProps, format: FeesExportFormat): string {
+/** The server's path of a report's export, with its filters, the format and the language asked for. */
+export function feesExportPath(
+  { report, familyId, query }: FeesExportMenuProps,
+  format: FeesExportFormat,
+  lang: ParentLanguage,
+): string {
   const base = report === 'statement' ? `/fees/families/${familyId ?? 0}/statement/export` : `/fees/${report}/export`;
-  const search = new URLSearchParams({ ...query, format });
+  const search = new URLSearchParams({ ...query, format, lang });
   return `${base}?${search.toString()}`;
 }
 
 /** Downloads the server's file and hands it to the browser under the name the server gives. */
-export async function downloadFeesExport(props: FeesExportMenuProps, format: FeesExportFormat): Promise<void> {
-  const { blob, filename } = await apiDownload(feesExportPath(props, format), `fees-${props.report}.${format}`);
+export async function downloadFeesExport(
+  props: FeesExportMenuProps,
+  format: FeesExportFormat,
+  lang: ParentLanguage,
+): Promise<void> {
+  const { blob, filename } = await apiDownload(feesExportPath(props, format, lang), `fees-${props.report}.${format}`);
   saveFile(blob, filename);
 }
 
@@ -51,11 +62,13 @@ export function FeesExportMenu(props: FeesExportMenuProps) {
   const [busy, setBusy] = useState(false);
   const menuId = useId();
 
-  const download = async (format: FeesExportFormat) => {
+  const language = currentLanguage();
+
+  const download = async (format: FeesExportFormat, lang: ParentLanguage) => {
     setAnchor(null);
     setBusy(true);
     try {
-      await downloadFeesExport(props, format);
+      await downloadFeesExport(props, format, lang);
     } catch (error) {
       showToast(errorText(error, t('feesExport.failed')), 'error');
     } finally {
@@ -79,8 +92,11 @@ export function FeesExportMenu(props: FeesExportMenuProps) {
         {t('feesExport.button')}
       </Button>
       <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
-        <MenuItem onClick={() => download('csv')}>{t('feesExport.csv')}</MenuItem>
-        <MenuItem onClick={() => download('xlsx')}>{t('feesExport.xlsx')}</MenuItem>
+        <MenuItem onClick={() => download('csv', language)}>{t('feesExport.csv')}</MenuItem>
+        <MenuItem onClick={() => download('xlsx', language)}>{t('feesExport.xlsx')}</MenuItem>
+        {language !== 'en' && <Divider />}
+        {language !== 'en' && <MenuItem onClick={() => download('csv', 'en')}>{t('feesExport.csvEnglish')}</MenuItem>}
+        {language !== 'en' && <MenuItem onClick={() => download('xlsx', 'en')}>{t('feesExport.xlsxEnglish')}</MenuItem>}
       </Menu>
     </>
   );
