@@ -15,15 +15,9 @@ import { currentParent, parentOnly } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import { familyDetails } from './fee-families';
 import { getParentFees, getParentReceipt, getParentReceiptPdf, parentFamilyId } from './parent-fees';
+import { answerReceipt } from './receipt-reply';
 
 const tags = ['parent'];
-
-/** The app asks for the PDF: `Accept` names application/pdf (not with q=0); JSON stays the default. */
-function wantsPdf(accept: string | undefined): boolean {
-  return (accept ?? '')
-    .split(',')
-    .some((part) => part.split(';')[0]?.trim().toLowerCase() === 'application/pdf' && !/;\s*q=0(\.0*)?\s*$/.test(part));
-}
 
 /**
  * The family's Razorpay links, which live in the payment-gateway module. That module reads fees (a
@@ -106,23 +100,10 @@ export function registerParentFeeRoutes(app: ZodApp, ctx: AppContext, links: Par
     },
     async (request, reply) => {
       const phone = currentParent(request).phone;
-      if (wantsPdf(request.headers.accept)) {
-        const { pdf, filename } = await getParentReceiptPdf(
-          ctx.db,
-          phone,
-          request.params.payment_id,
-          request.query.lang,
-        );
-        return (
-          reply
-            .type('application/pdf')
-            .header('content-disposition', `attachment; filename="${filename}"`)
-            .header('cache-control', 'no-store')
-            // A Buffer is sent as it is: the JSON schema of 200 describes the default answer only.
-            .send(pdf as never)
-        );
-      }
-      return getParentReceipt(ctx.db, phone, request.params.payment_id);
+      return answerReceipt(request, reply, {
+        pdf: () => getParentReceiptPdf(ctx.db, phone, request.params.payment_id, request.query.lang),
+        json: () => getParentReceipt(ctx.db, phone, request.params.payment_id),
+      });
     },
   );
 }

@@ -23,6 +23,7 @@ import { familyOfStudent, getFeeFamily } from './fee-families';
 import { registerGstRoutes } from './gst-routes';
 import { recordCounterPayment, reversePayment } from './payments-service';
 import { enableReceiptDelivery } from './receipt-delivery';
+import { answerReceipt } from './receipt-reply';
 import { getReceipt, getReceiptPdf } from './receipts';
 import { getAgeing, getCollections, getDues, getStatement } from './reports';
 
@@ -33,13 +34,6 @@ import { getAgeing, getCollections, getDues, getStatement } from './reports';
 const FEES_AND_FAMILIES = { kinds: ['fees', 'students'] } as const;
 
 const tags = ['fees'];
-
-/** The client asks for the PDF: `Accept` names application/pdf (JSON stays the default). */
-function wantsPdf(accept: string | undefined): boolean {
-  return (accept ?? '')
-    .split(',')
-    .some((part) => part.split(';')[0]?.trim().toLowerCase() === 'application/pdf' && !/;\s*q=0(\.0*)?\s*$/.test(part));
-}
 
 /** The ledger's routes (ADR 051): counter payments, receipts, reversals, families and the reports. Admins only. */
 export function registerFeeRoutes(app: ZodApp, ctx: AppContext): void {
@@ -94,20 +88,11 @@ export function registerFeeRoutes(app: ZodApp, ctx: AppContext): void {
         response: { 200: receiptSchema, 404: errorSchema, 422: errorSchema },
       },
     },
-    async (request, reply) => {
-      if (wantsPdf(request.headers.accept)) {
-        const { pdf, filename } = await getReceiptPdf(ctx.db, request.params.payment_id, request.query.lang);
-        return (
-          reply
-            .type('application/pdf')
-            .header('content-disposition', `attachment; filename="${filename}"`)
-            .header('cache-control', 'no-store')
-            // A Buffer is sent as it is: the JSON schema of 200 describes the default answer only.
-            .send(pdf as never)
-        );
-      }
-      return getReceipt(ctx.db, request.params.payment_id);
-    },
+    async (request, reply) =>
+      answerReceipt(request, reply, {
+        pdf: () => getReceiptPdf(ctx.db, request.params.payment_id, request.query.lang),
+        json: () => getReceipt(ctx.db, request.params.payment_id),
+      }),
   );
 
   registerGstRoutes(app, ctx);
