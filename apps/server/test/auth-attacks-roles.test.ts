@@ -232,6 +232,10 @@ async function adminExamples(): Promise<Record<string, Example>> {
       url: '/api/v1/fees/families/999999/state',
       payload: { state_code: '29' },
     },
+    'PUT /api/v1/fees/families/{family_id}/gst-details': {
+      url: '/api/v1/fees/families/999999/gst-details',
+      payload: { state_code: '29', billing_name: 'Role Walk LLP' },
+    },
     'GET /api/v1/fees/reminders/settings': { url: '/api/v1/fees/reminders/settings' },
     'PUT /api/v1/fees/reminders/settings': { url: '/api/v1/fees/reminders/settings', payload: { hour: 10 } },
     'POST /api/v1/fees/reminders/run': { url: '/api/v1/fees/reminders/run' },

@@ -40,7 +40,9 @@ const GSTIN = '27AAPFU0939F1ZV';
 const YEAR = financialYear(today());
 
 async function register(registered: boolean) {
-  const body = registered ? { registered, gstin: GSTIN, rate_basis_points: 1800 } : { registered, gstin: null };
+  const body = registered
+    ? { registered, gstin: GSTIN, rate_basis_points: 1800, address: '14 MG Road, Pune' }
+    : { registered, gstin: null };
   const response = await admin.put('/api/v1/fees/gst', body);
   expect(response.statusCode, response.body).toBe(200);
 }

@@ -20,6 +20,7 @@ afterAll(async () => {
 });
 
 const VALID_GSTIN = '27AAPFU0939F1ZV';
+const ADDRESS = '14 MG Road, Pune 411001';
 
 async function setGst(body: Record<string, unknown>) {
   const response = await admin.put('/api/v1/fees/gst', body);
@@ -105,18 +106,34 @@ describe('the GST settings', () => {
       sac: GST_SAC,
       rate_basis_points: 1800,
       prices_include_gst: true,
+      address: null,
     });
   });
 
   it('refuse a wrong GSTIN, a registration without one and a rate out of range, with the field to fix, and keep what was', async () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
-      [{ registered: true, gstin: '27AAPFU0939F1ZW' }, 'gstin', /check character/],
-      [{ registered: true, gstin: 'not a gstin' }, 'gstin', /15 characters/],
-      [{ registered: true }, 'gstin', /required for a registered centre/],
-      [{ registered: true, gstin: null }, 'gstin', /required for a registered centre/],
-      [{ registered: true, gstin: VALID_GSTIN, rate_basis_points: 0 }, 'rate_basis_points', /more than 0/],
-      [{ registered: true, gstin: VALID_GSTIN, rate_basis_points: 4001 }, 'rate_basis_points', /at most 4000/],
-      [{ registered: true, gstin: VALID_GSTIN, rate_basis_points: 18.5 }, 'rate_basis_points', /whole number/],
+      [{ registered: true, gstin: '27AAPFU0939F1ZW', address: ADDRESS }, 'gstin', /check character/],
+      [{ registered: true, gstin: 'not a gstin', address: ADDRESS }, 'gstin', /15 characters/],
+      [{ registered: true, address: ADDRESS }, 'gstin', /required for a registered centre/],
+      [{ registered: true, gstin: null, address: ADDRESS }, 'gstin', /required for a registered centre/],
+      [{ registered: true, gstin: VALID_GSTIN }, 'address', /required for a registered centre/],
+      [{ registered: true, gstin: VALID_GSTIN, address: ' \n ' }, 'address', /required for a registered centre/],
+      [{ registered: true, gstin: VALID_GSTIN, address: 'x'.repeat(301) }, 'address', /at most 300/],
+      [
+        { registered: true, gstin: VALID_GSTIN, address: ADDRESS, rate_basis_points: 0 },
+        'rate_basis_points',
+        /more than 0/,
+      ],
+      [
+        { registered: true, gstin: VALID_GSTIN, address: ADDRESS, rate_basis_points: 4001 },
+        'rate_basis_points',
+        /at most 4000/,
+      ],
+      [
+        { registered: true, gstin: VALID_GSTIN, address: ADDRESS, rate_basis_points: 18.5 },
+        'rate_basis_points',
+        /whole number/,
+      ],
       [{ registered: 'yes', gstin: VALID_GSTIN }, 'registered', /true or false/],
     ];
     for (const [body, field, words] of cases) {
@@ -135,12 +152,23 @@ describe('the GST settings', () => {
   });
 
   it('take a GSTIN written in lower case with spaces, name its state, and are audited', async () => {
-    const saved = await setGst({ registered: true, gstin: ' 27aapfu0939f1zv ', rate_basis_points: 1800 });
-    expect(saved).toMatchObject({ registered: true, gstin: VALID_GSTIN, state_code: '27', state_name: 'Maharashtra' });
+    const saved = await setGst({
+      registered: true,
+      gstin: ' 27aapfu0939f1zv ',
+      address: ADDRESS,
+      rate_basis_points: 1800,
+    });
+    expect(saved).toMatchObject({
+      registered: true,
+      gstin: VALID_GSTIN,
+      address: ADDRESS,
+      state_code: '27',
+      state_name: 'Maharashtra',
+    });
     const [row] = await api.db.query<{ after: Record<string, unknown> }>(
       "SELECT after FROM audit_log WHERE entity = 'fee_gst_settings' ORDER BY id DESC LIMIT 1",
     );
-    expect(row?.after).toMatchObject({ registered: true, gstin: VALID_GSTIN });
+    expect(row?.after).toMatchObject({ registered: true, gstin: VALID_GSTIN, address: ADDRESS });
     await setGst({ registered: false, gstin: null });
   });
 });
@@ -152,7 +180,7 @@ describe("a registered centre's receipts", () => {
     const plain = await pay(api, family.familyId, 118_000);
     expect(await receiptOf(plain.payment_id)).toMatchObject({ document: 'receipt', tax: null });
 
-    await setGst({ registered: true, gstin: VALID_GSTIN, rate_basis_points: 1800 });
+    await setGst({ registered: true, gstin: VALID_GSTIN, address: ADDRESS, rate_basis_points: 1800 });
     const taxed = await pay(api, family.familyId, 118_000);
     const invoice = await receiptOf(taxed.payment_id);
     expect(invoice).toMatchObject({
@@ -174,7 +202,7 @@ describe("a registered centre's receipts", () => {
     });
 
     // A new rate applies to the next payment, without a restart; the issued invoice keeps its figures.
-    await setGst({ registered: true, gstin: VALID_GSTIN, rate_basis_points: 500 });
+    await setGst({ registered: true, gstin: VALID_GSTIN, address: ADDRESS, rate_basis_points: 500 });
     const fivePercent = await pay(api, family.familyId, 105_000);
     expect((await receiptOf(fivePercent.payment_id)).tax).toMatchObject({
       rate_basis_points: 500,
@@ -192,7 +220,7 @@ describe("a registered centre's receipts", () => {
   });
 
   it('keep their tax figures in an append-only row the database refuses to change', async () => {
-    await setGst({ registered: true, gstin: VALID_GSTIN });
+    await setGst({ registered: true, gstin: VALID_GSTIN, address: ADDRESS });
     const family = await feeFamily(api, 1);
     const taxed = await pay(api, family.familyId, 59_000);
     await expect(
@@ -214,7 +242,7 @@ describe("a family's state: the place of supply (ADR 063)", () => {
     admin.put(`/api/v1/fees/families/${familyId}/state`, { state_code });
 
   it('bills a family in another state IGST from its next payment; the issued invoices keep theirs', async () => {
-    await setGst({ registered: true, gstin: VALID_GSTIN, rate_basis_points: 1800 });
+    await setGst({ registered: true, gstin: VALID_GSTIN, address: ADDRESS, rate_basis_points: 1800 });
     const family = await feeFamily(api, 1);
     expect((await admin.get(`/api/v1/fees/families/${family.familyId}`)).json()).toMatchObject({
       state_code: null,
@@ -239,6 +267,11 @@ describe("a family's state: the place of supply (ADR 063)", () => {
       igst_paise: 18_000,
       place_of_supply_code: '29',
       place_of_supply_name: 'Karnataka',
+      supplier_address: ADDRESS,
+      recipient_name: 'Meera Iyer',
+      recipient_address: null,
+      recipient_gstin: null,
+      reverse_charge: false,
     });
     expect((await receiptOf(before.payment_id)).tax).toMatchObject({
       cgst_paise: 9_000,
@@ -273,7 +306,7 @@ describe("a family's state: the place of supply (ADR 063)", () => {
   });
 
   it("the centre's own state set by name bills CGST and SGST, as no state does", async () => {
-    await setGst({ registered: true, gstin: VALID_GSTIN });
+    await setGst({ registered: true, gstin: VALID_GSTIN, address: ADDRESS });
     const family = await feeFamily(api, 1);
     expect((await setState(family.familyId, '27')).statusCode).toBe(200);
     const paid = await pay(api, family.familyId, 59_000);
@@ -296,5 +329,208 @@ describe("a family's state: the place of supply (ADR 063)", () => {
       (await api.as('teacher').put(`/api/v1/fees/families/${family.familyId}/state`, { state_code: '29' })).statusCode,
     ).toBe(403);
     expect(await api.db.query('SELECT 1 FROM fee_family_states WHERE family_id = $1', [family.familyId])).toEqual([]);
+  });
+});
+
+describe('what Rule 46 asks of a tax invoice (ADR 065)', () => {
+  const setDetails = (familyId: number, body: Record<string, unknown>) =>
+    admin.put(`/api/v1/fees/families/${familyId}/gst-details`, body);
+  const B2B_GSTIN = '29AAGCB7383J1Z4';
+
+  it("prints the centre's address on every invoice; a centre registered before without one still issues invoices", async () => {
+    const saved = await setGst({ registered: true, gstin: VALID_GSTIN, address: '  14 MG Road,\n\n Pune   411001 ' });
+    expect(saved).toMatchObject({ registered: true, address: '14 MG Road, Pune 411001' });
+    const family = await feeFamily(api, 1);
+    const paid = await pay(api, family.familyId, 59_000);
+    expect((await receiptOf(paid.payment_id)).tax).toMatchObject({
+      supplier_address: '14 MG Road, Pune 411001',
+      recipient_name: 'Meera Iyer',
+      reverse_charge: false,
+    });
+
+    // A centre registered before migration 0042 has no address: its invoices still issue, without the line,
+    // and the next save of its settings asks for one.
+    await api.db.query('UPDATE fee_gst_settings SET address = NULL');
+    expect((await admin.get('/api/v1/fees/gst')).json()).toMatchObject({ registered: true, address: null });
+    const without = await pay(api, family.familyId, 59_000);
+    expect(await receiptOf(without.payment_id)).toMatchObject({
+      document: 'tax_invoice',
+      tax: { supplier_address: null, cgst_paise: 4_500 },
+    });
+    const refused = await admin.put('/api/v1/fees/gst', { registered: true, gstin: VALID_GSTIN });
+    expect(refused.statusCode).toBe(422);
+    expect(detailOf(refused)).toMatch(/^address: is required for a registered centre/);
+    expect((await admin.get('/api/v1/fees/gst')).json()).toMatchObject({ registered: true, address: null });
+    // The invoice issued with the address keeps it.
+    expect((await receiptOf(paid.payment_id)).tax).toMatchObject({ supplier_address: '14 MG Road, Pune 411001' });
+    // An unregistered centre may leave it blank.
+    expect(await setGst({ registered: false, gstin: null })).toMatchObject({ address: null });
+  });
+
+  it("bills the family's name, address and GSTIN as set, fixed on each invoice as issued", async () => {
+    await setGst({ registered: true, gstin: VALID_GSTIN, address: ADDRESS });
+    const family = await feeFamily(api, 1, 'Kavya Rao');
+    const set = await setDetails(family.familyId, {
+      state_code: null,
+      billing_name: ' Rao Learning LLP ',
+      billing_address: '2 Residency Road\nBengaluru 560025',
+      billing_gstin: B2B_GSTIN.toLowerCase(),
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    // A registered payer's place of supply is its GSTIN's state.
+    expect(set.json()).toMatchObject({
+      state_code: '29',
+      state_name: 'Karnataka',
+      billing_name: 'Rao Learning LLP',
+      billing_address: '2 Residency Road, Bengaluru 560025',
+      billing_gstin: B2B_GSTIN,
+    });
+    expect((await admin.get(`/api/v1/fees/families/${family.familyId}`)).json()).toMatchObject({
+      billing_address: '2 Residency Road, Bengaluru 560025',
+    });
+    const big = await pay(api, family.familyId, 5_900_000);
+    const invoice = await receiptOf(big.payment_id);
+    expect(invoice.tax).toMatchObject({
+      supplier_address: ADDRESS,
+      recipient_name: 'Rao Learning LLP',
+      recipient_address: '2 Residency Road, Bengaluru 560025',
+      recipient_gstin: B2B_GSTIN,
+      place_of_supply_code: '29',
+      igst_paise: 900_000,
+      reverse_charge: false,
+    });
+
+    // Later changes (the centre's address, the family's details cleared) change no invoice issued.
+    await setGst({ registered: true, gstin: VALID_GSTIN, address: '1 New Street, Pune 411002' });
+    const cleared = await setDetails(family.familyId, {
+      state_code: null,
+      billing_name: null,
+      billing_address: '',
+      billing_gstin: null,
+    });
+    expect(cleared.json()).toMatchObject({
+      state_code: null,
+      billing_name: null,
+      billing_address: null,
+      billing_gstin: null,
+    });
+    expect(await receiptOf(big.payment_id)).toEqual(invoice);
+    const next = await pay(api, family.familyId, 59_000);
+    expect((await receiptOf(next.payment_id)).tax).toMatchObject({
+      supplier_address: '1 New Street, Pune 411002',
+      recipient_name: 'Kavya Rao',
+      recipient_address: null,
+      recipient_gstin: null,
+      place_of_supply_code: '27',
+    });
+
+    // The PDF's lines: the address under the GSTIN, billed to, reverse charge, the signatory.
+    const { layoutReceipt } = await import('../src/modules/fees/receipt-pdf');
+    const receipt = (await admin.get(`/api/v1/fees/receipts/${big.payment_id}`)).json();
+    const lines = layoutReceipt(receipt, 'en', (day) => day).lines;
+    expect(lines).toContainEqual({ kind: 'note', text: ADDRESS });
+    expect(lines).toContainEqual({ kind: 'row', label: 'Billed to', value: 'Rao Learning LLP' });
+    expect(lines).toContainEqual({
+      kind: 'row',
+      label: 'Billing address',
+      value: '2 Residency Road, Bengaluru 560025',
+    });
+    expect(lines).toContainEqual({ kind: 'row', label: 'GSTIN of recipient', value: B2B_GSTIN });
+    expect(lines).toContainEqual({ kind: 'row', label: 'Reverse charge', value: 'No' });
+    expect(lines.at(-1)).toMatchObject({ kind: 'signature', signatory: 'Authorised signatory' });
+    const hindi = layoutReceipt(receipt, 'hi', (day) => day).lines;
+    expect(hindi).toContainEqual({ kind: 'row', label: 'रिवर्स चार्ज', value: 'नहीं' });
+    const pdf = await admin.get(`/api/v1/fees/receipts/${big.payment_id}?lang=ur`, {
+      headers: { accept: 'application/pdf' },
+    });
+    expect(pdf.statusCode).toBe(200);
+
+    // Every change is audited, with before and after.
+    const audit = await api.db.query<{ action: string; before: unknown; after: unknown }>(
+      `SELECT action, before, after FROM audit_log WHERE entity = 'fee_family_gst_details' AND record_id = $1 ORDER BY id`,
+      [String(family.familyId)],
+    );
+    expect(audit).toEqual([
+      {
+        action: 'create',
+        before: null,
+        after: expect.objectContaining({ billing_name: 'Rao Learning LLP', billing_gstin: B2B_GSTIN }),
+      },
+      { action: 'delete', before: expect.objectContaining({ billing_name: 'Rao Learning LLP' }), after: null },
+    ]);
+    await setGst({ registered: false, gstin: null });
+  });
+
+  it('a plain receipt carries none of it', async () => {
+    await setGst({ registered: false, gstin: null });
+    const family = await feeFamily(api, 1);
+    expect((await setDetails(family.familyId, { state_code: null, billing_address: 'Somewhere 1' })).statusCode).toBe(
+      200,
+    );
+    const paid = await pay(api, family.familyId, 10_000);
+    expect(await receiptOf(paid.payment_id)).toMatchObject({ document: 'receipt', tax: null });
+    const { layoutReceipt } = await import('../src/modules/fees/receipt-pdf');
+    const lines = layoutReceipt(
+      (await admin.get(`/api/v1/fees/receipts/${paid.payment_id}`)).json(),
+      'en',
+      (d) => d,
+    ).lines;
+    expect(
+      lines.filter((line) => line.kind === 'signature' || ('label' in line && line.label === 'Billed to')),
+    ).toEqual([]);
+  });
+
+  it('refuses a wrong GSTIN, one of another state than chosen, too long a text, no family or no admin, writing nothing', async () => {
+    const family = await feeFamily(api, 1);
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ state_code: null, billing_gstin: '29AAGCB7383J1Z5' }, /^billing_gstin: .*check character/],
+      [{ state_code: '27', billing_gstin: B2B_GSTIN }, /^billing_gstin: is registered in Karnataka \(29\)/],
+      [{ state_code: null, billing_address: 'x'.repeat(301) }, /^billing_address: must be at most 300/],
+      [{ state_code: null, billing_name: 'x'.repeat(121) }, /^billing_name: must be at most 120/],
+      [{ state_code: '28', billing_name: 'A' }, /^state_code:/],
+      [{ billing_name: 'A' }, /^state_code:/],
+    ];
+    for (const [body, words] of cases) {
+      const refused = await setDetails(family.familyId, body);
+      expect(refused.statusCode, JSON.stringify(body)).toBe(422);
+      expect(detailOf(refused), JSON.stringify(body)).toMatch(words);
+    }
+    expect((await setDetails(999_999, { state_code: '29', billing_name: 'A' })).statusCode).toBe(404);
+    expect(
+      (
+        await api
+          .as('teacher')
+          .put(`/api/v1/fees/families/${family.familyId}/gst-details`, { state_code: null, billing_name: 'A' })
+      ).statusCode,
+    ).toBe(403);
+    for (const table of ['fee_family_gst_details', 'fee_family_states']) {
+      expect(await api.db.query(`SELECT 1 FROM ${table} WHERE family_id = $1`, [family.familyId])).toEqual([]);
+    }
+    expect(await api.db.query('SELECT 1 FROM fee_family_gst_details WHERE family_id = 999999')).toEqual([]);
+    expect(
+      await api.db.query(
+        "SELECT 1 FROM audit_log WHERE entity IN ('fee_family_gst_details', 'fee_family_states') AND record_id = $1",
+        [String(family.familyId)],
+      ),
+    ).toEqual([]);
+  });
+
+  it("keeps an invoice's recipient append-only: only the erasure of a forgotten family may empty it", async () => {
+    await setGst({ registered: true, gstin: VALID_GSTIN, address: ADDRESS });
+    const family = await feeFamily(api, 1);
+    const paid = await pay(api, family.familyId, 59_000);
+    await expect(
+      api.db.query('UPDATE fee_receipt_taxes SET recipient_name = NULL WHERE payment_id = $1', [paid.payment_id]),
+    ).rejects.toThrow(/append-only/);
+    await expect(
+      api.db.transaction(async (tx) => {
+        await tx.query("SELECT set_config('tuitiondesk.fee_erasure', 'on', true)");
+        await tx.query('UPDATE fee_receipt_taxes SET recipient_name = NULL, cgst_paise = 0 WHERE payment_id = $1', [
+          paid.payment_id,
+        ]);
+      }),
+    ).rejects.toThrow(/append-only/);
+    expect((await receiptOf(paid.payment_id)).tax).toMatchObject({ recipient_name: 'Meera Iyer', cgst_paise: 4_500 });
+    await setGst({ registered: false, gstin: null });
   });
 });

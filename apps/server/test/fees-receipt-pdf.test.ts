@@ -186,7 +186,11 @@ describe('what a receipt page says', () => {
   });
 
   it('is a tax invoice with the taxable value, CGST and SGST for a registered centre', async () => {
-    const set = await admin.put('/api/v1/fees/gst', { registered: true, gstin: '27AAPFU0939F1ZV' });
+    const set = await admin.put('/api/v1/fees/gst', {
+      registered: true,
+      gstin: '27AAPFU0939F1ZV',
+      address: '14 MG Road, Pune 411001',
+    });
     expect(set.statusCode, set.body).toBe(200);
     try {
       const family = await feeFamily(api, 1);
@@ -203,8 +207,17 @@ describe('what a receipt page says', () => {
           'CGST 9%: ₹90.00',
           'SGST 9%: ₹90.00',
           'Total (GST included): ₹1,180.00',
+          // What Rule 46 adds (ADR 065): the centre's address, whom it is billed to, reverse charge.
+          '14 MG Road, Pune 411001',
+          'Billed to: Meera Iyer',
+          'Reverse charge: No',
         ]),
       );
+      expect(layout.lines.at(-1)).toEqual({
+        kind: 'signature',
+        text: `For ${(await receiptJson(paid.payment_id)).centre_name}`,
+        signatory: 'Authorised signatory',
+      });
       const pdf = await admin.get(`/api/v1/fees/receipts/${paid.payment_id}?lang=ur`, PDF);
       expect(pdf.statusCode).toBe(200);
     } finally {

@@ -108,6 +108,11 @@ const FAMILY_COLUMNS = [
   'fee_families.phone',
   // Razorpay's webhook events as they came: the payer's phone, name and e-mail (ADR 053).
   'payment_gateway_events.raw_body',
+  // A family's billing name and address for its tax invoices, and each invoice's copy (ADR 065).
+  'fee_family_gst_details.billing_name',
+  'fee_family_gst_details.billing_address',
+  'fee_receipt_taxes.recipient_name',
+  'fee_receipt_taxes.recipient_address',
 ];
 
 /** Every other text column, and why no family's name or phone is written to it: helpers/erasure-columns.ts. */
@@ -373,17 +378,37 @@ describe('the scrub of students who left', () => {
       ],
     );
 
-    // The family pays at the counter: its fee account holds the phone, the feed names the parent (ADR 051).
-    const goneFees = await ok<{ family_id: number }>(admin.get(`/api/v1/fees/students/${aarav.id}/family`));
+    // The family pays at the counter: its fee account holds the phone, the feed names the parent (ADR 051);
+    // the centre is GST-registered, so the tax invoice keeps the billing name and address the family's
+    // GST details give (ADR 065). A family on record keeps its own.
     await ok(
-      admin.post('/api/v1/fees/payments', {
-        family_id: goneFees.family_id,
-        amount_paise: 50_000,
-        mode: 'cash',
-        received_on: today(),
-        client_id: randomUUID(),
-      }),
+      admin.put('/api/v1/fees/gst', { registered: true, gstin: '27AAPFU0939F1ZV', address: '14 MG Road, Pune' }),
     );
+    const goneFees = await ok<{ family_id: number }>(admin.get(`/api/v1/fees/students/${aarav.id}/family`));
+    const keptFees = await ok<{ family_id: number }>(admin.get(`/api/v1/fees/students/${kiran.id}/family`));
+    for (const [fees, who] of [
+      [goneFees, gone],
+      [keptFees, kept],
+    ] as const) {
+      await ok(
+        admin.put(`/api/v1/fees/families/${fees.family_id}/gst-details`, {
+          state_code: null,
+          billing_name: who.parent,
+          billing_address: `${who.children[0]}'s house, 4 Hill Road, Pune`,
+          billing_gstin: null,
+        }),
+      );
+      await ok(
+        admin.post('/api/v1/fees/payments', {
+          family_id: fees.family_id,
+          amount_paise: 50_000,
+          mode: 'cash',
+          received_on: today(),
+          client_id: randomUUID(),
+        }),
+      );
+    }
+    await ok(admin.put('/api/v1/fees/gst', { registered: false, gstin: null }));
 
     // They leave, long ago; a device's queued marks for a day after leaving are refused, naming the child.
     for (const id of [aarav.id, meher.id, gauri.id, harit.id])

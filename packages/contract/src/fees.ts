@@ -186,6 +186,12 @@ export const feeFamilySchema = z
       .nullable()
       .describe("the family's state for GST's place of supply; null: the centre's own (ADR 063)"),
     state_name: z.string().nullable(),
+    billing_name: z
+      .string()
+      .nullable()
+      .describe("the name its tax invoices are billed to; null: the parent's name (ADR 065)"),
+    billing_address: z.string().nullable().describe('the postal address its tax invoices carry; null: none'),
+    billing_gstin: z.string().nullable().describe("the payer's GSTIN when it is a registered business"),
   })
   .meta({ id: 'FeeFamily' });
 export type FeeFamily = z.infer<typeof feeFamilySchema>;

@@ -8,6 +8,11 @@ import { z } from 'zod';
 
 /** Commercial training and coaching services: fixed, shown on every tax invoice. */
 export const GST_SAC = '999293';
+/**
+ * Rule 46: a tax invoice of ₹50,000 or more to an unregistered recipient carries its address and
+ * state; the console asks for them before such a payment is recorded (ADR 065).
+ */
+export const GST_DETAILS_NEEDED_FROM_PAISE = 5_000_000;
 /** 18 %, the rate coaching has had since 2017 and kept under the 2025 slabs. */
 export const GST_DEFAULT_RATE_BASIS_POINTS = 1800;
 /** The highest slab (40 %). */
@@ -100,12 +105,41 @@ export const gstRateSchema = z
   .positive('must be more than 0')
   .max(GST_MAX_RATE_BASIS_POINTS, `must be at most ${GST_MAX_RATE_BASIS_POINTS} (40 %)`);
 
-/** What an admin sets: registered or not, the GSTIN (required when registered) and the rate. */
+/** The longest address a tax invoice prints (one line, parts separated by commas). */
+export const GST_ADDRESS_MAX_LENGTH = 300;
+/** The longest billing name. */
+export const GST_BILLING_NAME_MAX_LENGTH = 120;
+
+/**
+ * A line of a tax invoice typed by an admin: an address or a name. Lines typed on several rows are
+ * joined with ", " (the invoice prints one line); blank is none (null).
+ */
+const invoiceLineSchema = (max: number) =>
+  z
+    .string({ error: 'must be text' })
+    .transform((value) =>
+      value
+        .split(/\r?\n/)
+        .map((part) => part.trim().replace(/\s+/g, ' ').replace(/,$/, ''))
+        .filter(Boolean)
+        .join(', '),
+    )
+    .pipe(z.string().max(max, `must be at most ${max} characters`))
+    .nullish()
+    .transform((value) => value || null);
+
+/**
+ * What an admin sets: registered or not, the GSTIN and the centre's address (both required when
+ * registered: Rule 46 puts the supplier's address on every tax invoice, ADR 065) and the rate.
+ */
 export const gstSettingsInputSchema = z
   .object({
     registered: z.boolean({ error: 'must be true or false' }),
     gstin: gstinSchema.nullish().transform((value) => value || null),
     rate_basis_points: gstRateSchema.default(GST_DEFAULT_RATE_BASIS_POINTS),
+    address: invoiceLineSchema(GST_ADDRESS_MAX_LENGTH).describe(
+      "the centre's address as on its GST registration, printed on every tax invoice",
+    ),
   })
   .superRefine((value, context) => {
     if (value.registered && value.gstin === null) {
@@ -113,6 +147,13 @@ export const gstSettingsInputSchema = z
         code: 'custom',
         path: ['gstin'],
         message: 'is required for a registered centre: enter the 15-character GSTIN',
+      });
+    }
+    if (value.registered && value.address === null) {
+      context.addIssue({
+        code: 'custom',
+        path: ['address'],
+        message: "is required for a registered centre: enter the centre's address as on its GST registration",
       });
     }
   });
@@ -127,6 +168,10 @@ export const gstSettingsSchema = z
     sac: z.literal(GST_SAC),
     rate_basis_points: z.number().int(),
     prices_include_gst: z.literal(true).describe('fees are amounts the family pays, GST included'),
+    address: z
+      .string()
+      .nullable()
+      .describe("the centre's address on its tax invoices; null on a centre registered before ADR 065 asked for it"),
   })
   .meta({ id: 'GstSettings' });
 export type GstSettings = z.infer<typeof gstSettingsSchema>;
@@ -144,6 +189,31 @@ export const gstStateCodeSchema = z
  */
 export const feeFamilyStateInputSchema = z.object({ state_code: gstStateCodeSchema.nullable() });
 export type FeeFamilyStateInput = z.infer<typeof feeFamilyStateInputSchema>;
+
+/**
+ * A family's GST details (ADR 065), set together in one dialog: its state (the place of supply, as
+ * `PUT …/state` sets it), the name and postal address its tax invoices are billed to, and the GSTIN
+ * of a payer that is a GST-registered business. A blank name bills the parent's name. A GSTIN's first
+ * two digits are its state: the family's state must be that one (or null, which then takes it).
+ */
+export const feeFamilyGstDetailsInputSchema = z
+  .object({
+    state_code: gstStateCodeSchema.nullable(),
+    billing_name: invoiceLineSchema(GST_BILLING_NAME_MAX_LENGTH),
+    billing_address: invoiceLineSchema(GST_ADDRESS_MAX_LENGTH),
+    billing_gstin: gstinSchema.nullish().transform((value) => value || null),
+  })
+  .superRefine((value, context) => {
+    const gstinState = value.billing_gstin?.slice(0, 2);
+    if (gstinState && value.state_code !== null && value.state_code !== gstinState) {
+      context.addIssue({
+        code: 'custom',
+        path: ['billing_gstin'],
+        message: `is registered in ${GST_STATES[gstinState] ?? gstinState} (${gstinState}): choose that state as the family's state, or correct the GSTIN`,
+      });
+    }
+  });
+export type FeeFamilyGstDetailsInput = z.input<typeof feeFamilyGstDetailsInputSchema>;
 
 /** A tax invoice's tax block, fixed when the payment was recorded. */
 export const receiptTaxSchema = z
@@ -163,6 +233,17 @@ export const receiptTaxSchema = z
         "the state of supply: the family's when it was set, else the centre's (IGST when it is not the centre's)",
       ),
     place_of_supply_name: z.string(),
+    supplier_address: z
+      .string()
+      .nullable()
+      .describe("the centre's address when the invoice was issued; null on invoices issued before ADR 065"),
+    recipient_name: z
+      .string()
+      .nullable()
+      .describe("who the invoice is billed to, as it was issued: the family's billing name, else the parent's"),
+    recipient_address: z.string().nullable().describe("the family's billing address when the invoice was issued"),
+    recipient_gstin: z.string().nullable().describe("the payer's GSTIN when it is a registered business"),
+    reverse_charge: z.literal(false).describe('tuition fees are never under reverse charge: the invoice says "No"'),
   })
   .meta({ id: 'ReceiptTax' });
 export type ReceiptTax = z.infer<typeof receiptTaxSchema>;

@@ -11,7 +11,11 @@ export const GST_SCENARIOS: Record<string, () => Promise<Scenario>> = {
     actor: adminActor(),
     way: 'console',
     send: (options) =>
-      admin.put('/api/v1/fees/gst', { registered: true, gstin: '27AAPFU0939F1ZV', rate_basis_points: 1800 }, options),
+      admin.put(
+        '/api/v1/fees/gst',
+        { registered: true, gstin: '27AAPFU0939F1ZV', rate_basis_points: 1800, address: '14 MG Road, Pune' },
+        options,
+      ),
     cleanUp: async () => {
       await admin.put('/api/v1/fees/gst', { registered: false, gstin: null });
     },
@@ -20,7 +24,7 @@ export const GST_SCENARIOS: Record<string, () => Promise<Scenario>> = {
         entity: 'fee_gst_settings',
         action: 'update',
         before: { registered: false },
-        after: { registered: true, gstin: '27AAPFU0939F1ZV' },
+        after: { registered: true, gstin: '27AAPFU0939F1ZV', address: '14 MG Road, Pune' },
       },
     ],
   }),
@@ -34,6 +38,30 @@ export const GST_SCENARIOS: Record<string, () => Promise<Scenario>> = {
       send: (options) => admin.put(`/api/v1/fees/families/${familyId}/state`, { state_code: '29' }, options),
       rows: [
         { entity: 'fee_family_states', action: 'create', record_id: String(familyId), after: { state_code: '29' } },
+      ],
+    };
+  },
+  'PUT /api/v1/fees/families/{family_id}/gst-details': async () => {
+    const phone = uniquePhone();
+    await admin.post('/api/v1/students/', { full_name: 'Audit Billing', class_name: '7', parent_phone: phone });
+    const familyId = await api.db.transaction((tx) => familyIdForPhone(tx, phone));
+    return {
+      actor: adminActor(),
+      way: 'console',
+      send: (options) =>
+        admin.put(
+          `/api/v1/fees/families/${familyId}/gst-details`,
+          { state_code: '29', billing_name: 'Audit Billing LLP', billing_address: '2 Residency Road, Bengaluru' },
+          options,
+        ),
+      rows: [
+        { entity: 'fee_family_states', action: 'create', record_id: String(familyId), after: { state_code: '29' } },
+        {
+          entity: 'fee_family_gst_details',
+          action: 'create',
+          record_id: String(familyId),
+          after: { billing_name: 'Audit Billing LLP', billing_address: '2 Residency Road, Bengaluru' },
+        },
       ],
     };
   },

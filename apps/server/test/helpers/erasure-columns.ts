@@ -87,6 +87,12 @@ export const NOT_FAMILY: Record<string, string> = {
   'fee_receipt_taxes.sac': 'a code (SAC 999293)',
   'fee_receipt_taxes.supply_state_code': 'a state code (the place of supply, ADR 063)',
   'fee_family_states.state_code': "a state code: the family's state for GST (ADR 063), not its address",
+  'fee_gst_settings.address': "the centre's own address (ADR 065)",
+  'fee_receipt_taxes.supplier_address': "the centre's address when the invoice was issued (ADR 065)",
+  // A GSTIN names a registered business, never a parent's name or phone; the scrub empties it with the
+  // family's billing name and address all the same (migration 0042, fee_family_forget).
+  'fee_family_gst_details.billing_gstin': "a registered payer's GSTIN (ADR 065)",
+  'fee_receipt_taxes.recipient_gstin': "a registered payer's GSTIN on an invoice (ADR 065)",
   'fee_credit_notes.credit_note_number': 'a credit note number',
   'fee_credit_note_counters.financial_year': 'a financial year',
   // Fee reminders (ADR 061): the schedule, the families' quick answers and the admin's match tasks.

@@ -174,6 +174,7 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'GET /api/v1/fees/gst': 'admin',
   'PUT /api/v1/fees/gst': 'admin',
   'PUT /api/v1/fees/families/{family_id}/state': 'admin',
+  'PUT /api/v1/fees/families/{family_id}/gst-details': 'admin',
   // The accountant's exports of those reports, CSV or Excel.
   'GET /api/v1/fees/dues/export': 'admin',
   'GET /api/v1/fees/collections/export': 'admin',

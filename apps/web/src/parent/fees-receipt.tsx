@@ -91,6 +91,11 @@ export function ReceiptView({ paymentId, onBack }: { paymentId: number; onBack: 
           <p className="receipt-centre">
             <bdi>{receipt.centre_name}</bdi>
           </p>
+          {receipt.tax?.supplier_address && (
+            <p className="muted">
+              <bdi>{receipt.tax.supplier_address}</bdi>
+            </p>
+          )}
           <h1 id="receipt-title">
             {receipt.document === 'tax_invoice' ? t('fees.taxInvoice') : t('fees.receipt')}{' '}
             <bdi dir="ltr">{receipt.receipt_number}</bdi>
@@ -123,6 +128,30 @@ export function ReceiptView({ paymentId, onBack }: { paymentId: number; onBack: 
             <dd>
               <bdi>{receipt.parent_name}</bdi>
             </dd>
+            {receipt.tax?.recipient_name && (
+              <>
+                <dt>{t('fees.billedTo')}</dt>
+                <dd>
+                  <bdi>{receipt.tax.recipient_name}</bdi>
+                </dd>
+              </>
+            )}
+            {receipt.tax?.recipient_address && (
+              <>
+                <dt>{t('fees.billingAddress')}</dt>
+                <dd>
+                  <bdi>{receipt.tax.recipient_address}</bdi>
+                </dd>
+              </>
+            )}
+            {receipt.tax?.recipient_gstin && (
+              <>
+                <dt>{t('fees.recipientGstin')}</dt>
+                <dd>
+                  <bdi dir="ltr">{receipt.tax.recipient_gstin}</bdi>
+                </dd>
+              </>
+            )}
             <dt>{t('fees.amount')}</dt>
             <dd className="receipt-amount">
               <Money paise={receipt.amount_paise} />
@@ -154,6 +183,13 @@ export function ReceiptView({ paymentId, onBack }: { paymentId: number; onBack: 
               )}
             </dd>
           </dl>
+          {receipt.tax && (
+            <p className="receipt-signatory">
+              <strong>{t('fees.signatureFor', { centre: `\u2068${receipt.centre_name}\u2069` })}</strong>
+              <br />
+              <span className="muted">{t('fees.signatory')}</span>
+            </p>
+          )}
         </article>
       )}
     </section>
@@ -182,6 +218,8 @@ function TaxFacts({ tax }: { tax: NonNullable<Receipt['tax']> }) {
       <dd>
         {tax.place_of_supply_name} (<bdi dir="ltr">{tax.place_of_supply_code}</bdi>)
       </dd>
+      <dt>{t('fees.reverseCharge')}</dt>
+      <dd>{t('fees.reverseChargeNo')}</dd>
       <dt>{t('fees.taxable')}</dt>
       <dd>
         <Money paise={tax.taxable_paise} />

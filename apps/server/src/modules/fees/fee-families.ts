@@ -6,7 +6,7 @@
 import type { FeeFamily } from '@tuitiondesk/contract';
 import type { Queryable } from '../../db/database';
 import { NotFoundError } from '../../lib/errors';
-import { familyState } from './gst';
+import { familyGstDetails } from './gst';
 import { familyBalance, familyIdForPhone } from './ledger';
 
 export interface FamilyDetails {
@@ -59,10 +59,10 @@ export async function familyDetails(db: Queryable, familyId: number): Promise<Fa
   return family;
 }
 
-/** The family with its balance and its state for GST (ADR 063). */
+/** The family with its balance and its GST details: state (ADR 063), billing name, address, GSTIN (ADR 065). */
 export async function getFeeFamily(db: Queryable, familyId: number): Promise<FeeFamily> {
   const family = await familyDetails(db, familyId);
-  return { ...family, balance_paise: await familyBalance(db, familyId), ...(await familyState(db, familyId)) };
+  return { ...family, balance_paise: await familyBalance(db, familyId), ...(await familyGstDetails(db, familyId)) };
 }
 
 /**

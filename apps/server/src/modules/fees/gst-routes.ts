@@ -1,6 +1,7 @@
 import {
   errorSchema,
   familyIdParamsSchema,
+  feeFamilyGstDetailsInputSchema,
   feeFamilySchema,
   feeFamilyStateInputSchema,
   gstSettingsInputSchema,
@@ -10,7 +11,7 @@ import type { AppContext } from '../../context';
 import { adminOnly } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import { getFeeFamily } from './fee-families';
-import { getGstSettings, setFamilyState, updateGstSettings } from './gst';
+import { getGstSettings, setFamilyGstDetails, setFamilyState, updateGstSettings } from './gst';
 
 const tags = ['fees'];
 
@@ -40,7 +41,7 @@ export function registerGstRoutes(app: ZodApp, ctx: AppContext): void {
         tags,
         summary: 'Change the GST settings; payments from now on follow them, receipts already issued never change',
         description:
-          'gstin is checked (format, state code, check character) and required when registered; rate_basis_points is the rate in hundredths of a percent (18 % is 1800, the default). Fees include GST.',
+          "gstin is checked (format, state code, check character) and required when registered, as is address (the centre's, printed on every tax invoice: Rule 46, ADR 065); rate_basis_points is the rate in hundredths of a percent (18 % is 1800, the default). Fees include GST.",
         body: gstSettingsInputSchema,
         response: { 200: gstSettingsSchema, 422: errorSchema },
       },
@@ -64,6 +65,27 @@ export function registerGstRoutes(app: ZodApp, ctx: AppContext): void {
     },
     async (request) => {
       await ctx.db.transaction((tx) => setFamilyState(tx, request.params.family_id, request.body.state_code));
+      return getFeeFamily(ctx.db, request.params.family_id);
+    },
+  );
+
+  app.put(
+    '/fees/families/:family_id/gst-details',
+    {
+      config: adminOnly,
+      schema: {
+        tags,
+        summary:
+          "Set a family's GST details: its state (the place of supply), and the name, postal address and GSTIN its tax invoices are billed to",
+        description:
+          "All four at once (ADR 065): state_code as PUT …/state takes it (null: the centre's own; with a GSTIN and no state, the GSTIN's state); billing_name null bills the parent's name; billing_address and billing_gstin null print none. Applies from the family's next payment; receipts already issued never change. Answers the family.",
+        params: familyIdParamsSchema,
+        body: feeFamilyGstDetailsInputSchema,
+        response: { 200: feeFamilySchema, 404: errorSchema, 422: errorSchema },
+      },
+    },
+    async (request) => {
+      await ctx.db.transaction((tx) => setFamilyGstDetails(tx, request.params.family_id, request.body));
       return getFeeFamily(ctx.db, request.params.family_id);
     },
   );

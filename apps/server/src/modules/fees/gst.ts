@@ -4,9 +4,13 @@
  * the tax in it, in integer paise. The place of supply is the family's state when an admin set one,
  * else the centre's (ADR 063): the same state is intra-state, CGST and SGST, half the rate each;
  * another is inter-state, IGST. The figures are fixed with the payment, in its transaction; a
- * reversal of a tax invoice fixes a credit note with them negated, in the reversal's.
+ * reversal of a tax invoice fixes a credit note with them negated, in the reversal's. What Rule 46
+ * asks an invoice to name (the centre's address, the family's billing name, address and GSTIN) is
+ * fixed with the figures (ADR 065).
  */
 import {
+  type FeeFamilyGstDetailsInput,
+  type feeFamilyGstDetailsInputSchema,
   GST_SAC,
   GST_STATES,
   type GstSettings,
@@ -19,13 +23,17 @@ import type { z } from 'zod';
 import type { Queryable } from '../../db/database';
 import { NotFoundError } from '../../lib/errors';
 import {
+  type FamilyGstDetailsRow,
   findCreditNote,
   findReceiptTax,
   type GstSettingsRow,
   insertCreditNote,
   insertReceiptTax,
+  readFamilyGstDetails,
+  readFamilyParentName,
   readFamilyStateCode,
   readGstSettingsRow,
+  writeFamilyGstDetails,
   writeFamilyStateCode,
   writeGstSettingsRow,
 } from './gst-repository';
@@ -67,6 +75,7 @@ function settingsOf(row: GstSettingsRow): GstSettings {
     sac: GST_SAC,
     rate_basis_points: Number(row.rate_basis_points),
     prices_include_gst: true,
+    address: row.address,
   };
 }
 
@@ -84,6 +93,7 @@ export async function updateGstSettings(
     registered: body.registered,
     gstin: body.gstin,
     rate_basis_points: body.rate_basis_points,
+    address: body.address ?? null,
   };
   await readGstSettingsRow(tx, true);
   await writeGstSettingsRow(tx, row);
@@ -103,7 +113,12 @@ export async function fixReceiptTax(
   const rate = Number(settings.rate_basis_points);
   const centreState = settings.gstin.slice(0, 2);
   const supplyState = (await readFamilyStateCode(tx, payment.familyId)) ?? centreState;
+  const billing = await readFamilyGstDetails(tx, payment.familyId);
   await insertReceiptTax(tx, payment.paymentId, {
+    supplier_address: settings.address,
+    recipient_name: billing.billing_name ?? (await readFamilyParentName(tx, payment.familyId)),
+    recipient_address: billing.billing_address,
+    recipient_gstin: billing.billing_gstin,
     gstin: settings.gstin,
     state_code: centreState,
     sac: GST_SAC,
@@ -113,13 +128,20 @@ export async function fixReceiptTax(
   });
 }
 
-/** A family's state for the place of supply, its name, or nulls: the centre's own. */
-export async function familyState(
+/**
+ * A family's GST details: its state for the place of supply and its name (nulls: the centre's own), and
+ * the billing name, address and GSTIN its tax invoices carry (nulls: none set).
+ */
+export async function familyGstDetails(
   db: Queryable,
   familyId: number,
-): Promise<{ state_code: string | null; state_name: string | null }> {
+): Promise<{ state_code: string | null; state_name: string | null } & FamilyGstDetailsRow> {
   const code = await readFamilyStateCode(db, familyId);
-  return { state_code: code, state_name: code === null ? null : stateName(code) };
+  return {
+    state_code: code,
+    state_name: code === null ? null : stateName(code),
+    ...(await readFamilyGstDetails(db, familyId)),
+  };
 }
 
 /** An admin sets the family's state (null: the centre's own); 404 for no such family. */
@@ -127,6 +149,28 @@ export async function setFamilyState(tx: Queryable, familyId: number, stateCode:
   if (!(await writeFamilyStateCode(tx, familyId, stateCode))) {
     throw new NotFoundError('fees.family_not_found', { id: familyId });
   }
+}
+
+/**
+ * An admin sets a family's GST details at once (ADR 065): its state and its billing name, address and
+ * GSTIN; 404 for no such family, nothing written. A registered payer's place of supply is the state
+ * of its GSTIN: with no state chosen, the GSTIN's is taken (none when it is the centre's own).
+ */
+export async function setFamilyGstDetails(
+  tx: Queryable,
+  familyId: number,
+  input: z.output<typeof feeFamilyGstDetailsInputSchema> | FeeFamilyGstDetailsInput,
+): Promise<void> {
+  const body = input as z.output<typeof feeFamilyGstDetailsInputSchema>;
+  const centreState = (await readGstSettingsRow(tx)).gstin?.slice(0, 2) ?? null;
+  const gstinState = body.billing_gstin?.slice(0, 2) ?? null;
+  const state = body.state_code ?? (gstinState === centreState ? null : gstinState);
+  await setFamilyState(tx, familyId, state);
+  await writeFamilyGstDetails(tx, familyId, {
+    billing_name: body.billing_name ?? null,
+    billing_address: body.billing_address ?? null,
+    billing_gstin: body.billing_gstin ?? null,
+  });
 }
 
 /** A receipt's tax block as fixed at payment, or null for a plain receipt. */
@@ -138,6 +182,7 @@ export async function receiptTax(db: Queryable, paymentId: number): Promise<Rece
     rate_basis_points: Number(stored.rate_basis_points),
     state_name: stateName(stored.state_code),
     place_of_supply_name: stateName(stored.place_of_supply_code),
+    reverse_charge: false,
   };
 }
 

@@ -8,15 +8,16 @@
 import type { ParentLanguage, Receipt } from '@tuitiondesk/contract';
 import PDFDocument from 'pdfkit';
 import { fontForCharacter, parsedFont, type ReceiptFont } from './receipt-fonts';
+import {
+  type ReceiptLine,
+  recipientRows,
+  reverseChargeRow,
+  signatureLine,
+  supplierLines,
+} from './receipt-invoice-lines';
 import { formatRate, formatRupees, modeWord, receiptText, rupeesInWords } from './receipt-texts';
 
-export type ReceiptLine =
-  | { kind: 'centre'; text: string }
-  | { kind: 'note'; text: string }
-  | { kind: 'title'; text: string }
-  | { kind: 'row'; label: string; value: string; strong?: boolean }
-  | { kind: 'section'; text: string }
-  | { kind: 'reversed'; text: string };
+export type { ReceiptLine };
 
 export interface ReceiptLayout {
   language: ParentLanguage;
@@ -37,7 +38,7 @@ export function layoutReceipt(
   const nameOf = new Map(receipt.students.map((student) => [student.id, student.full_name]));
   const title = t(receipt.tax ? 'title.tax_invoice' : 'title.receipt');
   const lines: ReceiptLine[] = [{ kind: 'centre', text: receipt.centre_name }];
-  if (receipt.tax) lines.push({ kind: 'note', text: `${t('gstin')}: ${receipt.tax.gstin}` });
+  if (receipt.tax) lines.push(...supplierLines(receipt.tax, t));
   lines.push({ kind: 'title', text: title });
   if (receipt.reversed && receipt.reversed_on) {
     lines.push({
@@ -55,6 +56,7 @@ export function layoutReceipt(
     { kind: 'row', label: t('number'), value: receipt.receipt_number },
     { kind: 'row', label: t('date'), value: dateIn(receipt.received_on, language) },
     { kind: 'row', label: t('payer'), value: payer },
+    ...(receipt.tax ? recipientRows(receipt.tax, t) : []),
   );
   if (receipt.students.length > 0) {
     lines.push({ kind: 'row', label: t('students'), value: receipt.students.map((s) => s.full_name).join(', ') });
@@ -80,6 +82,7 @@ export function layoutReceipt(
     lines.push(
       { kind: 'section', text: `SAC ${tax.sac}` },
       { kind: 'row', label: t('place'), value: `${tax.place_of_supply_code} ${tax.place_of_supply_name}` },
+      reverseChargeRow(t),
       { kind: 'row', label: t('taxable'), value: money(tax.taxable_paise) },
     );
     lines.push(...taxRows(tax, tax, t, money));
@@ -96,6 +99,7 @@ export function layoutReceipt(
     { kind: 'row', label: t('balance'), value: money(receipt.balance_paise) },
     { kind: 'note', text: t('footer') },
   );
+  if (receipt.tax) lines.push(signatureLine(receipt.centre_name, language));
   return { language, rtl: language === 'ur', title, lines };
 }
 
@@ -320,6 +324,11 @@ export function renderReceiptPdf(layout: ReceiptLayout, logo?: ReceiptLogo): Pro
   }
   const labelWidth = width * 0.42;
   for (const line of layout.lines) {
+    // A long tax invoice (Urdu's tall lines, an address over two lines) goes on to a second page.
+    if (y > doc.page.height - PAGE.margin - (line.kind === 'signature' ? 80 : 24)) {
+      doc.addPage();
+      y = PAGE.margin;
+    }
     switch (line.kind) {
       case 'centre':
         y += drawText(doc, layout, line.text, y, { x: left, width, align: 'centre', size: 15, bold: true });
@@ -376,6 +385,12 @@ export function renderReceiptPdf(layout: ReceiptLayout, logo?: ReceiptLogo): Pro
         y += used;
         break;
       }
+      case 'signature':
+        // Room above the signatory's line for a hand signature or the centre's stamp.
+        y += 10 + drawText(doc, layout, line.text, y + 10, { x: left, width, align: 'end', size: 9.5, bold: true });
+        y += 28;
+        y += drawText(doc, layout, line.signatory, y, { x: left, width, align: 'end', size: 9, colour: COLOURS.muted });
+        break;
     }
   }
   doc.end();

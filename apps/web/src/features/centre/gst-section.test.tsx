@@ -15,6 +15,7 @@ const settings = (fields: Partial<GstSettings> = {}): GstSettings => ({
   sac: '999293',
   rate_basis_points: 1800,
   prices_include_gst: true,
+  address: null,
   ...fields,
 });
 
@@ -45,9 +46,40 @@ describe('the GST section of Centre settings', () => {
     await user.type(gstin, '27aapfu0939f1zv');
     expect(gstin).toHaveValue('27AAPFU0939F1ZV');
     expect(gstin).toHaveAccessibleDescription('State: Maharashtra');
+    const address = screen.getByRole('textbox', { name: /Centre's address/ });
+    expect(address).toBeRequired();
+    await user.type(address, '14 MG Road{Enter}Pune 411001');
     await user.click(screen.getByRole('button', { name: 'Save GST settings' }));
     expect(await screen.findByText('GST settings saved')).toBeInTheDocument();
-    expect(puts).toEqual([{ registered: true, gstin: '27AAPFU0939F1ZV', rate_basis_points: 1800 }]);
+    expect(puts).toEqual([
+      { registered: true, gstin: '27AAPFU0939F1ZV', address: '14 MG Road\nPune 411001', rate_basis_points: 1800 },
+    ]);
+  });
+
+  it('asks a centre registered before the address was asked for to add it, on the field the server names', async () => {
+    const user = userEvent.setup();
+    const registeredBefore = {
+      registered: true,
+      gstin: '27AAPFU0939F1ZV',
+      state_code: '27',
+      state_name: 'Maharashtra',
+    };
+    fakeApi({
+      'GET /fees/gst': () => [200, settings(registeredBefore)],
+      'PUT /fees/gst': () => [
+        422,
+        {
+          detail: "address: is required for a registered centre: enter the centre's address as on its GST registration",
+        },
+      ],
+    });
+    renderPage(<GstSection />);
+    expect(await screen.findByTestId('gst-address-missing')).toHaveTextContent(/carry no address/);
+    const address = screen.getByRole('textbox', { name: /Centre's address/ });
+    await waitFor(() => expect(address).toBeEnabled());
+    await user.click(screen.getByRole('button', { name: 'Save GST settings' }));
+    await waitFor(() => expect(address).toHaveAttribute('aria-invalid', 'true'));
+    expect(address).toHaveAccessibleDescription(/^Is required for a registered centre/);
   });
 
   it("shows the server's refusal on the GSTIN field, and a rate that is no number on the rate field without sending it", async () => {

@@ -7,7 +7,7 @@ import { useFieldErrors } from '../../lib/field-errors';
 import { useGstSettings, useUpdateGstSettings } from '../../lib/gst-settings';
 import { useToast } from '../../lib/toast';
 
-const FIELDS = ['registered', 'gstin', 'rate_basis_points'] as const;
+const FIELDS = ['registered', 'gstin', 'address', 'rate_basis_points'] as const;
 type Field = (typeof FIELDS)[number];
 
 /** 1800 basis points → "18"; 1250 → "12.5". */
@@ -15,8 +15,9 @@ const percentOf = (basisPoints: number) => String(basisPoints / 100);
 
 /**
  * GST on fees (ADR 057), a section of Centre settings: whether the centre is registered, its GSTIN
- * (the state comes from its first two digits), SAC 999293 and the rate. A registered centre's
- * receipts are tax invoices; fees include GST. A refusal shows on its field.
+ * (the state comes from its first two digits), its address (printed on every tax invoice, ADR 065),
+ * SAC 999293 and the rate. A registered centre's receipts are tax invoices; fees include GST. A refusal
+ * shows on its field. A centre registered before the address was asked for is asked for it here.
  */
 export function GstSection() {
   const { t } = useTranslation('centre');
@@ -25,6 +26,7 @@ export function GstSection() {
   const update = useUpdateGstSettings();
   const [registered, setRegistered] = useState(false);
   const [gstin, setGstin] = useState('');
+  const [address, setAddress] = useState('');
   const [rate, setRate] = useState(percentOf(GST_DEFAULT_RATE_BASIS_POINTS));
   const [serverError, setServerError] = useState<string | null>(null);
   const { errors, textField, edited } = useFieldErrors<Field>(serverError, FIELDS);
@@ -33,6 +35,7 @@ export function GstSection() {
     if (!data) return;
     setRegistered(data.registered);
     setGstin(data.gstin ?? '');
+    setAddress(data.address ?? '');
     setRate(percentOf(data.rate_basis_points));
   }, [data]);
 
@@ -45,7 +48,12 @@ export function GstSection() {
       return;
     }
     update.mutate(
-      { registered, gstin: gstin.trim() === '' ? null : gstin, rate_basis_points: Math.round(percent * 100) },
+      {
+        registered,
+        gstin: gstin.trim() === '' ? null : gstin,
+        address: address.trim() === '' ? null : address,
+        rate_basis_points: Math.round(percent * 100),
+      },
       {
         onSuccess: () => showToast(t('gst.saved'), 'success'),
         onError: (error) => {
@@ -103,6 +111,21 @@ export function GstSection() {
         slotProps={{ htmlInput: { maxLength: 20, dir: 'ltr', spellCheck: false } }}
         sx={{ maxWidth: 420 }}
       />
+      <TextField
+        label={t('gst.address.label')}
+        {...textField('address', address, setAddress, t('gst.address.hint'))}
+        disabled={!data}
+        required={registered}
+        multiline
+        minRows={2}
+        slotProps={{ htmlInput: { maxLength: 300 } }}
+        sx={{ maxWidth: 560 }}
+      />
+      {data?.registered && data.address === null && (
+        <Alert severity="warning" data-testid="gst-address-missing">
+          {t('gst.address.missing')}
+        </Alert>
+      )}
       <TextField
         label={t('gst.rate.label')}
         {...textField('rate_basis_points', rate, setRate, t('gst.rate.hint'))}

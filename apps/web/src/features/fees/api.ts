@@ -7,6 +7,7 @@ import {
   type Collections,
   type Due,
   type FeeFamily,
+  type FeeFamilyGstDetailsInput,
   type PaymentLink,
   type Receipt,
   type RecordedPayment,
@@ -75,12 +76,12 @@ export function useReversePayment() {
   });
 }
 
-/** Sets a family's state for GST's place of supply (null: the centre's own, ADR 063). */
-export function useSetFamilyState(familyId: number) {
+/** Sets a family's GST details at once: state, billing name, address and GSTIN (ADR 065). */
+export function useSetFamilyGstDetails(familyId: number) {
   const refresh = useRefreshFees();
   return useMutation({
-    mutationFn: (stateCode: string | null) =>
-      apiRequest<FeeFamily>(`/fees/families/${familyId}/state`, { method: 'PUT', json: { state_code: stateCode } }),
+    mutationFn: (details: FeeFamilyGstDetailsInput) =>
+      apiRequest<FeeFamily>(`/fees/families/${familyId}/gst-details`, { method: 'PUT', json: details }),
     onSuccess: () => refresh(),
   });
 }

@@ -1,143 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Ageing, Collections, Due, FeeFamily, Receipt, Statement } from '@tuitiondesk/contract';
+import type { Due, Receipt } from '@tuitiondesk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type FakeRoute, fakeApi, fill, json, renderAtWidth, renderPage, signIn } from '../../testing';
+import { fill, json, renderAtWidth, renderPage, signIn } from '../../testing';
 import { DuesTab, filterDues } from './dues-tab';
+import { dues, family, MAHARASHTRA_TAX, receipt, serve } from './dues-test-fixtures';
 import { queuePayment } from './payment-queue';
-
-const dues: Due[] = [
-  {
-    family_id: 12,
-    parent_name: 'Meena Verma',
-    parent_phone: '+919800011111',
-    students: [
-      { id: 7, full_name: 'Asha Verma', class_name: '7' },
-      { id: 9, full_name: 'Ravi Verma', class_name: '9' },
-    ],
-    balance_paise: 150_000,
-    oldest_due_date: '2026-07-05',
-    days_overdue: 95,
-  },
-  {
-    family_id: 14,
-    parent_name: 'Imran Khan',
-    parent_phone: '+919811122222',
-    students: [{ id: 11, full_name: 'Sara Khan', class_name: '8' }],
-    balance_paise: 70_000,
-    oldest_due_date: '2026-10-05',
-    days_overdue: 40,
-  },
-  {
-    family_id: 15,
-    parent_name: 'Lakshmi Iyer',
-    parent_phone: '+919822233333',
-    students: [{ id: 13, full_name: 'Vikram Iyer', class_name: '7' }],
-    balance_paise: 25_050,
-    oldest_due_date: '2026-12-05',
-    days_overdue: 0,
-  },
-];
-
-const ageing: Ageing = {
-  as_of: '2026-11-28',
-  buckets: [
-    { bucket: '0-30', amount_paise: 25_050, families: 1 },
-    { bucket: '31-60', amount_paise: 70_000, families: 1 },
-    { bucket: '61-90', amount_paise: 0, families: 0 },
-    { bucket: '90+', amount_paise: 150_000, families: 1 },
-  ],
-  total_paise: 245_050,
-  families: 3,
-  overdue_paise: 220_000,
-  overdue_families: 2,
-};
-
-const collections = (amount: number): Collections => ({
-  from: '2026-11-28',
-  to: '2026-11-28',
-  amount_paise: amount,
-  payments: 2,
-  reversals: 0,
-  by_mode: [{ mode: 'upi', amount_paise: amount, payments: 2, reversals: 0 }],
-  by_staff: [{ user_id: 1, name: 'Asha Admin', amount_paise: amount, payments: 2, reversals: 0 }],
-});
-
-const family: FeeFamily = {
-  family_id: 12,
-  parent_name: 'Meena Verma',
-  parent_phone: '+919800011111',
-  students: dues[0]?.students ?? [],
-  balance_paise: 50_000,
-  state_code: null,
-  state_name: null,
-};
-
-const statement: Statement = {
-  family_id: 12,
-  balance_paise: 50_000,
-  entries: [
-    {
-      date: '2026-07-05',
-      kind: 'charge',
-      description: 'Monthly fee July',
-      student_id: 7,
-      debit_paise: 100_000,
-      credit_paise: 0,
-      balance_paise: 100_000,
-      payment_id: null,
-    },
-    {
-      date: '2026-11-20',
-      kind: 'payment',
-      description: 'Payment received',
-      student_id: 7,
-      debit_paise: 0,
-      credit_paise: 50_000,
-      balance_paise: 50_000,
-      payment_id: 501,
-    },
-  ],
-};
-
-const receipt: Receipt = {
-  payment_id: 501,
-  receipt_number: 'R/2026-27/000123',
-  financial_year: '2026-27',
-  centre_name: 'Sunrise Tuition',
-  family_id: 12,
-  parent_name: 'Meena Verma',
-  parent_phone: '+919800011111',
-  students: family.students,
-  amount_paise: 50_000,
-  mode: 'upi',
-  reference: '412345678901',
-  received_on: '2026-11-20',
-  recorded_by: 'Asha Admin',
-  allocations: [{ student_id: 7, amount_paise: 50_000 }],
-  balance_paise: 50_000,
-  reversed: false,
-  reversed_on: null,
-  reversal_reason: null,
-  document: 'receipt',
-  tax: null,
-  credit_note: null,
-};
-
-function serve(extra: Record<string, FakeRoute> = {}, list: Due[] = dues) {
-  return fakeApi({
-    'GET /fees/dues': () => [200, list],
-    'GET /fees/ageing': () => [200, ageing],
-    'GET /fees/collections': (call) => [
-      200,
-      collections(call.url.searchParams.get('period') === 'month' ? 900_000 : 120_000),
-    ],
-    'GET /fees/families/12': () => [200, family],
-    'GET /fees/families/12/statement': () => [200, statement],
-    'GET /fees/receipts/501': () => [200, receipt],
-    ...extra,
-  });
-}
 
 const rowNames = () =>
   within(screen.getByRole('table', { name: 'Families that owe, oldest debt first' }))
@@ -149,20 +17,6 @@ afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
 });
-
-const MAHARASHTRA_TAX = {
-  gstin: '27AAPFU0939F1ZV',
-  state_code: '27',
-  state_name: 'Maharashtra',
-  sac: '999293',
-  rate_basis_points: 1800,
-  taxable_paise: 42_373,
-  cgst_paise: 3_814,
-  sgst_paise: 3_813,
-  igst_paise: 0,
-  place_of_supply_code: '27',
-  place_of_supply_name: 'Maharashtra',
-};
 
 /** Opens receipt 501 as a Maharashtra tax invoice with `fields` on it; the dialog. */
 async function openTaxInvoice(fields: Partial<Receipt>): Promise<HTMLElement> {
@@ -363,6 +217,33 @@ describe("A family's statement", () => {
     expect(within(dialog).getByText('₹38.14')).toBeInTheDocument();
     expect(within(dialog).getByText('SGST (9%)')).toBeInTheDocument();
     expect(within(dialog).queryByText(/IGST/)).not.toBeInTheDocument();
+    // What Rule 46 adds (ADR 065): the centre's address, whom it is billed to, reverse charge, the signatory.
+    expect(within(dialog).getByTestId('receipt-supplier-address')).toHaveTextContent(
+      'Address: 14 MG Road, Pune 411001',
+    );
+    expect(within(dialog).getByText('Billed to').nextElementSibling).toHaveTextContent('Verma Traders');
+    expect(within(dialog).getByText('Billing address').nextElementSibling).toHaveTextContent(
+      '7 Park Street, Pune 411002',
+    );
+    expect(within(dialog).getByText('27AAGCB7383J1Z6').closest('bdi')).toHaveAttribute('dir', 'ltr');
+    expect(within(dialog).getByText('Reverse charge').nextElementSibling).toHaveTextContent('No');
+    expect(within(dialog).getByTestId('receipt-signatory')).toHaveTextContent(/For .*Authorised signatory/);
+  });
+
+  it('prints no line an invoice issued before ADR 065 did not fix', async () => {
+    const dialog = await openTaxInvoice({
+      tax: {
+        ...MAHARASHTRA_TAX,
+        supplier_address: null,
+        recipient_name: null,
+        recipient_address: null,
+        recipient_gstin: null,
+      },
+    });
+    expect(await within(dialog).findByText('Reverse charge')).toBeInTheDocument();
+    expect(within(dialog).queryByTestId('receipt-supplier-address')).not.toBeInTheDocument();
+    expect(within(dialog).queryByText('Billed to')).not.toBeInTheDocument();
+    expect(within(dialog).queryByText('Billing address')).not.toBeInTheDocument();
   });
 
   it("shows a reversed tax invoice's credit note: its number, day and invoice, and the tax figures negated", async () => {
@@ -447,78 +328,6 @@ describe("A family's statement", () => {
       'href',
       expect.stringMatching(/^https:\/\/wa\.me\/919800011111\?text=.*rzp\.io/),
     );
-  });
-});
-
-describe("a family's state for GST", () => {
-  const gst = (registered: boolean) => ({
-    registered,
-    gstin: registered ? '27AAPFU0939F1ZV' : null,
-    state_code: registered ? '27' : null,
-    state_name: registered ? 'Maharashtra' : null,
-    sac: '999293',
-    rate_basis_points: 1800,
-    prices_include_gst: true,
-  });
-
-  it('shows the place of supply of a registered centre, and an admin moves the family to another state', async () => {
-    let shown: FeeFamily = family;
-    const api = serve({
-      'GET /fees/gst': () => [200, gst(true)],
-      'GET /fees/families/12': () => [200, shown],
-      'PUT /fees/families/12/state': ({ body }) => {
-        const code = (body as { state_code: string | null }).state_code;
-        shown = { ...family, state_code: code, state_name: code === '29' ? 'Karnataka' : null };
-        return [200, shown];
-      },
-    });
-    renderPage(<DuesTab />, { path: '/fees?tab=dues&family=12', signedInAs: 'admin' });
-    const line = await screen.findByTestId('family-state');
-    expect(line).toHaveTextContent("Place of supply for GST: Maharashtra (27), the centre's state");
-    await userEvent.click(within(line).getByRole('button', { name: 'Change' }));
-    const dialog = await screen.findByRole('dialog', { name: "State of Meena Verma's family" });
-    await userEvent.click(within(dialog).getByRole('combobox', { name: 'State (place of supply)' }));
-    await userEvent.click(await screen.findByRole('option', { name: 'Karnataka (29)' }));
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(api.calls.filter((call) => call.method === 'PUT').map((call) => call.body)).toEqual([{ state_code: '29' }]);
-    await waitFor(() =>
-      expect(screen.getByTestId('family-state')).toHaveTextContent('Place of supply for GST: Karnataka (29)'),
-    );
-
-    // Back to the centre's state: null, not the centre's code.
-    await userEvent.click(within(screen.getByTestId('family-state')).getByRole('button', { name: 'Change' }));
-    const again = await screen.findByRole('dialog', { name: "State of Meena Verma's family" });
-    await userEvent.click(within(again).getByRole('combobox', { name: 'State (place of supply)' }));
-    await userEvent.click(await screen.findByRole('option', { name: "Maharashtra (27), the centre's state" }));
-    await userEvent.click(within(again).getByRole('button', { name: 'Save' }));
-    await waitFor(() =>
-      expect(api.calls.filter((call) => call.method === 'PUT').at(-1)?.body).toEqual({ state_code: null }),
-    );
-  });
-
-  it("keeps the dialog open with the server's words when the change is refused", async () => {
-    serve({
-      'GET /fees/gst': () => [200, gst(true)],
-      'PUT /fees/families/12/state': () => [
-        404,
-        { detail: 'There is no fee family 12.', code: 'fees.family_not_found' },
-      ],
-    });
-    renderPage(<DuesTab />, { path: '/fees?tab=dues&family=12', signedInAs: 'admin' });
-    await userEvent.click(within(await screen.findByTestId('family-state')).getByRole('button', { name: 'Change' }));
-    const dialog = await screen.findByRole('dialog', { name: "State of Meena Verma's family" });
-    await userEvent.click(within(dialog).getByRole('combobox', { name: 'State (place of supply)' }));
-    await userEvent.click(await screen.findByRole('option', { name: 'Goa (30)' }));
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent(/fee family 12|could not be saved/);
-  });
-
-  it('says nothing of a state when the centre is not GST-registered', async () => {
-    serve({ 'GET /fees/gst': () => [200, gst(false)] });
-    renderPage(<DuesTab />, { path: '/fees?tab=dues&family=12', signedInAs: 'admin' });
-    expect(await screen.findByTestId('family-balance')).toBeInTheDocument();
-    expect(screen.queryByTestId('family-state')).not.toBeInTheDocument();
   });
 });
 

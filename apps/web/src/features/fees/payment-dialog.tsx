@@ -33,6 +33,7 @@ import { formatMoney, parseRupees } from '../../lib/money';
 import { newSubmissionId } from '../../lib/offline/mark-queue';
 import { isUnreachable, sendPayment, useRefreshFees } from './api';
 import { BalanceText } from './family-text';
+import { InvoiceDetailsWarning } from './invoice-details-warning';
 import { queuePayment } from './payment-queue';
 
 /** The family as the dialog needs it: whom the money is from, and its children to name the allocations. */
@@ -257,6 +258,7 @@ export function PaymentDialog({
                 }}
               />
             </Stack>
+            <InvoiceDetailsWarning familyId={family.family_id} amountPaise={parseRupees(amount).paise ?? null} />
           </DialogContent>
           <DialogActions>
             <Button onClick={onClose} disabled={busy}>

@@ -63,6 +63,11 @@ function ReceiptBody({ receipt, headingId }: { receipt: Receipt; headingId?: str
           <Typography variant="h6" component="p" sx={{ fontWeight: 700 }}>
             {receipt.centre_name}
           </Typography>
+          {receipt.tax?.supplier_address && (
+            <Typography variant="body2" color="text.secondary" data-testid="receipt-supplier-address">
+              {t('receipt.supplierAddress')}: {receipt.tax.supplier_address}
+            </Typography>
+          )}
           <Typography variant="subtitle1" component="p" id={headingId}>
             {receipt.tax ? t('receipt.taxInvoice') : t('receipt.heading')} <LtrText>{receipt.receipt_number}</LtrText>
           </Typography>
@@ -91,6 +96,7 @@ function ReceiptBody({ receipt, headingId }: { receipt: Receipt; headingId?: str
         {row(t('receipt.mode'), t(`modes.${receipt.mode}`))}
         {receipt.reference && row(t('receipt.reference'), <LtrText>{receipt.reference}</LtrText>)}
         {receipt.recorded_by && row(t('receipt.recordedBy'), receipt.recorded_by)}
+        {receipt.tax && <RecipientRows tax={receipt.tax} row={row} />}
       </Box>
       {receipt.tax && <TaxLines tax={receipt.tax} creditNote={receipt.credit_note} row={row} />}
       <Typography variant="subtitle2" component="h3" sx={{ mt: 2 }}>
@@ -103,12 +109,34 @@ function ReceiptBody({ receipt, headingId }: { receipt: Receipt; headingId?: str
           </Fragment>
         ))}
       </Box>
+      {receipt.tax && (
+        <Box sx={{ mt: 3, textAlign: 'end' }} data-testid="receipt-signatory">
+          <Typography variant="body2" sx={{ fontWeight: 700 }}>
+            {t('receipt.signatureFor', { centre: receipt.centre_name })}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 4 }}>
+            {t('receipt.signatory')}
+          </Typography>
+        </Box>
+      )}
     </Box>
   );
 }
 
 type Row = (label: string, value: ReactNode) => ReactNode;
 type TaxFigures = Pick<ReceiptTax, 'taxable_paise' | 'cgst_paise' | 'sgst_paise' | 'igst_paise'>;
+
+/** Whom a tax invoice is billed to, as fixed when it was issued (ADR 065); a line it did not fix is not shown. */
+function RecipientRows({ tax, row }: { tax: ReceiptTax; row: Row }) {
+  const { t } = useTranslation('fees');
+  return (
+    <>
+      {tax.recipient_name && row(t('receipt.billedTo'), tax.recipient_name)}
+      {tax.recipient_address && row(t('receipt.billingAddress'), tax.recipient_address)}
+      {tax.recipient_gstin && row(t('receipt.recipientGstin'), <LtrText>{tax.recipient_gstin}</LtrText>)}
+    </>
+  );
+}
 
 /**
  * A tax invoice's GST lines (ADR 057): GSTIN, SAC, place of supply, the taxable value and the tax in it;
@@ -122,6 +150,7 @@ function TaxLines({ tax, creditNote, row }: { tax: ReceiptTax; creditNote: Recei
         {row(t('receipt.gstin'), <LtrText>{tax.gstin}</LtrText>)}
         {row(t('receipt.sac'), <LtrText>{tax.sac}</LtrText>)}
         {row(t('receipt.placeOfSupply'), `${tax.place_of_supply_name} (${tax.place_of_supply_code})`)}
+        {row(t('receipt.reverseCharge'), t('receipt.no'))}
         <TaxFigureRows tax={tax} figures={tax} row={row} />
       </Box>
       {creditNote && (
