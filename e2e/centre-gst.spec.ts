@@ -3,8 +3,9 @@
 // at 1280 and 390 px, axe clean, and in Urdu right to left with the GSTIN left to right. The GST settings
 // are the centre's, shared by every file on this server: nothing here registers the centre. And the built
 // server (dist/, its fonts found in node_modules) answers a receipt as a PDF in Hindi and Urdu. The one
-// test that registers the centre (a family in another state billed IGST, ADR 063) unregisters it again
-// before it ends, whatever happens.
+// test that registers the centre (a family's GST details: another state billed IGST, ADR 063, and a
+// billing address, with the centre's address, reverse charge and signatory on its invoice, ADR 065)
+// unregisters it again before it ends, whatever happens.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -124,23 +125,28 @@ describe('the GST section of Centre settings', () => {
     ['1280', WIDE],
     ['390', PHONE],
   ] as const) {
-    it(`at ${width} px: a family moved to another state on its statement pays IGST, axe clean`, async () => {
+    it(`at ${width} px: a family's GST details (another state, an address) on its statement, its invoice carries them, axe clean`, async () => {
       const mark = `${tag}${width}${Date.now() % 100000}`;
       const familyId = await newFeeFamily({ child: `Igst Child ${mark}`, parent: `Igst Parent ${mark}` });
-      await api('/fees/gst', { method: 'PUT', json: { registered: true, gstin: '27AAPFU0939F1ZV' } });
+      await api('/fees/gst', {
+        method: 'PUT',
+        json: { registered: true, gstin: '27AAPFU0939F1ZV', address: '14 MG Road, Pune 411001' },
+      });
       const { context, page } = await openSettings(viewport);
       try {
         await page.goto(`/fees?tab=dues&family=${familyId}`);
         const line = page.getByTestId('family-state');
         await line.getByText("Place of supply for GST: Maharashtra (27), the centre's state").waitFor();
-        await line.getByRole('button', { name: 'Change' }).click();
-        const dialog = page.getByRole('dialog', { name: `State of Igst Parent ${mark}'s family` });
+        await line.getByRole('button', { name: 'GST details' }).click();
+        const dialog = page.getByRole('dialog', { name: `GST details of Igst Parent ${mark}'s family` });
         await dialog.getByRole('combobox', { name: 'State (place of supply)' }).click();
         await page.getByRole('option', { name: 'Karnataka (29)' }).click();
+        await dialog.getByRole('textbox', { name: 'Billing address' }).fill('2 Residency Road\nBengaluru 560025');
         await expectAccessible(page);
         await dialog.getByRole('button', { name: 'Save' }).click();
         await dialog.waitFor({ state: 'hidden' });
         await line.getByText('Place of supply for GST: Karnataka (29)').waitFor();
+        await line.getByText(/2 Residency Road, Bengaluru 560025/).waitFor();
         expect(await noHorizontalOverflow(page)).toBe(true);
         await expectAccessible(page);
 
@@ -160,7 +166,17 @@ describe('the GST section of Centre settings', () => {
         await receipt.getByText('IGST (18%)').waitFor();
         await receipt.getByText('₹180.00').waitFor();
         expect(await receipt.getByText(/^CGST/).count()).toBe(0);
+        // What Rule 46 adds (ADR 065): the centre's address, whom it is billed to, reverse charge, the signatory.
+        await receipt.getByText('Address: 14 MG Road, Pune 411001').waitFor();
+        await receipt.getByText(`Igst Parent ${mark}`, { exact: true }).first().waitFor();
+        await receipt.getByText('2 Residency Road, Bengaluru 560025').waitFor();
+        await receipt.getByText('Reverse charge').waitFor();
+        await receipt.getByText('Authorised signatory').waitFor();
+        expect(await noHorizontalOverflow(page)).toBe(true);
         await expectAccessible(page);
+        // E2E_INVOICE_SCREENSHOT=<file.png> keeps a picture of the invoice at 1280 px to look at.
+        const picture = process.env.E2E_INVOICE_SCREENSHOT;
+        if (picture && width === '1280') await page.screenshot({ path: picture });
       } finally {
         await context.close();
         await api('/fees/gst', { method: 'PUT', json: { registered: false, gstin: null } });

@@ -398,6 +398,7 @@ describe('data versions', () => {
         'classes',
         'fee_charges',
         'fee_families',
+        'fee_family_gst_details',
         'fee_family_states',
         'fee_late_fees',
         'fee_payments',

@@ -214,7 +214,8 @@ export function ReceiptDialog({ paymentId, onClose }: { paymentId: number; onClo
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
       <DialogTitle id={titleId}>{t('receipt.title')}</DialogTitle>
-      <DialogContent>
+      {/* A tax invoice is taller than a phone's screen: its scrolled body is reached by the keyboard too. */}
+      <DialogContent tabIndex={0} role="region" aria-labelledby={titleId}>
         {data ? (
           <>
             <ReceiptBody receipt={data} />
