@@ -351,6 +351,29 @@ describe('fees in the parent app', () => {
     expect(card).toHaveTextContent('CGST 9%₹90.00');
     expect(card).toHaveTextContent('SGST 9%₹90.00');
     expect(card).not.toHaveTextContent('IGST');
+    // An invoice issued before ADR 065 fixed no address or recipient: no such line; reverse charge and
+    // the signatory are on every tax invoice.
+    expect(card).not.toHaveTextContent('Billed to');
+    expect(card).toHaveTextContent('Reverse chargeNo');
+    expect(card).toHaveTextContent(/For \u2068Bright Minds Tuition\u2069\s*Authorised signatory$/);
+  });
+
+  it("shows the centre's address and whom the invoice is billed to, as it was issued (ADR 065)", async () => {
+    const invoice = taxInvoice();
+    const card = await openInvoice({
+      ...invoice,
+      tax: {
+        ...(invoice.tax as NonNullable<Receipt['tax']>),
+        supplier_address: '14 MG Road, Pune 411001',
+        recipient_name: 'Rao Learning LLP',
+        recipient_address: '2 Residency Road, Bengaluru 560025',
+        recipient_gstin: '29AAGCB7383J1Z4',
+      },
+    });
+    expect(card).toHaveTextContent('14 MG Road, Pune 411001');
+    expect(card).toHaveTextContent('Billed toRao Learning LLP');
+    expect(card).toHaveTextContent('Billing address2 Residency Road, Bengaluru 560025');
+    expect(card).toHaveTextContent('GSTIN of recipient29AAGCB7383J1Z4');
   });
 
   it('says on a reversed tax invoice which credit note cancelled it, and when', async () => {
