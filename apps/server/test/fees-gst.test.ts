@@ -388,6 +388,13 @@ describe('what Rule 46 asks of a tax invoice (ADR 065)', () => {
     expect((await admin.get(`/api/v1/fees/families/${family.familyId}`)).json()).toMatchObject({
       billing_address: '2 Residency Road, Bengaluru 560025',
     });
+    // The state alone cannot leave the GSTIN's state: the place of supply of a registered payer.
+    const moved = await admin.put(`/api/v1/fees/families/${family.familyId}/state`, { state_code: null });
+    expect(moved.statusCode).toBe(422);
+    expect(detailOf(moved)).toMatch(/^state_code: must be Karnataka \(29\), the state of the family's GSTIN/);
+    expect((await admin.put(`/api/v1/fees/families/${family.familyId}/state`, { state_code: '29' })).statusCode).toBe(
+      200,
+    );
     const big = await pay(api, family.familyId, 5_900_000);
     const invoice = await receiptOf(big.payment_id);
     expect(invoice.tax).toMatchObject({

@@ -11,7 +11,7 @@ import type { AppContext } from '../../context';
 import { adminOnly } from '../../plugins/authentication';
 import type { ZodApp } from '../../plugins/zod-app';
 import { getFeeFamily } from './fee-families';
-import { getGstSettings, setFamilyGstDetails, setFamilyState, updateGstSettings } from './gst';
+import { changeFamilyState, getGstSettings, setFamilyGstDetails, updateGstSettings } from './gst';
 
 const tags = ['fees'];
 
@@ -64,7 +64,7 @@ export function registerGstRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request) => {
-      await ctx.db.transaction((tx) => setFamilyState(tx, request.params.family_id, request.body.state_code));
+      await ctx.db.transaction((tx) => changeFamilyState(tx, request.params.family_id, request.body.state_code));
       return getFeeFamily(ctx.db, request.params.family_id);
     },
   );

@@ -21,7 +21,7 @@ import {
 } from '@tuitiondesk/contract';
 import type { z } from 'zod';
 import type { Queryable } from '../../db/database';
-import { NotFoundError } from '../../lib/errors';
+import { NotFoundError, ValidationError } from '../../lib/errors';
 import {
   type FamilyGstDetailsRow,
   findCreditNote,
@@ -149,6 +149,22 @@ export async function setFamilyState(tx: Queryable, familyId: number, stateCode:
   if (!(await writeFamilyStateCode(tx, familyId, stateCode))) {
     throw new NotFoundError('fees.family_not_found', { id: familyId });
   }
+}
+
+/**
+ * `PUT …/state` alone (ADR 063): a family whose payer has a GSTIN keeps that GSTIN's state as its
+ * place of supply (ADR 065), so another state is refused; the GST details dialog changes both at once.
+ */
+export async function changeFamilyState(tx: Queryable, familyId: number, stateCode: string | null): Promise<void> {
+  const { billing_gstin: gstin } = await readFamilyGstDetails(tx, familyId);
+  const centreState = (await readGstSettingsRow(tx)).gstin?.slice(0, 2) ?? null;
+  const gstinState = gstin?.slice(0, 2);
+  if (gstinState && gstinState !== (stateCode ?? centreState)) {
+    throw new ValidationError('state_code', 'validation.custom', {
+      message: `must be ${stateName(gstinState)} (${gstinState}), the state of the family's GSTIN ${gstin}: change both in its GST details`,
+    });
+  }
+  await setFamilyState(tx, familyId, stateCode);
 }
 
 /**
