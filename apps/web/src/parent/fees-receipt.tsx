@@ -96,6 +96,12 @@ export function ReceiptView({ paymentId, onBack }: { paymentId: number; onBack: 
               <bdi>{receipt.tax.supplier_address}</bdi>
             </p>
           )}
+          {/* The supplier's GSTIN beside its name and address (Rule 46), apart from the recipient's lines. */}
+          {receipt.tax && (
+            <p className="muted">
+              {t('fees.gstin')}: <bdi dir="ltr">{receipt.tax.gstin}</bdi>
+            </p>
+          )}
           <h1 id="receipt-title">
             {receipt.document === 'tax_invoice' ? t('fees.taxInvoice') : t('fees.receipt')}{' '}
             <bdi dir="ltr">{receipt.receipt_number}</bdi>
@@ -206,10 +212,6 @@ function TaxFacts({ tax }: { tax: NonNullable<Receipt['tax']> }) {
   const half = percent(tax.rate_basis_points / 2);
   return (
     <>
-      <dt>{t('fees.gstin')}</dt>
-      <dd>
-        <bdi dir="ltr">{tax.gstin}</bdi>
-      </dd>
       <dt>{t('fees.sac')}</dt>
       <dd>
         <bdi dir="ltr">{tax.sac}</bdi>

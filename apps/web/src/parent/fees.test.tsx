@@ -345,7 +345,7 @@ describe('fees in the parent app', () => {
   it("lays out a GST-registered centre's receipt as a tax invoice, with CGST and SGST", async () => {
     const invoice = taxInvoice();
     const card = await openInvoice(invoice);
-    expect(card).toHaveTextContent('GSTIN27AAPFU0939F1ZV');
+    expect(card).toHaveTextContent('GSTIN: 27AAPFU0939F1ZV');
     expect(card).toHaveTextContent('SAC999293');
     expect(card).toHaveTextContent('Taxable value₹1,000.00');
     expect(card).toHaveTextContent('CGST 9%₹90.00');

@@ -210,7 +210,8 @@ describe("A family's statement", () => {
   it("shows a GST-registered centre's receipt as a tax invoice with its GST lines", async () => {
     const dialog = await openTaxInvoice({});
     expect(await within(dialog).findByText('Tax invoice', { exact: false })).toBeInTheDocument();
-    expect(within(dialog).getByText('27AAPFU0939F1ZV')).toBeInTheDocument();
+    // The centre's GSTIN stands with its name and address, not among the recipient's lines.
+    expect(within(dialog).getByTestId('receipt-supplier-gstin')).toHaveTextContent('GSTIN: 27AAPFU0939F1ZV');
     expect(within(dialog).getByText('Maharashtra (27)')).toBeInTheDocument();
     expect(within(dialog).getByText('₹423.73')).toBeInTheDocument();
     expect(within(dialog).getByText('CGST (9%)')).toBeInTheDocument();

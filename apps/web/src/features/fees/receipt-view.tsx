@@ -68,6 +68,12 @@ function ReceiptBody({ receipt, headingId }: { receipt: Receipt; headingId?: str
               {t('receipt.supplierAddress')}: {receipt.tax.supplier_address}
             </Typography>
           )}
+          {/* The supplier's GSTIN beside its name and address (Rule 46), apart from the recipient's lines. */}
+          {receipt.tax && (
+            <Typography variant="body2" color="text.secondary" data-testid="receipt-supplier-gstin">
+              {t('receipt.gstin')}: <LtrText>{receipt.tax.gstin}</LtrText>
+            </Typography>
+          )}
           <Typography variant="subtitle1" component="p" id={headingId}>
             {receipt.tax ? t('receipt.taxInvoice') : t('receipt.heading')} <LtrText>{receipt.receipt_number}</LtrText>
           </Typography>
@@ -139,7 +145,7 @@ function RecipientRows({ tax, row }: { tax: ReceiptTax; row: Row }) {
 }
 
 /**
- * A tax invoice's GST lines (ADR 057): GSTIN, SAC, place of supply, the taxable value and the tax in it;
+ * A tax invoice's GST lines (ADR 057): SAC, place of supply, the taxable value and the tax in it;
  * and, when its reversal issued a credit note, the note's figures (the invoice's negated), as the PDF has them.
  */
 function TaxLines({ tax, creditNote, row }: { tax: ReceiptTax; creditNote: ReceiptCreditNote | null; row: Row }) {
@@ -147,7 +153,6 @@ function TaxLines({ tax, creditNote, row }: { tax: ReceiptTax; creditNote: Recei
   return (
     <>
       <Box component="dl" sx={{ m: 0, mt: 1 }}>
-        {row(t('receipt.gstin'), <LtrText>{tax.gstin}</LtrText>)}
         {row(t('receipt.sac'), <LtrText>{tax.sac}</LtrText>)}
         {row(t('receipt.placeOfSupply'), `${tax.place_of_supply_name} (${tax.place_of_supply_code})`)}
         {row(t('receipt.reverseCharge'), t('receipt.no'))}
