@@ -17,12 +17,30 @@ import type { AddressInfo } from 'node:net';
  * Razorpay would post (`payment.captured`, `payment_link.paid`, …) are built by `eventsFor` and sent by
  * `send`, signed with the webhook secret over the exact bytes and carrying `X-Razorpay-Event-Id`: late,
  * twice, out of order or not at all, as the test chooses. Scripted faults: refuse, garbage, hang, reset.
+ * With `hostedPages` it also serves each link's payment page, as rzp.io does (for the browser tests).
  */
+
+/** The centre's Razorpay settings in the tests; the fake checks every request against them. */
+export const RAZORPAY_TEST = {
+  keyId: 'rzp_test_FakeCentreKey01',
+  keySecret: 'fake-key-secret-9f2c1d7e',
+  webhookSecret: 'fake-webhook-secret-41b7a0',
+} as const;
+
+/** Where Razorpay posts its events on the app (the contract's path). */
+export const WEBHOOK_URL = '/api/v1/payments/razorpay/webhook';
 
 export interface FakeRazorpayOptions {
   keyId: string;
   keySecret: string;
   webhookSecret: string;
+  /**
+   * Serve each link's payment page on loopback, as rzp.io serves Razorpay's: `short_url` is then
+   * `http://127.0.0.1:<port>/i/<id>` (else `https://rzp.io/i/…`, which nothing here serves). The page
+   * shows the amount and a Pay button; tapped, the link is paid (`pay`) and its events are posted
+   * (`eventsFor`, `send`) in Razorpay's order, before the page says the payment succeeded. Off by default.
+   */
+  hostedPages?: boolean;
 }
 
 export interface FakeLinkPayment {
@@ -245,8 +263,50 @@ export async function startFakeRazorpay(options: FakeRazorpayOptions): Promise<F
     };
   };
 
+  /** A link's payment page (GET /i/:id) and its Pay button (POST /i/:id/pay), with hostedPages only. */
+  const hostedPage = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
+    const page = (status: number, body: string) => {
+      response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Razorpay (fake)</title></head>
+<body><main>${body}</main></body></html>`);
+    };
+    const [, id, action] = /^\/i\/([A-Za-z0-9_]+)(\/pay)?$/.exec(url.pathname) ?? [];
+    const link = id === undefined ? undefined : fake.links.get(id);
+    if (!link) return page(404, '<h1>Page not found</h1>');
+    if (action && request.method === 'POST') {
+      if (link.status !== 'created' && link.status !== 'partially_paid') {
+        return answer(response, 409, { status: link.status });
+      }
+      const statuses: (number | string)[] = [];
+      for (const sent of fake.eventsFor(fake.pay(link.id))) {
+        // The payment stands whatever the app answers; an app out of reach is only a status here.
+        statuses.push(await fake.send(sent).catch((error: unknown) => String(error)));
+      }
+      return answer(response, 200, { status: link.status, webhook: statuses });
+    }
+    if (action || request.method !== 'GET') return page(405, '<h1>Method not allowed</h1>');
+    const rupees = (link.amount - link.amount_paid) / 100;
+    const amount = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' }).format(rupees);
+    if (link.status === 'paid') return page(200, '<h1>Payment successful</h1>');
+    return page(
+      200,
+      `<h1>Pay ${amount}</h1><p id="for"></p>
+<button type="button" id="pay">Pay ${amount}</button><p role="status" id="said"></p>
+<script>
+document.getElementById('for').textContent = ${JSON.stringify(link.description).replaceAll('<', '\\u003c')};
+document.getElementById('pay').addEventListener('click', async () => {
+  const paid = await fetch(location.pathname + '/pay', { method: 'POST' });
+  document.getElementById('said').textContent = paid.ok ? 'Payment successful' : 'Payment failed';
+});
+</script>`,
+    );
+  };
+
   const handle = async (request: IncomingMessage, response: ServerResponse, raw: string) => {
     const url = new URL(request.url ?? '/', 'http://fake');
+    // The browser's visits to a payment page are not calls to the API: not kept in `requests`.
+    if (options.hostedPages && !url.pathname.startsWith('/v1/')) return hostedPage(request, response, url);
     let body: unknown;
     try {
       body = raw === '' ? undefined : JSON.parse(raw);
@@ -293,7 +353,7 @@ export async function startFakeRazorpay(options: FakeRazorpayOptions): Promise<F
         customer: (fields.customer as FakeLink['customer'] | undefined) ?? {},
         notes: (fields.notes as Record<string, string> | undefined) ?? {},
         status: 'created',
-        short_url: `https://rzp.io/i/${id.slice(6, 15)}`,
+        short_url: options.hostedPages ? `${origin}/i/${id}` : `https://rzp.io/i/${id.slice(6, 15)}`,
         order_id: razorpayId('order'),
         accept_partial: fields.accept_partial === true,
         created_at: nowSeconds(),
@@ -334,6 +394,7 @@ export async function startFakeRazorpay(options: FakeRazorpayOptions): Promise<F
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
 
   const sign = (body: string) => createHmac('sha256', options.webhookSecret).update(body).digest('hex');
   const event = (name: string, contains: Record<string, unknown>): FakeEvent => ({
@@ -350,7 +411,7 @@ export async function startFakeRazorpay(options: FakeRazorpayOptions): Promise<F
   });
 
   const fake: FakeRazorpay = {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `${origin}/v1`,
     requests: [],
     links: new Map(),
     faults: [],

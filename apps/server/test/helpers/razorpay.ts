@@ -2,17 +2,11 @@ import { afterAll, beforeAll } from 'vitest';
 import { familyBalance, familyIdForPhone, postTransaction } from '../../src/modules/fees';
 import type { RazorpayConfig } from '../../src/razorpay-config';
 import { clientOf, type TestClient } from './client';
-import { type FakeRazorpay, startFakeRazorpay } from './fake-razorpay';
+import { type FakeRazorpay, RAZORPAY_TEST, startFakeRazorpay, WEBHOOK_URL } from './fake-razorpay';
 import { createTestApp, uniquePhone } from './test-app';
 
-/** The centre's Razorpay settings in the tests; the fake checks every request against them. */
-export const RAZORPAY_TEST = {
-  keyId: 'rzp_test_FakeCentreKey01',
-  keySecret: 'fake-key-secret-9f2c1d7e',
-  webhookSecret: 'fake-webhook-secret-41b7a0',
-} as const;
-
-export const WEBHOOK_URL = '/api/v1/payments/razorpay/webhook';
+// In fake-razorpay.ts, which the browser tests import without the server's modules.
+export { RAZORPAY_TEST, WEBHOOK_URL };
 
 export function razorpayConfig(fake: FakeRazorpay, overrides: Partial<RazorpayConfig> = {}): RazorpayConfig {
   // The fake shares the test's event loop with PGlite, whose work holds it: a timeout with room for that.
