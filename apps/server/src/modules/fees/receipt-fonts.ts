@@ -29,8 +29,9 @@ export interface ParsedFont {
   layout(text: string): unknown;
   createSubset(): unknown;
 }
-// pdfkit's own fontkit (a direct dependency at the same version); it ships no types, so it is required.
-const fontkit = requireFromServer('fontkit') as { create(bytes: Uint8Array): ParsedFont };
+// pdfkit's own fontkit (a direct dependency at the same version); it ships no types, so it is required,
+// at the first receipt rather than with the server: most processes never draw one (ADR 067).
+let fontkit: { create(bytes: Uint8Array): ParsedFont } | undefined;
 
 /**
  * A WOFF file as the plain font (sfnt) it wraps: each table inflated once. fontkit reads a WOFF's tables
@@ -89,6 +90,7 @@ export function parsedFont(font: ReceiptFont): ParsedFont {
     const [pkg, file] = FILES[font];
     // The package's main file is its CSS at its root; the fonts are in files/ beside it.
     const bytes = readFileSync(path.join(path.dirname(requireFromServer.resolve(pkg)), 'files', file));
+    fontkit ??= requireFromServer('fontkit') as { create(bytes: Uint8Array): ParsedFont };
     parsed = fontkit.create(sfntOfWoff(bytes));
     loaded.set(font, parsed);
   }

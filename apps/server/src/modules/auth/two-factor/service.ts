@@ -9,7 +9,6 @@ import {
   type TwoFactorSetup,
   type TwoFactorStatus,
 } from '@tuitiondesk/contract';
-import QRCode from 'qrcode';
 import type { AppContext } from '../../../context';
 import type { Queryable } from '../../../db/database';
 import { type Actor, recordActivity } from '../../../lib/activity-log';
@@ -97,6 +96,8 @@ export async function startSetup(ctx: AppContext, user: AuthenticatedUser): Prom
   const encrypted = encryptSecret(ctx.twoFactorKey, user.id, secret);
   const secretText = base32Encode(secret);
   const uri = otpauthUri({ secret: secretText, account: user.username, issuer: TWO_FACTOR_ISSUER });
+  // Loaded at the first setup, not with the server: most processes never draw a QR code (ADR 067).
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
   await ctx.db.transaction(async (tx) => {
     if (!(await saveUnconfirmedSecret(tx, user.id, encrypted))) throw new ConflictError(ALREADY_ON);
