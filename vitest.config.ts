@@ -17,6 +17,7 @@ const SLOWEST = [
   'apps/server/test/sign-in-throttle.test.ts',
   'apps/server/test/backup-secrets.test.ts',
   'apps/server/test/seed-demo.test.ts',
+  'apps/server/test/fees-property.test.ts',
   'apps/web/src/components/entity-list/entity-list.test.tsx',
   'apps/web/src/features/students/students-page.test.tsx',
   'apps/server/test/slow-clients.test.ts',
