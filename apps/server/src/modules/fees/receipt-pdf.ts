@@ -6,7 +6,7 @@
  * numbers and Latin words kept left to right inside them.
  */
 import type { ParentLanguage, Receipt } from '@tuitiondesk/contract';
-import PDFDocument from 'pdfkit';
+import type PDFDocument from 'pdfkit';
 import { fontForCharacter, parsedFont, type ReceiptFont } from './receipt-fonts';
 import {
   type ReceiptLine,
@@ -295,7 +295,10 @@ export interface ReceiptLogo {
 }
 
 /** The PDF of a laid-out receipt. The logo is drawn when pdfkit can (PNG, JPEG; a WebP logo is left out). */
-export function renderReceiptPdf(layout: ReceiptLayout, logo?: ReceiptLogo): Promise<Buffer> {
+export async function renderReceiptPdf(layout: ReceiptLayout, logo?: ReceiptLogo): Promise<Buffer> {
+  // pdfkit (and the fontkit it carries) loads with the first receipt, not with every process that
+  // imports fees: most never draw one, and it is the heaviest of the server's imports.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: PAGE.size,
     margin: PAGE.margin,
