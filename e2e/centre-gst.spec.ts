@@ -102,7 +102,7 @@ describe('the GST section of Centre settings', () => {
         family_id: familyId,
         amount_paise: 125_000,
         mode: 'cash',
-        received_on: new Date().toISOString().slice(0, 10),
+        received_on: (await api<{ today: string }>('/settings/centre')).today,
         client_id: crypto.randomUUID(),
       },
     });
@@ -155,7 +155,7 @@ describe('the GST section of Centre settings', () => {
             family_id: familyId,
             amount_paise: 118_000,
             mode: 'cash',
-            received_on: new Date().toISOString().slice(0, 10),
+            received_on: (await api<{ today: string }>('/settings/centre')).today,
             client_id: crypto.randomUUID(),
           },
         });
