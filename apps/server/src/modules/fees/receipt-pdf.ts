@@ -296,8 +296,7 @@ export interface ReceiptLogo {
 
 /** The PDF of a laid-out receipt. The logo is drawn when pdfkit can (PNG, JPEG; a WebP logo is left out). */
 export async function renderReceiptPdf(layout: ReceiptLayout, logo?: ReceiptLogo): Promise<Buffer> {
-  // pdfkit (and the fontkit it carries) loads with the first receipt, not with every process that
-  // imports fees: most never draw one, and it is the heaviest of the server's imports.
+  // Loaded with the first receipt: most processes never draw one, and pdfkit is the heaviest import.
   const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: PAGE.size,
