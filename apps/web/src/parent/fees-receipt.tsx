@@ -134,30 +134,9 @@ export function ReceiptView({ paymentId, onBack }: { paymentId: number; onBack: 
             <dd>
               <bdi>{receipt.parent_name}</bdi>
             </dd>
-            {receipt.tax?.recipient_name && (
-              <>
-                <dt>{t('fees.billedTo')}</dt>
-                <dd>
-                  <bdi>{receipt.tax.recipient_name}</bdi>
-                </dd>
-              </>
-            )}
-            {receipt.tax?.recipient_address && (
-              <>
-                <dt>{t('fees.billingAddress')}</dt>
-                <dd>
-                  <bdi>{receipt.tax.recipient_address}</bdi>
-                </dd>
-              </>
-            )}
-            {receipt.tax?.recipient_gstin && (
-              <>
-                <dt>{t('fees.recipientGstin')}</dt>
-                <dd>
-                  <bdi dir="ltr">{receipt.tax.recipient_gstin}</bdi>
-                </dd>
-              </>
-            )}
+            <OptionalFact label={t('fees.billedTo')} value={receipt.tax?.recipient_name} />
+            <OptionalFact label={t('fees.billingAddress')} value={receipt.tax?.recipient_address} />
+            <OptionalFact label={t('fees.recipientGstin')} value={receipt.tax?.recipient_gstin} dir="ltr" />
             <dt>{t('fees.amount')}</dt>
             <dd className="receipt-amount">
               <Money paise={receipt.amount_paise} />
@@ -256,6 +235,19 @@ function AllocationFacts({ name, paise }: { name: string | undefined; paise: num
       <dt>{name === undefined ? t('fees.keptAsAdvance') : t('fees.forChild', { name })}</dt>
       <dd>
         <Money paise={paise} />
+      </dd>
+    </>
+  );
+}
+
+/** A line of the receipt's facts that an invoice may not have fixed (ADR 065): none when it has no value. */
+function OptionalFact({ label, value, dir }: { label: string; value: string | null | undefined; dir?: 'ltr' }) {
+  if (!value) return null;
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        <bdi dir={dir}>{value}</bdi>
       </dd>
     </>
   );
